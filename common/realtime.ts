@@ -1,0 +1,112 @@
+import type { DataSourceDto } from './schemas/dataSource';
+import type { DashboardDto, PublicDashboardSummaryDto, PublicTabDto } from './schemas/dashboard';
+import type { PublicDashboardResponse } from './schemas/publicView';
+import type { RecordDto } from './schemas/record';
+
+/**
+ * The Socket.IO contract between server and web. Rooms:
+ * - `dashboard:<id>` anyone, while the dashboard is published;
+ * - `dashboards` anyone: the public list;
+ * - `admin`, `datasource:<id>`, `integration:<id>` only with the admin token in the handshake
+ *   (`auth: { token }`).
+ */
+export const rooms = {
+  dashboard: (id: string) => `dashboard:${id}`,
+  publicList: 'dashboards',
+  admin: 'admin',
+  dataSource: (id: string) => `datasource:${id}`,
+  integration: (id: string) => `integration:${id}`,
+} as const;
+
+/** Largest number of records one `records:upserted` message carries; bigger ingests are split. */
+export const MAX_RECORDS_PER_MESSAGE = 500;
+
+/** A delta of a data source's records. `revision` increases per source; parts split one revision. */
+interface Delta {
+  dataSourceId: string;
+  revision: number;
+  /** Record count of the source after this change. */
+  total: number;
+  part: number;
+  parts: number;
+}
+
+export interface RecordsUpserted extends Delta {
+  /** Set when sent to a dashboard room. */
+  dashboardId?: string;
+  records: RecordDto[];
+}
+
+export interface RecordsRemoved extends Delta {
+  dashboardId?: string;
+  /** recordId values removed; with `all` every record of the source is gone. */
+  recordIds: string[];
+  all: boolean;
+}
+
+/** What a viewer needs when a dashboard's look changes (not its records). */
+export interface PublicDashboardChanged {
+  dashboardId: string;
+  dashboard: PublicDashboardResponse['dashboard'];
+  tabs: PublicTabDto[];
+  dataSource: PublicDashboardResponse['dataSource'];
+  /** True when the dashboard now points at another source: refetch the records. */
+  dataSourceChanged: boolean;
+}
+
+export interface SyncProgressEvent {
+  integrationId: string;
+  isRunning: boolean;
+  progress: { message: string; progress: number };
+  ticketsProcessed: number;
+  usersProcessed: number;
+}
+
+export interface SyncCompletedEvent {
+  integrationId: string;
+  ticketsSynced: number;
+  usersSynced: number;
+  organizationsSynced: number;
+  ticketsDeleted: number;
+  errors: string[];
+}
+
+export interface SyncFailedEvent {
+  integrationId: string;
+  message: string;
+}
+
+export type JoinAck = { ok: true; revision?: number } | { ok: false; reason: string };
+
+export interface ServerToClientEvents {
+  'records:upserted': (e: RecordsUpserted) => void;
+  'records:removed': (e: RecordsRemoved) => void;
+  'dashboard:changed': (e: PublicDashboardChanged) => void;
+  'dashboard:removed': (e: { dashboardId: string }) => void;
+  'dashboards:changed': (e: { dashboard: PublicDashboardSummaryDto }) => void;
+  'dashboards:removed': (e: { dashboardId: string }) => void;
+  'admin:datasource:changed': (e: { dataSource: DataSourceDto }) => void;
+  'admin:datasource:removed': (e: { dataSourceId: string; sourceId: string }) => void;
+  'admin:dashboard:changed': (e: { dashboard: DashboardDto }) => void;
+  'admin:dashboard:removed': (e: { dashboardId: string }) => void;
+  /** Integration payloads are shaped by the integrations presenter (no secrets). */
+  'admin:integration:changed': (e: { integrationId: string; integration: unknown }) => void;
+  'admin:integration:removed': (e: { integrationId: string }) => void;
+  'sync:progress': (e: SyncProgressEvent) => void;
+  'sync:completed': (e: SyncCompletedEvent) => void;
+  'sync:failed': (e: SyncFailedEvent) => void;
+}
+
+export interface ClientToServerEvents {
+  'dashboard:join': (dashboardId: string, ack: (r: JoinAck) => void) => void;
+  'dashboard:leave': (dashboardId: string) => void;
+  'dashboards:join': (ack: (r: JoinAck) => void) => void;
+  'datasource:join': (dataSourceId: string, ack: (r: JoinAck) => void) => void;
+  'datasource:leave': (dataSourceId: string) => void;
+  'integration:join': (integrationId: string, ack: (r: JoinAck) => void) => void;
+  'integration:leave': (integrationId: string) => void;
+}
+
+export interface SocketData {
+  isAdmin: boolean;
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import {
+  BUCKET_MAX_WIDTH, BUCKET_MIN_WIDTH, COLUMN_MAX_WIDTH, COLUMN_MIN_WIDTH, DASHBOARD_REFRESH_MS, HIGHLIGHT_COLORS,
+} from '../constants';
+import { KeyMappings } from './dataSource';
+
+export const TableColumn = z.object({
+  name: z.string().min(1, 'Column name cannot be empty'),
+  visible: z.boolean().default(true),
+  width: z.number().min(COLUMN_MIN_WIDTH).max(COLUMN_MAX_WIDTH).default(150),
+  order: z.number().int().min(0).default(0),
+});
+export type TableColumn = z.infer<typeof TableColumn>;
+
+export const HighlightRule = z.object({
+  key: z.string().min(1, 'Highlight rule needs a key'),
+  value: z.string(),
+  color: z.string().min(1),
+});
+export type HighlightRule = z.infer<typeof HighlightRule>;
+export const HighlightColor = z.enum(HIGHLIGHT_COLORS);
+
+export const BucketSetting = z.object({
+  key: z.string(),
+  width: z.number().min(BUCKET_MIN_WIDTH).max(BUCKET_MAX_WIDTH).default(300),
+});
+
+/** Settings of one tab (or widget): table columns, bucket grouping, display and highlight rules. */
+export const TabConfiguration = z
+  .object({
+    sortable: z.boolean(),
+    filterable: z.boolean(),
+    columns: z.array(TableColumn).max(500),
+    buckets: z.array(BucketSetting).max(50),
+    bucketKey: z.string().nullable(),
+    displayKeys: z.array(z.string()).max(100),
+    highlightRules: z.array(HighlightRule).max(100),
+  })
+  .partial()
+  .passthrough();
+export type TabConfiguration = z.infer<typeof TabConfiguration>;
+
+export const TabStyle = z.enum(['table', 'bucket']);
+export type TabStyle = z.infer<typeof TabStyle>;
+
+export const Widget = z.object({
+  id: z.string().min(1),
+  name: z.string().default(''),
+  type: z.string().default('table'),
+  visible: z.boolean().default(true),
+  configuration: TabConfiguration.default({}),
+});
+export type Widget = z.infer<typeof Widget>;
+
+export const DashboardTab = z.object({
+  id: z.string().trim().min(1, 'Tab id is required').max(100),
+  name: z.string().trim().min(1, 'Tab name cannot be empty').max(200),
+  style: TabStyle.nullable().default(null),
+  configuration: TabConfiguration.default({}),
+  widgets: z.array(Widget).max(50).default([]),
+});
+export type DashboardTab = z.infer<typeof DashboardTab>;
+
+export const DashboardConfiguration = z.object({
+  keyMappings: KeyMappings.default({}),
+  refreshInterval: z.number().int().min(1000).max(86_400_000).default(DASHBOARD_REFRESH_MS),
+  tabs: z
+    .array(DashboardTab)
+    .max(50, 'A dashboard can have at most 50 tabs')
+    .refine((tabs) => new Set(tabs.map((t) => t.id)).size === tabs.length, 'Tab ids must be unique')
+    .optional(),
+});
+export type DashboardConfiguration = z.infer<typeof DashboardConfiguration>;
+
+const name = z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters');
+const description = z.string().max(2000, 'Description must be at most 2000 characters');
+const dataSourceId = z.string({ error: 'Data source is required' }).min(1, 'Data source is required');
+
+export const CreateDashboard = z.object({
+  name,
+  description: description.optional().default(''),
+  dataSourceId,
+  isPublished: z.boolean().optional().default(false),
+  configuration: DashboardConfiguration.partial().optional(),
+});
+export type CreateDashboard = z.input<typeof CreateDashboard>;
+
+export const UpdateDashboard = z
+  .object({
+    name,
+    description,
+    dataSourceId: dataSourceId.nullable(),
+    isPublished: z.boolean(),
+    configuration: DashboardConfiguration.partial(),
+  })
+  .partial()
+  .strict();
+export type UpdateDashboard = z.input<typeof UpdateDashboard>;
+
+/** A dashboard as the admin endpoints return it. */
+export interface DashboardDto {
+  id: string;
+  name: string;
+  description: string;
+  dataSourceId: string | null;
+  dataSourceName: string | null;
+  isPublished: boolean;
+  configuration: { keyMappings: KeyMappings; refreshInterval: number; tabs: DashboardTab[] };
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A tab as the public viewer gets it: `style` becomes `type`. */
+export interface PublicTabDto {
+  id: string;
+  name: string;
+  type: TabStyle | null;
+  configuration: TabConfiguration;
+  widgets: Widget[];
+}
+
+/** An entry of the public dashboards list. */
+export interface PublicDashboardSummaryDto {
+  id: string;
+  name: string;
+  description: string;
+  dataSourceId: string | null;
+  isPublished: true;
+  updatedAt: string;
+  lastDataUpdate: string | null;
+}

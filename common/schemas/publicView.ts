@@ -1,0 +1,24 @@
+import type { KeyMappings } from './dataSource';
+import type { PublicTabDto } from './dashboard';
+import type { RecordDto } from './record';
+
+/** GET /api/dashboards/:id — everything the public viewer draws. */
+export interface PublicDashboardResponse {
+  dashboard: {
+    id: string;
+    name: string;
+    description: string;
+    dataSourceId: string | null;
+    isPublished: boolean;
+    configuration: { keyMappings: KeyMappings; refreshInterval: number };
+    createdAt: string;
+    updatedAt: string;
+  };
+  tabs: PublicTabDto[];
+  dataSource: { id: string; sourceId: string; name: string; primaryKey: string | null; keyMappings: KeyMappings } | null;
+  records: RecordDto[];
+  /** The data source's revision these records reflect (realtime deltas continue from it). */
+  revision: number;
+  /** True when the source holds more records than the server's view limit. */
+  truncated: boolean;
+}

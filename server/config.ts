@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = (max: number) => z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(max, `must be at most ${max}`);
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0–65535').max(65535, 'must be 0–65535').default(5000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  ADMIN_TOKEN: z.string().min(12, 'must be at least 12 characters').optional(),
+  PUBLIC_URL: z.url({ error: 'must be an absolute URL such as https://dash.example.com' }).optional(),
+  DATA_DIR: z.string().min(1).optional(),
+  SEED_DEMO: bool.optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  INGEST_MAX_BYTES: positiveInt(512 * 1024 * 1024).default(16 * 1024 * 1024),
+  INGEST_MAX_RECORDS: positiveInt(1_000_000).default(10_000),
+  VIEW_MAX_RECORDS: positiveInt(10_000_000).default(100_000),
+  DB_ENGINE: z.enum(['auto', 'mongod', 'jongodb'], { error: 'must be auto, mongod or jongodb' }).default('auto'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+/** Raised when an environment variable is malformed; the message names the variable. */
+export class ConfigError extends Error {}
+
+/** Reads and validates the configuration from environment variables, in one place. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,18 @@
+import type { Connection } from 'mongoose';
+import type { Config } from './config';
+import type { DatabaseHandle } from './db/startDatabase';
+import type { DomainEventBus } from './events';
+import type { Logger } from './log';
+import type { Models } from './models';
+
+/** Everything a service needs, passed explicitly (no module-level singletons). */
+export interface AppContext {
+  config: Config;
+  log: Logger;
+  db: DatabaseHandle;
+  conn: Connection;
+  models: Models;
+  events: DomainEventBus;
+  adminToken: string;
+  startedAt: number;
+}

@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const live = new Set<ChildProcess>();
+
+// The engine outlives its parent unless killed: make sure every exit path takes it down.
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+/** Path of the offline engine's binary, or null when the package is not installed here. */
+export function jongodbBinary(): string | null {
+  try {
+    return path.join(path.dirname(require.resolve('@jongodb/memory-server-bin-linux-x64-gnu/package.json')), 'bin', 'jongodb');
+  } catch {
+    return null;
+  }
+}
+
+export interface JongodbHandle {
+  uri: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the in-memory MongoDB-compatible engine on a free loopback port. */
+export async function startJongodb(dbName: string, timeoutMs = 15_000): Promise<JongodbHandle> {
+  const bin = jongodbBinary();
+  if (!bin) throw new Error('the package @jongodb/memory-server-bin-linux-x64-gnu is not installed');
+  const child = spawn(bin, ['--host=127.0.0.1', '--port=0', `--database=${dbName}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(child);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        live.delete(child);
+        return resolve();
+      }
+      child.once('exit', () => {
+        live.delete(child);
+        resolve();
+      });
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
+    });
+  try {
+    const uri = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`jongodb did not start within ${timeoutMs} ms`)), timeoutMs);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const m = /JONGODB_URI=(\S+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.stderr!.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-2000)));
+      child.once('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`jongodb exited with code ${code}: ${err.trim()}`));
+      });
+    });
+    child.stdout!.resume();
+    child.stderr!.resume();
+    return { uri, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}

@@ -1,0 +1,38 @@
+import { EventEmitter } from 'node:events';
+import type { DataSourceDto } from '@common/schemas/dataSource';
+import type { DashboardDto } from '@common/schemas/dashboard';
+import type { RecordDto } from '@common/schemas/record';
+import type { SyncCompletedEvent, SyncFailedEvent, SyncProgressEvent } from '@common/realtime';
+
+/** What services announce after a successful write. Realtime turns these into room emits. */
+export interface DomainEvents {
+  'records.upserted': { dataSourceId: string; sourceId: string; revision: number; total: number; records: RecordDto[] };
+  'records.removed': { dataSourceId: string; sourceId: string; revision: number; total: number; recordIds: string[]; all: boolean };
+  'datasource.changed': { dataSource: DataSourceDto };
+  'datasource.removed': { dataSourceId: string; sourceId: string };
+  'dashboard.changed': { dashboard: DashboardDto; wasPublished: boolean; previousDataSourceId: string | null };
+  'dashboard.removed': { dashboardId: string; wasPublished: boolean };
+  'integration.changed': { integrationId: string; integration: unknown };
+  'integration.removed': { integrationId: string };
+  'sync.progress': SyncProgressEvent;
+  'sync.completed': SyncCompletedEvent;
+  'sync.failed': SyncFailedEvent;
+}
+
+/** One small typed event interface between services and realtime. */
+export class DomainEventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(50);
+  }
+
+  emit<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  on<K extends keyof DomainEvents>(name: K, listener: (payload: DomainEvents[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}

@@ -1,0 +1,40 @@
+import { startApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './log';
+
+/** Entry point of `npm start`: one process serving the API, Socket.IO and the web app. */
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    console.error(e instanceof ConfigError ? e.message : e);
+    process.exit(1);
+  }
+  const log = createLogger(config.LOG_LEVEL);
+  const app = await startApp(config, log).catch((e: unknown) => {
+    log.error('startup failed', e);
+    process.exit(1);
+  });
+  const { db } = app.ctx;
+  log.info(`database: ${db.mode} — ${db.reason}`);
+  if (app.seeded) log.info('demo data seeded: data source "Support Tickets" and the published dashboard "Support Overview"');
+  log.info(`listening on ${app.url}`);
+  log.info(`admin console: ${app.url}/admin  (admin token${config.ADMIN_TOKEN ? ' from ADMIN_TOKEN' : ', generated for this run'}: ${app.ctx.adminToken})`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('unhandledRejection', (e) => log.error('unhandled rejection', e));
+}
+
+void main();

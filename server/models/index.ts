@@ -1,0 +1,78 @@
+import mongoose, { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+
+const options = { minimize: false, versionKey: false } as const;
+
+const dataSourceSchema = new Schema(
+  {
+    sourceId: { type: String, required: true, unique: true },
+    name: { type: String, required: true },
+    description: { type: String, default: '' },
+    primaryKey: { type: String, default: null },
+    /** Field key → label, keys escaped (see db/fieldNames). */
+    keyMappings: { type: Schema.Types.Mixed, default: {} },
+    /** Every field name seen, first-seen order, unescaped (stored as array values). */
+    fields: { type: [String], default: [] },
+    recordCount: { type: Number, default: 0 },
+    /** Bumped on every change of the source's records; realtime deltas carry it. */
+    revision: { type: Number, default: 0 },
+    ingestKeyHash: { type: String, default: null },
+    ingestKeyHint: { type: String, default: null },
+    integrationId: { type: String, default: null },
+  },
+  { ...options, timestamps: true },
+);
+
+const recordSchema = new Schema(
+  {
+    dataSourceId: { type: Schema.Types.ObjectId, required: true },
+    recordId: { type: String, required: true },
+    /** The record's fields with escaped keys. */
+    data: { type: Schema.Types.Mixed, default: {} },
+    keyOrder: { type: [String], default: [] },
+    revision: { type: Number, default: 0 },
+    createdAt: { type: Date, required: true },
+    lastUpdated: { type: Date, required: true },
+  },
+  options,
+);
+recordSchema.index({ dataSourceId: 1, recordId: 1 }, { unique: true });
+recordSchema.index({ dataSourceId: 1, revision: 1 });
+
+const dashboardSchema = new Schema(
+  {
+    name: { type: String, required: true },
+    description: { type: String, default: '' },
+    dataSourceId: { type: String, default: null },
+    isPublished: { type: Boolean, default: false },
+    /** {keyMappings, refreshInterval, tabs}, keys escaped. Tabs live here and go with the dashboard. */
+    configuration: { type: Schema.Types.Mixed, default: {} },
+    revision: { type: Number, default: 0 },
+  },
+  { ...options, timestamps: true },
+);
+dashboardSchema.index({ isPublished: 1, updatedAt: -1 });
+dashboardSchema.index({ dataSourceId: 1 });
+
+export type DataSourceDoc = InferSchemaType<typeof dataSourceSchema> & { _id: mongoose.Types.ObjectId; createdAt: Date; updatedAt: Date };
+export type RecordDoc = InferSchemaType<typeof recordSchema> & { _id: mongoose.Types.ObjectId };
+export type DashboardDoc = InferSchemaType<typeof dashboardSchema> & { _id: mongoose.Types.ObjectId; createdAt: Date; updatedAt: Date };
+
+/** The app's models, bound to one connection (several apps can share a process in tests). */
+export interface Models {
+  DataSource: Model<DataSourceDoc>;
+  Record: Model<RecordDoc>;
+  Dashboard: Model<DashboardDoc>;
+}
+
+export const schemas = { dataSource: dataSourceSchema, record: recordSchema, dashboard: dashboardSchema };
+
+/** Registers the models on a connection and builds their indexes (collections are created lazily). */
+export async function createModels(conn: Connection): Promise<Models> {
+  const models: Models = {
+    DataSource: conn.model<DataSourceDoc>('DataSource', dataSourceSchema, 'datasources'),
+    Record: conn.model<RecordDoc>('Record', recordSchema, 'records'),
+    Dashboard: conn.model<DashboardDoc>('Dashboard', dashboardSchema, 'dashboards'),
+  };
+  await Promise.all(Object.values(models).map((m: Model<unknown>) => m.createIndexes()));
+  return models;
+}

@@ -1,0 +1,157 @@
+import type http from 'node:http';
+import { Server } from 'socket.io';
+import {
+  MAX_RECORDS_PER_MESSAGE, rooms, type ClientToServerEvents, type ServerToClientEvents, type SocketData,
+} from '@common/realtime';
+import type { AppContext } from '../context';
+import { isAdminToken } from '../middleware/auth';
+import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
+import { connectRedisAdapter } from './redisAdapter';
+import { presentPublicSummary } from '../presenters';
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export interface Realtime {
+  io: RealtimeServer;
+  close(): Promise<void>;
+}
+
+const chunk = <T>(list: T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out.length ? out : [[]];
+};
+
+/** Attaches Socket.IO to the HTTP server and turns domain events into room emits. */
+export async function attachRealtime(server: http.Server, ctx: AppContext): Promise<Realtime> {
+  const io: RealtimeServer = new Server(server, { serveClient: false, maxHttpBufferSize: 1e6 });
+  const redis = ctx.config.REDIS_URL ? await connectRedisAdapter(io, ctx.config.REDIS_URL, ctx.log) : null;
+
+  io.use((socket, next) => {
+    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    if (typeof token === 'string' && token) {
+      if (!isAdminToken(token, ctx.adminToken)) return next(new Error('Invalid admin token'));
+      socket.data.isAdmin = true;
+    } else {
+      socket.data.isAdmin = false;
+    }
+    next();
+  });
+
+  io.on('connection', (socket) => {
+    if (socket.data.isAdmin) void socket.join(rooms.admin);
+    const adminOnly = (ack: unknown, join: () => void) => {
+      if (typeof ack !== 'function') return;
+      if (!socket.data.isAdmin) return ack({ ok: false, reason: 'Admin token required' });
+      join();
+      ack({ ok: true });
+    };
+
+    socket.on('dashboard:join', async (dashboardId, ack) => {
+      if (typeof ack !== 'function') return;
+      if (typeof dashboardId !== 'string') return ack({ ok: false, reason: 'dashboardId must be a string' });
+      try {
+        const { dataSource } = await loadPublishedDashboard(ctx, dashboardId);
+        await socket.join(rooms.dashboard(dashboardId));
+        ack({ ok: true, revision: dataSource?.revision ?? 0 });
+      } catch {
+        ack({ ok: false, reason: 'Dashboard Not Found' });
+      }
+    });
+    socket.on('dashboard:leave', (id) => typeof id === 'string' && void socket.leave(rooms.dashboard(id)));
+    socket.on('dashboards:join', (ack) => {
+      void socket.join(rooms.publicList);
+      if (typeof ack === 'function') ack({ ok: true });
+    });
+    socket.on('datasource:join', (id, ack) => adminOnly(ack, () => typeof id === 'string' && void socket.join(rooms.dataSource(id))));
+    socket.on('datasource:leave', (id) => typeof id === 'string' && void socket.leave(rooms.dataSource(id)));
+    socket.on('integration:join', (id, ack) => adminOnly(ack, () => typeof id === 'string' && void socket.join(rooms.integration(id))));
+    socket.on('integration:leave', (id) => typeof id === 'string' && void socket.leave(rooms.integration(id)));
+  });
+
+  // Emits happen in the order of the writes that caused them.
+  let queue = Promise.resolve();
+  const serial = <T>(fn: (payload: T) => Promise<void> | void) => (payload: T) => {
+    queue = queue.then(() => fn(payload)).catch((e) => ctx.log.error('realtime emit failed', e));
+  };
+  const { events } = ctx;
+  const off = [
+    events.on('records.upserted', serial(async (e) => {
+      const parts = chunk(e.records, MAX_RECORDS_PER_MESSAGE);
+      const dashboards = await publishedDashboardsOnSource(ctx, e.dataSourceId);
+      parts.forEach((records, part) => {
+        const base = { dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, records };
+        io.to(rooms.dataSource(e.dataSourceId)).emit('records:upserted', base);
+        for (const d of dashboards) io.to(rooms.dashboard(String(d._id))).emit('records:upserted', { ...base, dashboardId: String(d._id) });
+      });
+    })),
+    events.on('records.removed', serial(async (e) => {
+      const parts = chunk(e.recordIds, MAX_RECORDS_PER_MESSAGE * 10);
+      const dashboards = await publishedDashboardsOnSource(ctx, e.dataSourceId);
+      parts.forEach((recordIds, part) => {
+        const base = { dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, recordIds, all: e.all };
+        io.to(rooms.dataSource(e.dataSourceId)).emit('records:removed', base);
+        for (const d of dashboards) io.to(rooms.dashboard(String(d._id))).emit('records:removed', { ...base, dashboardId: String(d._id) });
+      });
+    })),
+    events.on('datasource.changed', serial((e) => {
+      io.to(rooms.admin).emit('admin:datasource:changed', e);
+    })),
+    events.on('datasource.removed', serial((e) => {
+      io.to(rooms.admin).emit('admin:datasource:removed', e);
+    })),
+    events.on('dashboard.changed', serial(async ({ dashboard, wasPublished, previousDataSourceId }) => {
+      io.to(rooms.admin).emit('admin:dashboard:changed', { dashboard });
+      const room = rooms.dashboard(dashboard.id);
+      if (!dashboard.isPublished) {
+        if (wasPublished) kick(dashboard.id);
+        return;
+      }
+      const loaded = await loadPublishedDashboard(ctx, dashboard.id).catch(() => null);
+      if (!loaded) return;
+      const head = publicDashboardHead(loaded.dashboard, loaded.dataSource);
+      io.to(room).emit('dashboard:changed', {
+        dashboardId: dashboard.id, dashboard: head.dashboard, tabs: head.tabs, dataSource: head.dataSource,
+        dataSourceChanged: previousDataSourceId !== dashboard.dataSourceId,
+      });
+      io.to(rooms.publicList).emit('dashboards:changed', { dashboard: presentPublicSummary(loaded.dashboard, loaded.dataSource?.updatedAt ?? null) });
+    })),
+    events.on('dashboard.removed', serial(({ dashboardId, wasPublished }) => {
+      io.to(rooms.admin).emit('admin:dashboard:removed', { dashboardId });
+      if (wasPublished) kick(dashboardId);
+    })),
+    events.on('integration.changed', serial((e) => {
+      io.to(rooms.admin).emit('admin:integration:changed', e);
+    })),
+    events.on('integration.removed', serial((e) => {
+      io.to(rooms.admin).emit('admin:integration:removed', e);
+    })),
+    events.on('sync.progress', serial((e) => {
+      io.to([rooms.admin, rooms.integration(e.integrationId)]).emit('sync:progress', e);
+    })),
+    events.on('sync.completed', serial((e) => {
+      io.to([rooms.admin, rooms.integration(e.integrationId)]).emit('sync:completed', e);
+    })),
+    events.on('sync.failed', serial((e) => {
+      io.to([rooms.admin, rooms.integration(e.integrationId)]).emit('sync:failed', e);
+    })),
+  ];
+
+  /** An unpublished or deleted dashboard: tell its viewers and close the room. */
+  function kick(dashboardId: string) {
+    const room = rooms.dashboard(dashboardId);
+    io.to(room).emit('dashboard:removed', { dashboardId });
+    io.in(room).socketsLeave(room);
+    io.to(rooms.publicList).emit('dashboards:removed', { dashboardId });
+  }
+
+  return {
+    io,
+    close: async () => {
+      off.forEach((fn) => fn());
+      await queue;
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await redis?.close();
+    },
+  };
+}

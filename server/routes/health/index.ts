@@ -1,0 +1,21 @@
+import Router from '@koa/router';
+import type { AppContext } from '../../context';
+
+const version = process.env.npm_package_version ?? '0.1.0';
+
+/** GET /api/health: status, database mode and readiness, version, uptime. */
+export function healthRouter(app: AppContext): Router {
+  const router = new Router();
+  router.get('/health', async (ctx) => {
+    const ready = await app.conn.db!.admin().ping().then(() => true, () => false);
+    ctx.status = ready ? 200 : 503;
+    ctx.body = {
+      status: ready ? 'ok' : 'degraded',
+      database: { mode: app.db.mode, ready, persistent: app.db.persistent, reason: app.db.reason },
+      realtime: { adapter: app.config.REDIS_URL ? 'redis' : 'memory' },
+      version,
+      uptimeSeconds: Math.round((Date.now() - app.startedAt) / 1000),
+    };
+  });
+  return router;
+}

@@ -1,0 +1,40 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { parse } from '../../middleware/validate';
+import { listPublicDashboards, loadPublishedDashboard, publicDashboardView, publicViewEtag } from '../../services/dashboards';
+import { exportDashboardCsv } from '../../services/exportCsv';
+
+const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
+
+/** The public face: published dashboards only, no sign-in. */
+export function publicDashboardsRouter(app: AppContext): Router {
+  const router = new Router({ prefix: '/dashboards' });
+
+  router.get('/', async (ctx) => {
+    ctx.body = await listPublicDashboards(app);
+  });
+
+  router.get('/:id', async (ctx) => {
+    const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);
+    const etag = publicViewEtag(dashboard, dataSource);
+    ctx.set('ETag', etag);
+    ctx.set('Cache-Control', 'no-cache');
+    if (ctx.get('if-none-match') === etag) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = await publicDashboardView(app, dashboard, dataSource);
+  });
+
+  router.get('/:id/export', async (ctx) => {
+    const { tab } = parse(ExportQuery, ctx.query);
+    const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);
+    const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, tab);
+    ctx.attachment(fileName);
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = stream;
+  });
+
+  return router;
+}

@@ -1,0 +1,102 @@
+import { stringify } from 'csv-stringify';
+import { Readable } from 'node:stream';
+import type { DashboardTab, TableColumn } from '@common/schemas/dashboard';
+import { CUSTOM_FIELD_PREFIX } from '@common/constants';
+import type { AppContext } from '../context';
+import { decodeKeys } from '../db/fieldNames';
+import { NotFoundError } from '../errors';
+import type { DashboardDoc, DataSourceDoc, RecordDoc } from '../models';
+import { dashboardConfiguration } from '../presenters';
+
+type Json = Record<string, unknown>;
+interface Column {
+  header: string;
+  value: (data: Json, record: RecordDoc) => unknown;
+}
+
+/** A cell a spreadsheet would run as a formula gets a leading apostrophe. */
+export function neutralise(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return neutralise(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return neutralise(JSON.stringify(v));
+}
+
+function customFieldValue(data: Json, id: string): unknown {
+  const list = data.custom_fields;
+  if (!Array.isArray(list)) return undefined;
+  const hit = list.find((f) => f && typeof f === 'object' && String((f as Json).id) === id);
+  return hit ? (hit as Json).value : undefined;
+}
+
+const fieldColumn = (name: string, label: string): Column =>
+  name.startsWith(CUSTOM_FIELD_PREFIX) && !/^custom_fields$/.test(name)
+    ? { header: label, value: (d) => (name in d ? d[name] : customFieldValue(d, name.slice(CUSTOM_FIELD_PREFIX.length))) }
+    : { header: label, value: (d) => d[name] };
+
+/** Safe ASCII fallback for the download name; the full name goes in filename*. */
+export function csvFileName(dashboardName: string): string {
+  const cleaned = dashboardName.replace(/[\u0000-\u001f\u007f/\\?%*:|"<>]/g, '_').trim();
+  return `${cleaned || 'dashboard'}.csv`;
+}
+
+async function allColumns(ctx: AppContext, ds: DataSourceDoc): Promise<Column[]> {
+  const keys = new Set<string>();
+  const customIds = new Set<string>();
+  for await (const r of ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor()) {
+    for (const k of r.keyOrder ?? []) if (k !== 'custom_fields') keys.add(k);
+    const data = decodeKeys((r.data ?? {}) as Json);
+    if (Array.isArray(data.custom_fields)) for (const f of data.custom_fields) if (f && typeof f === 'object') customIds.add(String((f as Json).id));
+  }
+  return [
+    ...[...keys].map((k) => ({ header: k, value: (d: Json) => d[k] })),
+    ...[...customIds].map((id) => ({ header: `Custom Field ${id}`, value: (d: Json) => customFieldValue(d, id) })),
+  ];
+}
+
+function configuredColumns(columns: TableColumn[], labels: Record<string, string>): Column[] {
+  return [...columns]
+    .filter((c) => c.visible !== false)
+    .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
+    .map((c) => {
+      const custom = c.name.startsWith(CUSTOM_FIELD_PREFIX) ? `Custom Field ${c.name.slice(CUSTOM_FIELD_PREFIX.length)}` : c.name;
+      return fieldColumn(c.name, labels[c.name] ?? custom);
+    });
+}
+
+/** Streams a published dashboard's tab as RFC 4180 CSV (UTF-8 with BOM), record by record from a cursor. */
+export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDoc, ds: DataSourceDoc | null, tabId?: string): Promise<{ fileName: string; stream: Readable }> {
+  const config = dashboardConfiguration(dashboard);
+  let tab: DashboardTab | undefined = config.tabs[0];
+  if (tabId) {
+    tab = config.tabs.find((t) => t.id === tabId);
+    if (!tab) throw NotFoundError(`Tab ${tabId} of this dashboard`);
+  }
+  const labels = { ...decodeKeys((ds?.keyMappings ?? {}) as Record<string, string>), ...config.keyMappings };
+  const configured = tab?.configuration?.columns?.length ? configuredColumns(tab.configuration.columns, labels) : null;
+  const columns = [...(configured ?? (ds ? await allColumns(ctx, ds) : [])), { header: 'Last Updated', value: (_d: Json, r: RecordDoc) => new Date(r.lastUpdated).toISOString() }];
+
+  const csv = stringify({ bom: true, record_delimiter: '\r\n', quoted_match: /[\r\n",]/ });
+  csv.write(columns.map((c) => neutralise(c.header)));
+  const source = ds ? ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor() : null;
+  (async () => {
+    try {
+      if (source) {
+        for await (const r of source) {
+          const data = decodeKeys((r.data ?? {}) as Json);
+          const ok = csv.write(columns.map((c) => cell(c.value(data, r))));
+          if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
+        }
+      }
+      csv.end();
+    } catch (e) {
+      ctx.log.error('CSV export failed mid-stream', e);
+      csv.destroy(e instanceof Error ? e : new Error(String(e)));
+    }
+  })();
+  return { fileName: csvFileName(dashboard.name), stream: csv };
+}

@@ -1,0 +1,21 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** Browser tests need the built web app: build it when it is missing or older than its sources. */
+export default function setup() {
+  const index = path.resolve('dist/web/index.html');
+  const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
+  if (built < Math.max(newest(path.resolve('web')), newest(path.resolve('common')))) {
+    execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  }
+}

@@ -1,0 +1,16 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+/** Every test talks to a real server on a free port; browser tests drive Debian's chromium. */
+export default defineConfig({
+  resolve: { alias: { '@common': fileURLToPath(new URL('./common', import.meta.url)) } },
+  test: {
+    include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    globalSetup: ['server/test/globalSetup.ts'],
+  },
+});
