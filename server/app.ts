@@ -24,7 +24,7 @@ import { publicDashboardsRouter } from './routes/publicDashboards';
 import { seedDemo } from './services/seedDemo';
 import { serveWebApp } from './static';
 
-const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/web');
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Paths under /api that hold `admin` or `integrations` but are reached without the bearer token. */
 const ADMIN_EXEMPT = new Set<string>(['/api/integrations/zendesk/callback']);
@@ -64,7 +64,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const koa = new Koa();
     koa.proxy = true;
     koa.use(errorHandler(log, config.INGEST_MAX_BYTES));
-    koa.use(serveWebApp(webRoot));
+    koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST)));
     koa.use(koaBody({ jsonLimit: config.INGEST_MAX_BYTES, jsonStrict: false, multipart: false, urlencoded: false, text: false }));
 
     const api = new Router({ prefix: '/api' });

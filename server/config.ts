@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   INGEST_MAX_RECORDS: positiveInt(1_000_000).default(10_000),
   VIEW_MAX_RECORDS: positiveInt(10_000_000).default(100_000),
   DB_ENGINE: z.enum(['auto', 'mongod', 'jongodb'], { error: 'must be auto, mongod or jongodb' }).default('auto'),
+  /** Folder of the built web app (tests may build into their own). */
+  WEB_DIST: z.string().min(1).default('dist/web'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
 });
 

@@ -13,9 +13,10 @@ function newest(dir: string): number {
 
 /** Browser tests need the built web app: build it when it is missing or older than its sources. */
 export default function setup() {
-  const index = path.resolve('dist/web/index.html');
+  const outDir = path.resolve(process.env.WEB_DIST ?? 'dist/web');
+  const index = path.join(outDir, 'index.html');
   const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
   if (built < Math.max(newest(path.resolve('web')), newest(path.resolve('common')))) {
-    execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+    execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', outDir], { stdio: 'inherit' });
   }
 }
