@@ -108,7 +108,7 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
 
   const results: IngestSourceResult[] = [];
   for (const [sourceId, list] of bySource) {
-    results.push(await ingestIntoSource(ctx, sources.get(sourceId)!, list, explicitKey, rejections));
+    results.push(await upsertRecordsIntoSource(ctx, sources.get(sourceId)!, list, explicitKey, rejections));
   }
   rejections.sort((a, b) => a.index - b.index);
   const inserted = results.reduce((n, r) => n + r.inserted, 0);
@@ -127,7 +127,17 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
   return result;
 }
 
-async function ingestIntoSource(ctx: AppContext, ds: DataSourceDoc, items: Item[], explicitKey: string | undefined, rejections: IngestRejection[]): Promise<IngestSourceResult> {
+/**
+ * Upserts records into one data source by primary-key value, bumping the source's revision and
+ * announcing the changed records. Used by REST ingest and by integration syncs.
+ */
+export async function upsertRecordsIntoSource(
+  ctx: AppContext,
+  ds: DataSourceDoc,
+  items: { index: number; record: unknown }[],
+  explicitKey: string | undefined,
+  rejections: IngestRejection[] = [],
+): Promise<IngestSourceResult> {
   const { DataSource, Record } = ctx.models;
   const firstObject = items.find((i) => isObject(i.record) && Object.keys(i.record).length > 0);
   const primaryKey = explicitKey ?? ds.primaryKey ?? (firstObject ? Object.keys(firstObject.record as Json)[0] : undefined);
