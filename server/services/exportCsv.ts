@@ -38,10 +38,17 @@ const fieldColumn = (name: string, label: string): Column =>
     ? { header: label, value: (d) => (name in d ? d[name] : customFieldValue(d, name.slice(CUSTOM_FIELD_PREFIX.length))) }
     : { header: label, value: (d) => d[name] };
 
-/** Safe ASCII fallback for the download name; the full name goes in filename*. */
+/** "<dashboard name>.csv" with characters no file system accepts replaced. */
 export function csvFileName(dashboardName: string): string {
   const cleaned = dashboardName.replace(/[\u0000-\u001f\u007f/\\?%*:|"<>]/g, '_').trim();
   return `${cleaned || 'dashboard'}.csv`;
+}
+
+/** Content-Disposition with an ASCII fallback and the exact UTF-8 name (RFC 6266 / 5987). */
+export function attachmentHeader(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_');
+  const utf8 = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
 async function allColumns(ctx: AppContext, ds: DataSourceDoc): Promise<Column[]> {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { parse } from '../../middleware/validate';
 import { listPublicDashboards, loadPublishedDashboard, publicDashboardView, publicViewEtag } from '../../services/dashboards';
-import { exportDashboardCsv } from '../../services/exportCsv';
+import { attachmentHeader, exportDashboardCsv } from '../../services/exportCsv';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 
@@ -31,7 +31,7 @@ export function publicDashboardsRouter(app: AppContext): Router {
     const { tab } = parse(ExportQuery, ctx.query);
     const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);
     const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, tab);
-    ctx.attachment(fileName);
+    ctx.set('Content-Disposition', attachmentHeader(fileName));
     ctx.type = 'text/csv; charset=utf-8';
     ctx.body = stream;
   });
