@@ -19,6 +19,9 @@ export function jongodbBinary(): string | null {
   }
 }
 
+/** How many engine processes this process has running (tests check nothing is left behind). */
+export const runningEngines = () => live.size;
+
 export interface JongodbHandle {
   uri: string;
   stop(): Promise<void>;

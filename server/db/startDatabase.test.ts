@@ -1,0 +1,100 @@
+import { execSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startApp } from '../app';
+import { loadConfig } from '../config';
+import { createLogger } from '../log';
+import { runningEngines } from './jongodb';
+import { startTestServer } from '../test/harness';
+
+const quiet = createLogger('silent');
+
+function descendants(pid: number): number[] {
+  const out = execSync(`ps -e -o pid=,ppid=`).toString().trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
+  const found: number[] = [];
+  const walk = (p: number) => out.filter(([, pp]) => pp === p).forEach(([c]) => (found.push(c), walk(c)));
+  walk(pid);
+  return found;
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('database bootstrap and shutdown', () => {
+  it('stops the database it started when startup fails halfway', async () => {
+    const blocker = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => blocker.once('listening', r));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const before = runningEngines();
+    await expect(startApp(loadConfig({ PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false' }), quiet)).rejects.toThrow(/EADDRINUSE/);
+    expect(runningEngines()).toBe(before);
+    blocker.close();
+  });
+
+  it('npm start\'s process seeds the demo, logs its mode and token, and leaves no engine behind on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN: 'spawned-admin-token-1', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    child.stdout.on('data', (d) => (log += d));
+    child.stderr.on('data', (d) => (log += d));
+    const url = await new Promise<string>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no start within 40 s:\n${log}`)), 40_000);
+      const check = () => {
+        const m = /listening on (http:\/\/\S+)/.exec(log);
+        if (m && log.includes('admin console:')) {
+          clearTimeout(t);
+          resolve(m[1]);
+        }
+      };
+      child.stdout.on('data', check);
+    });
+    expect(log).toMatch(/database: (embedded-mongod|embedded-jongodb|external)/);
+    expect(log).toContain('admin token from ADMIN_TOKEN: spawned-admin-token-1');
+    expect(log).toContain('demo data seeded');
+    const view = await (await fetch(`${url}/api/dashboards`)).json();
+    expect(view[0].name).toBe('Support Overview');
+    const dash = await (await fetch(`${url}/api/dashboards/${view[0].id}`)).json();
+    expect(dash.records).toHaveLength(150);
+    expect(dash.tabs.map((t: { type: string }) => t.type)).toEqual(['table', 'bucket']);
+
+    const kids = descendants(child.pid!);
+    expect(kids.length).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    expect(code).toBe(0);
+    // Zombies are reaped by init shortly after their parent exits.
+    for (let i = 0; i < 30 && kids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(kids.filter(alive)).toEqual([]);
+  });
+
+  it('keeps data between restarts with DATA_DIR (real mongod only)', async (ctx) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'livedash-data-'));
+    const first = await startTestServer({ DATA_DIR: dir });
+    try {
+      if (first.app.ctx.db.mode !== 'embedded-mongod') {
+        console.log(`skipped: DATA_DIR persistence needs a real mongod; this machine runs ${first.app.ctx.db.mode} (${first.app.ctx.db.reason})`);
+        ctx.skip();
+      }
+      await first.http('POST', '/api/admin/data-sources', { body: { name: 'Kept' } });
+    } finally {
+      await first.close();
+    }
+    const second = await startTestServer({ DATA_DIR: dir });
+    try {
+      expect((await second.http('GET', '/api/data/sources')).body.map((d: { name: string }) => d.name)).toEqual(['Kept']);
+    } finally {
+      await second.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/harness';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s?.close());
+
+describe('health and the error shape', () => {
+  it('reports status, database mode and readiness, version and uptime', async () => {
+    const res = await s.http('GET', '/api/health', { token: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', database: { ready: true }, version: expect.any(String), uptimeSeconds: expect.any(Number) });
+    expect(['embedded-mongod', 'embedded-jongodb', 'external']).toContain(res.body.database.mode);
+  });
+
+  it('answers unknown API paths with a JSON 404, never the web app', async () => {
+    const res = await s.http('GET', '/api/nothing/here', { token: null });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(res.body).toEqual({ error: { code: 'not_found', message: 'No API endpoint GET /api/nothing/here' } });
+  });
+
+  it('answers malformed JSON with 400 on every write endpoint and keeps serving', async () => {
+    for (const path of ['/api/admin/data-sources', '/api/admin/dashboards', '/api/data/ingest']) {
+      const res = await s.http('POST', path, { raw: '{"name": ' });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.code).toBe('malformed_json');
+      expect(res.text).not.toMatch(/at .*\.ts:\d+/);
+    }
+    expect((await s.http('GET', '/api/health')).status).toBe(200);
+  });
+
+  it('requires the admin token on every admin path, with a JSON 401', async () => {
+    for (const [method, path] of [['GET', '/api/admin/dashboards'], ['DELETE', '/api/admin/data-sources/x'], ['POST', '/api/admin/anything']]) {
+      const res = await s.http(method, path, { token: null });
+      expect(res.status, path).toBe(401);
+      expect(res.body.error.message).toBe('Missing or invalid admin token: send Authorization: Bearer <token>');
+    }
+  });
+
+  it('serves the web app for client routes', async () => {
+    const res = await fetch(`${s.url}/dashboards/123`);
+    expect([200, 503]).toContain(res.status);
+    expect(res.headers.get('content-type')).toContain(res.status === 200 ? 'text/html' : 'text/plain');
+  });
+});
