@@ -1,0 +1,80 @@
+import { Tag, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { CUSTOM_FIELD_PREFIX, OBJECT_CELL_CUT, STRING_CELL_CUT } from '@common/constants';
+import type { CustomFieldValue, RecordDto } from '@common/schemas/record';
+
+/** A field of a record; `custom_<id>` reads the value of custom field <id> from data.custom_fields. */
+export function fieldValue(record: RecordDto, field: string): unknown {
+  if (field in record.data) return record.data[field];
+  if (field.startsWith(CUSTOM_FIELD_PREFIX)) {
+    const list = record.data.custom_fields;
+    if (Array.isArray(list)) {
+      const id = field.slice(CUSTOM_FIELD_PREFIX.length);
+      const hit = (list as CustomFieldValue[]).find((f) => f && String(f.id) === id);
+      return hit?.value;
+    }
+  }
+  return undefined;
+}
+
+/** Every field name of a record: keyOrder first, then other data keys; custom_fields become custom_<id>. */
+export function recordFields(record: RecordDto): string[] {
+  const names = [...record.keyOrder.filter((k) => k in record.data), ...Object.keys(record.data).filter((k) => !record.keyOrder.includes(k))];
+  const out: string[] = [];
+  for (const name of names) {
+    if (name === 'custom_fields' && Array.isArray(record.data.custom_fields)) {
+      for (const f of record.data.custom_fields as CustomFieldValue[]) if (f && f.id !== undefined) out.push(`${CUSTOM_FIELD_PREFIX}${f.id}`);
+    } else out.push(name);
+  }
+  return out;
+}
+
+export const isEmptyValue = (v: unknown) => v === null || v === undefined || v === '';
+
+/** Plain text of a cell under the spec's cutting rules, plus the full length when a string was cut. */
+export function cellText(value: unknown): { text: string; fullLength?: number } {
+  if (isEmptyValue(value)) return { text: '-' };
+  if (Array.isArray(value)) return { text: `${value.length} items` };
+  if (typeof value === 'object') {
+    const json = JSON.stringify(value);
+    return { text: json.length > OBJECT_CELL_CUT ? `${json.slice(0, OBJECT_CELL_CUT)}...` : json };
+  }
+  const s = String(value);
+  if (s.length > STRING_CELL_CUT) return { text: `${s.slice(0, STRING_CELL_CUT)}...`, fullLength: s.length };
+  return { text: s };
+}
+
+const STATUS_COLORS: Record<string, string> = { open: 'blue', closed: 'green', 'in progress': 'yellow' };
+const PRIORITY_COLORS: Record<string, string> = { high: 'red', medium: 'yellow', low: 'blue' };
+// antd's "yellow" tag is hard to read on white; its "gold" is the readable yellow.
+const TAG_PRESET: Record<string, string> = { yellow: 'gold', gray: 'default' };
+
+/** The badge colour name (spec 2.13) of a status or priority field, or null for other fields. */
+export function badgeColor(field: string, value: unknown): string | null {
+  const f = field.toLowerCase();
+  if (f !== 'status' && f !== 'priority') return null;
+  const v = String(value ?? '').toLowerCase();
+  return (f === 'status' ? STATUS_COLORS[v] : PRIORITY_COLORS[v]) ?? 'gray';
+}
+
+/** One table cell: dash for empty, status/priority badges, cut text with a length note. */
+export function Cell({ field, value }: { field: string; value: unknown }): ReactNode {
+  if (isEmptyValue(value)) return <Typography.Text type="secondary">-</Typography.Text>;
+  const color = badgeColor(field, value);
+  if (color) return <Tag color={TAG_PRESET[color] ?? color} data-badge={color}>{String(value)}</Tag>;
+  const { text, fullLength } = cellText(value);
+  if (fullLength === undefined) return text;
+  return (
+    <span title={String(value)} style={{ display: 'flex', gap: 4, minWidth: 0 }}>
+      <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{text}</span>
+      <Typography.Text type="secondary" style={{ flex: 'none' }}>({fullLength} characters)</Typography.Text>
+    </span>
+  );
+}
+
+/** A local date-time for an ISO timestamp. */
+export function formatTimestamp(iso: string | null | undefined): string {
+  if (!iso) return '-';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}

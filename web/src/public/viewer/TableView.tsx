@@ -1,0 +1,102 @@
+import { SearchOutlined } from '@ant-design/icons';
+import { getCoreRowModel, getSortedRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
+import { Button, Card, Empty, Flex, Input, Typography } from 'antd';
+import { startTransition, useDeferredValue, useMemo, useRef, useState } from 'react';
+import type { TabConfiguration } from '@common/schemas/dashboard';
+import type { RecordDto } from '@common/schemas/record';
+import { fieldValue } from '../cells';
+import { EmptyText } from './EmptyText';
+import { compareValues, LAST_UPDATED, searchText, tableColumns, type ColumnSpec } from './tableModel';
+import { VirtualTable } from './VirtualTable';
+import { currentRecords, useViewerStore } from './viewerStore';
+
+const LAST_UPDATED_WIDTH = 190;
+
+/** The table view: configured or all columns, filter, sorting, virtualised rows (spec 2.13). */
+export function TableView({ configuration, height }: { configuration: TabConfiguration; height?: number | string }) {
+  const filterable = configuration.filterable !== false;
+  const sortable = configuration.sortable !== false;
+  const version = useViewerStore((s) => s.version);
+  const records = useMemo(() => currentRecords(), [version]);
+  const [showAll, setShowAll] = useState(false);
+  const [query, setQuery] = useState('');
+  const [sorting, setSorting] = useState<SortingState>([]);
+
+  // Filtering and sorting 100k records must not block typing: they run on deferred values.
+  const deferredRecords = useDeferredValue(records);
+  const q = useDeferredValue(filterable ? query.trim().toLowerCase() : '');
+  const filtered = useMemo(() => (q ? deferredRecords.filter((r) => searchText(r).includes(q)) : deferredRecords), [deferredRecords, q]);
+
+  const model = useMemo(() => tableColumns(configuration, records, showAll), [configuration, records, showAll]);
+  // A pushed record rarely changes the columns: keep the same array so rows stay memoised.
+  const columns = useStable(model.columns);
+  const { total, canToggle } = model;
+  const specs: ColumnSpec[] = useMemo(() => [...columns, { field: LAST_UPDATED, width: LAST_UPDATED_WIDTH, extra: false }], [columns]);
+  const defs = useMemo<ColumnDef<RecordDto>[]>(
+    () =>
+      specs.map((c) => ({
+        id: c.field,
+        accessorFn: (r: RecordDto) => (c.field === LAST_UPDATED ? r.lastUpdated : fieldValue(r, c.field)),
+        sortingFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+        enableSorting: sortable,
+      })),
+    [specs, sortable],
+  );
+
+  const table = useReactTable({
+    data: filtered,
+    columns: defs,
+    state: { sorting },
+    onSortingChange: (updater) => startTransition(() => setSorting(updater)),
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getRowId: (r) => r.recordId,
+    enableSortingRemoval: false,
+    enableMultiSort: false,
+  });
+
+  if (columns.length === 0) {
+    return <Card><Empty description={<EmptyText title="No Columns Configured" text="Configure columns to display in table view." />} /></Card>;
+  }
+
+  const rows = table.getRowModel().rows;
+  const pending = q !== (filterable ? query.trim().toLowerCase() : '');
+  return (
+    <Flex vertical gap={12}>
+      <Flex gap={12} align="center" wrap>
+        {filterable && (
+          <Input
+            allowClear
+            prefix={<SearchOutlined />}
+            placeholder="Filter records..."
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            style={{ flex: '1 1 220px', maxWidth: 360 }}
+            aria-label="Filter records"
+          />
+        )}
+        <Typography.Text type="secondary" data-testid="field-count">
+          Showing {columns.length} of {total} fields
+        </Typography.Text>
+        {canToggle && <Button onClick={() => setShowAll((v) => !v)}>{showAll ? 'Show Configured' : 'Show All Fields'}</Button>}
+        <Typography.Text type="secondary" style={{ marginLeft: 'auto', opacity: pending ? 0.5 : 1 }} data-testid="row-count">
+          {rows.length.toLocaleString()} {rows.length === 1 ? 'record' : 'records'}
+        </Typography.Text>
+      </Flex>
+      <VirtualTable table={table} specs={specs} rows={rows} height={height} />
+      {rows.length === 0 && (
+        <Empty
+          description={<EmptyText title="No Records Found" text={q ? 'Try adjusting your filter criteria.' : 'No data available for this view.'} />}
+        />
+      )}
+    </Flex>
+  );
+}
+
+/** The previous value while its JSON is unchanged. */
+function useStable<T>(value: T): T {
+  const ref = useRef<{ key: string; value: T } | null>(null);
+  const key = JSON.stringify(value);
+  if (!ref.current || ref.current.key !== key) ref.current = { key, value };
+  return ref.current.value;
+}

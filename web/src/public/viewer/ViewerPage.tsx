@@ -1,0 +1,71 @@
+import { Alert, Button, Card, Empty, Layout, Result, Skeleton, Tabs, theme } from 'antd';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import type { PublicTabDto } from '@common/schemas/dashboard';
+import { EmptyText } from './EmptyText';
+import { ViewerHeader } from './ViewerHeader';
+import { TabContent } from './TabContent';
+import { useViewerStore } from './viewerStore';
+import { useViewerSync } from './useViewerSync';
+
+/** The public dashboard viewer at /dashboards/:id (spec 2.13). */
+export default function ViewerPage() {
+  const { id = '' } = useParams();
+  useViewerSync(id);
+  const status = useViewerStore((s) => s.status);
+  const head = useViewerStore((s) => s.head);
+  const truncated = useViewerStore((s) => s.truncated);
+  const total = useViewerStore((s) => s.order.length);
+  const navigate = useNavigate();
+  const { token } = theme.useToken();
+  const [selected, setSelected] = useState<string | null>(null);
+
+  let body;
+  if (status === 'notFound') {
+    body = (
+      <Result
+        status="404"
+        title="Dashboard Not Found"
+        subTitle="The requested dashboard could not be found."
+        extra={<Button type="primary" onClick={() => navigate('/dashboards')}>Back to Dashboards</Button>}
+      />
+    );
+  } else if (status === 'error') {
+    body = <Result status="error" title="Failed to fetch dashboard" extra={<Button onClick={() => window.location.reload()}>Retry</Button>} />;
+  } else if (status === 'loading' || !head) {
+    body = <ViewerSkeleton />;
+  } else if (head.tabs.length === 0) {
+    body = (
+      <Card>
+        <Empty description={<EmptyText title="No Tabs Configured" text="This dashboard has no tabs configured yet." />} />
+      </Card>
+    );
+  } else {
+    const active = head.tabs.some((t) => t.id === selected) ? selected! : head.tabs[0].id;
+    body = (
+      <>
+        {truncated && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={`Showing the first ${total.toLocaleString()} records of this data source.`} />}
+        <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <TabContent tab={tab} /> }))} />
+      </>
+    );
+  }
+
+  const activeTab = head?.tabs.find((t) => t.id === selected) ?? head?.tabs[0] ?? null;
+  return (
+    <Layout style={{ minHeight: '100vh', background: token.colorBgLayout }}>
+      <ViewerHeader dashboard={status === 'ready' ? (head?.dashboard ?? null) : null} tabId={activeTab?.id ?? null} />
+      <Layout.Content style={{ padding: 'clamp(12px, 3vw, 24px)', maxWidth: 1600, width: '100%', margin: '0 auto' }}>{body}</Layout.Content>
+    </Layout>
+  );
+}
+
+function ViewerSkeleton() {
+  return (
+    <div data-testid="viewer-skeleton">
+      <Skeleton.Button active style={{ width: 240, marginBottom: 16 }} />
+      <Card>
+        <Skeleton active paragraph={{ rows: 8 }} />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+import { useEffect } from 'react';
+import { PUBLIC_REFRESH_MS } from '@common/constants';
+import type { PublicDashboardChanged, RecordsRemoved, RecordsUpserted } from '@common/realtime';
+import type { PublicDashboardResponse } from '@common/schemas/publicView';
+import { ApiCallError, api } from '../../api/client';
+import { getPublicSocket } from '../../realtime/socket';
+import { applyHead, applyRemoved, applyUpserted, loadView, markFailed, markNotFound, resetViewer, useViewerStore } from './viewerStore';
+
+type Delta = { kind: 'upserted'; e: RecordsUpserted } | { kind: 'removed'; e: RecordsRemoved };
+
+/**
+ * Keeps the viewer store in step with the server: REST fetch, then Socket.IO deltas in revision
+ * order, a refetch on any gap or reconnect, and the 30 s refetch as a fallback.
+ */
+export function useViewerSync(dashboardId: string) {
+  useEffect(() => {
+    resetViewer(dashboardId);
+    const socket = getPublicSocket();
+    let disposed = false;
+    let inFlight = false;
+    let again = false;
+    let buffered: Delta[] = [];
+    // Parts already applied of the current revision; null means "the whole revision came by REST".
+    let seenParts: Set<number> | null = null;
+
+    const apply = (d: Delta) => {
+      const have = useViewerStore.getState().revision;
+      const { revision, part } = d.e;
+      if (revision < have) return;
+      if (revision === have) {
+        if (seenParts === null || seenParts.has(part)) return;
+        seenParts.add(part);
+      } else if (revision === have + 1) {
+        seenParts = new Set([part]);
+      } else {
+        void refetch();
+        return;
+      }
+      if (d.kind === 'upserted') applyUpserted(d.e);
+      else applyRemoved(d.e);
+    };
+
+    const refetch = async (): Promise<void> => {
+      if (inFlight) {
+        again = true;
+        return;
+      }
+      inFlight = true;
+      try {
+        const view = await api.get<PublicDashboardResponse>(`/api/dashboards/${encodeURIComponent(dashboardId)}`);
+        if (disposed) return;
+        loadView(view);
+        seenParts = null;
+      } catch (e) {
+        if (disposed) return;
+        if (e instanceof ApiCallError && e.status === 404) markNotFound();
+        else markFailed('Failed to fetch dashboard');
+      } finally {
+        inFlight = false;
+      }
+      const pending = buffered;
+      buffered = [];
+      if (useViewerStore.getState().status === 'ready') pending.forEach(apply);
+      if (again && !disposed) {
+        again = false;
+        await refetch();
+      }
+    };
+
+    const onDelta = (d: Delta) => {
+      if (d.e.dashboardId && d.e.dashboardId !== dashboardId) return;
+      if (inFlight) buffered.push(d);
+      else if (useViewerStore.getState().status === 'ready') apply(d);
+    };
+    const onUpserted = (e: RecordsUpserted) => onDelta({ kind: 'upserted', e });
+    const onRemoved = (e: RecordsRemoved) => onDelta({ kind: 'removed', e });
+    const onChanged = (e: PublicDashboardChanged) => {
+      if (e.dashboardId !== dashboardId) return;
+      if (e.dataSourceChanged) void refetch();
+      else applyHead(e);
+    };
+    const onRemovedDashboard = (e: { dashboardId: string }) => {
+      if (e.dashboardId === dashboardId) markNotFound();
+    };
+    const join = () =>
+      socket.emit('dashboard:join', dashboardId, (ack) => {
+        if (disposed) return;
+        if (!ack.ok) void refetch();
+        else if (ack.revision !== undefined && ack.revision > useViewerStore.getState().revision && !inFlight) void refetch();
+      });
+    // A reconnect may have missed deltas: refetch, then resume in the room.
+    const onConnect = () => {
+      join();
+      void refetch();
+    };
+
+    socket.on('records:upserted', onUpserted);
+    socket.on('records:removed', onRemoved);
+    socket.on('dashboard:changed', onChanged);
+    socket.on('dashboard:removed', onRemovedDashboard);
+    socket.on('connect', onConnect);
+    if (socket.connected) join();
+    void refetch();
+    const timer = window.setInterval(() => void refetch(), PUBLIC_REFRESH_MS);
+
+    return () => {
+      disposed = true;
+      window.clearInterval(timer);
+      socket.off('records:upserted', onUpserted);
+      socket.off('records:removed', onRemoved);
+      socket.off('dashboard:changed', onChanged);
+      socket.off('dashboard:removed', onRemovedDashboard);
+      socket.off('connect', onConnect);
+      if (socket.connected) socket.emit('dashboard:leave', dashboardId);
+    };
+  }, [dashboardId]);
+}
