@@ -63,6 +63,11 @@ export async function startApp(config: Config, log: Logger = createLogger(config
 
     const koa = new Koa();
     koa.proxy = true;
+    // A client that hangs up mid-response is not a server error.
+    koa.on('error', (e: Error & { code?: string }) => {
+      if (e.code === 'ERR_STREAM_PREMATURE_CLOSE' || e.code === 'ECONNRESET' || e.code === 'EPIPE') return;
+      log.error('unhandled Koa error', e);
+    });
     koa.use(errorHandler(log, config.INGEST_MAX_BYTES));
     koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST)));
     koa.use(koaBody({ jsonLimit: config.INGEST_MAX_BYTES, jsonStrict: false, multipart: false, urlencoded: false, text: false }));

@@ -7,7 +7,11 @@ import type { SyncCompletedEvent, SyncFailedEvent, SyncProgressEvent } from '@co
 /** What services announce after a successful write. Realtime turns these into room emits. */
 export interface DomainEvents {
   'records.upserted': { dataSourceId: string; sourceId: string; revision: number; total: number; records: RecordDto[] };
-  'records.removed': { dataSourceId: string; sourceId: string; revision: number; total: number; recordIds: string[]; all: boolean };
+  'records.removed': {
+    dataSourceId: string; sourceId: string; revision: number; total: number; recordIds: string[]; all: boolean;
+    /** Dashboards to tell, when they no longer point at the source (it was deleted). */
+    dashboardIds?: string[];
+  };
   'datasource.changed': { dataSource: DataSourceDto };
   'datasource.removed': { dataSourceId: string; sourceId: string };
   'dashboard.changed': { dashboard: DashboardDto; wasPublished: boolean; previousDataSourceId: string | null };

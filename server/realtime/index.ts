@@ -87,11 +87,11 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     })),
     events.on('records.removed', serial(async (e) => {
       const parts = chunk(e.recordIds, MAX_RECORDS_PER_MESSAGE * 10);
-      const dashboards = await publishedDashboardsOnSource(ctx, e.dataSourceId);
+      const dashboardIds = e.dashboardIds ?? (await publishedDashboardsOnSource(ctx, e.dataSourceId)).map((d) => String(d._id));
       parts.forEach((recordIds, part) => {
         const base = { dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, recordIds, all: e.all };
         io.to(rooms.dataSource(e.dataSourceId)).emit('records:removed', base);
-        for (const d of dashboards) io.to(rooms.dashboard(String(d._id))).emit('records:removed', { ...base, dashboardId: String(d._id) });
+        for (const id of dashboardIds) io.to(rooms.dashboard(id)).emit('records:removed', { ...base, dashboardId: id });
       });
     })),
     events.on('datasource.changed', serial((e) => {

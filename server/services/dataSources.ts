@@ -114,7 +114,8 @@ export async function deleteDataSource(ctx: AppContext, id: string): Promise<voi
   await DataSource.deleteOne({ _id: ds._id });
   const orphanIds = (await Dashboard.find({ dataSourceId }).lean<DashboardDoc[]>()).map((d) => d._id);
   if (orphanIds.length) await Dashboard.updateMany({ _id: { $in: orphanIds } }, { $set: { dataSourceId: null }, $inc: { revision: 1 } });
-  ctx.events.emit('records.removed', { dataSourceId, sourceId: ds.sourceId, revision: (ds.revision ?? 0) + 1, total: 0, recordIds: [], all: true });
+  const dashboardIds = orphanIds.map(String);
+  ctx.events.emit('records.removed', { dataSourceId, sourceId: ds.sourceId, revision: (ds.revision ?? 0) + 1, total: 0, recordIds: [], all: true, dashboardIds });
   ctx.events.emit('datasource.removed', { dataSourceId, sourceId: ds.sourceId });
   for (const d of await Dashboard.find({ _id: { $in: orphanIds } }).lean<DashboardDoc[]>()) {
     ctx.events.emit('dashboard.changed', { dashboard: presentDashboard(d, null), wasPublished: Boolean(d.isPublished), previousDataSourceId: dataSourceId });

@@ -1,12 +1,10 @@
-import type { AnyBulkWriteOperation } from 'mongoose';
 import type { IngestRejection, IngestResult, IngestSourceResult } from '@common/schemas/ingest';
-import type { RecordDto } from '@common/schemas/record';
 import type { AppContext } from '../context';
-import { encodeKeys } from '../db/fieldNames';
 import { ApiError, BadRequestError, ForbiddenError, NotFoundError } from '../errors';
-import type { DataSourceDoc, RecordDoc } from '../models';
-import { presentDataSource, presentRecord } from '../presenters';
+import type { DataSourceDoc } from '../models';
+import { presentDataSource } from '../presenters';
 import { findDataSource, isIngestKeyOf } from './dataSources';
+import { writeRecords } from './writeRecords';
 
 type Json = Record<string, unknown>;
 type Format = IngestResult['format'];
@@ -20,7 +18,6 @@ interface Item {
 /** Who is ingesting: the admin, or the holder of some credential that must be a source's ingest key. */
 export type IngestCredential = { admin: true } | { admin: false; credential: string };
 
-const BATCH = 1000;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Recognises the four payload shapes of the API docs and flattens them to indexed items. */
@@ -152,49 +149,21 @@ export async function upsertRecordsIntoSource(
 
   const bumped = await DataSource.findByIdAndUpdate(ds._id, { $inc: { revision: 1 } }, { returnDocument: 'after' }).lean<DataSourceDoc>();
   const revision = bumped!.revision;
-  const now = new Date();
-  let inserted = 0;
-  let updated = 0;
+  const { inserted, updated, records } = await writeRecords(ctx, ds, accepted, revision);
   const fields = new Set<string>();
-  for (let i = 0; i < accepted.length; i += BATCH) {
-    const ops: AnyBulkWriteOperation<RecordDoc>[] = accepted.slice(i, i + BATCH).map(({ recordId, record }) => {
-      const keyOrder = Object.keys(record);
-      for (const k of keyOrder) if (k !== 'custom_fields') fields.add(k);
-      return {
-        updateOne: {
-          filter: { dataSourceId: ds._id, recordId },
-          update: { $set: { data: encodeKeys(record), keyOrder, lastUpdated: now, revision }, $setOnInsert: { createdAt: now } },
-          upsert: true,
-        },
-      };
-    });
-    const res = await Record.bulkWrite(ops, { ordered: true });
-    inserted += res.upsertedCount;
-    updated += res.matchedCount;
-  }
+  for (const { record } of accepted) for (const k of Object.keys(record)) if (k !== 'custom_fields') fields.add(k);
   const known = new Set(ds.fields ?? []);
   const newFields = [...fields].filter((f) => !known.has(f));
+  const recordCount = await Record.countDocuments({ dataSourceId: ds._id });
   const after = await DataSource.findByIdAndUpdate(
     ds._id,
     {
-      $inc: { recordCount: inserted },
+      $set: { recordCount, ...(!ds.primaryKey && primaryKey ? { primaryKey } : {}) },
       ...(newFields.length ? { $addToSet: { fields: { $each: newFields } } } : {}),
-      ...(!ds.primaryKey && primaryKey ? { $set: { primaryKey } } : {}),
     },
     { returnDocument: 'after' },
   ).lean<DataSourceDoc>();
-  await announce(ctx, after!, revision, [...new Set(accepted.map((a) => a.recordId))]);
+  ctx.events.emit('records.upserted', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision, total: recordCount, records });
+  ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after!) });
   return { ...base, inserted, updated, revision };
-}
-
-/** Tells realtime what changed: the records themselves and the source's new state. */
-async function announce(ctx: AppContext, ds: DataSourceDoc, revision: number, recordIds: string[]): Promise<void> {
-  const dataSourceId = String(ds._id);
-  const records: RecordDto[] = [];
-  for (let i = 0; i < recordIds.length; i += BATCH) {
-    const docs = await ctx.models.Record.find({ dataSourceId: ds._id, recordId: { $in: recordIds.slice(i, i + BATCH) } }).lean<RecordDoc[]>();
-    records.push(...docs.map(presentRecord));
-  }
-  ctx.events.emit('records.upserted', { dataSourceId, sourceId: ds.sourceId, revision, total: ds.recordCount ?? 0, records });
-  ctx.events.emit('datasource.changed', { dataSource: presentDataSource(ds) });
 }

@@ -1,0 +1,88 @@
+/** A small Zendesk REST client: bearer auth, same-origin paging, 429 + Retry-After handling. */
+
+export class ZendeskApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ZendeskClientOptions {
+  baseUrl: string;
+  accessToken: string;
+  /** How many 429 answers one request may meet before it gives up. */
+  maxRetries?: number;
+  /** Longest Retry-After we are willing to wait, in seconds. */
+  maxRetryAfterSeconds?: number;
+  signal?: AbortSignal;
+  onRateLimit?: (seconds: number, path: string) => void;
+  timeoutMs?: number;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    }, { once: true });
+  });
+
+/** Normalises what a user typed as Host URL (`acme`, `acme.zendesk.com`, a full URL) to an origin. */
+export function normaliseHostUrl(input: string): string {
+  let v = input.trim().replace(/\/+$/, '');
+  if (!/^https?:\/\//i.test(v)) v = /^[a-z0-9-]+$/i.test(v) ? `https://${v}.zendesk.com` : `https://${v}`;
+  const u = new URL(v);
+  return u.origin;
+}
+
+export class ZendeskClient {
+  private readonly origin: string;
+
+  constructor(private readonly opts: ZendeskClientOptions) {
+    this.origin = new URL(opts.baseUrl).origin;
+  }
+
+  /** GET a path (or an absolute next-page URL on the same host) and parse its JSON. */
+  async get<T>(pathOrUrl: string): Promise<T> {
+    const url = new URL(pathOrUrl, this.origin);
+    // The token only ever goes to the configured Zendesk host.
+    if (url.origin !== this.origin) throw new ZendeskApiError(0, url.pathname, `Refusing to follow a page URL on another host (${url.origin})`);
+    const path = url.pathname;
+    const maxRetries = this.opts.maxRetries ?? 5;
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        const signals = [AbortSignal.timeout(this.opts.timeoutMs ?? 60_000), ...(this.opts.signal ? [this.opts.signal] : [])];
+        res = await fetch(url, { headers: { authorization: `Bearer ${this.opts.accessToken}`, accept: 'application/json' }, signal: AbortSignal.any(signals) });
+      } catch (e) {
+        if (this.opts.signal?.aborted) throw e;
+        throw new ZendeskApiError(0, path, `GET ${path} failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      if (res.status === 429 && attempt < maxRetries) {
+        const header = res.headers.get('retry-after');
+        const seconds = Math.min(this.opts.maxRetryAfterSeconds ?? 120, Math.max(1, Number(header) || 60));
+        await res.body?.cancel();
+        this.opts.onRateLimit?.(seconds, path);
+        await sleep(seconds * 1000, this.opts.signal);
+        continue;
+      }
+      if (!res.ok) {
+        const text = await res.text().catch(() => '');
+        let detail = text.slice(0, 200);
+        try {
+          const j = JSON.parse(text) as { error?: unknown; description?: unknown };
+          detail = [j.error, j.description].filter((x) => typeof x === 'string').join(': ') || detail;
+        } catch {
+          // not JSON
+        }
+        throw new ZendeskApiError(res.status, path, `GET ${path} answered ${res.status}${detail ? ` (${detail})` : ''}`);
+      }
+      return (await res.json()) as T;
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
+import { collect, join, next, openSocket, sleep, type TestSocket } from '../test/sockets';
+
+let s: TestServer;
+let sockets: TestSocket[] = [];
+let ds: { id: string; sourceId: string };
+let dash: { id: string };
+
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s?.close());
+beforeEach(async () => {
+  await s.reset();
+  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
+  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1, status: 'open' }] } });
+  dash = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Live', dataSourceId: ds.id, isPublished: true } })).body;
+});
+afterEach(() => {
+  sockets.forEach((x) => x.disconnect());
+  sockets = [];
+});
+
+const viewer = async () => {
+  const v = await openSocket(s.url);
+  sockets.push(v);
+  return v;
+};
+const admin = async () => {
+  const a = await openSocket(s.url, ADMIN_TOKEN);
+  sockets.push(a);
+  return a;
+};
+const ingest = (records: unknown[]) => s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records } });
+
+describe('rooms and auth', () => {
+  it('lets anyone join a published dashboard, with the current revision', async () => {
+    expect(await join(await viewer(), 'dashboard:join', dash.id)).toEqual({ ok: true, revision: 1 });
+  });
+
+  it('refuses drafts and unknown dashboards', async () => {
+    await s.http('PATCH', `/api/admin/dashboards/${dash.id}`, { body: { isPublished: false } });
+    const v = await viewer();
+    expect(await join(v, 'dashboard:join', dash.id)).toEqual({ ok: false, reason: 'Dashboard Not Found' });
+    expect(await join(v, 'dashboard:join', 'nope')).toEqual({ ok: false, reason: 'Dashboard Not Found' });
+  });
+
+  it('keeps admin rooms for the admin token only', async () => {
+    const v = await viewer();
+    expect(await join(v, 'datasource:join', ds.id)).toEqual({ ok: false, reason: 'Admin token required' });
+    expect(await join(v, 'integration:join', 'x')).toEqual({ ok: false, reason: 'Admin token required' });
+    const heard = collect(v, 'admin:datasource:changed');
+    await ingest([{ id: 2 }]);
+    await sleep(200);
+    expect(heard.items).toEqual([]);
+    await expect(openSocket(s.url, 'wrong-token')).rejects.toThrow('Invalid admin token');
+    expect(await join(await admin(), 'datasource:join', ds.id)).toEqual({ ok: true });
+  });
+});
+
+describe('pushed changes', () => {
+  it('pushes ingested records to viewers and the source change to admins, with increasing revisions', async () => {
+    const v = await viewer();
+    await join(v, 'dashboard:join', dash.id);
+    const a = await admin();
+    const deltas = collect(v, 'records:upserted');
+    const adminSeen = next(a, 'admin:datasource:changed');
+    await ingest([{ id: 1, status: 'closed' }, { id: 2, status: 'open' }]);
+    await ingest([{ id: 3, status: 'open' }]);
+    await sleep(300);
+    expect(deltas.items.map((d) => d.revision)).toEqual([2, 3]);
+    expect(deltas.items[0]).toMatchObject({ dashboardId: dash.id, dataSourceId: ds.id, total: 2, part: 0, parts: 1 });
+    expect(deltas.items[0].records.map((r) => [r.recordId, r.data.status])).toEqual([['1', 'closed'], ['2', 'open']]);
+    expect(deltas.items[1].total).toBe(3);
+    expect((await adminSeen).dataSource).toMatchObject({ id: ds.id, recordCount: 2, primaryKey: 'id' });
+  });
+
+  it('splits a large ingest into a bounded number of messages', async () => {
+    const v = await viewer();
+    await join(v, 'dashboard:join', dash.id);
+    const deltas = collect(v, 'records:upserted');
+    await ingest(Array.from({ length: 1200 }, (_, i) => ({ id: 100 + i, text: 'x'.repeat(50) })));
+    for (let i = 0; i < 50 && deltas.items.length < 3; i++) await sleep(100);
+    expect(deltas.items.map((d) => [d.part, d.parts, d.records.length])).toEqual([[0, 3, 500], [1, 3, 500], [2, 3, 200]]);
+    expect(new Set(deltas.items.map((d) => d.revision)).size).toBe(1);
+  });
+
+  it('pushes dashboard changes, and unpublishing kicks viewers at once', async () => {
+    const v = await viewer();
+    await join(v, 'dashboard:join', dash.id);
+    const list = await viewer();
+    await new Promise((r) => list.emit('dashboards:join', r));
+    const changed = next(v, 'dashboard:changed');
+    const listChanged = next(list, 'dashboards:changed');
+    await s.http('PATCH', `/api/admin/dashboards/${dash.id}`, { body: { name: 'Renamed', configuration: { tabs: [{ id: 'tab1', name: 'Board', style: 'bucket' }] } } });
+    expect(await changed).toMatchObject({ dashboardId: dash.id, dashboard: { name: 'Renamed' }, tabs: [{ id: 'tab1', name: 'Board', type: 'bucket' }], dataSourceChanged: false });
+    expect((await listChanged).dashboard).toMatchObject({ id: dash.id, name: 'Renamed' });
+
+    const removed = next(v, 'dashboard:removed');
+    const listRemoved = next(list, 'dashboards:removed');
+    await s.http('PATCH', `/api/admin/dashboards/${dash.id}`, { body: { isPublished: false } });
+    expect(await removed).toEqual({ dashboardId: dash.id });
+    expect(await listRemoved).toEqual({ dashboardId: dash.id });
+    const after = collect(v, 'records:upserted');
+    await ingest([{ id: 9 }]);
+    await sleep(300);
+    expect(after.items).toEqual([]);
+  });
+
+  it('tells viewers and admins when a dashboard is deleted', async () => {
+    const v = await viewer();
+    await join(v, 'dashboard:join', dash.id);
+    const a = await admin();
+    const removed = next(v, 'dashboard:removed');
+    const adminRemoved = next(a, 'admin:dashboard:removed');
+    await s.http('DELETE', `/api/admin/dashboards/${dash.id}`);
+    expect(await removed).toEqual({ dashboardId: dash.id });
+    expect(await adminRemoved).toEqual({ dashboardId: dash.id });
+  });
+
+  it('pushes record removal when the data source is deleted', async () => {
+    const v = await viewer();
+    await join(v, 'dashboard:join', dash.id);
+    const a = await admin();
+    await join(a, 'datasource:join', ds.id);
+    const removed = next(v, 'records:removed');
+    const adminRemoved = next(a, 'admin:datasource:removed');
+    await s.http('DELETE', `/api/admin/data-sources/${ds.id}`);
+    expect(await removed).toMatchObject({ dashboardId: dash.id, dataSourceId: ds.id, all: true, total: 0 });
+    expect(await adminRemoved).toEqual({ dataSourceId: ds.id, sourceId: ds.sourceId });
+  });
+
+  it('converges after a reconnect: refetch, re-join, then deltas continue from the fetched revision', async () => {
+    const v1 = await viewer();
+    await join(v1, 'dashboard:join', dash.id);
+    v1.disconnect();
+    await ingest([{ id: 2 }]);
+    await ingest([{ id: 3 }]);
+    const v2 = await viewer();
+    const fetched = (await s.http('GET', `/api/dashboards/${dash.id}`, { token: null })).body;
+    expect(fetched.records.map((r: { recordId: string }) => r.recordId)).toEqual(['1', '2', '3']);
+    expect(await join(v2, 'dashboard:join', dash.id)).toEqual({ ok: true, revision: fetched.revision });
+    const delta = next(v2, 'records:upserted');
+    await ingest([{ id: 4 }]);
+    expect((await delta).revision).toBe(fetched.revision + 1);
+  });
+});

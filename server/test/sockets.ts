@@ -1,0 +1,39 @@
+import { io as connect, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, JoinAck, ServerToClientEvents } from '@common/realtime';
+
+export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** A connected Socket.IO client (websocket only), optionally with the admin token. */
+export async function openSocket(url: string, token?: string): Promise<TestSocket> {
+  const socket: TestSocket = connect(url, { transports: ['websocket'], auth: token ? { token } : {}, reconnection: false, forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', (e) => reject(e));
+  });
+  return socket;
+}
+
+export function join(socket: TestSocket, event: 'dashboard:join' | 'datasource:join' | 'integration:join', id: string): Promise<JoinAck> {
+  return new Promise((resolve) => socket.emit(event, id, resolve));
+}
+
+/** Resolves with the next payload of an event, or fails after a timeout. */
+export function next<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E, timeoutMs = 3000): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs);
+    socket.once(event as 'records:upserted', ((payload: unknown) => {
+      clearTimeout(t);
+      resolve(payload as Parameters<ServerToClientEvents[E]>[0]);
+    }) as never);
+  });
+}
+
+/** Collects every payload of an event until stopped. */
+export function collect<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E) {
+  const items: Parameters<ServerToClientEvents[E]>[0][] = [];
+  const fn = (p: unknown) => items.push(p as Parameters<ServerToClientEvents[E]>[0]);
+  socket.on(event as 'records:upserted', fn as never);
+  return { items, stop: () => socket.off(event as 'records:upserted', fn as never) };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
