@@ -1,0 +1,83 @@
+import {
+  AppstoreOutlined, BarChartOutlined, FileTextOutlined, HomeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined,
+} from '@ant-design/icons';
+import { Button, Flex, Layout, Menu, Typography, theme, type MenuProps } from 'antd';
+import { useState } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+
+/** Expanded and collapsed sidebar widths: 64 and 16 Tailwind units (spec 2.3). */
+export const SIDEBAR_WIDTH = 256;
+export const SIDEBAR_COLLAPSED_WIDTH = 64;
+
+const sub = (base: string, names: string[]) => names.map((n) => ({ key: `${base}/${n}`, label: n[0].toUpperCase() + n.slice(1) }));
+const ITEMS: MenuProps['items'] = [
+  { key: '/dashboards', icon: <AppstoreOutlined />, label: 'Overview' },
+  { key: 'analytics', icon: <BarChartOutlined />, label: 'Analytics', children: sub('/dashboards/analytics', ['overview', 'reports', 'trends', 'charts']) },
+  { key: 'reports', icon: <FileTextOutlined />, label: 'Reports', children: sub('/dashboards/reports', ['scheduled', 'custom', 'export']) },
+  { key: 'settings', icon: <SettingOutlined />, label: 'Settings', children: sub('/dashboards/settings', ['profile', 'preferences', 'notifications', 'security']) },
+];
+
+/** The page title by path prefix. */
+export function shellTitle(pathname: string): string {
+  const section = pathname.split('/')[2];
+  return section === 'analytics' ? 'Analytics' : section === 'reports' ? 'Reports' : section === 'settings' ? 'Settings' : 'User Dashboard';
+}
+
+/** The user dashboard shell: collapsible sidebar with groups, title, Back to Home (spec 2.3). */
+export default function UserShell() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const { token } = theme.useToken();
+  const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && window.innerWidth < 768);
+  const section = pathname.split('/')[2];
+  const [open, setOpen] = useState<string[]>(section ? [section] : []);
+  const selected = pathname.replace(/\/$/, '').split('/').length === 3 && section ? `${pathname}/overview` : pathname.replace(/\/$/, '');
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider
+        theme="light"
+        collapsible
+        collapsed={collapsed}
+        trigger={null}
+        width={SIDEBAR_WIDTH}
+        collapsedWidth={SIDEBAR_COLLAPSED_WIDTH}
+        data-testid="user-sidebar"
+        style={{ borderRight: `1px solid ${token.colorBorderSecondary}`, position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
+      >
+        <Flex align="center" gap={8} style={{ height: 64, padding: collapsed ? 0 : '0 20px', justifyContent: collapsed ? 'center' : 'flex-start' }}>
+          <span style={{ width: 28, height: 28, borderRadius: 8, background: token.colorPrimary, color: '#fff', display: 'grid', placeItems: 'center', fontWeight: 700 }}>L</span>
+          {!collapsed && <Typography.Text strong style={{ fontSize: 16 }}>User Access</Typography.Text>}
+        </Flex>
+        <Menu
+          mode="inline"
+          items={ITEMS}
+          selectedKeys={[selected]}
+          openKeys={collapsed ? undefined : open}
+          onOpenChange={setOpen}
+          onClick={({ key }) => navigate(key)}
+          style={{ borderInlineEnd: 'none' }}
+        />
+      </Layout.Sider>
+      <Layout style={{ minWidth: 0 }}>
+        <Layout.Header style={{ background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}`, padding: '0 16px', display: 'flex', alignItems: 'center', gap: 12 }}>
+          <Button
+            type="text"
+            aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            onClick={() => setCollapsed((c) => !c)}
+          />
+          <Typography.Title level={4} style={{ margin: 0, flex: 1, minWidth: 0 }} ellipsis>
+            {shellTitle(pathname)}
+          </Typography.Title>
+          <Button icon={<HomeOutlined />} onClick={() => window.open('/', '_blank', 'noopener')}>
+            Back to Home
+          </Button>
+        </Layout.Header>
+        <Layout.Content style={{ padding: 'clamp(12px, 3vw, 24px)' }}>
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
