@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+
+/** A free loopback port. */
+export async function freePort(): Promise<number> {
+  const srv = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => srv.once('listening', r));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** A real redis-server (Debian package) on a free loopback port, stopped by `stop()`. */
+export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const bin = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => fs.existsSync(p));
+  if (!bin) throw new Error('This test needs redis-server: apt-get install -y redis-server');
+  const port = await freePort();
+  const child = spawn(bin, ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('redis-server did not start within 10 s')), 10_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      if (/Ready to accept connections/i.test(d.toString())) {
+        clearTimeout(t);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
+  });
+  return { url: `redis://127.0.0.1:${port}`, stop: () => stopChild(child) };
+}
+
+/** Runs `server/main.ts` as its own process; resolves once it listens. */
+export async function startServerProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; log: () => string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const port = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`server process did not start within 40 s:\n${out}`)), 40_000);
+    child.stdout!.on('data', () => {
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m && out.includes('admin console:')) {
+        clearTimeout(t);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server process exited with ${code}:\n${out}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child, log: () => out, stop: () => stopChild(child) };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+  });
+}
