@@ -1,3 +1,9 @@
+import { useAdminToken } from '../api/adminToken';
+import { AdminShell } from './shell/AdminShell';
+import { SignIn } from './SignIn';
+
+/** /admin: the sign-in form without a stored token, the console with one. */
 export default function AdminPage() {
-  return <h1>Admin</h1>;
+  const token = useAdminToken((s) => s.token);
+  return token ? <AdminShell /> : <SignIn />;
 }

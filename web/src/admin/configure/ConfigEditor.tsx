@@ -1,0 +1,93 @@
+import { Button, Flex, Result, Skeleton, Tag, Typography } from 'antd';
+import { CloseOutlined, DatabaseOutlined } from '@ant-design/icons';
+import { useEffect, useState } from 'react';
+import type { DashboardTab, TabConfiguration, TabStyle } from '@common/schemas/dashboard';
+import { StatusTag } from '../dashboards/StatusTag';
+import { useDashboards } from '../stores/dashboards';
+import { useDataSources } from '../stores/dataSources';
+import { EmptyState } from '../ui/States';
+import { BucketStyleEditor } from './bucket/BucketStyleEditor';
+import { StyleChooser } from './StyleChooser';
+import { TabStrip } from './TabStrip';
+import { TableStyleEditor } from './table/TableStyleEditor';
+import { nextTab, useSaveTabs } from './useSaveTabs';
+
+/** The full-screen configuration editor of one dashboard (spec 2.10). */
+export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; onClose(): void }) {
+  const dashboard = useDashboards((s) => s.items.find((d) => d.id === dashboardId));
+  const status = useDashboards((s) => s.status);
+  const source = useDataSources((s) => s.items.find((d) => d.id === dashboard?.dataSourceId));
+  const saveTabs = useSaveTabs(dashboard);
+  const tabs = dashboard?.configuration.tabs ?? [];
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const active = tabs.find((t) => t.id === activeId) ?? tabs[0] ?? null;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && e.target === document.body && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  const replaceTab = (id: string, change: (t: DashboardTab) => DashboardTab, toast?: string) =>
+    saveTabs(tabs.map((t) => (t.id === id ? change(t) : t)), toast);
+  const setConfig = (id: string, config: TabConfiguration, toast?: string) =>
+    replaceTab(id, (t) => ({ ...t, configuration: config }), toast);
+  const chooseStyle = (style: TabStyle) => {
+    if (!active) return;
+    // Choosing table resets the columns (spec 4).
+    void replaceTab(active.id, (t) => ({ ...t, style, configuration: style === 'table' ? { ...t.configuration, columns: [] } : t.configuration }));
+  };
+
+  let canvas: React.ReactNode;
+  if (!dashboard) {
+    canvas = status === 'ready' || status === 'error'
+      ? <Result status="404" title="Dashboard Not Found" subTitle="It may have been deleted." extra={<Button onClick={onClose}>Back to dashboards</Button>} />
+      : <Skeleton active />;
+  } else if (!active) {
+    canvas = <EmptyState title="No tabs" text="Add a tab to start configuring this dashboard." />;
+  } else if (!active.style) {
+    canvas = <StyleChooser tabName={active.name} onChoose={chooseStyle} />;
+  } else if (active.style === 'table') {
+    canvas = <TableStyleEditor key={active.id} tab={active} dataSourceId={dashboard.dataSourceId} onConfig={(c, t) => setConfig(active.id, c, t)} />;
+  } else {
+    canvas = <BucketStyleEditor key={active.id} tab={active} dataSource={source ?? null} onConfig={(c, t) => setConfig(active.id, c, t)} />;
+  }
+
+  return (
+    <div
+      data-testid="config-editor"
+      style={{ position: 'fixed', inset: 0, zIndex: 900, background: '#f5f7fb', display: 'flex', flexDirection: 'column' }}
+    >
+      <Flex justify="space-between" align="center" style={{ padding: '12px 24px', background: '#fff', borderBottom: '1px solid #f0f0f0' }}>
+        <div>
+          <Flex align="center" gap={8}>
+            <Typography.Title level={4} style={{ margin: 0 }} data-testid="config-editor-title">{dashboard?.name ?? 'Dashboard'}</Typography.Title>
+            {dashboard && <StatusTag isPublished={dashboard.isPublished} />}
+          </Flex>
+          <Typography.Text type="secondary">
+            <DatabaseOutlined /> {dashboard?.dataSourceName ?? source?.name ?? 'No data source'}
+            {active?.style && <Tag style={{ marginLeft: 8 }}>{active.style === 'table' ? 'Table Style' : 'Bucket Style'}</Tag>}
+          </Typography.Text>
+        </div>
+        <Button icon={<CloseOutlined />} onClick={onClose}>Close</Button>
+      </Flex>
+      {dashboard && (
+        <div style={{ padding: '12px 24px', background: '#fff', borderBottom: '1px solid #f0f0f0' }}>
+          <TabStrip
+            tabs={tabs}
+            activeId={active?.id ?? null}
+            onSelect={setActiveId}
+            onRename={(id, name) => void replaceTab(id, (t) => ({ ...t, name }))}
+            onDelete={(id) => void saveTabs(tabs.filter((t) => t.id !== id))}
+            onAdd={() => {
+              const tab = nextTab(tabs);
+              setActiveId(tab.id);
+              void saveTabs([...tabs, tab]);
+            }}
+          />
+        </div>
+      )}
+      <div style={{ flex: 1, overflow: 'auto', padding: 24 }}>{canvas}</div>
+    </div>
+  );
+}

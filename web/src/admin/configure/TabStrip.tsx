@@ -1,0 +1,100 @@
+import { App, Button, Flex, Input, Tooltip } from 'antd';
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import type { DashboardTab } from '@common/schemas/dashboard';
+
+interface Props {
+  tabs: DashboardTab[];
+  activeId: string | null;
+  onSelect(id: string): void;
+  onRename(id: string, name: string): void;
+  onDelete(id: string): void;
+  onAdd(): void;
+}
+
+function RenameInput({ initial, onDone }: { initial: string; onDone(name: string | null): void }) {
+  const [value, setValue] = useState(initial);
+  return (
+    <Input
+      size="small"
+      autoFocus
+      aria-label="Tab name"
+      value={value}
+      style={{ width: 140 }}
+      onChange={(e) => setValue(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') onDone(value.trim() || null);
+        if (e.key === 'Escape') onDone(null);
+      }}
+      onBlur={() => onDone(null)}
+    />
+  );
+}
+
+/** The editor's tab strip: select, rename (Enter confirms, Escape cancels), delete with confirmation, Add Tab. */
+export function TabStrip({ tabs, activeId, onSelect, onRename, onDelete, onAdd }: Props) {
+  const { modal } = App.useApp();
+  const [renaming, setRenaming] = useState<string | null>(null);
+
+  const confirmDelete = (tab: DashboardTab) =>
+    modal.confirm({
+      title: 'Delete Tab',
+      content: 'Are you sure you want to delete this tab? This action cannot be undone.',
+      okText: 'Delete Tab',
+      okButtonProps: { danger: true },
+      cancelText: 'Cancel',
+      onOk: () => onDelete(tab.id),
+    });
+
+  return (
+    <Flex gap={6} wrap align="center" data-testid="tab-strip" role="tablist">
+      {tabs.map((t) => {
+        const active = t.id === activeId;
+        return (
+          <Flex
+            key={t.id}
+            align="center"
+            gap={2}
+            data-testid="config-tab"
+            data-tab-id={t.id}
+            style={{
+              border: `1px solid ${active ? '#2563eb' : '#d9d9d9'}`,
+              background: active ? '#eff4ff' : '#fff',
+              borderRadius: 8,
+              padding: '2px 4px 2px 10px',
+            }}
+          >
+            {renaming === t.id ? (
+              <RenameInput
+                initial={t.name}
+                onDone={(name) => {
+                  setRenaming(null);
+                  if (name && name !== t.name) onRename(t.id, name);
+                }}
+              />
+            ) : (
+              <span
+                role="tab"
+                aria-selected={active}
+                tabIndex={0}
+                style={{ cursor: 'pointer', fontWeight: active ? 600 : 400 }}
+                onClick={() => onSelect(t.id)}
+                onDoubleClick={() => setRenaming(t.id)}
+                onKeyDown={(e) => e.key === 'Enter' && onSelect(t.id)}
+              >
+                {t.name}
+              </span>
+            )}
+            <Tooltip title="Rename tab">
+              <Button size="small" type="text" aria-label={`Rename ${t.name}`} icon={<EditOutlined />} onClick={() => setRenaming(t.id)} />
+            </Tooltip>
+            <Tooltip title="Delete tab">
+              <Button size="small" type="text" danger aria-label={`Delete ${t.name}`} icon={<DeleteOutlined />} onClick={() => confirmDelete(t)} />
+            </Tooltip>
+          </Flex>
+        );
+      })}
+      <Button icon={<PlusOutlined />} onClick={onAdd}>Add Tab</Button>
+    </Flex>
+  );
+}

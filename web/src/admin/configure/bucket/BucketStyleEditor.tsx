@@ -1,0 +1,129 @@
+import { Button, Card, Col, Flex, Form, InputNumber, Row, Select, Skeleton, Table, Tag, Typography } from 'antd';
+import { SaveOutlined } from '@ant-design/icons';
+import { useMemo, useState } from 'react';
+import { BUCKET_DEFAULT_WIDTH, BUCKET_MAX_WIDTH, BUCKET_MIN_WIDTH } from '@common/constants';
+import type { DashboardTab, HighlightRule, TabConfiguration } from '@common/schemas/dashboard';
+import type { DataSourceDto } from '@common/schemas/dataSource';
+import { useSourceRecords } from '../../stores/useSourceRecords';
+import { customColumn, customFieldIds, fieldValue, recordFields, valueType } from '../../ui/cells';
+import { EmptyState, LoadError } from '../../ui/States';
+import { HighlightRulesEditor } from './HighlightRulesEditor';
+
+interface Props {
+  tab: DashboardTab;
+  dataSource: DataSourceDto | null;
+  onConfig(config: TabConfiguration, toast?: string): Promise<boolean>;
+}
+
+/** Bucket width: numeric within 200–800, 300 when not a number (spec 5). */
+export const bucketWidth = (v: unknown) => {
+  const n = typeof v === 'number' ? v : Number.parseFloat(String(v));
+  return Number.isFinite(n) ? Math.min(BUCKET_MAX_WIDTH, Math.max(BUCKET_MIN_WIDTH, Math.round(n))) : BUCKET_DEFAULT_WIDTH;
+};
+
+/** Bucket style editor (spec 2.10 + DECISIONS.md): data structure, bucket key and width, display keys, highlight rules. */
+export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
+  const { records, status, error, reload } = useSourceRecords(dataSource?.id ?? null);
+  const config = tab.configuration ?? {};
+  const [bucketKey, setBucketKey] = useState<string | null>(config.bucketKey ?? config.buckets?.[0]?.key ?? null);
+  const [width, setWidth] = useState<number>(bucketWidth(config.buckets?.[0]?.width ?? BUCKET_DEFAULT_WIDTH));
+  const [displayKeys, setDisplayKeys] = useState<string[]>(config.displayKeys ?? []);
+  const [rules, setRules] = useState<HighlightRule[]>(config.highlightRules ?? []);
+  const [saving, setSaving] = useState(false);
+
+  const columns = useMemo(() => [...recordFields(records), ...customFieldIds(records).map(customColumn)], [records]);
+  const first = records[0];
+
+  const save = async () => {
+    setSaving(true);
+    await onConfig(
+      {
+        ...config,
+        bucketKey: bucketKey ?? null,
+        buckets: bucketKey ? [{ key: bucketKey, width }] : [],
+        displayKeys,
+        highlightRules: rules.filter((r) => r.key),
+      },
+      'Configuration Saved',
+    );
+    setSaving(false);
+  };
+
+  if (status === 'error') return <LoadError title="Failed to fetch raw data" detail={error} onRetry={reload} />;
+  if (status !== 'ready') return <Skeleton active />;
+  if (columns.length === 0) return <Card><EmptyState title="No data available to determine columns" /></Card>;
+
+  return (
+    <Row gutter={[16, 16]} data-testid="bucket-editor">
+      <Col xs={24} xl={10}>
+        <Card title="Data Structure" data-testid="bucket-structure">
+          <Typography.Paragraph style={{ marginBottom: 4 }}><b>Source:</b> {dataSource?.name ?? 'No data source'}</Typography.Paragraph>
+          <Typography.Paragraph style={{ marginBottom: 4 }}><b>Source ID:</b> <Typography.Text code>{dataSource?.sourceId ?? '-'}</Typography.Text></Typography.Paragraph>
+          <Typography.Paragraph><b>Primary key:</b> {dataSource?.primaryKey ?? 'Not set'}</Typography.Paragraph>
+          <Table
+            size="small"
+            pagination={false}
+            rowKey="name"
+            scroll={{ y: 360 }}
+            dataSource={columns.map((name) => ({ name, type: valueType(first ? fieldValue(first.data, name) : undefined) }))}
+            columns={[
+              {
+                title: 'Column',
+                dataIndex: 'name',
+                render: (name: string) => (
+                  <Flex gap={6} align="center">
+                    <Typography.Text code>{name}</Typography.Text>
+                    {name === dataSource?.primaryKey && <Tag color="gold">Primary Key</Tag>}
+                  </Flex>
+                ),
+              },
+              { title: 'Type', dataIndex: 'type', width: 100 },
+            ]}
+          />
+        </Card>
+      </Col>
+      <Col xs={24} xl={14}>
+        <Card
+          title="Bucket Configuration"
+          extra={<Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void save()}>Save Changes</Button>}
+        >
+          <Form layout="vertical">
+            <Form.Item label="Bucket Key" extra="Records are grouped by the value of this column.">
+              <Select
+                allowClear
+                placeholder="Select a column for bucketing"
+                value={bucketKey ?? undefined}
+                onChange={(v?: string) => setBucketKey(v ?? null)}
+                options={columns.map((c) => ({ value: c, label: c }))}
+                aria-label="Bucket Key"
+              />
+            </Form.Item>
+            <Form.Item label="Bucket Width" extra={`Pixels, ${BUCKET_MIN_WIDTH} to ${BUCKET_MAX_WIDTH} (default ${BUCKET_DEFAULT_WIDTH}).`}>
+              <InputNumber
+                min={BUCKET_MIN_WIDTH}
+                max={BUCKET_MAX_WIDTH}
+                value={width}
+                onChange={(v) => setWidth(bucketWidth(v))}
+                aria-label="Bucket Width"
+                style={{ width: 160 }}
+              />
+            </Form.Item>
+            <Form.Item label="Display Keys" extra="The fields each card shows (none: the record ID).">
+              <Select
+                mode="multiple"
+                placeholder="Select fields to show on each card"
+                value={displayKeys}
+                onChange={setDisplayKeys}
+                options={columns.map((c) => ({ value: c, label: dataSource?.keyMappings[c] ? `${dataSource.keyMappings[c]} (${c})` : c }))}
+                aria-label="Display Keys"
+              />
+            </Form.Item>
+            <Form.Item label="Highlight Rules">
+              <HighlightRulesEditor rules={rules} keys={columns} onChange={setRules} />
+            </Form.Item>
+          </Form>
+        </Card>
+      </Col>
+    </Row>
+  );
+}

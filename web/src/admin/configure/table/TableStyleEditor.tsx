@@ -1,0 +1,89 @@
+import { Button, Card, Checkbox, Flex, Select, Tag, Typography } from 'antd';
+import { EditOutlined, SaveOutlined, StopOutlined } from '@ant-design/icons';
+import { useMemo, useState } from 'react';
+import { COLUMN_DEFAULT_WIDTH, CUSTOM_FIELD_PREFIX, PREVIEW_RECORDS } from '@common/constants';
+import type { DashboardTab, TabConfiguration, TableColumn } from '@common/schemas/dashboard';
+import { useSourceRecords } from '../../stores/useSourceRecords';
+import { customColumn, customFieldIds, recordFields } from '../../ui/cells';
+import { LoadError } from '../../ui/States';
+import { defaultColumns, normalizeColumns } from './columns';
+import { PreviewTable } from './PreviewTable';
+
+interface Props {
+  tab: DashboardTab;
+  dataSourceId: string | null;
+  onConfig(config: TabConfiguration, toast?: string): Promise<boolean>;
+}
+
+/** Human label of a column: custom_<id> reads "Custom Field <id>". */
+export const columnLabel = (name: string) => (name.startsWith(CUSTOM_FIELD_PREFIX) ? `Custom Field ${name.slice(CUSTOM_FIELD_PREFIX.length)}` : name);
+
+/** Table style editor (spec 2.10): preview, edit mode, reorder / resize / hide / remove, Save Changes. */
+export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
+  const { records, total, status, error, reload } = useSourceRecords(dataSourceId);
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState<TableColumn[] | null>(null);
+  const [saving, setSaving] = useState(false);
+  const config = tab.configuration ?? {};
+
+  const fields = useMemo(() => [...recordFields(records), ...customFieldIds(records).map(customColumn)], [records]);
+  const saved = useMemo(() => (config.columns?.length ? normalizeColumns(config.columns) : defaultColumns(fields)), [config.columns, fields]);
+  const columns = draft ?? saved;
+  const missing = fields.filter((f) => !columns.some((c) => c.name === f));
+  const shown = records.slice(0, PREVIEW_RECORDS);
+
+  const change = (next: TableColumn[]) => setDraft(next.map((c, order) => ({ ...c, order })));
+  const save = async () => {
+    setSaving(true);
+    const ok = await onConfig({ ...config, columns: normalizeColumns(columns) }, 'Configuration Saved');
+    setSaving(false);
+    if (ok) {
+      setDraft(null);
+      setEditing(false);
+    }
+  };
+
+  return (
+    <Card data-testid="table-editor">
+      <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 12 }}>
+        <Flex gap={16} align="center" wrap>
+          <Checkbox checked={config.sortable ?? true} onChange={(e) => void onConfig({ ...config, sortable: e.target.checked })}>Sortable</Checkbox>
+          <Checkbox checked={config.filterable ?? true} onChange={(e) => void onConfig({ ...config, filterable: e.target.checked })}>Filterable</Checkbox>
+          {draft && <Tag color="orange">Unsaved changes</Tag>}
+        </Flex>
+        <Flex gap={8}>
+          {editing ? (
+            <Button icon={<StopOutlined />} onClick={() => setEditing(false)}>Exit Edit Mode</Button>
+          ) : (
+            <Button icon={<EditOutlined />} onClick={() => { setDraft(draft ?? saved); setEditing(true); }}>Edit Mode</Button>
+          )}
+          <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void save()}>Save Changes</Button>
+        </Flex>
+      </Flex>
+      {editing && missing.length > 0 && (
+        <Flex gap={8} align="center" style={{ marginBottom: 8 }}>
+          <Typography.Text type="secondary">Add column:</Typography.Text>
+          <Select
+            style={{ minWidth: 220 }}
+            placeholder="Pick a field"
+            value={null}
+            options={missing.map((f) => ({ value: f, label: columnLabel(f) }))}
+            onChange={(name: string) => change([...columns, { name, visible: true, width: COLUMN_DEFAULT_WIDTH, order: columns.length }])}
+            aria-label="Add column"
+          />
+        </Flex>
+      )}
+      {status === 'error' ? (
+        <LoadError title="Failed to fetch raw data" detail={error} onRetry={reload} />
+      ) : (
+        <>
+          <PreviewTable columns={columns} records={shown} editing={editing} loading={status !== 'ready'} labelOf={columnLabel} onChange={change} />
+          <Typography.Text type="secondary" data-testid="table-caption" style={{ display: 'block', marginTop: 8 }}>
+            Showing {shown.length} of {total} records
+            {editing && ' (Edit Mode - Changes will be saved when you click Save Changes)'}
+          </Typography.Text>
+        </>
+      )}
+    </Card>
+  );
+}

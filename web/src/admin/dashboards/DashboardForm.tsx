@@ -1,0 +1,109 @@
+import { Button, Card, Flex, Form, Input, Select, Switch, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { DASHBOARD_REFRESH_MS } from '@common/constants';
+import type { DashboardDto } from '@common/schemas/dashboard';
+import { api, errorText } from '../../api/client';
+import { useDashboards } from '../stores/dashboards';
+import { useDataSources } from '../stores/dataSources';
+import { useToast } from '../ui/toast';
+import { StatusTag } from './StatusTag';
+import { useDashboardActions } from './useDashboardActions';
+
+interface Values {
+  name: string;
+  description: string;
+  dataSourceId?: string;
+}
+
+/** Create or edit a dashboard (spec 2.9): name and data source required, with Publish / Unpublish. */
+export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto | null; onSaved(d: DashboardDto): void }) {
+  const [form] = Form.useForm<Values>();
+  const sources = useDataSources((s) => s.items);
+  const toast = useToast();
+  const { setPublished } = useDashboardActions();
+  const [busy, setBusy] = useState(false);
+  const name = Form.useWatch('name', form);
+  const dataSourceId = Form.useWatch('dataSourceId', form);
+  const filled = Boolean(name?.trim() && dataSourceId);
+
+  useEffect(() => {
+    form.setFieldsValue({ name: dashboard?.name ?? '', description: dashboard?.description ?? '', dataSourceId: dashboard?.dataSourceId ?? undefined });
+  }, [dashboard?.id, form]);
+
+  const submit = async () => {
+    const v = form.getFieldsValue();
+    if (!v.name?.trim() || !v.dataSourceId) {
+      toast.error('Validation Error', 'Please fill in all required fields.');
+      return;
+    }
+    const source = sources.find((s) => s.id === v.dataSourceId);
+    setBusy(true);
+    try {
+      let saved: DashboardDto;
+      if (dashboard) {
+        saved = await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(dashboard.id)}`, {
+          name: v.name.trim(), description: v.description ?? '', dataSourceId: v.dataSourceId,
+        });
+        toast.success('Dashboard Updated', `"${saved.name}" has been updated.`);
+      } else {
+        saved = await api.post<DashboardDto>('/api/admin/dashboards', {
+          name: v.name.trim(),
+          description: v.description ?? '',
+          dataSourceId: v.dataSourceId,
+          configuration: { keyMappings: source?.keyMappings ?? {}, refreshInterval: DASHBOARD_REFRESH_MS },
+        });
+        toast.success('Dashboard Created', `"${saved.name}" has been created.`);
+      }
+      useDashboards.getState().upsert(saved);
+      onSaved(saved);
+    } catch (e) {
+      toast.error('Error', dashboard ? 'Failed to update dashboard. Please try again.' : 'Failed to create dashboard. Please try again.');
+      console.warn('save dashboard failed', errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card
+      title={dashboard ? 'Edit Dashboard' : 'Create New Dashboard'}
+      extra={dashboard && <StatusTag isPublished={dashboard.isPublished} />}
+      data-testid="dashboard-form"
+    >
+      <Form form={form} layout="vertical" onFinish={submit} requiredMark>
+        <Form.Item label="Name" name="name" required>
+          <Input placeholder="e.g. Support Overview" />
+        </Form.Item>
+        <Form.Item label="Description" name="description">
+          <Input.TextArea rows={3} placeholder="What this dashboard shows" />
+        </Form.Item>
+        <Form.Item label="Data Source" name="dataSourceId" required>
+          <Select
+            placeholder="Select a data source"
+            showSearch={{ optionFilterProp: 'label' }}
+            options={sources.map((s) => ({ value: s.id, label: `${s.name} (${s.sourceId})` }))}
+            notFoundContent="No data sources: create one under Data Sources first"
+          />
+        </Form.Item>
+        {dashboard && (
+          <Form.Item label="Published">
+            <Flex align="center" gap={8}>
+              <Switch
+                checked={dashboard.isPublished}
+                onChange={(on) => void setPublished(dashboard, on)}
+                data-testid="publish-switch"
+              />
+              <Typography.Text type="secondary">
+                {dashboard.isPublished ? 'Live: anyone can view it at ' : 'Draft: only admins can see it. Publish to make it public at '}
+                <Typography.Text code>/dashboards/{dashboard.id}</Typography.Text>
+              </Typography.Text>
+            </Flex>
+          </Form.Item>
+        )}
+        <Button type="primary" htmlType="submit" disabled={!filled} loading={busy}>
+          {dashboard ? 'Update Dashboard' : 'Create Dashboard'}
+        </Button>
+      </Form>
+    </Card>
+  );
+}

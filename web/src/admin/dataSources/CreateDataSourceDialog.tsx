@@ -1,0 +1,52 @@
+import { Form, Input, Modal } from 'antd';
+import { useState } from 'react';
+import type { DataSourceWithKeyDto } from '@common/schemas/dataSource';
+import { api, errorText } from '../../api/client';
+import { useDataSources, useFreshIngestKeys } from '../stores/dataSources';
+import { useToast } from '../ui/toast';
+
+/** Create Custom Data Source (spec 2.6): name (required) and description. */
+export function CreateDataSourceDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const [form] = Form.useForm<{ name: string; description?: string }>();
+  const [busy, setBusy] = useState(false);
+  const toast = useToast();
+
+  const submit = async (values: { name: string; description?: string }) => {
+    setBusy(true);
+    try {
+      const created = await api.post<DataSourceWithKeyDto>('/api/admin/data-sources', { name: values.name.trim(), description: values.description ?? '' });
+      useFreshIngestKeys.getState().remember(created.id, created.ingestKey);
+      const { ingestKey: _key, ...ds } = created;
+      useDataSources.getState().upsert(ds);
+      toast.success('Data source created successfully');
+      form.resetFields();
+      onClose();
+    } catch (e) {
+      toast.error('Error', errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title="Create Custom Data Source"
+      okText="Create"
+      confirmLoading={busy}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      forceRender
+    >
+      <Form form={form} layout="vertical" onFinish={submit} validateTrigger={['onSubmit', 'onChange']}>
+        <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}>
+          <Input placeholder="e.g. Support Tickets" autoFocus />
+        </Form.Item>
+        <Form.Item label="Description" name="description">
+          <Input.TextArea rows={3} placeholder="What this data source holds" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,78 @@
+import { Alert, Button, Card, Flex, Tag, Tooltip, Typography } from 'antd';
+import { CopyOutlined, DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
+import { sourceKind } from '@common/constants';
+import type { DataSourceDto } from '@common/schemas/dataSource';
+import { navigateAdmin } from '../shell/nav';
+import { copyText, useToast } from '../ui/toast';
+import { IngestKeyRow } from './IngestKeyRow';
+
+const KIND_LABEL = { custom: 'Custom', integration: 'Integration', other: 'Other' } as const;
+const KIND_COLOR = { custom: 'blue', integration: 'purple', other: 'default' } as const;
+
+interface Props {
+  dataSource: DataSourceDto;
+  onView(ds: DataSourceDto): void;
+  onEdit(ds: DataSourceDto): void;
+  onDelete(ds: DataSourceDto): void;
+}
+
+/** One data source card (spec 2.5 plus the ingest key, edit and record count of DECISIONS.md). */
+export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Props) {
+  const toast = useToast();
+  const kind = sourceKind(ds.sourceId);
+  const custom = kind === 'custom';
+  return (
+    <Card size="small" data-testid="data-source-card" data-source-id={ds.sourceId} style={{ marginBottom: 12 }}>
+      <Flex justify="space-between" align="start" gap={8}>
+        <Typography.Title level={5} style={{ margin: 0 }} data-testid="data-source-name">{ds.name}</Typography.Title>
+        <Flex gap={4}>
+          <Tag color="green">{ds.isActive ? 'Active' : 'Inactive'}</Tag>
+          <Tag color={KIND_COLOR[kind]}>{KIND_LABEL[kind]}</Tag>
+        </Flex>
+      </Flex>
+      <Flex align="center" gap={4} style={{ marginTop: 4 }}>
+        <Typography.Text type="secondary">Source ID:</Typography.Text>
+        <Typography.Text code data-testid="source-id">{ds.sourceId}</Typography.Text>
+        <Tooltip title="Copy Source ID">
+          <Button
+            size="small"
+            type="text"
+            aria-label="Copy Source ID"
+            icon={<CopyOutlined />}
+            onClick={async () => {
+              await copyText(ds.sourceId);
+              toast.success('Source ID copied to clipboard');
+            }}
+          />
+        </Tooltip>
+      </Flex>
+      {ds.description && <Typography.Paragraph style={{ margin: '4px 0' }}>{ds.description}</Typography.Paragraph>}
+      <Flex gap={16} wrap style={{ margin: '4px 0' }}>
+        <span>
+          <Typography.Text type="secondary">Primary key: </Typography.Text>
+          {ds.primaryKey ? <Typography.Text code data-testid="primary-key">{ds.primaryKey}</Typography.Text> : <Typography.Text italic data-testid="primary-key">Not set</Typography.Text>}
+        </span>
+        <span data-testid="record-count">
+          <Typography.Text type="secondary">Records: </Typography.Text>
+          {ds.recordCount.toLocaleString()}
+        </span>
+      </Flex>
+      {custom && <IngestKeyRow dataSource={ds} />}
+      {custom && !ds.primaryKey && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ margin: '8px 0' }}
+          title="No data ingested yet"
+          data-testid="no-data-banner"
+          action={<Button size="small" onClick={() => navigateAdmin('api-docs', 'documentation')}>How To Ingest Data</Button>}
+        />
+      )}
+      <Flex gap={8} wrap style={{ marginTop: 8 }}>
+        <Button icon={<EyeOutlined />} onClick={() => onView(ds)}>View Data Structure</Button>
+        <Button icon={<EditOutlined />} onClick={() => onEdit(ds)}>Edit</Button>
+        {custom && <Button danger icon={<DeleteOutlined />} onClick={() => onDelete(ds)}>Delete</Button>}
+      </Flex>
+    </Card>
+  );
+}

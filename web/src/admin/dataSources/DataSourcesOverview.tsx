@@ -1,0 +1,89 @@
+import { App, Button, Card, Col, Flex, Row, Skeleton, Typography } from 'antd';
+import { PlusOutlined, SettingOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import { sourceKind } from '@common/constants';
+import type { DataSourceDto } from '@common/schemas/dataSource';
+import { api, errorText } from '../../api/client';
+import { navigateAdmin } from '../shell/nav';
+import { useDataSources } from '../stores/dataSources';
+import { EmptyState, LoadError } from '../ui/States';
+import { useToast } from '../ui/toast';
+import { CreateDataSourceDialog } from './CreateDataSourceDialog';
+import { DataSourceCard } from './DataSourceCard';
+import { EditDataSourceDialog } from './EditDataSourceDialog';
+import { RawDataViewer } from './RawDataViewer';
+
+/** Data Sources > Overview (spec 2.5): custom and integration sources side by side. */
+export function DataSourcesOverview() {
+  const { items, status, error, load } = useDataSources();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<DataSourceDto | null>(null);
+  const [viewing, setViewing] = useState<DataSourceDto | null>(null);
+  const { modal } = App.useApp();
+  const toast = useToast();
+
+  const confirmDelete = (ds: DataSourceDto) =>
+    modal.confirm({
+      title: 'Delete Data Source',
+      content: `Are you sure you want to delete the data source "${ds.name}"? All its records will be deleted. This action cannot be undone.`,
+      okText: 'Delete',
+      okButtonProps: { danger: true },
+      cancelText: 'Cancel',
+      onOk: async () => {
+        try {
+          await api.delete(`/api/admin/data-sources/${encodeURIComponent(ds.id)}`);
+          useDataSources.getState().remove(ds.id);
+          toast.success('Data source deleted successfully');
+        } catch (e) {
+          toast.error('Error', errorText(e));
+        }
+      },
+    });
+
+  const custom = items.filter((d) => sourceKind(d.sourceId) === 'custom');
+  const others = items.filter((d) => sourceKind(d.sourceId) !== 'custom');
+  const loading = status === 'idle' || (status === 'loading' && items.length === 0);
+
+  const column = (list: DataSourceDto[], empty: React.ReactNode) => {
+    if (status === 'error' && items.length === 0) return <LoadError title="Failed to fetch data sources" detail={error} onRetry={() => void load()} />;
+    if (loading) return <Skeleton active paragraph={{ rows: 4 }} />;
+    if (list.length === 0) return empty;
+    return list.map((ds) => <DataSourceCard key={ds.id} dataSource={ds} onView={setViewing} onEdit={setEditing} onDelete={confirmDelete} />);
+  };
+
+  return (
+    <>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={12}>
+          <Card
+            title="Custom Data Sources"
+            extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>Create Data Source</Button>}
+            data-testid="custom-sources"
+          >
+            <Typography.Paragraph type="secondary">Sources you push JSON records into through the ingest API.</Typography.Paragraph>
+            {column(custom, <EmptyState title="No custom data sources" text="Create a data source, then ingest JSON records into it." />)}
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card
+            title="Integration Data Sources"
+            extra={<Button icon={<SettingOutlined />} onClick={() => navigateAdmin('data-sources', 'integrations')}>Manage Integrations</Button>}
+            data-testid="integration-sources"
+          >
+            <Typography.Paragraph type="secondary">Sources filled by integrations such as Zendesk.</Typography.Paragraph>
+            {column(others, <EmptyState title="No integration data sources" text="Connect an integration to create one." />)}
+          </Card>
+        </Col>
+      </Row>
+      {status === 'error' && items.length > 0 && (
+        <Flex justify="center" style={{ marginTop: 12 }}>
+          <Typography.Text type="danger">Failed to fetch data sources: {error} </Typography.Text>
+          <Button size="small" type="link" onClick={() => void load()}>Retry</Button>
+        </Flex>
+      )}
+      <CreateDataSourceDialog open={creating} onClose={() => setCreating(false)} />
+      <EditDataSourceDialog dataSource={editing} onClose={() => setEditing(null)} />
+      <RawDataViewer dataSource={viewing} onClose={() => setViewing(null)} />
+    </>
+  );
+}

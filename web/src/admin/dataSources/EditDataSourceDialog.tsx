@@ -1,0 +1,77 @@
+import { Form, Input, Modal, Select, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import type { DataSourceDto } from '@common/schemas/dataSource';
+import { api, errorText } from '../../api/client';
+import { useDataSources } from '../stores/dataSources';
+import { useToast } from '../ui/toast';
+
+interface Values {
+  name: string;
+  description: string;
+  primaryKey?: string | null;
+  labels: Record<string, string>;
+}
+
+/** Edit a data source (DECISIONS.md): name, description, primary key and field labels (keyMappings). */
+export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: DataSourceDto | null; onClose(): void }) {
+  const [form] = Form.useForm<Values>();
+  const [busy, setBusy] = useState(false);
+  const toast = useToast();
+  const fields = dataSource ? [...new Set([...dataSource.fields, ...Object.keys(dataSource.keyMappings)])] : [];
+
+  useEffect(() => {
+    if (!dataSource) return;
+    form.setFieldsValue({
+      name: dataSource.name,
+      description: dataSource.description,
+      primaryKey: dataSource.primaryKey,
+      labels: Object.fromEntries(fields.map((f) => [f, dataSource.keyMappings[f] ?? ''])),
+    });
+  }, [dataSource, form]);
+
+  const submit = async (v: Values) => {
+    if (!dataSource) return;
+    setBusy(true);
+    try {
+      const keyMappings = Object.fromEntries(fields.map((f) => [f, (v.labels?.[f] ?? '').trim()]).filter(([, label]) => label));
+      const updated = await api.patch<DataSourceDto>(`/api/admin/data-sources/${encodeURIComponent(dataSource.id)}`, {
+        name: v.name.trim(),
+        description: v.description ?? '',
+        primaryKey: v.primaryKey || null,
+        keyMappings,
+      });
+      useDataSources.getState().upsert(updated);
+      toast.success('Data source updated successfully');
+      onClose();
+    } catch (e) {
+      toast.error('Error', errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal open={Boolean(dataSource)} title="Edit Data Source" okText="Save" confirmLoading={busy} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden forceRender width={560}>
+      <Form form={form} layout="vertical" onFinish={submit}>
+        <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}>
+          <Input />
+        </Form.Item>
+        <Form.Item label="Description" name="description">
+          <Input.TextArea rows={2} />
+        </Form.Item>
+        <Form.Item label="Primary key" name="primaryKey" extra="The field that identifies a record; a second ingest of the same value updates it.">
+          <Select allowClear placeholder="Not set" options={fields.map((f) => ({ value: f, label: f }))} />
+        </Form.Item>
+        <Typography.Text strong>Field labels</Typography.Text>
+        {fields.length === 0 && <Typography.Paragraph type="secondary">No fields yet: ingest data first.</Typography.Paragraph>}
+        <div style={{ maxHeight: 260, overflow: 'auto', marginTop: 8 }}>
+          {fields.map((f) => (
+            <Form.Item key={f} label={<Typography.Text code>{f}</Typography.Text>} name={['labels', f]} style={{ marginBottom: 8 }}>
+              <Input placeholder={f} />
+            </Form.Item>
+          ))}
+        </div>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,98 @@
+import { Button, Flex, Modal, Skeleton, Table, Tag, Typography } from 'antd';
+import { TableOutlined } from '@ant-design/icons';
+import { useEffect, useMemo, useState } from 'react';
+import { PREVIEW_RECORDS, sourceKind } from '@common/constants';
+import type { DataSourceDto } from '@common/schemas/dataSource';
+import type { RecordDto } from '@common/schemas/record';
+import { CellValue, customColumn, customFieldIds, fieldValue, recordFields } from '../ui/cells';
+import { useDataSources } from '../stores/dataSources';
+import { useSourceRecords } from '../stores/useSourceRecords';
+import { EmptyState, LoadError } from '../ui/States';
+
+/** Raw Data Viewer (spec 2.7): the data structure first, then the first 10 records on demand. */
+export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceDto | null; onClose(): void }) {
+  const live = useDataSources((s) => s.items.find((d) => d.id === dataSource?.id)) ?? dataSource;
+  const { records, total, status, error, reload } = useSourceRecords(dataSource?.id ?? null);
+  const [showRaw, setShowRaw] = useState(false);
+  useEffect(() => setShowRaw(false), [dataSource?.id]);
+
+  const custom = live ? sourceKind(live.sourceId) === 'custom' : true;
+  const fields = useMemo(() => {
+    if (!live) return [];
+    if (custom) return recordFields(records.slice(0, PREVIEW_RECORDS)).map((key) => ({ key, label: live.keyMappings[key] ?? key }));
+    return Object.entries(live.keyMappings).map(([key, label]) => ({ key, label }));
+  }, [live, custom, records]);
+  const customIds = useMemo(() => customFieldIds(records), [records]);
+
+  const columns = [
+    ...fields.map((f) => ({ key: f.key, title: f.label, width: 180, render: (_: unknown, r: RecordDto) => <CellValue value={fieldValue(r.data, f.key)} /> })),
+    ...customIds.map((id) => ({
+      key: customColumn(id),
+      title: `Custom Field ${id}`,
+      width: 180,
+      render: (_: unknown, r: RecordDto) => <CellValue value={fieldValue(r.data, customColumn(id))} />,
+    })),
+  ];
+
+  let body: React.ReactNode;
+  if (status === 'error') body = <LoadError title="Failed to fetch raw data" detail={error} onRetry={reload} />;
+  else if (status !== 'ready') body = <Skeleton active />;
+  else if (records.length === 0) body = <EmptyState title="No records available" />;
+  else {
+    body = (
+      <>
+        <Typography.Title level={5}>Data Structure</Typography.Title>
+        <Flex wrap gap={8} data-testid="data-structure" style={{ marginBottom: 16 }}>
+          {fields.map((f) => (
+            <Tag key={f.key} style={{ padding: '4px 8px' }}>
+              <div style={{ fontWeight: 600 }}>{f.label}</div>
+              <div style={{ fontSize: 11, color: 'rgba(0,0,0,0.5)' }}>{f.key}</div>
+            </Tag>
+          ))}
+        </Flex>
+        {!showRaw ? (
+          <Button type="primary" icon={<TableOutlined />} onClick={() => setShowRaw(true)}>Show Raw Data</Button>
+        ) : (
+          <>
+            <Table<RecordDto>
+              data-testid="raw-table"
+              size="small"
+              rowKey="id"
+              dataSource={records.slice(0, PREVIEW_RECORDS)}
+              columns={columns}
+              pagination={false}
+              scroll={{ x: 'max-content', y: 420 }}
+              bordered
+            />
+            <Flex vertical gap={2} style={{ marginTop: 8 }} data-testid="raw-footer">
+              {total > PREVIEW_RECORDS && <Typography.Text type="secondary">Showing first {PREVIEW_RECORDS} records of {total} total records</Typography.Text>}
+              {customIds.length > 0 && (
+                <Typography.Text type="secondary">
+                  {customIds.length} custom field{customIds.length === 1 ? '' : 's'} shown as "Custom Field &lt;id&gt;" columns
+                </Typography.Text>
+              )}
+            </Flex>
+          </>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <Modal
+      open={Boolean(dataSource)}
+      title={live ? `${live.name} — Raw Data` : 'Raw Data'}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>Close</Button>}
+      width={1000}
+      destroyOnHidden
+    >
+      {live && (
+        <Typography.Paragraph type="secondary" style={{ marginTop: -4 }}>
+          Source ID <Typography.Text code>{live.sourceId}</Typography.Text> · {total.toLocaleString()} records
+        </Typography.Paragraph>
+      )}
+      {body}
+    </Modal>
+  );
+}

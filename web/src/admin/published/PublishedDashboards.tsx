@@ -1,0 +1,78 @@
+import { Button, Card, Col, Flex, Row, Skeleton, Switch, Typography } from 'antd';
+import {
+  AppstoreOutlined, CustomerServiceOutlined, DeleteOutlined, EditOutlined, ExportOutlined, InboxOutlined, LineChartOutlined,
+} from '@ant-design/icons';
+import type { DashboardDto } from '@common/schemas/dashboard';
+import { StatusTag } from '../dashboards/StatusTag';
+import { useDashboardActions } from '../dashboards/useDashboardActions';
+import { navigateAdmin } from '../shell/nav';
+import { useDashboards } from '../stores/dashboards';
+import { EmptyState, LoadError } from '../ui/States';
+
+/** Icon and colour by the dashboard's name (spec 2.11). */
+function look(name: string) {
+  const n = name.toLowerCase();
+  if (n.includes('support')) return { icon: <CustomerServiceOutlined />, color: '#2563eb', bg: '#eff4ff' };
+  if (n.includes('sales')) return { icon: <LineChartOutlined />, color: '#16a34a', bg: '#ecfdf3' };
+  if (n.includes('inventory')) return { icon: <InboxOutlined />, color: '#9333ea', bg: '#f5efff' };
+  return { icon: <AppstoreOutlined />, color: '#475569', bg: '#f1f5f9' };
+}
+
+function DashboardCard({ d }: { d: DashboardDto }) {
+  const { confirmDelete, setPublished } = useDashboardActions();
+  const l = look(d.name);
+  return (
+    <Card data-testid="published-card" style={{ height: '100%' }}>
+      <Flex gap={12} align="start">
+        <div style={{ fontSize: 22, color: l.color, background: l.bg, borderRadius: 8, width: 44, height: 44, display: 'grid', placeItems: 'center', flex: 'none' }}>
+          {l.icon}
+        </div>
+        <div style={{ minWidth: 0, flex: 1 }}>
+          <Flex justify="space-between" gap={8}>
+            <Typography.Title level={5} style={{ margin: 0 }} ellipsis>{d.name}</Typography.Title>
+            <StatusTag isPublished={d.isPublished} />
+          </Flex>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>Data Source ID: {d.dataSourceId ?? '-'}</Typography.Text>
+        </div>
+      </Flex>
+      <Typography.Paragraph style={{ margin: '12px 0 4px', minHeight: 22 }} ellipsis={{ rows: 2 }}>{d.description}</Typography.Paragraph>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>Last Updated: {new Date(d.updatedAt).toLocaleString()}</Typography.Text>
+      <Flex align="center" gap={8} style={{ marginTop: 8 }}>
+        <Switch size="small" checked={d.isPublished} onChange={(on) => void setPublished(d, on)} aria-label="Published" />
+        <Typography.Text>{d.isPublished ? 'Published' : 'Not published'}</Typography.Text>
+      </Flex>
+      <Flex gap={8} wrap style={{ marginTop: 12 }}>
+        {d.isPublished && (
+          <Button icon={<ExportOutlined />} href={`/dashboards/${d.id}`} target="_blank">View Public</Button>
+        )}
+        <Button icon={<EditOutlined />} onClick={() => navigateAdmin('dashboard-builder', 'configure', d.id)}>Edit</Button>
+        <Button danger icon={<DeleteOutlined />} onClick={() => confirmDelete(d)}>Delete</Button>
+      </Flex>
+    </Card>
+  );
+}
+
+/** Published Dashboards (spec 2.11): every dashboard with its Live / Draft state. */
+export function PublishedDashboards() {
+  const { items, status, error, load } = useDashboards();
+  if (status === 'error' && items.length === 0) return <LoadError title="Failed to fetch dashboards" detail={error} onRetry={() => void load()} />;
+  if (status === 'idle' || (status === 'loading' && items.length === 0)) return <Skeleton active />;
+  if (items.length === 0) {
+    return (
+      <EmptyState
+        title="No Dashboards"
+        text="Create your first dashboard to get started."
+        action={<Button type="primary" onClick={() => navigateAdmin('dashboard-builder', 'builder')}>Create Dashboard</Button>}
+      />
+    );
+  }
+  return (
+    <Row gutter={[16, 16]} data-testid="published-grid">
+      {items.map((d) => (
+        <Col key={d.id} xs={24} md={12} xl={8}>
+          <DashboardCard d={d} />
+        </Col>
+      ))}
+    </Row>
+  );
+}

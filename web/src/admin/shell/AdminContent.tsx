@@ -1,0 +1,33 @@
+import { Spin } from 'antd';
+import { lazy, Suspense } from 'react';
+import { ApiDocs } from '../apiDocs/ApiDocs';
+import { ConfigureScreen } from '../configure/ConfigureScreen';
+import { DashboardsManager } from '../dashboards/DashboardsManager';
+import { DataSourcesOverview } from '../dataSources/DataSourcesOverview';
+import { PublishedDashboards } from '../published/PublishedDashboards';
+import { NotAvailable } from '../ui/States';
+import { groupOf } from './nav';
+import type { Place } from './usePlace';
+
+const IntegrationsScreen = lazy(() => import('../integrations/IntegrationsScreen'));
+
+/** Picks the screen for the current main tab and sub-tab (spec 2.4: only some are rendered). */
+export function AdminContent({ place, go }: { place: Place; go(mainTab: string, subTab?: string, dashboardId?: string | null): void }) {
+  const { mainTab, subTab } = place;
+  if (mainTab === 'data-sources' && subTab === 'overview') return <DataSourcesOverview />;
+  if (mainTab === 'data-sources' && subTab === 'integrations') {
+    return (
+      <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
+        <IntegrationsScreen />
+      </Suspense>
+    );
+  }
+  if (mainTab === 'dashboard-builder' && subTab === 'builder') return <DashboardsManager />;
+  if (mainTab === 'dashboard-builder' && subTab === 'configure') {
+    return <ConfigureScreen dashboardId={place.dashboardId} onOpen={(id) => go('dashboard-builder', 'configure', id)} />;
+  }
+  if (mainTab === 'published-dashboards' && (subTab === 'public' || subTab === 'analytics')) return <PublishedDashboards />;
+  if (mainTab === 'api-docs') return <ApiDocs />;
+  const label = groupOf(mainTab)?.items.find((i) => i.key === subTab)?.label ?? subTab;
+  return <NotAvailable label={label} />;
+}

@@ -1,0 +1,22 @@
+import { Badge, Tooltip } from 'antd';
+import { useConnection } from '../../realtime/socket';
+
+const LOOK = {
+  live: { status: 'success', text: 'Live', tip: 'Changes from other tabs and ingests appear at once.' },
+  connecting: { status: 'processing', text: 'Connecting', tip: 'Opening the live connection…' },
+  reconnecting: { status: 'warning', text: 'Reconnecting', tip: 'Live connection lost; retrying. Lists refresh when it is back.' },
+  offline: { status: 'error', text: 'Offline', tip: 'No live connection.' },
+} as const;
+
+/** The top bar's live indicator: "Live" only while the admin socket is connected. */
+export function ConnectionBadge() {
+  const state = useConnection((s) => s.admin);
+  const look = LOOK[state];
+  return (
+    <Tooltip title={look.tip}>
+      <span data-testid="connection-state" data-state={state}>
+        <Badge status={look.status} text={look.text} />
+      </span>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,13 @@
+import { create } from 'zustand';
+import type { DataSourceDto } from '@common/schemas/dataSource';
+import { api } from '../../api/client';
+import { createEntityStore } from './entityStore';
+
+/** Every data source the console knows, fed by GET /api/data/sources and admin pushes. */
+export const useDataSources = createEntityStore<DataSourceDto>('/api/data/sources', (p) => api.get<DataSourceDto[]>(p));
+
+/** Full ingest keys seen this session (only create and rotate return them), by data source id. */
+export const useFreshIngestKeys = create<{ keys: Record<string, string>; remember(id: string, key: string): void }>((set) => ({
+  keys: {},
+  remember: (id, key) => set((s) => ({ keys: { ...s.keys, [id]: key } })),
+}));

@@ -1,0 +1,41 @@
+import { Button, Empty, Result } from 'antd';
+import type { ReactNode } from 'react';
+
+/** A load failure shown where the data would be, with a retry (spec 8, load failures). */
+export function LoadError({ title, detail, onRetry }: { title: string; detail?: string | null; onRetry(): void }) {
+  return (
+    <Result
+      status="warning"
+      title={title}
+      subTitle={detail ?? undefined}
+      extra={<Button type="primary" onClick={onRetry}>Retry</Button>}
+      data-testid="load-error"
+    />
+  );
+}
+
+/** Empty state with a bold title and a text, as the spec writes "Title - text". */
+export function EmptyState({ title, text, action }: { title: string; text?: string; action?: ReactNode }) {
+  return (
+    <Empty
+      style={{ padding: '32px 0' }}
+      description={
+        <div>
+          <div style={{ fontWeight: 600, fontSize: 16 }}>{title}</div>
+          {text && <div style={{ color: 'rgba(0,0,0,0.55)' }}>{text}</div>}
+        </div>
+      }
+    >
+      {action}
+    </Empty>
+  );
+}
+
+/** For sidebar items the spec renders nothing for. */
+export function NotAvailable({ label }: { label: string }) {
+  return (
+    <div data-testid="not-available">
+      <EmptyState title={`${label} is not available yet`} text="This part of the admin console has not been built yet. Use the other sections in the sidebar." />
+    </div>
+  );
+}
