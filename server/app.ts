@@ -23,6 +23,7 @@ import { ingestRouter } from './routes/ingest';
 import { publicDashboardsRouter } from './routes/publicDashboards';
 import { seedDemo } from './services/seedDemo';
 import { serveWebApp } from './static';
+import { startZendeskIntegration } from './integrations/zendesk';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -58,6 +59,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const adminToken = config.ADMIN_TOKEN ?? crypto.randomBytes(18).toString('base64url');
     const ctx: AppContext = { config, log, db, conn, models, events: new DomainEventBus(), adminToken, startedAt: Date.now() };
 
+    const zendesk = await startZendeskIntegration(ctx);
+    cleanups.push(() => zendesk.close());
+
     const seedWanted = config.SEED_DEMO ?? db.mode !== 'external';
     const seeded = seedWanted ? await seedDemo(ctx) : false;
 
@@ -75,7 +79,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const api = new Router({ prefix: '/api' });
     const admin = requireAdmin(adminToken);
     api.use(async (c, next) => (needsAdmin(c.path) ? admin(c, next) : next()));
-    for (const r of [healthRouter(ctx), dataSourcesRouter(ctx), ingestRouter(ctx), dashboardsRouter(ctx), publicDashboardsRouter(ctx)]) {
+    for (const r of [healthRouter(ctx), dataSourcesRouter(ctx), ingestRouter(ctx), dashboardsRouter(ctx), publicDashboardsRouter(ctx), zendesk.router]) {
       api.use(r.routes(), r.allowedMethods({ throw: true }));
     }
     api.all('/{*rest}', (c) => {

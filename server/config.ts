@@ -21,6 +21,10 @@ const EnvSchema = z.object({
   DB_ENGINE: z.enum(['auto', 'mongod', 'jongodb'], { error: 'must be auto, mongod or jongodb' }).default('auto'),
   /** Folder of the built web app (tests may build into their own). */
   WEB_DIST: z.string().min(1).default('dist/web'),
+  /** Zendesk integration: auto-sync scheduler tick (0 = off), sync lease length, longest Retry-After honoured. */
+  ZENDESK_SCHEDULER_TICK_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(3_600_000).default(5_000),
+  ZENDESK_LEASE_MS: z.coerce.number({ error: 'must be a number' }).int().min(1_000).max(3_600_000).default(60_000),
+  ZENDESK_MAX_RETRY_AFTER_SECONDS: positiveInt(3_600).default(120),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
 });
 

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
+import type { IntegrationDto } from '@common/schemas/integration';
 import type { SyncCompletedEvent, SyncFailedEvent, SyncProgressEvent } from '@common/realtime';
 
 /** What services announce after a successful write. Realtime turns these into room emits. */
@@ -16,7 +17,7 @@ export interface DomainEvents {
   'datasource.removed': { dataSourceId: string; sourceId: string };
   'dashboard.changed': { dashboard: DashboardDto; wasPublished: boolean; previousDataSourceId: string | null };
   'dashboard.removed': { dashboardId: string; wasPublished: boolean };
-  'integration.changed': { integrationId: string; integration: unknown };
+  'integration.changed': { integrationId: string; integration: IntegrationDto };
   'integration.removed': { integrationId: string };
   'sync.progress': SyncProgressEvent;
   'sync.completed': SyncCompletedEvent;

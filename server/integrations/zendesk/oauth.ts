@@ -13,7 +13,7 @@ export const newState = () => crypto.randomBytes(32).toString('base64url');
 
 /** The server's own origin: PUBLIC_URL, or the origin the request came to. */
 export function serverOrigin(app: AppContext, c: Context): string {
-  return app.config.PUBLIC_URL ? new URL(app.config.PUBLIC_URL).origin : c.origin;
+  return app.config.PUBLIC_URL ? new URL(app.config.PUBLIC_URL).origin : `${c.protocol}://${c.host}`;
 }
 
 export function defaultRedirectUri(app: AppContext, c: Context): string {

@@ -6,7 +6,7 @@ import { BadRequestError, ValidationError } from '../../errors';
 import { deleteDataSource, findDataSource } from '../../services/dataSources';
 import { buildAuthUrl, defaultRedirectUri, hashState, newState, requestToken, STATE_TTL_MS } from './oauth';
 import { normaliseHostUrl } from './client';
-import type { IntegrationDoc } from './models';
+import type { EntityKind, IntegrationDoc } from './models';
 import { presentIntegration, presentSyncStatus } from './presenters';
 import { requireIntegration, updateIntegration, type ZendeskRuntime } from './runtime';
 
@@ -122,7 +122,7 @@ export async function recordsSummary(rt: ZendeskRuntime, id: string): Promise<In
   const doc = await requireIntegration(rt, id);
   const { Entity } = rt.models;
   const ds = doc.sourceId ? await findDataSource(rt.app, doc.sourceId) : null;
-  const count = (kind: string) => Entity.countDocuments({ integrationId: id, kind });
+  const count = (kind: EntityKind) => Entity.countDocuments({ integrationId: id, kind });
   const [totalTickets, totalUsers, totalOrganizations, totalCustomStatuses] = await Promise.all([
     ds ? rt.app.models.Record.countDocuments({ dataSourceId: ds._id }) : Promise.resolve(0),
     count('user'), count('organization'), count('custom_status'),

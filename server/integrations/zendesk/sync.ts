@@ -1,0 +1,141 @@
+import type { StartSyncResponse, SyncResultsDto } from '@common/schemas/integration';
+import { SYNC_RANGE_DEFAULT_MONTHS } from '@common/constants';
+import { BadRequestError, ConflictError } from '../../errors';
+import { ensureIntegrationDataSource } from '../../services/dataSources';
+import { ZendeskApiError, ZendeskClient } from './client';
+import { acquireLease, INTERRUPTED_MESSAGE, markInterrupted, renewLease } from './lease';
+import type { IntegrationDoc, SyncCursors } from './models';
+import { presentSyncStatus } from './presenters';
+import { requireIntegration, updateIntegration, type ZendeskRuntime } from './runtime';
+import { syncCustomStatuses, syncOrganizations, syncTicketFields, syncTickets, syncUsers, type SyncRun } from './syncSteps';
+
+export const ALREADY_RUNNING = 'A sync is already running for this integration';
+
+const monthsAgo = (m: number) => {
+  const d = new Date();
+  d.setMonth(d.getMonth() - m);
+  return Math.floor(d.getTime() / 1000);
+};
+
+/**
+ * Starts a sync in the background: initial from `startDate` (unix seconds), otherwise
+ * incremental from the saved cursors. 409 while one runs (in any process).
+ */
+export async function beginSync(rt: ZendeskRuntime, id: string, startDate?: number): Promise<{ response: StartSyncResponse; done: Promise<void> }> {
+  const doc = await requireIntegration(rt, id);
+  if (doc.status !== 'active' || !doc.oauth?.accessToken) {
+    throw BadRequestError('not_connected', 'Authorize this integration with Zendesk before syncing');
+  }
+  const incremental = startDate === undefined && Boolean(doc.cursors?.tickets);
+  const from = startDate ?? monthsAgo(SYNC_RANGE_DEFAULT_MONTHS);
+  const leased = await acquireLease(rt, id, {
+    'sync.message': incremental ? 'Starting incremental sync' : 'Starting initial sync',
+    'sync.progress': 0, 'sync.ticketsProcessed': 0, 'sync.usersProcessed': 0, 'sync.errors': [], 'sync.interrupted': false,
+    'sync.startedAt': new Date(), 'sync.finishedAt': null,
+  });
+  if (!leased) throw ConflictError(ALREADY_RUNNING);
+  rt.app.events.emit('sync.progress', presentSyncStatus(leased));
+  const abort = new AbortController();
+  const done = runSync(rt, leased, incremental ? null : from, abort.signal)
+    .catch((e) => rt.app.log.error(`zendesk: sync of ${id} crashed`, e))
+    .finally(() => rt.running.delete(id));
+  rt.running.set(id, { abort, done });
+  return { response: { status: 'started', integrationId: id, mode: incremental ? 'incremental' : 'initial' }, done };
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+async function runSync(rt: ZendeskRuntime, doc: IntegrationDoc, initialFrom: number | null, signal: AbortSignal): Promise<void> {
+  const id = String(doc._id);
+  const leaseFilter = { 'sync.leaseOwner': rt.owner };
+  const errors: string[] = [];
+  const heartbeat = setInterval(() => {
+    renewLease(rt, id).then((ok) => ok || rt.running.get(id)?.abort.abort(new Error('Sync lease lost'))).catch(() => {});
+  }, Math.max(1000, Math.floor(rt.leaseMs / 3)));
+  const counts = { tickets: 0, users: 0, organizations: 0, deleted: 0 };
+  let lastPercent = 0;
+  const progress = async (percent: number, msg: string) => {
+    lastPercent = Math.max(lastPercent, Math.min(99, percent));
+    const after = await updateIntegration(rt, id, {
+      $set: { 'sync.progress': lastPercent, 'sync.message': msg, 'sync.ticketsProcessed': counts.tickets, 'sync.usersProcessed': counts.users },
+    }, leaseFilter);
+    if (after) rt.app.events.emit('sync.progress', presentSyncStatus(after));
+  };
+  try {
+    const sourceId = doc.sourceId ?? `zendesk_${id}`;
+    const ds = await ensureIntegrationDataSource(rt.app, {
+      sourceId, name: `Zendesk: ${doc.name}`, description: `Tickets synced from ${doc.config?.domain ?? 'Zendesk'}`, integrationId: id, primaryKey: 'id',
+    });
+    if (!doc.sourceId) await updateIntegration(rt, id, { $set: { sourceId, dataSourceId: String(ds._id) } });
+    const client = new ZendeskClient({
+      baseUrl: doc.oauth.hostUrl!, accessToken: doc.oauth.accessToken!, signal, maxRetryAfterSeconds: rt.maxRetryAfterSeconds,
+      onRateLimit: (s) => void progress(lastPercent, `Rate limited by Zendesk: waiting ${s}s before retrying`).catch(() => {}),
+    });
+    const none: SyncCursors = { tickets: null, users: null, organizations: null };
+    const cursors: SyncCursors = initialFrom === null ? { ...none, ...doc.cursors } : none;
+    const run: SyncRun = {
+      rt, id, client, sourceId, counts, progress,
+      saveCursor: async (patch) => {
+        Object.assign(cursors, patch);
+        const set: Record<string, unknown> = { cursors: { ...cursors } };
+        if (patch.tickets) set['config.lastCursor'] = patch.tickets;
+        await rt.models.Integration.updateOne({ _id: id, ...leaseFilter }, { $set: set });
+      },
+    };
+    let fatal = false;
+    const step = async (name: string, percent: number, fn: () => Promise<void>) => {
+      if (fatal) return;
+      await progress(percent, `Syncing ${name}`);
+      try {
+        await fn();
+      } catch (e) {
+        if (signal.aborted) throw e;
+        errors.push(`${name}: ${message(e)}`);
+        rt.app.log.warn(`zendesk: sync of ${id}: ${name} failed: ${message(e)}`);
+        if (e instanceof ZendeskApiError && (e.status === 401 || e.status === 403)) fatal = true;
+      }
+    };
+    await step('ticket fields', 10, () => syncTicketFields(run, ds));
+    await step('custom statuses', 15, () => syncCustomStatuses(run));
+    await step('organizations', 20, () => syncOrganizations(run, initialFrom === null ? (cursors.organizations ?? 0) : 0));
+    await step('users', 30, () => syncUsers(run, initialFrom === null && cursors.users ? { cursor: cursors.users, start: 0 } : { cursor: null, start: 0 }));
+    await step('tickets', 45, () => syncTickets(run, initialFrom === null ? { cursor: cursors.tickets, start: 0 } : { cursor: null, start: initialFrom }));
+    await finish(rt, id, counts, errors, fatal);
+  } catch (e) {
+    if (signal.aborted) {
+      if (message(signal.reason) !== 'Integration deleted') await markInterrupted(rt, leaseFilter).catch(() => {});
+      return;
+    }
+    errors.push(message(e));
+    await finish(rt, id, counts, errors, false);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function finish(rt: ZendeskRuntime, id: string, counts: SyncRun['counts'], errors: string[], authFailed: boolean) {
+  const results: SyncResultsDto = { ticketsSynced: counts.tickets, usersSynced: counts.users, organizationsSynced: counts.organizations, ticketsDeleted: counts.deleted };
+  const ok = errors.length === 0;
+  const msg = ok
+    ? `Sync complete: ${counts.tickets} tickets, ${counts.users} users, ${counts.organizations} organizations`
+    : `Sync finished with errors: ${errors.join('; ')}`;
+  const after = await updateIntegration(rt, id, {
+    $set: {
+      'sync.isRunning': false, 'sync.leaseOwner': null, 'sync.leaseExpiresAt': null, 'sync.progress': 100, 'sync.message': msg,
+      'sync.ticketsProcessed': counts.tickets, 'sync.usersProcessed': counts.users, 'sync.errors': errors, 'sync.lastResults': results,
+      'sync.finishedAt': new Date(), 'config.lastSyncErrors': errors, lastSync: new Date(), ...(authFailed ? { status: 'error' } : {}),
+    },
+  }, { 'sync.leaseOwner': rt.owner });
+  if (!after) return;
+  rt.app.events.emit('sync.progress', presentSyncStatus(after));
+  if (ok) rt.app.events.emit('sync.completed', { integrationId: id, ...results, errors });
+  else rt.app.events.emit('sync.failed', { integrationId: id, message: msg });
+  rt.app.log.info(`zendesk: sync of ${id} ${ok ? 'completed' : 'finished with errors'} (${counts.tickets} tickets, ${counts.deleted} deleted)`);
+}
+
+/** Stops this process's syncs (shutdown); they are marked interrupted and resume next time. */
+export async function stopAllSyncs(rt: ZendeskRuntime): Promise<void> {
+  const runs = [...rt.running.values()];
+  for (const r of runs) r.abort.abort(new Error(INTERRUPTED_MESSAGE));
+  await Promise.all(runs.map((r) => r.done.catch(() => {})));
+}
