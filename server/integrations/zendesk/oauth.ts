@@ -51,7 +51,7 @@ export async function requestToken(
       signal: AbortSignal.timeout(30_000),
     });
   } catch (e) {
-    throw new Error(`Could not reach ${new URL(hostUrl).host}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`Could not reach ${new URL(hostUrl).host}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
   const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (!res.ok || typeof json.access_token !== 'string') {
