@@ -1,6 +1,60 @@
-import { Empty } from 'antd';
+import { useState } from 'react';
+import { Badge, Button, Card, Flex, Skeleton, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import type { IntegrationDto } from '@common/schemas/integration';
+import { EmptyState, LoadError } from '../ui/States';
+import { AddIntegrationDialog } from './AddIntegrationDialog';
+import { IntegrationCard } from './IntegrationCard';
+import { OAuthWizard, type WizardStart } from './OAuthWizard';
+import { ProviderCards } from './ProviderCards';
+import { useIntegrations } from './store';
+import { useIntegrationsRealtime } from './useIntegrationsRealtime';
 
-/** Data Sources > Integrations (spec 2.8). Built by the Zendesk integration work. */
+/** Data Sources > Integrations (spec 2.8): providers, Add Integration, Active Integrations, wizard. */
 export default function IntegrationsScreen() {
-  return <Empty description="Integrations are not available yet" />;
+  useIntegrationsRealtime();
+  const { items, loading, error } = useIntegrations();
+  const [adding, setAdding] = useState(false);
+  const [wizard, setWizard] = useState<WizardStart | null>(null);
+
+  const authorize = (integration: IntegrationDto) => setWizard({ step: 'config', integration });
+
+  return (
+    <div data-testid="integrations-screen">
+      <Flex justify="space-between" align="center" style={{ marginBottom: 16 }}>
+        <div>
+          <Typography.Title level={4} style={{ margin: 0 }}>Integrations</Typography.Title>
+          <Typography.Text type="secondary">Connect a support desk and sync its tickets into a data source.</Typography.Text>
+        </div>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>Add Integration</Button>
+      </Flex>
+
+      <ProviderCards onConnect={() => setWizard({ step: 'setup', integration: null })} />
+
+      <Card
+        style={{ marginTop: 24 }}
+        title={<span>Active Integrations <Badge count={items.length} showZero color="#2563eb" style={{ marginLeft: 8 }} data-testid="integrations-count" /></span>}
+      >
+        {error ? (
+          <LoadError title="Failed to fetch integrations" detail={error} onRetry={() => void useIntegrations.getState().load()} />
+        ) : loading && items.length === 0 ? (
+          <Skeleton active />
+        ) : items.length === 0 ? (
+          <EmptyState title="No Integrations" text="Connect Zendesk to start syncing tickets." />
+        ) : (
+          items.map((it) => <IntegrationCard key={it.id} integration={it} onAuthorize={authorize} />)
+        )}
+      </Card>
+
+      <AddIntegrationDialog
+        open={adding}
+        onClose={() => setAdding(false)}
+        onCreated={(it) => {
+          setAdding(false);
+          if (it.type === 'zendesk') setWizard({ step: 'config', integration: it });
+        }}
+      />
+      <OAuthWizard start={wizard} onClose={() => setWizard(null)} />
+    </div>
+  );
 }

@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import { Form, Input, Modal, Select } from 'antd';
+import type { IntegrationDto, IntegrationType } from '@common/schemas/integration';
+import { errorText } from '../../api/client';
+import { useToast } from '../ui/toast';
+import { integrationsApi } from './api';
+import { useIntegrations } from './store';
+
+const TYPES: { value: IntegrationType; label: string; disabled: boolean }[] = [
+  { value: 'zendesk', label: 'Zendesk', disabled: false },
+  { value: 'salesforce', label: 'Salesforce (Coming Soon)', disabled: true },
+  { value: 'hubspot', label: 'HubSpot (Coming Soon)', disabled: true },
+];
+
+/** Add Integration: name, description, type; a Zendesk one goes on to the OAuth configuration. */
+export function AddIntegrationDialog({ open, onClose, onCreated }: { open: boolean; onClose(): void; onCreated(it: IntegrationDto): void }) {
+  const toast = useToast();
+  const [form] = Form.useForm<{ name: string; description: string; type: IntegrationType }>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (v: { name: string; description: string; type: IntegrationType }) => {
+    setBusy(true);
+    try {
+      const created = await integrationsApi.create({ name: v.name, description: v.description ?? '', type: v.type });
+      useIntegrations.getState().upsert(created);
+      toast.success('Integration Created', "Now let's configure your OAuth credentials");
+      form.resetFields();
+      onCreated(created);
+    } catch (e) {
+      toast.error('Error', errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title="Add Integration" open={open} okText="Create" okButtonProps={{ loading: busy }} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden data-testid="add-integration-dialog">
+      <Form form={form} layout="vertical" initialValues={{ type: 'zendesk' }} onFinish={(v) => void submit(v)}>
+        <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}><Input placeholder="Acme Support" /></Form.Item>
+        <Form.Item name="description" label="Description"><Input.TextArea rows={2} /></Form.Item>
+        <Form.Item name="type" label="Type" rules={[{ required: true, message: 'Type is required' }]}><Select options={TYPES} aria-label="Integration type" /></Form.Item>
+      </Form>
+    </Modal>
+  );
+}

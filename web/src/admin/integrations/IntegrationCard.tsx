@@ -1,0 +1,163 @@
+import { useState } from 'react';
+import { Badge, Button, Card, Flex, Progress, Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { ClockCircleOutlined, DeleteOutlined, KeyOutlined, SyncOutlined } from '@ant-design/icons';
+import type { IntegrationDto } from '@common/schemas/integration';
+import { AUTO_SYNC_DEFAULT_SECONDS } from '@common/constants';
+import { errorText } from '../../api/client';
+import { useToast } from '../ui/toast';
+import { integrationsApi } from './api';
+import { AutoSyncDialog, RemoveDialog, ScheduleDialog, SyncRangeDialog } from './dialogs';
+import { relativeTime } from './relativeTime';
+import { useIntegrations } from './store';
+import { followSync } from './syncFollower';
+
+const STATUS: Record<string, { text: string; status: 'success' | 'default' | 'error' | 'processing' | 'warning' }> = {
+  active: { text: 'Active', status: 'success' },
+  inactive: { text: 'Inactive', status: 'default' },
+  error: { text: 'Error', status: 'error' },
+  pending: { text: 'Pending', status: 'warning' },
+};
+
+type Dialog = null | 'remove' | 'range' | 'auto' | 'schedule';
+
+/** One row of "Active Integrations" with every per-integration control (spec 2.8). */
+export function IntegrationCard({ integration: it, onAuthorize }: { integration: IntegrationDto; onAuthorize(it: IntegrationDto): void }) {
+  const toast = useToast();
+  const totals = useIntegrations((s) => s.totals[it.id]);
+  const sync = useIntegrations((s) => s.syncs[it.id]);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [busy, setBusy] = useState(false);
+  const status = STATUS[it.status] ?? { text: 'Unknown', status: 'default' as const };
+  const running = Boolean(sync?.running) || it.isSyncing;
+  const incremental = Boolean(it.config.lastCursor);
+
+  const startSync = async (startDate?: string) => {
+    setDialog(null);
+    try {
+      const res = await integrationsApi.startSync(it.id, startDate);
+      if (res.status !== 'started') return;
+      toast.success('Sync Started', incremental && !startDate ? 'Fetching new and changed Zendesk data.' : 'Importing your Zendesk data.');
+      followSync(it.id, toast);
+    } catch (e) {
+      toast.error('Sync Error', errorText(e));
+    }
+  };
+
+  const saveSettings = async (autoSync: boolean, syncInterval: number) => {
+    setBusy(true);
+    try {
+      const updated = await integrationsApi.saveSettings(it.id, { autoSync, syncInterval });
+      useIntegrations.getState().upsert(updated);
+      setDialog(null);
+      toast.success('Settings Updated', autoSync ? `Auto sync runs every ${syncInterval} seconds.` : 'Auto sync is off.');
+    } catch (e) {
+      toast.error('Settings Error', errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    setBusy(true);
+    try {
+      await integrationsApi.remove(it.id);
+      useIntegrations.getState().remove(it.id);
+      setDialog(null);
+      toast.success('Integration deleted successfully');
+    } catch (e) {
+      toast.error('Error', errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card size="small" data-testid={`integration-${it.id}`} style={{ marginBottom: 12 }}>
+      <Flex justify="space-between" align="start" wrap gap={12}>
+        <div>
+          <Space align="center" wrap>
+            <Typography.Text strong style={{ fontSize: 16 }}>{it.name}</Typography.Text>
+            <Badge status={status.status} text={status.text} data-testid="integration-status" />
+            <Tag>{it.type}</Tag>
+            {it.config.domain && <Typography.Text type="secondary">{it.config.domain}</Typography.Text>}
+          </Space>
+          {it.description && <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>{it.description}</Typography.Paragraph>}
+        </div>
+        <Space wrap>
+          <Tooltip title={it.config.autoSync ? `Every ${it.config.syncInterval}s` : 'Auto sync off'}>
+            <Space size={4}>
+              <Switch
+                size="small"
+                checked={it.config.autoSync}
+                disabled={it.status !== 'active' || busy}
+                onChange={(on) => (on ? setDialog('auto') : void saveSettings(false, AUTO_SYNC_DEFAULT_SECONDS))}
+                aria-label="Auto sync"
+                data-testid="auto-sync-switch"
+              />
+              <span>Auto Sync</span>
+            </Space>
+          </Tooltip>
+          <Button icon={<ClockCircleOutlined />} disabled={it.status !== 'active'} onClick={() => setDialog('schedule')}>Schedule</Button>
+          {it.status !== 'active' && it.type === 'zendesk' && (
+            <Button icon={<KeyOutlined />} onClick={() => onAuthorize(it)}>Authorize</Button>
+          )}
+          <Button
+            type="primary"
+            icon={<SyncOutlined spin={running} />}
+            disabled={it.status !== 'active' || running}
+            onClick={() => (incremental ? void startSync() : setDialog('range'))}
+            data-testid="sync-button"
+          >
+            {incremental ? 'Sync New' : 'Initial Sync'}
+          </Button>
+          <Button danger icon={<DeleteOutlined />} onClick={() => setDialog('remove')} aria-label="Remove integration" data-testid="remove-button" />
+        </Space>
+      </Flex>
+
+      {sync && (
+        <div data-testid="sync-progress" style={{ marginTop: 12 }}>
+          <Progress percent={sync.progress} status="active" />
+          <Typography.Text type="secondary">{sync.message}</Typography.Text>
+        </div>
+      )}
+
+      <Flex gap={24} wrap style={{ marginTop: 12, padding: '8px 12px', background: '#fafafa', borderRadius: 6 }} data-testid="integration-totals">
+        <span><b>{totals?.totalTickets ?? 0}</b> tickets</span>
+        <span><b>{totals?.totalUsers ?? 0}</b> users</span>
+        <span><b>{totals?.totalOrganizations ?? 0}</b> organizations</span>
+        <span><b>{totals?.totalCustomStatuses ?? 0}</b> custom statuses</span>
+      </Flex>
+
+      {it.config.lastSyncErrors.length > 0 && !running && (
+        <Typography.Paragraph type="danger" style={{ margin: '8px 0 0' }} data-testid="sync-errors">
+          Last sync: {it.config.lastSyncErrors.join('; ')}
+        </Typography.Paragraph>
+      )}
+
+      <Flex gap={16} wrap style={{ marginTop: 8, fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
+        <span>Created {relativeTime(it.createdAt)}</span>
+        <span>Updated {relativeTime(it.updatedAt)}</span>
+        <span>Last sync {relativeTime(it.lastSync)}</span>
+        {it.config.autoSync && <span>Auto sync every {it.config.syncInterval}s</span>}
+        <span>ID: <Typography.Text copyable={{ text: it.id }} style={{ fontSize: 12 }}>{it.id}</Typography.Text></span>
+      </Flex>
+
+      <RemoveDialog name={it.name} open={dialog === 'remove'} busy={busy} onConfirm={() => void remove()} onCancel={() => setDialog(null)} />
+      <SyncRangeDialog open={dialog === 'range'} onStart={(d) => void startSync(d)} onCancel={() => setDialog(null)} />
+      <AutoSyncDialog
+        open={dialog === 'auto'}
+        busy={busy}
+        onSave={(s) => void saveSettings(true, s)}
+        onInvalid={() => toast.error('Invalid Frequency', 'Please enter a frequency of at least 30 seconds')}
+        onCancel={() => setDialog(null)}
+      />
+      <ScheduleDialog
+        open={dialog === 'schedule'}
+        busy={busy}
+        currentSeconds={it.config.autoSync ? it.config.syncInterval : null}
+        onSave={(s) => void saveSettings(true, s)}
+        onCancel={() => setDialog(null)}
+      />
+    </Card>
+  );
+}
