@@ -20,12 +20,16 @@ const ICONS = {
   'api-docs': <ApiOutlined />,
 };
 
-const menuItems: MenuProps['items'] = NAV.map((g) => ({
-  key: g.mainTab,
-  icon: ICONS[g.mainTab],
-  label: g.label,
-  children: g.items.map((i) => ({ key: `${g.mainTab}/${i.key}`, label: i.label })),
-}));
+/** Sidebar items; a group title chooses its main tab (first sub-tab) and opens or closes the group. */
+function menuItems(onGroup: (mainTab: string) => void): MenuProps['items'] {
+  return NAV.map((g) => ({
+    key: g.mainTab,
+    icon: ICONS[g.mainTab],
+    label: <span data-testid={`nav-${g.mainTab}`}>{g.label}</span>,
+    onTitleClick: () => onGroup(g.mainTab),
+    children: g.items.map((i) => ({ key: `${g.mainTab}/${i.key}`, label: <span data-testid={`nav-${g.mainTab}-${i.key}`}>{i.label}</span> })),
+  }));
+}
 
 /** The console frame (spec 2.4): sidebar, top bar, sub-tab row and the current screen. */
 export function AdminShell() {
@@ -60,8 +64,14 @@ export function AdminShell() {
           inlineCollapsed={collapsed}
           selectedKeys={[`${place.mainTab}/${place.subTab}`]}
           openKeys={collapsed ? undefined : openGroups}
-          onOpenChange={(keys) => setOpenGroups(keys as string[])}
-          items={menuItems}
+          items={menuItems((mainTab) => {
+            if (mainTab !== place.mainTab) {
+              go(mainTab);
+              setOpenGroups((open) => (open.includes(mainTab) ? open : [...open, mainTab]));
+            } else {
+              setOpenGroups((open) => (open.includes(mainTab) ? open.filter((k) => k !== mainTab) : [...open, mainTab]));
+            }
+          })}
           onClick={({ key }) => {
             const [main, sub] = String(key).split('/');
             go(main, sub);
@@ -100,6 +110,7 @@ export function AdminShell() {
         <Layout.Content style={{ padding: '8px 24px 24px' }}>
           <Tabs
             activeKey={onSubTab ? place.subTab : ''}
+            indicator={onSubTab ? undefined : { size: 0 }}
             onChange={(key) => go(place.mainTab, key)}
             items={group.subTabs.map((t) => ({ key: t.key, label: t.label }))}
             data-testid="admin-subtabs"
