@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../../server/test/harness';
+import { DEFAULT_SIM_CLIENT, startZendeskSimulator, type ZendeskSimulator } from '../../server/integrations/zendesk/simulator/server';
+import { startBrowser, type BrowserHarness } from './browser';
+
+let h: BrowserHarness;
+let sim: ZendeskSimulator;
+beforeAll(async () => {
+  sim = await startZendeskSimulator({ tickets: 150, users: 20, organizations: 4, perPage: 25 });
+  h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web', ZENDESK_SCHEDULER_TICK_MS: '0' } });
+});
+afterAll(async () => {
+  await h?.close();
+  await sim?.close();
+});
+beforeEach(async () => {
+  await h.server.reset();
+  h.context.setDefaultTimeout(10_000);
+});
+
+async function openIntegrations(path = '/admin?tab=data-sources&sub=integrations') {
+  const { page } = h;
+  await page.goto('/');
+  await page.evaluate((t) => localStorage.setItem('livedash.adminToken', t), ADMIN_TOKEN);
+  await page.goto(path);
+}
+
+async function connectThroughWizard(decision: 'Allow' | 'Deny' | 'close') {
+  const { page, context } = h;
+  await page.getByTestId('provider-zendesk').getByRole('button', { name: 'Connect Zendesk' }).click();
+  const wizard = page.getByTestId('oauth-wizard');
+  await wizard.getByRole('button', { name: 'Next' }).click();
+  await wizard.getByRole('button', { name: 'Create Integration' }).click();
+  await expect(wizard.getByText('Name is required')).toBeTruthy();
+  await wizard.getByLabel('Name').fill('Acme Support');
+  await wizard.getByRole('button', { name: 'Create Integration' }).click();
+  await page.getByText("Now let's configure your OAuth credentials").waitFor();
+  await wizard.getByRole('button', { name: /Save/ }).click();
+  await wizard.getByText('Client ID is required').waitFor();
+  await wizard.getByText('Client Secret is required').waitFor();
+  await wizard.getByText('Host URL is required').waitFor();
+  await wizard.getByLabel('Client ID').fill(DEFAULT_SIM_CLIENT.clientId);
+  await wizard.getByLabel('Client Secret').fill(DEFAULT_SIM_CLIENT.clientSecret);
+  await wizard.getByLabel('Host URL').fill(sim.url);
+  await wizard.getByRole('button', { name: /Save/ }).click();
+  await wizard.getByTestId('wizard-authorize').waitFor();
+  const [popup] = await Promise.all([context.waitForEvent('page'), wizard.getByRole('button', { name: 'Authorize with Zendesk' }).click()]);
+  await popup.waitForLoadState();
+  expect(popup.url()).toContain(`${sim.url}/oauth/authorizations/new`);
+  await h.shot('zendesk-consent', popup);
+  if (decision === 'close') await popup.close();
+  else await popup.getByRole('button', { name: decision }).click();
+  return { wizard, popup };
+}
+
+describe('Zendesk integration in the browser', () => {
+  it('connects through the whole wizard, then an initial sync fills the progress bar to completion', async () => {
+    const { page } = h;
+    await openIntegrations();
+    await page.getByTestId('provider-salesforce').getByRole('button', { name: 'Coming Soon' }).waitFor();
+    expect(await page.getByTestId('provider-hubspot').getByRole('button', { name: 'Coming Soon' }).isDisabled()).toBe(true);
+
+    const { wizard, popup } = await connectThroughWizard('Allow');
+    await wizard.getByText('Zendesk Connected').waitFor({ timeout: 10_000 });
+    await popup.waitForEvent('close', { timeout: 5_000 }).catch(() => undefined);
+    expect(popup.isClosed()).toBe(true);
+    await wizard.getByRole('button', { name: 'Done' }).click();
+
+    const card = page.locator('[data-testid^="integration-"]').filter({ hasText: 'Acme Support' }).first();
+    await card.getByText('Active', { exact: true }).waitFor();
+    await card.getByText(new URL(sim.url).host).waitFor();
+    await card.getByText('Created Just now').waitFor();
+    await card.getByRole('button', { name: 'Initial Sync' }).click();
+    const range = page.getByTestId('sync-range-dialog');
+    await range.getByText('6 months').waitFor();
+    await range.getByRole('button', { name: 'Start Sync' }).click();
+    await page.getByText('Sync Started').first().waitFor();
+    await card.getByTestId('sync-progress').waitFor();
+    await h.shot('zendesk-sync-progress');
+    await page.getByText('Sync Complete').first().waitFor({ timeout: 20_000 });
+    await page.getByText(/Synced \d+ tickets, 20 users and 4 organizations\./).first().waitFor();
+    await card.getByTestId('sync-progress').waitFor({ state: 'detached' });
+    const since = Date.now() / 1000 - 183 * 86_400;
+    const expected = [...sim.data.tickets.values()].filter((t) => t.ts >= since).length;
+    const totals = await card.getByTestId('integration-totals').innerText();
+    expect(totals.replace(/\s+/g, ' ')).toContain('20 users');
+    expect(Number(/(\d+) tickets/.exec(totals)![1])).toBeGreaterThanOrEqual(expected - 2);
+    await card.getByRole('button', { name: 'Sync New' }).waitFor();
+    await h.shot('zendesk-sync-complete');
+
+    // Configure Schedule really sets the interval.
+    await card.getByRole('button', { name: 'Schedule' }).click();
+    await page.getByTestId('schedule-dialog').getByRole('button', { name: 'Save Schedule' }).click();
+    await page.getByText('Settings Updated').first().waitFor();
+    const list = await h.server.http('GET', '/api/integrations');
+    expect(list.body[0].config).toMatchObject({ autoSync: true, syncInterval: 1800 });
+  }, 90_000);
+
+  it('closing the popup reports "OAuth Cancelled" and Deny reports an OAuth Error; both return to config', async () => {
+    const { page } = h;
+    await openIntegrations();
+    const { wizard } = await connectThroughWizard('close');
+    await page.getByText('Zendesk authorization was cancelled').waitFor({ timeout: 5_000 });
+    await wizard.getByTestId('wizard-config').waitFor();
+
+    await wizard.getByLabel('Client Secret').fill(DEFAULT_SIM_CLIENT.clientSecret);
+    await wizard.getByRole('button', { name: /Save/ }).click();
+    const [popup] = await Promise.all([h.context.waitForEvent('page'), wizard.getByRole('button', { name: 'Authorize with Zendesk' }).click()]);
+    await popup.getByRole('button', { name: 'Deny' }).click();
+    await page.getByText('Failed to complete OAuth: access_denied').waitFor({ timeout: 5_000 });
+    await wizard.getByTestId('wizard-config').waitFor();
+  });
+
+  it('the /admin?oauth=… return path shows the toast, opens Integrations and strips the parameters', async () => {
+    const { page } = h;
+    await openIntegrations('/admin?oauth=error&provider=zendesk&integrationId=x&error=boom');
+    await page.getByText('Failed to complete OAuth: boom').waitFor();
+    await page.getByTestId('integrations-screen').waitFor();
+    await page.waitForFunction(() => !window.location.search.includes('oauth='));
+    await openIntegrations('/admin?oauth=success&provider=zendesk&integrationId=x');
+    await page.getByText('Zendesk integration completed successfully').waitFor();
+    await page.getByTestId('integrations-screen').waitFor();
+  });
+});
