@@ -52,6 +52,7 @@ export function TableView({ configuration, height }: { configuration: TabConfigu
     getSortedRowModel: getSortedRowModel(),
     getRowId: (r) => r.recordId,
     enableSortingRemoval: false,
+    sortDescFirst: false,
     enableMultiSort: false,
   });
 

@@ -46,7 +46,7 @@ export function ViewerHeader({ dashboard, tabId }: { dashboard: PublicDashboardR
   return (
     <header style={{ background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}`, padding: '12px clamp(12px, 3vw, 24px)' }}>
       <Flex gap={12} align="center" wrap style={{ maxWidth: 1600, margin: '0 auto' }}>
-        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate('/dashboards')} aria-label="Back to dashboards" />
+        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate('/dashboards')} aria-label="Back" />
         <div style={{ flex: '1 1 240px', minWidth: 0 }}>
           {dashboard ? (
             <>

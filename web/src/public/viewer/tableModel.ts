@@ -35,10 +35,10 @@ export function tableColumns(configuration: TabConfiguration, records: RecordDto
   const configured = configuredColumns(configuration);
   const hasConfig = (configuration.columns ?? []).length > 0;
   const base = hasConfig ? configured : records.length ? recordFields(records[0]).map((field) => ({ field, width: COLUMN_DEFAULT_WIDTH, extra: false })) : [];
-  const known = new Set((configuration.columns ?? []).map((c) => c.name));
   const fields = allFields(records);
-  const extras = fields.filter((f) => !known.has(f) && !base.some((c) => c.field === f));
-  const total = new Set([...(configuration.columns ?? []).map((c) => c.name), ...fields]).size;
+  const inBase = new Set(base.map((c) => c.field));
+  const extras = fields.filter((f) => !inBase.has(f));
+  const total = inBase.size + extras.length;
   const columns = showAll ? [...base, ...extras.map((field) => ({ field, width: COLUMN_DEFAULT_WIDTH, extra: hasConfig }))] : base;
   return { columns, total, hasConfig, canToggle: hasConfig };
 }

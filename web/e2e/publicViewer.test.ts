@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startBrowser, type BrowserHarness } from './browser';
+
+let h: BrowserHarness;
+beforeAll(async () => {
+  h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web' } });
+});
+afterAll(() => h?.close());
+beforeEach(async () => {
+  await h.server.reset();
+  await h.page.setViewportSize({ width: 1366, height: 900 });
+});
+
+const LONG = 'x'.repeat(130);
+const RECORDS = [
+  { ticket_id: 1, subject: 'Printer on fire', status: 'open', priority: 'high', meta: { a: 1, b: 'two', c: [1, 2, 3], d: 'a fairly long string value here' }, tags: ['a', 'b', 'c'], notes: LONG, custom_fields: [{ id: 77, value: 'email' }], assignee: 'Ada' },
+  { ticket_id: 2, subject: 'Login broken', status: 'closed', priority: 'medium', meta: null, tags: [], notes: '', custom_fields: [{ id: 77, value: 'chat' }] },
+  { ticket_id: 3, subject: 'Slow export', status: 'in progress', priority: 'low', meta: {}, tags: ['x'], notes: 'short', custom_fields: [] },
+  { ticket_id: 4, subject: 'Weird status', status: 'waiting', priority: 'urgent', meta: {}, tags: [], notes: 'n', custom_fields: [] },
+  { ticket_id: 5, subject: 'No status yet', status: '', priority: 'low', meta: {}, tags: [], notes: 'n', custom_fields: [] },
+];
+
+const col = (name: string, order: number) => ({ name, visible: true, width: 150, order });
+const TABLE_TAB = {
+  id: 'tab1', name: 'All Tickets', style: 'table',
+  configuration: { sortable: true, filterable: true, columns: [col('ticket_id', 0), col('subject', 1), col('status', 2), col('priority', 3), col('meta', 4), col('tags', 5), col('notes', 6), col('custom_77', 7), { ...col('hidden', 8), visible: false }] },
+  widgets: [],
+};
+const BUCKET_TAB = {
+  id: 'tab2', name: 'By Status', style: 'bucket',
+  configuration: {
+    bucketKey: 'status', displayKeys: ['subject', 'priority', 'missing_field'],
+    highlightRules: [{ key: 'priority', value: 'high', color: 'red' }, { key: 'priority', value: 'medium', color: 'yellow' }, { key: 'priority', value: 'low', color: 'green' }],
+  },
+  widgets: [],
+};
+
+async function seed(tabs: unknown[], opts: { name?: string; publish?: boolean; records?: unknown[] } = {}) {
+  const ds = (await h.server.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body as { id: string; sourceId: string };
+  if ((opts.records ?? RECORDS).length) await h.server.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: opts.records ?? RECORDS } });
+  await h.server.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { keyMappings: { subject: 'Subject', custom_77: 'Channel' } } });
+  const res = await h.server.http('POST', '/api/admin/dashboards', {
+    body: { name: opts.name ?? 'Support Board', description: 'Tickets live', dataSourceId: ds.id, isPublished: opts.publish ?? true, configuration: { tabs } },
+  });
+  expect(res.status).toBe(201);
+  // Creating with no tabs gives a default tab: an empty list has to be patched in.
+  if (tabs.length === 0) await h.server.http('PATCH', `/api/admin/dashboards/${res.body.id}`, { body: { configuration: { tabs: [] } } });
+  return { id: res.body.id as string, ds };
+}
+
+const rowTexts = () => h.page.getByTestId('table-row').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).innerText.replace(/\s+/g, ' ')));
+const firstColumn = () => h.page.getByTestId('table-row').evaluateAll((rows) => rows.map((r) => (r.querySelector('[role=cell]') as HTMLElement).innerText));
+
+describe('viewer states', () => {
+  it('shows Dashboard Not Found for unknown and unpublished dashboards, with a way back', async () => {
+    const { id } = await seed([TABLE_TAB], { publish: false });
+    for (const path of ['/dashboards/000000000000000000000000', `/dashboards/${id}`]) {
+      await h.page.goto(path);
+      await h.page.getByText('Dashboard Not Found').waitFor();
+      expect(await h.page.getByText('The requested dashboard could not be found.').isVisible()).toBe(true);
+    }
+    await h.page.getByRole('button', { name: 'Back to Dashboards', exact: true }).click();
+    await h.page.waitForURL((u) => u.pathname === '/dashboards');
+  });
+
+  it('shows No Tabs Configured', async () => {
+    const { id } = await seed([]);
+    await h.page.goto(`/dashboards/${id}`);
+    await h.page.getByText('No Tabs Configured', { exact: true }).waitFor();
+    expect(await h.page.getByText('This dashboard has no tabs configured yet.').isVisible()).toBe(true);
+    expect(await h.page.getByText('Live • Updates every 30s').isVisible()).toBe(true);
+  });
+
+  it('renders visible widgets with titles, and No Widgets when none is visible', async () => {
+    const widgets = [
+      { id: 'w1', name: 'Ticket Table', type: 'table', visible: true, configuration: { columns: [col('ticket_id', 0), col('status', 1)] } },
+      { id: 'w2', name: 'Status Board', type: 'kanban', visible: true, configuration: { bucketKey: 'status' } },
+      { id: 'w3', name: 'Hidden Widget', type: 'table', visible: false, configuration: {} },
+    ];
+    const { id } = await seed([
+      { id: 'tw', name: 'Widgets', style: 'table', configuration: {}, widgets },
+      { id: 'tn', name: 'Nothing', style: 'table', configuration: {}, widgets: [{ ...widgets[2] }] },
+    ]);
+    await h.page.goto(`/dashboards/${id}`);
+    await h.page.getByText('Ticket Table').waitFor();
+    expect(await h.page.getByTestId('widget').count()).toBe(2);
+    expect(await h.page.getByText('Hidden Widget').count()).toBe(0);
+    expect(await h.page.getByTestId('bucket-group').count()).toBeGreaterThan(0);
+    expect(await h.page.getByTestId('table-row').count()).toBe(RECORDS.length);
+    await h.page.getByRole('tab', { name: 'Nothing' }).click();
+    await h.page.getByText('No Widgets', { exact: true }).waitFor();
+    expect(await h.page.getByText('This tab has no visible widgets configured.').isVisible()).toBe(true);
+  });
+});
+
+describe('table view', () => {
+  it('draws configured columns with badges and cell rules, filters, sorts and toggles fields', async () => {
+    const { id } = await seed([TABLE_TAB, BUCKET_TAB]);
+    const { page } = h;
+    await page.goto(`/dashboards/${id}`);
+    await page.getByTestId('table-row').first().waitFor();
+    expect(await page.getByRole('tab', { selected: true }).innerText()).toBe('All Tickets');
+    const headers = await page.getByRole('columnheader').allInnerTexts();
+    expect(headers.map((t) => t.trim())).toEqual(['ticket_id', 'Subject', 'status', 'priority', 'meta', 'tags', 'notes', 'Channel', 'Last Updated']);
+    expect(await page.getByTestId('field-count').innerText()).toBe('Showing 8 of 9 fields');
+
+    const row1 = page.locator('[data-record-id="1"]');
+    expect(await row1.locator('[data-badge]').evaluateAll((b) => b.map((x) => x.getAttribute('data-badge')))).toEqual(['blue', 'red']);
+    const text1 = await row1.innerText();
+    expect(text1).toContain('{"a":1,"b":"two","c":[1,2,3],"d":"a fairly long st...');
+    expect(text1).toContain('3 items');
+    expect(text1).toContain(`${'x'.repeat(100)}...`);
+    expect(text1).toContain('(130 characters)');
+    expect(text1).toContain('email');
+    const badges = async (rid: string) => page.locator(`[data-record-id="${rid}"] [data-badge]`).evaluateAll((b) => b.map((x) => x.getAttribute('data-badge')));
+    expect(await badges('2')).toEqual(['green', 'yellow']);
+    expect(await badges('3')).toEqual(['yellow', 'blue']);
+    expect(await badges('4')).toEqual(['gray', 'gray']);
+    expect(await page.locator('[data-record-id="2"]').innerText()).toMatch(/0 items/);
+    expect((await page.locator('[data-record-id="2"] [role=cell]').allInnerTexts()).filter((t) => t.trim() === '-').length).toBeGreaterThanOrEqual(2);
+
+    await page.getByPlaceholder('Filter records...').fill('CLOSED');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-row]').length === 1);
+    expect(await firstColumn()).toEqual(['2']);
+    await page.getByPlaceholder('Filter records...').fill('no such thing');
+    await page.getByText('No Records Found', { exact: true }).waitFor();
+    expect(await page.getByText('Try adjusting your filter criteria.').isVisible()).toBe(true);
+    await page.getByPlaceholder('Filter records...').fill('');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-row]').length === 5);
+
+    await page.getByRole('columnheader', { name: 'ticket_id' }).click();
+    await page.waitForFunction(() => document.querySelector('[role=columnheader]')!.getAttribute('aria-sort') === 'ascending');
+    expect(await firstColumn()).toEqual(['1', '2', '3', '4', '5']);
+    await page.getByRole('columnheader', { name: 'ticket_id' }).click();
+    await page.waitForFunction(() => document.querySelector('[role=columnheader]')!.getAttribute('aria-sort') === 'descending');
+    expect(await firstColumn()).toEqual(['5', '4', '3', '2', '1']);
+
+    await page.getByRole('button', { name: 'Show All Fields' }).click();
+    await page.getByRole('button', { name: 'Show Configured' }).waitFor();
+    expect(await page.getByRole('columnheader').filter({ hasText: 'Extra' }).count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('field-count').innerText()).toMatch(/^Showing (\d+) of \1 fields$/);
+    await page.getByRole('button', { name: 'Show Configured' }).click();
+    expect(await page.getByRole('columnheader').filter({ hasText: 'Extra' }).count()).toBe(0);
+    expect(await firstColumn()).toEqual(['5', '4', '3', '2', '1']);
+  });
+
+  it('uses every field of the first record without configured columns, and shows No data available', async () => {
+    const { id } = await seed([{ id: 't', name: 'Raw', style: 'table', configuration: {}, widgets: [] }], { records: [{ k: 'a', v: 1, custom_fields: [{ id: 9, value: 'z' }] }] });
+    await h.page.goto(`/dashboards/${id}`);
+    await h.page.getByTestId('table-row').first().waitFor();
+    expect((await h.page.getByRole('columnheader').allInnerTexts()).map((t) => t.trim())).toEqual(['k', 'v', 'custom_9', 'Last Updated']);
+    const empty = await seed([{ id: 't', name: 'Empty', style: 'table', configuration: { columns: [col('k', 0)] }, widgets: [] }], { records: [] });
+    await h.page.goto(`/dashboards/${empty.id}`);
+    await h.page.getByText('No Records Found', { exact: true }).waitFor();
+    expect(await h.page.getByText('No data available for this view.').isVisible()).toBe(true);
+    const none = await seed([{ id: 't', name: 'None', style: 'table', configuration: { columns: [{ ...col('k', 0), visible: false }] }, widgets: [] }], { records: [] });
+    await h.page.goto(`/dashboards/${none.id}`);
+    await h.page.getByText('No Columns Configured', { exact: true }).waitFor();
+  });
+});

@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startBrowser, type BrowserHarness } from './browser';
+
+let h: BrowserHarness;
+beforeAll(async () => {
+  h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web' } });
+});
+afterAll(() => h?.close());
+beforeEach(async () => {
+  await h.server.reset();
+  await h.page.setViewportSize({ width: 1366, height: 900 });
+});
+
+const RECORDS = [
+  { ticket_id: 1, subject: 'Printer on fire', status: 'open', priority: 'high', custom_fields: [{ id: 77, value: 'email' }] },
+  { ticket_id: 2, subject: 'Login broken', status: 'closed', priority: 'medium', custom_fields: [{ id: 77, value: 'chat' }] },
+  { ticket_id: 3, subject: 'Slow export', status: 'open', priority: 'low', custom_fields: [] },
+  { ticket_id: 4, subject: 'Odd one', status: '', priority: 'whatever', custom_fields: [] },
+];
+const col = (name: string, order: number) => ({ name, visible: true, width: name === 'subject' ? 260 : 150, order });
+const TABLE_TAB = {
+  id: 'tab1', name: 'All Tickets', style: 'table',
+  configuration: { sortable: true, filterable: true, columns: ['ticket_id', 'subject', 'status', 'priority', 'custom_77'].map(col) },
+  widgets: [],
+};
+const BUCKET_TAB = {
+  id: 'tab2', name: 'By Status', style: 'bucket',
+  configuration: {
+    bucketKey: 'status', displayKeys: ['subject', 'priority', 'missing_field'],
+    highlightRules: [{ key: 'priority', value: 'high', color: 'red' }, { key: 'priority', value: 'medium', color: 'yellow' }, { key: 'priority', value: 'low', color: 'purple' }],
+  },
+  widgets: [],
+};
+
+async function seed(tabs: unknown[], name = 'Support Board') {
+  const ds = (await h.server.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body as { id: string; sourceId: string };
+  await h.server.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: RECORDS } });
+  await h.server.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { keyMappings: { subject: 'Subject', priority: 'Priority', custom_77: 'Channel' } } });
+  const res = await h.server.http('POST', '/api/admin/dashboards', {
+    body: { name, description: 'The support queue, live', dataSourceId: ds.id, isPublished: true, configuration: { tabs } },
+  });
+  expect(res.status).toBe(201);
+  return { id: res.body.id as string, ds };
+}
+const ingest = (sourceId: string, records: unknown[]) => h.server.http('POST', '/api/data/ingest', { body: { sourceId, records } });
+
+describe('bucket view', () => {
+  it('groups by the bucket key with counts, labels display keys and colours borders by the first matching rule', async () => {
+    const { id } = await seed([BUCKET_TAB, { id: 'b2', name: 'Ids only', style: 'bucket', configuration: { bucketKey: 'priority' }, widgets: [] }, { id: 'b3', name: 'No key', style: 'bucket', configuration: {}, widgets: [] }]);
+    const { page } = h;
+    await page.goto(`/dashboards/${id}`);
+    await page.getByTestId('bucket-group').first().waitFor();
+    expect(await page.getByTestId('bucket-title').allInnerTexts()).toEqual(['open', 'closed', 'Unassigned']);
+    const counts = await page.getByTestId('bucket-group').evaluateAll((groups) => groups.map((g) => g.querySelector('.ant-badge')!.textContent));
+    expect(counts).toEqual(['2', '1', '1']);
+    const colors = await page.getByTestId('bucket-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-color')));
+    expect(colors).toEqual(['red', 'purple', 'yellow', 'gray']);
+    const first = await page.getByTestId('bucket-card').first().innerText();
+    expect(first).toContain('Subject:');
+    expect(first).toContain('Printer on fire');
+    expect(first).toContain('missing_field:');
+    expect(first).toContain('N/A');
+    await h.shot('public-viewer-bucket');
+
+    await page.getByRole('tab', { name: 'Ids only' }).click();
+    await page.getByText('Record ID: 1').waitFor();
+    await page.getByRole('tab', { name: 'No key' }).click();
+    await page.getByText('No Bucket Key Configured').waitFor();
+    expect(await page.getByText('Configure a bucket key to group records.').isVisible()).toBe(true);
+  });
+});
+
+describe('export and live updates', () => {
+  it('downloads the current tab as "<dashboard name>.csv", and says so when it fails', async () => {
+    const { id } = await seed([TABLE_TAB, BUCKET_TAB], 'Queue: Ünïcode & more');
+    const { page } = h;
+    await page.goto(`/dashboards/${id}`);
+    await page.getByTestId('table-row').first().waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('Queue_ Ünïcode & more.csv');
+    const csv = fs.readFileSync((await download.path())!, 'utf8');
+    expect(csv.charCodeAt(0)).toBe(0xfeff);
+    const lines = csv.slice(1).trim().split(/\r?\n/);
+    expect(lines[0]).toContain('Subject');
+    expect(lines).toHaveLength(RECORDS.length + 1);
+    expect(csv).toContain('Printer on fire');
+
+    await page.route('**/export**', (route) => route.fulfill({ status: 500, body: 'nope' }));
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    await page.getByText('Failed to export dashboard').waitFor();
+    await page.unroute('**/export**');
+  });
+
+  it('applies pushed records in place, keeps filter and sort, and switches to Not Found when unpublished', async () => {
+    const { id, ds } = await seed([TABLE_TAB, BUCKET_TAB]);
+    const { page } = h;
+    await page.goto(`/dashboards/${id}`);
+    await page.getByText('Live • Updates every 30s').waitFor();
+    await page.getByTestId('table-row').first().waitFor();
+    await page.getByPlaceholder('Filter records...').fill('open');
+    await page.getByRole('columnheader', { name: 'ticket_id' }).click();
+    await page.getByRole('columnheader', { name: 'ticket_id' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-row]').length === 2);
+    // Mark a row so we can tell whether it was replaced (a refetch/remount would drop the mark).
+    await page.locator('[data-record-id="3"]').evaluate((el) => el.setAttribute('data-mark', 'kept'));
+
+    await ingest(ds.sourceId, [{ ticket_id: 9, subject: 'Brand new', status: 'open', priority: 'high' }, { ticket_id: 2, subject: 'Login broken', status: 'open', priority: 'medium' }]);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-row]').length === 4);
+    const ids = await page.getByTestId('table-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-record-id')));
+    expect(ids).toEqual(['9', '3', '2', '1']);
+    expect(await page.locator('[data-record-id="3"]').getAttribute('data-mark')).toBe('kept');
+    expect(await page.getByPlaceholder('Filter records...').inputValue()).toBe('open');
+
+    await page.getByRole('tab', { name: 'By Status' }).click();
+    await page.getByTestId('bucket-group').first().waitFor();
+    expect(await page.getByTestId('bucket-title').allInnerTexts()).toEqual(['open', 'Unassigned']);
+
+    await h.server.http('PATCH', `/api/admin/dashboards/${id}`, { body: { isPublished: false } });
+    await page.getByText('Dashboard Not Found').waitFor({ timeout: 5000 });
+  });
+});
+
+describe('phone width', () => {
+  it('renders the viewer at 390×844', async () => {
+    const { id } = await seed([TABLE_TAB, BUCKET_TAB]);
+    await h.page.setViewportSize({ width: 390, height: 844 });
+    await h.page.goto(`/dashboards/${id}`);
+    await h.page.getByTestId('table-row').first().waitFor();
+    const overflow = await h.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await h.shot('public-viewer-phone');
+    await h.page.getByRole('tab', { name: 'By Status' }).click();
+    await h.page.getByTestId('bucket-card').first().waitFor();
+    await h.shot('public-viewer-bucket-phone');
+  });
+});
