@@ -70,7 +70,7 @@ export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto 
       extra={dashboard && <StatusTag isPublished={dashboard.isPublished} />}
       data-testid="dashboard-form"
     >
-      <Form form={form} layout="vertical" onFinish={submit} requiredMark>
+      <Form form={form} name="dashboardForm" layout="vertical" onFinish={submit} requiredMark>
         <Form.Item label="Name" name="name" required>
           <Input placeholder="e.g. Support Overview" />
         </Form.Item>

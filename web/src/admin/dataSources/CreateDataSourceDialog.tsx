@@ -39,7 +39,7 @@ export function CreateDataSourceDialog({ open, onClose }: { open: boolean; onClo
       destroyOnHidden
       forceRender
     >
-      <Form form={form} layout="vertical" onFinish={submit} validateTrigger={['onSubmit', 'onChange']}>
+      <Form form={form} name="createDataSource" layout="vertical" onFinish={submit} validateTrigger={['onSubmit', 'onChange']}>
         <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}>
           <Input placeholder="e.g. Support Tickets" autoFocus />
         </Form.Item>

@@ -52,7 +52,7 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
 
   return (
     <Modal open={Boolean(dataSource)} title="Edit Data Source" okText="Save" confirmLoading={busy} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden forceRender width={560}>
-      <Form form={form} layout="vertical" onFinish={submit}>
+      <Form form={form} name="editDataSource" layout="vertical" onFinish={submit}>
         <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}>
           <Input />
         </Form.Item>

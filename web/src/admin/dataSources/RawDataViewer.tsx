@@ -25,11 +25,11 @@ export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceD
   const customIds = useMemo(() => customFieldIds(records), [records]);
 
   const columns = [
-    ...fields.map((f) => ({ key: f.key, title: f.label, width: 180, render: (_: unknown, r: RecordDto) => <CellValue value={fieldValue(r.data, f.key)} /> })),
+    ...fields.map((f) => ({ key: f.key, title: f.label, width: 200, render: (_: unknown, r: RecordDto) => <CellValue value={fieldValue(r.data, f.key)} /> })),
     ...customIds.map((id) => ({
       key: customColumn(id),
       title: `Custom Field ${id}`,
-      width: 180,
+      width: 160,
       render: (_: unknown, r: RecordDto) => <CellValue value={fieldValue(r.data, customColumn(id))} />,
     })),
   ];
@@ -62,6 +62,8 @@ export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceD
               columns={columns}
               pagination={false}
               scroll={{ x: 'max-content', y: 420 }}
+              tableLayout="fixed"
+              style={{ wordBreak: 'break-word' }}
               bordered
             />
             <Flex vertical gap={2} style={{ marginTop: 8 }} data-testid="raw-footer">

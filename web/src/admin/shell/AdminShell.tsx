@@ -53,7 +53,7 @@ export function AdminShell() {
         width={256}
         collapsedWidth={64}
         theme="light"
-        style={{ borderRight: '1px solid #f0f0f0' }}
+        style={{ borderRight: '1px solid #f0f0f0', position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
         data-testid="admin-sidebar"
       >
         <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: 'center', fontWeight: 700, fontSize: 16 }}>
