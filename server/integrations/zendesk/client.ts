@@ -19,6 +19,8 @@ export interface ZendeskClientOptions {
   maxRetryAfterSeconds?: number;
   signal?: AbortSignal;
   onRateLimit?: (seconds: number, path: string) => void;
+  /** Called once on a 401: answers a fresh access token (refresh grant) or null. */
+  refreshToken?: () => Promise<string | null>;
   timeoutMs?: number;
 }
 
@@ -42,9 +44,12 @@ export function normaliseHostUrl(input: string): string {
 
 export class ZendeskClient {
   private readonly origin: string;
+  private accessToken: string;
+  private refreshed = false;
 
   constructor(private readonly opts: ZendeskClientOptions) {
     this.origin = new URL(opts.baseUrl).origin;
+    this.accessToken = opts.accessToken;
   }
 
   /** GET a path (or an absolute next-page URL on the same host) and parse its JSON. */
@@ -58,7 +63,7 @@ export class ZendeskClient {
       let res: Response;
       try {
         const signals = [AbortSignal.timeout(this.opts.timeoutMs ?? 60_000), ...(this.opts.signal ? [this.opts.signal] : [])];
-        res = await fetch(url, { headers: { authorization: `Bearer ${this.opts.accessToken}`, accept: 'application/json' }, signal: AbortSignal.any(signals) });
+        res = await fetch(url, { headers: { authorization: `Bearer ${this.accessToken}`, accept: 'application/json' }, signal: AbortSignal.any(signals) });
       } catch (e) {
         if (this.opts.signal?.aborted) throw e;
         throw new ZendeskApiError(0, path, `GET ${path} failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -70,6 +75,15 @@ export class ZendeskClient {
         this.opts.onRateLimit?.(seconds, path);
         await sleep(seconds * 1000, this.opts.signal);
         continue;
+      }
+      if (res.status === 401 && !this.refreshed && this.opts.refreshToken) {
+        this.refreshed = true;
+        await res.body?.cancel();
+        const fresh = await this.opts.refreshToken().catch(() => null);
+        if (fresh) {
+          this.accessToken = fresh;
+          continue;
+        }
       }
       if (!res.ok) {
         const text = await res.text().catch(() => '');

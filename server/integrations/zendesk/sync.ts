@@ -3,6 +3,7 @@ import { SYNC_RANGE_DEFAULT_MONTHS } from '@common/constants';
 import { BadRequestError, ConflictError } from '../../errors';
 import { ensureIntegrationDataSource } from '../../services/dataSources';
 import { ZendeskApiError, ZendeskClient } from './client';
+import { requestToken } from './oauth';
 import { acquireLease, INTERRUPTED_MESSAGE, markInterrupted, renewLease } from './lease';
 import type { IntegrationDoc, SyncCursors } from './models';
 import { presentSyncStatus } from './presenters';
@@ -69,6 +70,7 @@ async function runSync(rt: ZendeskRuntime, doc: IntegrationDoc, initialFrom: num
     if (!doc.sourceId) await updateIntegration(rt, id, { $set: { sourceId, dataSourceId: String(ds._id) } });
     const client = new ZendeskClient({
       baseUrl: doc.oauth.hostUrl!, accessToken: doc.oauth.accessToken!, signal, maxRetryAfterSeconds: rt.maxRetryAfterSeconds,
+      refreshToken: () => refreshAccessToken(rt, id),
       onRateLimit: (s) => void progress(lastPercent, `Rate limited by Zendesk: waiting ${s}s before retrying`).catch(() => {}),
     });
     const none: SyncCursors = { tickets: null, users: null, organizations: null };
@@ -131,6 +133,24 @@ async function finish(rt: ZendeskRuntime, id: string, counts: SyncRun['counts'],
   if (ok) rt.app.events.emit('sync.completed', { integrationId: id, ...results, errors });
   else rt.app.events.emit('sync.failed', { integrationId: id, message: msg });
   rt.app.log.info(`zendesk: sync of ${id} ${ok ? 'completed' : 'finished with errors'} (${counts.tickets} tickets, ${counts.deleted} deleted)`);
+}
+
+/** The refresh-token grant: stores the new tokens; null when there is no refresh token or it fails. */
+async function refreshAccessToken(rt: ZendeskRuntime, id: string): Promise<string | null> {
+  const doc = await requireIntegration(rt, id);
+  const o = doc.oauth;
+  if (!o?.refreshToken || !o.clientId || !o.clientSecret || !o.hostUrl) return null;
+  try {
+    const t = await requestToken(o.hostUrl, { grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: o.clientId, client_secret: o.clientSecret, scope: o.scope ?? 'read' });
+    await rt.models.Integration.updateOne({ _id: id }, {
+      $set: { 'oauth.accessToken': t.accessToken, 'oauth.refreshToken': t.refreshToken ?? o.refreshToken, 'oauth.tokenExpiresAt': t.expiresAt },
+    });
+    rt.app.log.info(`zendesk: refreshed the access token of integration ${id}`);
+    return t.accessToken;
+  } catch (e) {
+    rt.app.log.warn(`zendesk: token refresh for integration ${id} failed: ${message(e)}`);
+    return null;
+  }
 }
 
 /** Stops this process's syncs (shutdown); they are marked interrupted and resume next time. */

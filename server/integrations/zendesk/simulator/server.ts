@@ -34,6 +34,8 @@ export interface ZendeskSimulator {
   /** How many data requests were answered, per path. */
   requests: Map<string, number>;
   issuedTokens(): number;
+  /** Every access token stops working (refresh tokens still do): as when tokens expire. */
+  expireAccessTokens(): void;
   close(): Promise<void>;
 }
 
@@ -183,6 +185,7 @@ export async function startZendeskSimulator(opts: SimulatorOptions = {}): Promis
     const n = (k: string, d: number) => (body[k] !== undefined && body[k] !== '' ? Number(body[k]) : d);
     if (url.pathname === '/__sim/rate-limit') rateLimited = { count: n('count', 1), retryAfter: n('retryAfter', 1) };
     else if (url.pathname === '/__sim/fail') failing = { count: n('count', 1), status: n('status', 500), pathPart: body.pathPart ?? '' };
+    else if (url.pathname === '/__sim/expire-tokens') tokens.clear();
     else if (url.pathname === '/__sim/churn') return send(res, 200, data.churn({ create: n('create', 3), update: n('update', 3), remove: n('remove', 1) }));
     else if (url.pathname !== '/__sim/state') return send(res, 404, { error: 'not found' });
     const tickets = [...data.tickets.values()];
@@ -227,6 +230,7 @@ export async function startZendeskSimulator(opts: SimulatorOptions = {}): Promis
       failing = { count, status: o.status ?? 500, pathPart: o.pathPart ?? '' };
     },
     issuedTokens: () => tokens.size,
+    expireAccessTokens: () => tokens.clear(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
