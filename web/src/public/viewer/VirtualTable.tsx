@@ -16,6 +16,9 @@ const cellStyle = (width: number): CSSProperties => ({
   display: 'flex', alignItems: 'center',
 });
 
+// Text-overflow needs a block box: a flex cell alone would cut text without the ellipsis.
+const clip: CSSProperties = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 };
+
 /** Header and virtualised body of the records table: only the rows in view are in the DOM. */
 export function VirtualTable({ table, specs, rows, height }: { table: Table<RecordDto>; specs: ColumnSpec[]; rows: Row<RecordDto>[]; height?: number | string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -31,7 +34,8 @@ export function VirtualTable({ table, specs, rows, height }: { table: Table<Reco
       role="table"
       data-testid="records-table"
       style={{
-        height: height ?? `clamp(320px, calc(100vh - 280px), ${ROW_HEIGHT * 30}px)`, maxHeight: rows.length ? undefined : ROW_HEIGHT * 2 + 2,
+        // As tall as the rows need, at most what fits the screen; the body scrolls inside.
+        height: `min(${bodyHeight + ROW_HEIGHT + 6}px, ${height ?? `clamp(320px, calc(100vh - 240px), ${ROW_HEIGHT * 30}px)`})`,
         overflow: 'auto', border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadiusLG, background: token.colorBgContainer,
       }}
     >
@@ -84,7 +88,7 @@ const RecordRow = memo(function RecordRow({ recordId, specs, top, odd }: { recor
     >
       {specs.map((c) => (
         <div key={c.field} role="cell" style={cellStyle(c.width)}>
-          {c.field === LAST_UPDATED ? formatTimestamp(record.lastUpdated) : <Cell field={c.field} value={fieldValue(record, c.field)} />}
+          <span style={clip}>{c.field === LAST_UPDATED ? formatTimestamp(record.lastUpdated) : <Cell field={c.field} value={fieldValue(record, c.field)} />}</span>
         </div>
       ))}
     </div>

@@ -1,0 +1,113 @@
+/**
+ * Public viewer table benchmark: time to first render and to apply a filter (and a sort) at
+ * 1k / 10k / 100k records, in headless chromium against the real server.
+ * Run: npm run bench:table   (BENCH_SIZES=1000,10000 to pick sizes; WEB_DIST to pick the build)
+ */
+import { startBrowser, type BrowserHarness } from '../web/e2e/browser';
+
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number).filter((n) => n > 0);
+const BATCH = 10_000;
+const STATUSES = ['open', 'in progress', 'closed'];
+const PRIORITIES = ['high', 'medium', 'low'];
+const NAMES = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Linus Torvalds'];
+
+function ticket(i: number) {
+  return {
+    ticket_id: 100_000 + i,
+    subject: `Ticket ${i}: ${i % 7 === 0 ? 'Printer on fire' : 'Cannot log in after reset'}`,
+    status: STATUSES[i % 3],
+    priority: PRIORITIES[(i * 7) % 3],
+    assignee: NAMES[i % NAMES.length],
+    created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+    custom_fields: [{ id: 1, value: i % 2 ? 'email' : 'chat' }],
+  };
+}
+
+const ms = (t0: number) => Math.round(performance.now() - t0);
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+async function seed(h: BrowserHarness, n: number) {
+  const ds = (await h.server.http('POST', '/api/admin/data-sources', { body: { name: `Bench ${n}` } })).body as { id: string; sourceId: string };
+  const t0 = performance.now();
+  for (let start = 0; start < n; start += BATCH) {
+    const records = Array.from({ length: Math.min(BATCH, n - start) }, (_, k) => ticket(start + k));
+    const res = await h.server.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records } });
+    if (res.status !== 200) throw new Error(`ingest failed: ${res.status} ${res.text.slice(0, 200)}`);
+  }
+  const ingestMs = ms(t0);
+  const columns = ['ticket_id', 'subject', 'status', 'priority', 'assignee', 'created_at', 'custom_1'].map((name, order) => ({ name, visible: true, width: name === 'subject' ? 300 : 150, order }));
+  const dash = await h.server.http('POST', '/api/admin/dashboards', {
+    body: { name: `Bench ${n}`, dataSourceId: ds.id, isPublished: true, configuration: { tabs: [{ id: 't', name: 'All', style: 'table', configuration: { sortable: true, filterable: true, columns }, widgets: [] }] } },
+  });
+  if (dash.status !== 201) throw new Error(`dashboard failed: ${dash.status} ${dash.text}`);
+  return { id: dash.body.id as string, ingestMs };
+}
+
+/** The longest main-thread task since the last call (a frozen page shows up here). */
+const LONGTASK_SETUP = `window.__long = 0; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long = Math.max(window.__long, e.duration); }).observe({ type: 'longtask', buffered: false });`;
+const takeLongest = (h: BrowserHarness) => h.page.evaluate(`(() => { const v = window.__long; window.__long = 0; return Math.round(v); })()`) as Promise<number>;
+
+async function measure(h: BrowserHarness, n: number) {
+  const { id, ingestMs } = await seed(h, n);
+  const { page } = h;
+  await page.goto('/dashboards');
+  await page.evaluate(LONGTASK_SETUP);
+  // Client-side navigation, so the measured time is the viewer's (chunk + fetch + render), not a page load.
+  const t0 = performance.now();
+  const response = page.waitForResponse((r) => r.url().endsWith(`/api/dashboards/${id}`));
+  await page.evaluate(`window.history.pushState({}, '', '/dashboards/${id}'); window.dispatchEvent(new PopStateEvent('popstate'));`);
+  const fetchMs = await response.then(async (r) => {
+    await r.finished();
+    return ms(t0);
+  });
+  await page.getByTestId('table-row').first().waitFor({ timeout: 120_000 });
+  await page.getByText(`${fmt(n)} records`).waitFor({ timeout: 120_000 });
+  const firstRender = ms(t0);
+  const renderLongest = await takeLongest(h);
+
+  const expected = Array.from({ length: n }, (_, i) => ticket(i)).filter((t) => t.status === 'closed' || t.subject.toLowerCase().includes('closed')).length;
+  const t1 = performance.now();
+  await page.getByPlaceholder('Filter records...').fill('closed');
+  await page.getByText(`${fmt(expected)} records`, { exact: true }).waitFor({ timeout: 120_000 });
+  const filterMs = ms(t1);
+  const filterLongest = await takeLongest(h);
+
+  const t2 = performance.now();
+  await page.getByRole('columnheader', { name: 'subject' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[role=columnheader]')[1]?.getAttribute('aria-sort') === 'ascending', undefined, { timeout: 120_000 });
+  const sortMs = ms(t2);
+  const sortLongest = await takeLongest(h);
+  const domRows = await page.getByTestId('table-row').count();
+  return { n, ingestMs, fetchMs, firstRender, renderLongest, filterMs, filterLongest, sortMs, sortLongest, domRows };
+}
+
+async function main() {
+  const h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web', LOG_LEVEL: 'error' } });
+  const rows: Awaited<ReturnType<typeof measure>>[] = [];
+  try {
+    for (const n of SIZES) {
+      const started = performance.now();
+      try {
+        const r = await measure(h, n);
+        rows.push(r);
+        console.log(`${fmt(n)} records: ingest ${r.ingestMs} ms; viewer fetch ${r.fetchMs} ms, first render ${r.firstRender} ms (longest task ${r.renderLongest} ms); ` +
+          `filter ${r.filterMs} ms (longest task ${r.filterLongest} ms); sort ${r.sortMs} ms (longest task ${r.sortLongest} ms); rows in DOM ${r.domRows}`);
+      } catch (e) {
+        console.log(`${fmt(n)} records: not measured after ${ms(started)} ms — ${(e as Error).message.split('\n')[0]}`);
+      }
+    }
+  } finally {
+    await h.close();
+  }
+  console.log('\n| records | ingest ms | fetch ms | first render ms | filter ms | sort ms | longest task ms (render/filter/sort) | DOM rows |');
+  console.log('|---:|---:|---:|---:|---:|---:|---|---:|');
+  for (const r of rows) console.log(`| ${fmt(r.n)} | ${r.ingestMs} | ${r.fetchMs} | ${r.firstRender} | ${r.filterMs} | ${r.sortMs} | ${r.renderLongest} / ${r.filterLongest} / ${r.sortLongest} | ${r.domRows} |`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
