@@ -48,7 +48,6 @@ async function seed(tabs: unknown[], opts: { name?: string; publish?: boolean; r
   return { id: res.body.id as string, ds };
 }
 
-const rowTexts = () => h.page.getByTestId('table-row').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).innerText.replace(/\s+/g, ' ')));
 const firstColumn = () => h.page.getByTestId('table-row').evaluateAll((rows) => rows.map((r) => (r.querySelector('[role=cell]') as HTMLElement).innerText));
 
 describe('viewer states', () => {

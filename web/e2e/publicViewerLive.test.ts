@@ -121,6 +121,37 @@ describe('export and live updates', () => {
   });
 });
 
+describe('connection loss', () => {
+  it('shows Reconnecting… while the socket is down, then refetches what it missed and goes Live again', async () => {
+    const { id, ds } = await seed([TABLE_TAB]);
+    const { page } = h;
+    let down = false;
+    const open: { close(): Promise<void> }[] = [];
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      if (down) return void ws.close();
+      ws.connectToServer();
+      open.push(ws);
+    });
+    await page.route(/\/socket\.io\//, (route) => (down ? route.abort() : route.continue()));
+    await page.goto(`/dashboards/${id}`);
+    await page.getByText('Live • Updates every 30s').waitFor();
+    await page.getByTestId('table-row').first().waitFor();
+
+    down = true;
+    await Promise.all(open.splice(0).map((ws) => ws.close()));
+    await page.getByText('Reconnecting…').waitFor();
+    await ingest(ds.sourceId, [{ ticket_id: 42, subject: 'Missed while offline', status: 'open', priority: 'low' }]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await page.getByText('Missed while offline').count()).toBe(0);
+
+    down = false;
+    // A refused handshake leaves socket.io waiting for its 20 s connect timeout before it retries.
+    await page.getByText('Live • Updates every 30s').waitFor({ timeout: 45_000 });
+    await page.getByText('Missed while offline').waitFor({ timeout: 5_000 });
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  }, 90_000);
+});
+
 describe('phone width', () => {
   it('renders the viewer at 390×844', async () => {
     const { id } = await seed([TABLE_TAB, BUCKET_TAB]);

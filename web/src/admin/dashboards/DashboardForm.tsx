@@ -80,6 +80,7 @@ export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto 
         <Form.Item label="Data Source" name="dataSourceId" required>
           <Select
             placeholder="Select a data source"
+            aria-label="Data Source"
             showSearch={{ optionFilterProp: 'label' }}
             options={sources.map((s) => ({ value: s.id, label: `${s.name} (${s.sourceId})` }))}
             notFoundContent="No data sources: create one under Data Sources first"
