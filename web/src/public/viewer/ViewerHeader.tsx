@@ -23,7 +23,7 @@ async function exportCsv(dashboard: PublicDashboardResponse['dashboard'], tabId:
 }
 
 /** Back, name, description, Export CSV and the live indicator. */
-export function ViewerHeader({ dashboard, tabId }: { dashboard: PublicDashboardResponse['dashboard'] | null; tabId: string | null }) {
+export function ViewerHeader({ dashboard, loading, tabId }: { dashboard: PublicDashboardResponse['dashboard'] | null; loading: boolean; tabId: string | null }) {
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const { message } = App.useApp();
@@ -60,7 +60,7 @@ export function ViewerHeader({ dashboard, tabId }: { dashboard: PublicDashboardR
               )}
             </>
           ) : (
-            <Skeleton active title={{ width: 240 }} paragraph={{ rows: 1, width: 320 }} style={{ maxWidth: 400 }} />
+            loading && <Skeleton active title={{ width: 240 }} paragraph={{ rows: 1, width: 320 }} style={{ maxWidth: 400 }} />
           )}
         </div>
         <Flex gap={12} align="center" wrap>

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Empty, Layout, Result, Skeleton, Tabs, theme } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { PublicTabDto } from '@common/schemas/dashboard';
 import { EmptyText } from './EmptyText';
@@ -19,6 +19,10 @@ export default function ViewerPage() {
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const [selected, setSelected] = useState<string | null>(null);
+  const name = head?.dashboard.name;
+  useEffect(() => {
+    document.title = name ? `${name} — LiveDash` : 'LiveDash';
+  }, [name]);
 
   let body;
   if (status === 'notFound') {
@@ -53,7 +57,7 @@ export default function ViewerPage() {
   const activeTab = head?.tabs.find((t) => t.id === selected) ?? head?.tabs[0] ?? null;
   return (
     <Layout style={{ minHeight: '100vh', background: token.colorBgLayout }}>
-      <ViewerHeader dashboard={status === 'ready' ? (head?.dashboard ?? null) : null} tabId={activeTab?.id ?? null} />
+      <ViewerHeader dashboard={status === 'ready' ? (head?.dashboard ?? null) : null} loading={status === 'loading'} tabId={activeTab?.id ?? null} />
       <Layout.Content style={{ padding: 'clamp(12px, 3vw, 24px)', maxWidth: 1600, width: '100%', margin: '0 auto' }}>{body}</Layout.Content>
     </Layout>
   );

@@ -22,6 +22,7 @@ export function useViewerSync(dashboardId: string) {
     let buffered: Delta[] = [];
     // Parts already applied of the current revision; null means "the whole revision came by REST".
     let seenParts: Set<number> | null = null;
+    let joined = false;
 
     const apply = (d: Delta) => {
       const have = useViewerStore.getState().revision;
@@ -85,11 +86,13 @@ export function useViewerSync(dashboardId: string) {
     const join = () =>
       socket.emit('dashboard:join', dashboardId, (ack) => {
         if (disposed) return;
+        joined = ack.ok;
         if (!ack.ok) void refetch();
         else if (ack.revision !== undefined && ack.revision > useViewerStore.getState().revision && !inFlight) void refetch();
       });
     // A reconnect may have missed deltas: refetch, then resume in the room.
     const onConnect = () => {
+      joined = false;
       join();
       void refetch();
     };
@@ -101,7 +104,10 @@ export function useViewerSync(dashboardId: string) {
     socket.on('connect', onConnect);
     if (socket.connected) join();
     void refetch();
-    const timer = window.setInterval(() => void refetch(), PUBLIC_REFRESH_MS);
+    // The 30 s refetch is the fallback for when pushes cannot arrive (DECISIONS.md).
+    const timer = window.setInterval(() => {
+      if (!joined || !socket.connected) void refetch();
+    }, PUBLIC_REFRESH_MS);
 
     return () => {
       disposed = true;
