@@ -88,8 +88,10 @@ async function runSync(rt: ZendeskRuntime, doc: IntegrationDoc, initialFrom: num
     const step = async (name: string, percent: number, fn: () => Promise<void>) => {
       if (fatal) return;
       await progress(percent, `Syncing ${name}`);
+      const t0 = Date.now();
       try {
         await fn();
+        rt.app.log.debug(`zendesk: sync of ${id}: ${name} took ${Date.now() - t0} ms`);
       } catch (e) {
         if (signal.aborted) throw e;
         errors.push(`${name}: ${message(e)}`);
