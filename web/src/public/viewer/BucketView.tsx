@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Col, Empty, Flex, Row, Typography, theme } from 'antd';
-import { memo, useMemo, useState } from 'react';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
 import type { HighlightRule, TabConfiguration } from '@common/schemas/dashboard';
 import { cellText, fieldValue, isEmptyValue } from '../cells';
 import { EmptyText } from './EmptyText';
@@ -20,7 +20,7 @@ export function highlightColor(rules: HighlightRule[] | undefined, value: (key: 
 /** Records grouped by the bucket key, one card per record (spec 2.13, bucket view). */
 export function BucketView({ configuration }: { configuration: TabConfiguration }) {
   const bucketKey = configuration.bucketKey || configuration.buckets?.[0]?.key || '';
-  const version = useViewerStore((s) => s.version);
+  const version = useDeferredValue(useViewerStore((s) => s.version));
   const groups = useMemo(() => {
     const out = new Map<string, string[]>();
     if (!bucketKey) return out;

@@ -16,7 +16,8 @@ const LAST_UPDATED_WIDTH = 190;
 export function TableView({ configuration, height }: { configuration: TabConfiguration; height?: number | string }) {
   const filterable = configuration.filterable !== false;
   const sortable = configuration.sortable !== false;
-  const version = useViewerStore((s) => s.version);
+  // Rows pick up their own record at once; re-deriving order, filter and sort for 100k records can wait.
+  const version = useDeferredValue(useViewerStore((s) => s.version));
   const records = useMemo(() => currentRecords(), [version]);
   const [showAll, setShowAll] = useState(false);
   const [query, setQuery] = useState('');
