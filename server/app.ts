@@ -57,7 +57,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     cleanups.push(() => conn.close());
     const models = await createModels(conn);
     const adminToken = config.ADMIN_TOKEN ?? crypto.randomBytes(18).toString('base64url');
-    const ctx: AppContext = { config, log, db, conn, models, events: new DomainEventBus(), adminToken, startedAt: Date.now() };
+    const hello = (await conn.db!.admin().command({ hello: 1 })) as { setName?: string; msg?: string };
+    const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
+    const ctx: AppContext = { config, log, db, conn, models, events: new DomainEventBus(), adminToken, startedAt: Date.now(), transactions };
 
     const zendesk = await startZendeskIntegration(ctx);
     cleanups.push(() => zendesk.close());

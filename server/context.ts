@@ -15,4 +15,6 @@ export interface AppContext {
   events: DomainEventBus;
   adminToken: string;
   startedAt: number;
+  /** Whether the deployment runs multi-document transactions (replica set or sharded). */
+  transactions: boolean;
 }

@@ -31,7 +31,9 @@ export interface JongodbHandle {
 export async function startJongodb(dbName: string, timeoutMs = 15_000): Promise<JongodbHandle> {
   const bin = jongodbBinary();
   if (!bin) throw new Error('the package @jongodb/memory-server-bin-linux-x64-gnu is not installed');
-  const child = spawn(bin, ['--host=127.0.0.1', '--port=0', `--database=${dbName}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // As a single-node replica set it takes transactions, which the record writer uses for updates.
+  const args = ['--host=127.0.0.1', '--port=0', `--database=${dbName}`, '--topology-profile=singleNodeReplicaSet', '--replica-set-name=rs0'];
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -71,7 +73,9 @@ export async function startJongodb(dbName: string, timeoutMs = 15_000): Promise<
     });
     child.stdout!.resume();
     child.stderr!.resume();
-    return { uri, stop };
+    // It does not speak the driver's streaming heartbeat protocol: make clients poll.
+    const sep = uri.includes('?') ? '&' : '?';
+    return { uri: `${uri}${sep}serverMonitoringMode=poll`, stop };
   } catch (e) {
     await stop();
     throw e;

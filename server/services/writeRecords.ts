@@ -11,6 +11,31 @@ export interface KeyedRecord {
 }
 
 const BATCH = 1000;
+
+/**
+ * Replaces known records. With transactions: delete and re-insert the batch atomically (two
+ * writes instead of one per record — on the offline engine each single write costs time
+ * proportional to the collection's size). Without (standalone mongod): one update per record.
+ */
+async function replaceRecords(ctx: AppContext, docs: RecordDoc[]): Promise<void> {
+  const { Record } = ctx.models;
+  if (!ctx.transactions) {
+    const ops: AnyBulkWriteOperation<RecordDoc>[] = docs.map((d) => ({
+      updateOne: { filter: { _id: d._id }, update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: d.lastUpdated, revision: d.revision } } },
+    }));
+    await Record.bulkWrite(ops, { ordered: true });
+    return;
+  }
+  const session = await ctx.conn.startSession();
+  try {
+    await session.withTransaction(async () => {
+      await Record.deleteMany({ _id: { $in: docs.map((d) => d._id) } }, { session });
+      await Record.insertMany(docs, { session, ordered: true, lean: true });
+    });
+  } finally {
+    await session.endSession();
+  }
+}
 const isDuplicateKey = (e: unknown) => (e as { code?: number })?.code === 11000 || /E11000/.test(String((e as Error)?.message));
 
 /**
@@ -36,14 +61,15 @@ export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, accepted:
       (await Record.find({ dataSourceId: ds._id, recordId: { $in: ids } }).lean<RecordDoc[]>()).map((r) => [r.recordId, r]),
     );
     const fresh: RecordDoc[] = [];
-    const updates: AnyBulkWriteOperation<RecordDoc>[] = [];
+    const replacements: RecordDoc[] = [];
     for (const [recordId, record] of batch) {
       const keyOrder = Object.keys(record);
       const data = encodeKeys(record);
       const known = existing.get(recordId);
       const _id = known?._id ?? new mongoose.Types.ObjectId();
       const createdAt = known?.createdAt ?? now;
-      if (known) updates.push({ updateOne: { filter: { _id }, update: { $set: { data, keyOrder, lastUpdated: now, revision } } } });
+      const doc = { _id, dataSourceId: ds._id, recordId, data, keyOrder, revision, createdAt, lastUpdated: now } as RecordDoc;
+      if (known) replacements.push(doc);
       else fresh.push({ _id, dataSourceId: ds._id, recordId, data, keyOrder, revision, createdAt: now, lastUpdated: now } as RecordDoc);
       out.set(recordId, { id: String(_id), recordId, data: record, keyOrder, createdAt: new Date(createdAt).toISOString(), lastUpdated: now.toISOString(), revision });
     }
@@ -68,9 +94,9 @@ export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, accepted:
         updated += res.matchedCount;
       }
     }
-    if (updates.length) {
-      await Record.bulkWrite(updates, { ordered: true });
-      updated += updates.length;
+    if (replacements.length) {
+      await replaceRecords(ctx, replacements);
+      updated += replacements.length;
     }
   }
   return { inserted, updated, records: [...out.values()] };
