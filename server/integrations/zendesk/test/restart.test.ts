@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SyncStatusDto } from '@common/schemas/integration';
+import { startTestServer, type TestServer } from '../../../test/harness';
+import { connected, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
+
+let kit: Kit;
+let second: TestServer | null = null;
+beforeAll(async () => {
+  kit = await startKit();
+});
+afterAll(async () => {
+  await second?.close();
+  await kit?.close();
+});
+
+describe('two processes on one database', () => {
+  it('one sync at a time across processes; a stopped process leaves its sync interrupted and the next resumes', async () => {
+    const zd = await connected(kit);
+    // A second app process on the same database.
+    second = await startTestServer({ MONGODB_URI: kit.s.app.ctx.db.uri, ZENDESK_SCHEDULER_TICK_MS: '0' });
+    const page1 = new Promise<void>((resolve) => {
+      const off = second!.app.ctx.events.on('records.upserted', () => {
+        off();
+        // After the first stored page, Zendesk asks us to wait a long time.
+        kit.sim.rateLimitNext(1, 60);
+        resolve();
+      });
+    });
+    const started = await second.http('POST', `/api/integrations/${zd.id}/sync`, { body: { startDate: String(sixMonthsAgo()) } });
+    expect(started.status).toBe(202);
+    await page1;
+    await new Promise((r) => setTimeout(r, 300));
+    const clash = await kit.s.http('POST', `/api/integrations/${zd.id}/sync`, { body: {} });
+    expect(clash.status).toBe(409);
+
+    await second.close();
+    second = null;
+    const status = (await kit.s.http<SyncStatusDto>('GET', `/api/integrations/${zd.id}/sync-status`)).body;
+    expect(status).toMatchObject({ isRunning: false, interrupted: true });
+    expect(status.ticketsProcessed).toBe(40);
+
+    const resumed = await kit.s.http('POST', `/api/integrations/${zd.id}/sync`, { body: {} });
+    expect(resumed.body.mode).toBe('incremental');
+    const done = await waitForSync(kit.s, zd.id);
+    const expected = [...kit.sim.data.tickets.values()].filter((t) => t.ts >= sixMonthsAgo() && t.status !== 'deleted').length;
+    expect(done.lastSyncResults?.ticketsSynced).toBe(expected - 40);
+    expect((await kit.s.http('GET', `/api/data/raw?dataSourceId=zendesk_${zd.id}`)).body.total).toBe(expected);
+  });
+});
