@@ -120,7 +120,7 @@ export function OAuthWizard({ start, onClose }: { start: WizardStart | null; onC
             <li>Your Zendesk address, for example https://yourcompany.zendesk.com.</li>
             <li>This redirect URL registered on the client: <Typography.Text code copyable>{callbackUrl()}</Typography.Text></li>
           </ul>
-          <Flex justify="end"><Button type="primary" onClick={() => setStep('details')}>Next</Button></Flex>
+          <Flex justify="end"><Button type="primary" onClick={() => setStep(integration ? 'config' : 'details')}>Next</Button></Flex>
         </div>
       )}
 
