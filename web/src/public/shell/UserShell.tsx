@@ -1,7 +1,7 @@
 import {
   AppstoreOutlined, BarChartOutlined, FileTextOutlined, HomeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined,
 } from '@ant-design/icons';
-import { Button, Flex, Layout, Menu, Typography, theme, type MenuProps } from 'antd';
+import { Button, Flex, Grid, Layout, Menu, Typography, theme, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 
@@ -28,6 +28,8 @@ export default function UserShell() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const { token } = theme.useToken();
+  // Measured before paint (layout effect), so the narrow header does not shift.
+  const narrow = Grid.useBreakpoint().sm === false;
   const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && window.innerWidth < 768);
   const section = pathname.split('/')[2];
   const [open, setOpen] = useState<string[]>(section ? [section] : []);
@@ -70,8 +72,8 @@ export default function UserShell() {
           <Typography.Title level={4} style={{ margin: 0, flex: 1, minWidth: 0 }} ellipsis>
             {shellTitle(pathname)}
           </Typography.Title>
-          <Button icon={<HomeOutlined />} onClick={() => window.open('/', '_blank', 'noopener')}>
-            Back to Home
+          <Button icon={<HomeOutlined />} aria-label="Back to Home" title="Back to Home" onClick={() => window.open('/', '_blank', 'noopener')}>
+            {narrow ? null : 'Back to Home'}
           </Button>
         </Layout.Header>
         <Layout.Content style={{ padding: 'clamp(12px, 3vw, 24px)' }}>

@@ -4,6 +4,7 @@ import type { PublicDashboardChanged, RecordsRemoved, RecordsUpserted } from '@c
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { ApiCallError, api } from '../../api/client';
 import { getPublicSocket } from '../../realtime/socket';
+import { RevisionGate } from './revisionGate';
 import { applyHead, applyRemoved, applyUpserted, loadView, markFailed, markNotFound, resetViewer, useViewerStore } from './viewerStore';
 
 type Delta = { kind: 'upserted'; e: RecordsUpserted } | { kind: 'removed'; e: RecordsRemoved };
@@ -20,23 +21,13 @@ export function useViewerSync(dashboardId: string) {
     let inFlight = false;
     let again = false;
     let buffered: Delta[] = [];
-    // Parts already applied of the current revision; null means "the whole revision came by REST".
-    let seenParts: Set<number> | null = null;
+    const gate = new RevisionGate();
     let joined = false;
 
     const apply = (d: Delta) => {
-      const have = useViewerStore.getState().revision;
-      const { revision, part } = d.e;
-      if (revision < have) return;
-      if (revision === have) {
-        if (seenParts === null || seenParts.has(part)) return;
-        seenParts.add(part);
-      } else if (revision === have + 1) {
-        seenParts = new Set([part]);
-      } else {
-        void refetch();
-        return;
-      }
+      const action = gate.decide(useViewerStore.getState().revision, d.e.revision, d.e.part);
+      if (action === 'refetch') void refetch();
+      if (action !== 'apply') return;
       if (d.kind === 'upserted') applyUpserted(d.e);
       else applyRemoved(d.e);
     };
@@ -51,7 +42,7 @@ export function useViewerSync(dashboardId: string) {
         const view = await api.get<PublicDashboardResponse>(`/api/dashboards/${encodeURIComponent(dashboardId)}`);
         if (disposed) return;
         loadView(view);
-        seenParts = null;
+        gate.fetched();
       } catch (e) {
         if (disposed) return;
         if (e instanceof ApiCallError && e.status === 404) markNotFound();
