@@ -1,5 +1,6 @@
 import { ArrowRightOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { Col, Flex, Layout, Row, Tag, Typography, theme } from 'antd';
+import { HeroPreview } from './landing/HeroPreview';
 import { Claims, FeatureGrid, Integrations, Steps } from './landing/LandingSections';
 import { FOOTER_GROUPS, PRODUCT } from './landing/landingContent';
 import { LinkButton } from './landing/LinkButton';
@@ -44,6 +45,9 @@ export default function LandingPage() {
             <LinkButton size="large" to="/admin">View Dashboards</LinkButton>
           </Flex>
         </Flex>
+        <div style={{ maxWidth: 1120, margin: 'clamp(32px, 6vw, 56px) auto 0' }}>
+          <HeroPreview />
+        </div>
       </section>
 
       <FeatureGrid />
