@@ -58,7 +58,7 @@ describe('admin console: dashboards, configure editor and published list', () =>
     await item.getByText('Draft').waitFor();
     dashboardId = (await h.server.http('GET', '/api/admin/dashboards')).body[0].id;
     expect((await tabs()).map((t: { name: string }) => t.name)).toEqual(['Tab 1']);
-    await form.getByTestId('publish-switch').click();
+    await form.getByRole('button', { name: 'Publish' }).click();
     await toast(page, 'Dashboard Updated');
     await item.getByText('Live').waitFor();
     await h.shot('admin-dashboards');
@@ -164,6 +164,13 @@ describe('admin console: dashboards, configure editor and published list', () =>
     expect(await card.innerText()).toContain('Data Source ID:');
     expect(await card.getByRole('link', { name: 'View Public' }).getAttribute('href')).toBe(`/dashboards/${dashboardId}`);
     await h.shot('admin-published');
+    await card.getByRole('button', { name: 'Unpublish' }).click();
+    await toast(page, 'Dashboard Updated');
+    await card.getByText('Draft').waitFor();
+    expect(await card.getByRole('link', { name: 'View Public' }).count()).toBe(0);
+    expect((await h.server.http('GET', `/api/dashboards/${dashboardId}`, { token: null })).status).toBe(404);
+    await card.getByRole('button', { name: 'Publish' }).click();
+    await card.getByText('Live').waitFor();
     await card.getByRole('button', { name: 'Edit' }).click();
     await page.getByTestId('config-editor').waitFor();
     expect(page.url()).toContain(`dashboard=${dashboardId}`);

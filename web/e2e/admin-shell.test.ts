@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserHarness } from './browser';
 import { sidebar, signIn, startAdminBrowser } from './adminHelpers';
@@ -36,10 +38,30 @@ describe('admin console: sign-in and shell', () => {
     await page.waitForURL(/sub=analytics/);
     await page.goBack();
     await page.waitForURL(/sub=public/);
+    await h.server.http('POST', '/api/admin/data-sources', { body: { name: 'Docs Source' } });
     await page.evaluate(() => window.dispatchEvent(new CustomEvent('admin:navigate', { detail: { mainTab: 'api-docs', subTab: 'documentation' } })));
     await page.getByTestId('api-docs').waitFor();
     await page.reload();
-    await page.getByTestId('api-docs').waitFor();
+    const docs = page.getByTestId('api-docs');
+    await docs.waitFor();
+    for (const tab of ['Standard', 'Zendesk', 'Generic', 'Direct Array']) await docs.getByRole('tab', { name: tab }).waitFor();
+    await docs.getByRole('tab', { name: 'Direct Array' }).click();
+    const curl = await docs.getByRole('tabpanel').getByTestId('code-block').nth(1).innerText();
+    expect(curl).toContain(`curl -X POST '${h.server.url}/api/data/ingest'`);
+    expect(curl).toContain("'Authorization: Bearer <token>'");
+    await docs.getByRole('tabpanel').getByRole('button', { name: 'Copy Direct Array cURL' }).click();
+    const n = page.locator('.ant-notification-notice');
+    await n.getByText('Copied', { exact: true }).waitFor();
+    expect(await n.innerText()).toContain('Code copied to clipboard');
+    await h.shot('admin-api-docs');
+    // The samples work when pasted: run the Standard cURL with the token filled in.
+    await docs.getByRole('switch', { name: 'Fill in my admin token' }).click();
+    await docs.getByRole('tab', { name: 'Standard' }).click();
+    const standard = await docs.getByRole('tabpanel').getByTestId('code-block').nth(1).innerText();
+    // Async: the server runs in this process, a blocking exec would starve it.
+    const { stdout } = await promisify(execFile)('bash', ['-c', `${standard} --silent`]);
+    const answer = JSON.parse(stdout);
+    expect(answer).toMatchObject({ success: true, inserted: 2 });
     await sidebar(page, 'dashboard-builder', 'templates');
     await page.getByTestId('not-available').waitFor();
     expect(await page.getByTestId('not-available').innerText()).toContain('Templates is not available yet');

@@ -1,4 +1,4 @@
-import { Button, Card, Flex, Form, Input, Select, Switch, Typography } from 'antd';
+import { Button, Card, Flex, Form, Input, Select, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { DASHBOARD_REFRESH_MS } from '@common/constants';
 import type { DashboardDto } from '@common/schemas/dashboard';
@@ -89,11 +89,14 @@ export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto 
         {dashboard && (
           <Form.Item label="Published">
             <Flex align="center" gap={8}>
-              <Switch
-                checked={dashboard.isPublished}
-                onChange={(on) => void setPublished(dashboard, on)}
-                data-testid="publish-switch"
-              />
+              <Button
+                type={dashboard.isPublished ? 'default' : 'primary'}
+                ghost={!dashboard.isPublished}
+                onClick={() => void setPublished(dashboard, !dashboard.isPublished)}
+                data-testid="publish-toggle"
+              >
+                {dashboard.isPublished ? 'Unpublish' : 'Publish'}
+              </Button>
               <Typography.Text type="secondary">
                 {dashboard.isPublished ? 'Live: anyone can view it at ' : 'Draft: only admins can see it. Publish to make it public at '}
                 <Typography.Text code>/dashboards/{dashboard.id}</Typography.Text>

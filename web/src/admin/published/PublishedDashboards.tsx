@@ -1,6 +1,6 @@
-import { Button, Card, Col, Flex, Row, Skeleton, Switch, Typography } from 'antd';
+import { Button, Card, Col, Flex, Row, Skeleton, Typography } from 'antd';
 import {
-  AppstoreOutlined, CustomerServiceOutlined, DeleteOutlined, EditOutlined, ExportOutlined, InboxOutlined, LineChartOutlined,
+  AppstoreOutlined, CloudUploadOutlined, CustomerServiceOutlined, StopOutlined, DeleteOutlined, EditOutlined, ExportOutlined, InboxOutlined, LineChartOutlined,
 } from '@ant-design/icons';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import { StatusTag } from '../dashboards/StatusTag';
@@ -37,14 +37,13 @@ function DashboardCard({ d }: { d: DashboardDto }) {
       </Flex>
       <Typography.Paragraph style={{ margin: '12px 0 4px', minHeight: 22 }} ellipsis={{ rows: 2 }}>{d.description}</Typography.Paragraph>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>Last Updated: {new Date(d.updatedAt).toLocaleString()}</Typography.Text>
-      <Flex align="center" gap={8} style={{ marginTop: 8 }}>
-        <Switch size="small" checked={d.isPublished} onChange={(on) => void setPublished(d, on)} aria-label="Published" />
-        <Typography.Text>{d.isPublished ? 'Published' : 'Not published'}</Typography.Text>
-      </Flex>
       <Flex gap={8} wrap style={{ marginTop: 12 }}>
         {d.isPublished && (
           <Button icon={<ExportOutlined />} href={`/dashboards/${d.id}`} target="_blank">View Public</Button>
         )}
+        <Button icon={d.isPublished ? <StopOutlined /> : <CloudUploadOutlined />} onClick={() => void setPublished(d, !d.isPublished)}>
+          {d.isPublished ? 'Unpublish' : 'Publish'}
+        </Button>
         <Button icon={<EditOutlined />} onClick={() => navigateAdmin('dashboard-builder', 'configure', d.id)}>Edit</Button>
         <Button danger icon={<DeleteOutlined />} onClick={() => confirmDelete(d)}>Delete</Button>
       </Flex>

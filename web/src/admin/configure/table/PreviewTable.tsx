@@ -40,7 +40,7 @@ export function PreviewTable({ columns, records, editing, loading, labelOf, onCh
   return (
     <div style={{ overflow: 'auto', border: '1px solid #f0f0f0', borderRadius: 8 }}>
       <DndContext sensors={sensors} collisionDetection={closestCenter} modifiers={[restrictToHorizontal]} onDragEnd={onDragEnd}>
-        <table style={{ borderCollapse: 'collapse', tableLayout: 'fixed', width: 'max-content', minWidth: '100%' }} data-testid="preview-table">
+        <table style={{ borderCollapse: 'collapse', tableLayout: 'fixed', width: columns.reduce((w, c) => w + c.width, 0) }} data-testid="preview-table">
           <thead>
             <tr>
               <SortableContext items={columns.map((c) => c.name)} strategy={horizontalListSortingStrategy}>
