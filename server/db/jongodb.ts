@@ -33,7 +33,10 @@ export async function startJongodb(dbName: string, timeoutMs = 15_000): Promise<
   if (!bin) throw new Error('the package @jongodb/memory-server-bin-linux-x64-gnu is not installed');
   // As a single-node replica set it takes transactions, which the record writer uses for updates.
   const args = ['--host=127.0.0.1', '--port=0', `--database=${dbName}`, '--topology-profile=singleNodeReplicaSet', '--replica-set-name=rs0'];
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A small shell guard ends the engine when our stdin pipe closes: on stop(), and also when this
+  // process dies without cleaning up (even SIGKILL), so no engine is ever orphaned.
+  const guard = '"$0" "$@" </dev/null & pid=$!; read _; kill $pid 2>/dev/null; wait $pid';
+  const child = spawn('/bin/sh', ['-c', guard, bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   live.add(child);
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -45,8 +48,8 @@ export async function startJongodb(dbName: string, timeoutMs = 15_000): Promise<
         live.delete(child);
         resolve();
       });
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
+      child.stdin!.end();
+      setTimeout(() => child.kill('SIGKILL'), 3_000).unref();
     });
   try {
     const uri = await new Promise<string>((resolve, reject) => {

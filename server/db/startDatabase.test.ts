@@ -9,6 +9,7 @@ import { loadConfig } from '../config';
 import { createLogger } from '../log';
 import { runningEngines } from './jongodb';
 import { startTestServer } from '../test/harness';
+import { startServerProcess } from '../test/processes';
 
 const quiet = createLogger('silent');
 
@@ -47,33 +48,46 @@ describe('database bootstrap and shutdown', () => {
     let log = '';
     child.stdout.on('data', (d) => (log += d));
     child.stderr.on('data', (d) => (log += d));
-    const url = await new Promise<string>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no start within 40 s:\n${log}`)), 40_000);
-      const check = () => {
-        const m = /listening on (http:\/\/\S+)/.exec(log);
-        if (m && log.includes('admin console:')) {
-          clearTimeout(t);
-          resolve(m[1]);
-        }
-      };
-      child.stdout.on('data', check);
-    });
-    expect(log).toMatch(/database: (embedded-mongod|embedded-jongodb|external)/);
-    expect(log).toContain('admin token from ADMIN_TOKEN: spawned-admin-token-1');
-    expect(log).toContain('demo data seeded');
-    const view = await (await fetch(`${url}/api/dashboards`)).json();
-    expect(view[0].name).toBe('Support Overview');
-    const dash = await (await fetch(`${url}/api/dashboards/${view[0].id}`)).json();
-    expect(dash.records).toHaveLength(150);
-    expect(dash.tabs.map((t: { type: string }) => t.type)).toEqual(['table', 'bucket']);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no start within 40 s:\n${log}`)), 40_000);
+        const check = () => {
+          const m = /listening on (http:\/\/\S+)/.exec(log);
+          if (m && log.includes('admin console:')) {
+            clearTimeout(t);
+            resolve(m[1]);
+          }
+        };
+        child.stdout.on('data', check);
+      });
+      expect(log).toMatch(/database: (embedded-mongod|embedded-jongodb|external)/);
+      expect(log).toContain('admin token from ADMIN_TOKEN: spawned-admin-token-1');
+      expect(log).toContain('demo data seeded');
+      const view = await (await fetch(`${url}/api/dashboards`)).json();
+      expect(view[0].name).toBe('Support Overview');
+      const dash = await (await fetch(`${url}/api/dashboards/${view[0].id}`)).json();
+      expect(dash.records).toHaveLength(150);
+      expect(dash.tabs.map((t: { type: string }) => t.type)).toEqual(['table', 'bucket']);
 
-    const kids = descendants(child.pid!);
+      const kids = descendants(child.pid!);
+      expect(kids.length).toBeGreaterThan(0);
+      child.kill('SIGTERM');
+      const code = await new Promise<number | null>((r) => child.once('exit', r));
+      expect(code).toBe(0);
+      // Zombies are reaped by init shortly after their parent exits.
+      for (let i = 0; i < 30 && kids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(kids.filter(alive)).toEqual([]);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGTERM');
+    }
+  });
+
+  it('leaves no offline engine behind even when the server is killed with SIGKILL', async () => {
+    const server = await startServerProcess({ SEED_DEMO: 'false', DB_ENGINE: 'jongodb' });
+    const kids = descendants(server.child.pid!);
     expect(kids.length).toBeGreaterThan(0);
-    child.kill('SIGTERM');
-    const code = await new Promise<number | null>((r) => child.once('exit', r));
-    expect(code).toBe(0);
-    // Zombies are reaped by init shortly after their parent exits.
-    for (let i = 0; i < 30 && kids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+    server.child.kill('SIGKILL');
+    for (let i = 0; i < 50 && kids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
     expect(kids.filter(alive)).toEqual([]);
   });
 
