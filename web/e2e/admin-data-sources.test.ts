@@ -123,4 +123,33 @@ describe('admin console: data sources', () => {
     await page.getByRole('button', { name: 'Manage Integrations' }).click();
     await page.waitForURL(/sub=integrations/);
   });
+
+  it('keeps two open admin tabs consistent without reloads', async () => {
+    const other = await h.context.newPage();
+    await other.goto('/admin');
+    await other.locator('[data-testid="connection-state"][data-state="live"]').waitFor();
+    await other.getByTestId('data-source-card').filter({ hasText: 'Fresh' }).waitFor();
+    const { page } = h;
+    await sidebar(page, 'data-sources', 'overview');
+    await page.getByRole('button', { name: 'Create Data Source' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('Made in tab one');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    await toast(page, 'Data source created successfully');
+    await other.getByTestId('data-source-card').filter({ hasText: 'Made in tab one' }).waitFor();
+    await other.close();
+  });
+
+  it('shows a load failure where the data would be, with a retry', async () => {
+    const { page } = h;
+    await page.route('**/api/data/sources', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"boom","message":"Database down"}}' }));
+    await page.goto('/admin?tab=data-sources&sub=overview');
+    const failure = page.getByTestId('custom-sources').getByTestId('load-error');
+    await failure.waitFor();
+    expect(await failure.innerText()).toContain('Failed to fetch data sources');
+    expect(await failure.innerText()).toContain('Database down');
+    await h.shot('admin-load-error');
+    await page.unroute('**/api/data/sources');
+    await failure.getByRole('button', { name: 'Retry' }).click();
+    await page.getByTestId('data-source-card').first().waitFor();
+  });
 });

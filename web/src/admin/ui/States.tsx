@@ -4,13 +4,9 @@ import type { ReactNode } from 'react';
 /** A load failure shown where the data would be, with a retry (spec 8, load failures). */
 export function LoadError({ title, detail, onRetry }: { title: string; detail?: string | null; onRetry(): void }) {
   return (
-    <Result
-      status="warning"
-      title={title}
-      subTitle={detail ?? undefined}
-      extra={<Button type="primary" onClick={onRetry}>Retry</Button>}
-      data-testid="load-error"
-    />
+    <div data-testid="load-error" role="alert">
+      <Result status="warning" title={title} subTitle={detail ?? undefined} extra={<Button type="primary" onClick={onRetry}>Retry</Button>} />
+    </div>
   );
 }
 
