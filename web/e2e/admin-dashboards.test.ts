@@ -154,6 +154,7 @@ describe('admin console: dashboards, configure editor and published list', () =>
     await expect.poll(async () => (await tabs()).length).toBe(2);
     await editor.getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('configure-grid').waitFor();
+    await h.shot('admin-configure-grid');
   });
 
   it('lists the dashboard under Published Dashboards and deletes it with the exact confirmation', async () => {
