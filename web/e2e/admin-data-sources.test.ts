@@ -130,6 +130,8 @@ describe('admin console: data sources', () => {
     await other.locator('[data-testid="connection-state"][data-state="live"]').waitFor();
     await other.getByTestId('data-source-card').filter({ hasText: 'Fresh' }).waitFor();
     const { page } = h;
+    // A background tab pauses animation frames, which antd's dialogs wait for.
+    await page.bringToFront();
     await sidebar(page, 'data-sources', 'overview');
     await page.getByRole('button', { name: 'Create Data Source' }).click();
     await page.getByRole('dialog').getByLabel('Name').fill('Made in tab one');
