@@ -1,5 +1,5 @@
 import { SearchOutlined } from '@ant-design/icons';
-import { getCoreRowModel, getSortedRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
+import { getCoreRowModel, useReactTable, type ColumnDef, type ColumnSort, type SortingState } from '@tanstack/react-table';
 import { Button, Card, Empty, Flex, Input, Typography } from 'antd';
 import { startTransition, useDeferredValue, useMemo, useRef, useState } from 'react';
 import type { TabConfiguration } from '@common/schemas/dashboard';
@@ -11,6 +11,18 @@ import { VirtualTable } from './VirtualTable';
 import { currentRecords, useViewerStore } from './viewerStore';
 
 const LAST_UPDATED_WIDTH = 190;
+const NO_ROWS: RecordDto[] = [];
+
+const cellValue = (r: RecordDto, field: string) => (field === LAST_UPDATED ? r.lastUpdated : fieldValue(r, field));
+
+/** Records in the order of one column (stable: ties keep server order). */
+function sortRecords(records: RecordDto[], sort: ColumnSort | undefined): RecordDto[] {
+  if (!sort) return records;
+  const keyed = records.map((r, i) => ({ r, i, v: cellValue(r, sort.id) }));
+  const dir = sort.desc ? -1 : 1;
+  keyed.sort((a, b) => compareValues(a.v, b.v) * dir || a.i - b.i);
+  return keyed.map((k) => k.r);
+}
 
 /** The table view: configured or all columns, filter, sorting, virtualised rows (spec 2.13). */
 export function TableView({ configuration, height }: { configuration: TabConfiguration; height?: number | string }) {
@@ -34,34 +46,30 @@ export function TableView({ configuration, height }: { configuration: TabConfigu
   const { total, canToggle } = model;
   const specs: ColumnSpec[] = useMemo(() => [...columns, { field: LAST_UPDATED, width: LAST_UPDATED_WIDTH, extra: false }], [columns]);
   const defs = useMemo<ColumnDef<RecordDto>[]>(
-    () =>
-      specs.map((c) => ({
-        id: c.field,
-        accessorFn: (r: RecordDto) => (c.field === LAST_UPDATED ? r.lastUpdated : fieldValue(r, c.field)),
-        sortingFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
-        enableSorting: sortable,
-      })),
+    () => specs.map((c) => ({ id: c.field, accessorFn: (r: RecordDto) => cellValue(r, c.field), enableSorting: sortable })),
     [specs, sortable],
   );
 
+  // react-table keeps the column model and sort state; the row pipeline over up to 100k records is
+  // ours (filter, then one decorated sort), so no per-record row objects are built.
   const table = useReactTable({
-    data: filtered,
+    data: NO_ROWS,
     columns: defs,
     state: { sorting },
     onSortingChange: (updater) => startTransition(() => setSorting(updater)),
     getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-    getRowId: (r) => r.recordId,
+    manualSorting: true,
+    manualFiltering: true,
     enableSortingRemoval: false,
     sortDescFirst: false,
     enableMultiSort: false,
   });
+  const rows = useMemo(() => sortRecords(filtered, sorting[0]), [filtered, sorting]);
 
   if (columns.length === 0) {
     return <Card><Empty description={<EmptyText title="No Columns Configured" text="Configure columns to display in table view." />} /></Card>;
   }
 
-  const rows = table.getRowModel().rows;
   const pending = q !== (filterable ? query.trim().toLowerCase() : '');
   return (
     <Flex vertical gap={12}>

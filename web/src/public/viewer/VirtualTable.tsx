@@ -1,5 +1,5 @@
 import { ArrowDownOutlined, ArrowUpOutlined, SwapOutlined } from '@ant-design/icons';
-import type { Row, Table } from '@tanstack/react-table';
+import type { Table } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Tag, theme } from 'antd';
 import { memo, useRef, type CSSProperties } from 'react';
@@ -20,7 +20,7 @@ const cellStyle = (width: number): CSSProperties => ({
 const clip: CSSProperties = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 };
 
 /** Header and virtualised body of the records table: only the rows in view are in the DOM. */
-export function VirtualTable({ table, specs, rows, height }: { table: Table<RecordDto>; specs: ColumnSpec[]; rows: Row<RecordDto>[]; height?: number | string }) {
+export function VirtualTable({ table, specs, rows, height }: { table: Table<RecordDto>; specs: ColumnSpec[]; rows: RecordDto[]; height?: number | string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { token } = theme.useToken();
   const labels = useKeyMappings();
@@ -63,7 +63,7 @@ export function VirtualTable({ table, specs, rows, height }: { table: Table<Reco
         </div>
         <div style={{ position: 'relative', height: bodyHeight }}>
           {virtualizer.getVirtualItems().map((v) => (
-            <RecordRow key={rows[v.index].id} recordId={rows[v.index].id} specs={specs} top={v.start} odd={v.index % 2 === 1} />
+            <RecordRow key={rows[v.index].recordId} recordId={rows[v.index].recordId} specs={specs} top={v.start} odd={v.index % 2 === 1} />
           ))}
         </div>
       </div>
