@@ -4,7 +4,6 @@ import type { RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { RawDataResponse, RecordDto } from '@common/schemas/record';
 import { api, errorText } from '../../api/client';
 import type { LoadStatus } from './entityStore';
-import { useDataSources } from './dataSources';
 import { useAdminSocket } from './useAdminRealtime';
 
 export interface SourceRecords {
@@ -31,12 +30,13 @@ export function useSourceRecords(dataSourceId: string | null): SourceRecords {
   const fetchNow = useCallback(async (atLeastRevision = 0) => {
     if (!dataSourceId) return;
     const mine = ++seq.current;
-    const storeRevision = useDataSources.getState().items.find((d) => d.id === dataSourceId)?.revision ?? 0;
     setState((s) => ({ ...s, status: s.status === 'ready' ? 'ready' : 'loading', error: null }));
     try {
       const raw = await api.get<RawDataResponse>(`/api/data/raw?dataSourceId=${encodeURIComponent(dataSourceId)}&limit=${PREVIEW_RECORDS}`);
       if (mine !== seq.current) return;
-      applied.current = { revision: Math.max(storeRevision, atLeastRevision), parts: new Set() };
+      // A lower bound of what the answer holds: re-applying a delta is harmless, missing one is not.
+      const held = raw.records.reduce((max, r) => Math.max(max, r.revision ?? 0), 0);
+      applied.current = { revision: Math.max(held, atLeastRevision), parts: new Set() };
       setState({ records: raw.records, total: raw.total, status: 'ready', error: null });
     } catch (e) {
       if (mine === seq.current) setState((s) => ({ ...s, status: 'error', error: errorText(e) }));
