@@ -75,6 +75,7 @@ describe('admin console: sign-in and shell', () => {
     await page.waitForTimeout(400);
     const after = (await page.getByTestId('admin-sidebar').boundingBox())!.width;
     expect(after).toBeLessThan(before);
+    await h.shot('admin-sidebar-collapsed');
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();
     await page.evaluate(() => localStorage.setItem('livedash.adminToken', 'stale-token'));
     await page.reload();

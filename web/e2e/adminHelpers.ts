@@ -7,6 +7,9 @@ import { startBrowser, type BrowserHarness } from './browser';
 export async function startAdminBrowser(): Promise<BrowserHarness> {
   const h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web' } });
   h.page.setDefaultTimeout(10_000);
+  h.context.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') console.log(`[browser ${m.type()}] ${m.text().slice(0, 300)}`);
+  });
   return h;
 }
 

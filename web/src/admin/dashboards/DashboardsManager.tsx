@@ -1,4 +1,4 @@
-import { Button, Card, Col, Flex, List, Row, Skeleton, Tooltip, Typography } from 'antd';
+import { Button, Card, Col, Flex, Row, Skeleton, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import { useState } from 'react';
 import { navigateAdmin } from '../shell/nav';
@@ -21,16 +21,32 @@ export function DashboardsManager() {
   else if (items.length === 0) list = <EmptyState title="No Dashboards" text="Create your first dashboard to get started." />;
   else {
     list = (
-      <List
-        data-testid="dashboard-list"
-        dataSource={items}
-        renderItem={(d) => (
-          <List.Item
+      <Flex vertical gap={4} data-testid="dashboard-list" role="list">
+        {items.map((d) => (
+          <Flex
+            key={d.id}
+            role="listitem"
             data-testid="dashboard-list-item"
+            align="center"
+            justify="space-between"
+            gap={8}
+            tabIndex={0}
             onClick={() => setSelectedId(d.id)}
-            style={{ cursor: 'pointer', paddingInline: 8, borderRadius: 6, background: d.id === selectedId ? '#eff4ff' : undefined }}
-            actions={[
-              <Tooltip title="Configure tabs" key="configure">
+            onKeyDown={(e) => e.key === 'Enter' && setSelectedId(d.id)}
+            style={{
+              cursor: 'pointer', padding: '10px 8px', borderRadius: 6, borderBottom: '1px solid #f0f0f0',
+              background: d.id === selectedId ? '#eff4ff' : undefined,
+            }}
+          >
+            <div style={{ minWidth: 0 }}>
+              <Flex gap={8} align="center">
+                <Typography.Text strong ellipsis>{d.name}</Typography.Text>
+                <StatusTag isPublished={d.isPublished} />
+              </Flex>
+              <Typography.Text type="secondary">{d.dataSourceName ?? 'No data source'}</Typography.Text>
+            </div>
+            <Flex gap={2}>
+              <Tooltip title="Configure tabs">
                 <Button
                   type="text"
                   aria-label={`Configure ${d.name}`}
@@ -40,8 +56,8 @@ export function DashboardsManager() {
                     navigateAdmin('dashboard-builder', 'configure', d.id);
                   }}
                 />
-              </Tooltip>,
-              <Tooltip title="Delete" key="delete">
+              </Tooltip>
+              <Tooltip title="Delete">
                 <Button
                   type="text"
                   danger
@@ -52,21 +68,11 @@ export function DashboardsManager() {
                     confirmDelete(d, () => setSelectedId((cur) => (cur === d.id ? null : cur)));
                   }}
                 />
-              </Tooltip>,
-            ]}
-          >
-            <List.Item.Meta
-              title={
-                <Flex gap={8} align="center">
-                  <span>{d.name}</span>
-                  <StatusTag isPublished={d.isPublished} />
-                </Flex>
-              }
-              description={d.dataSourceName ?? 'No data source'}
-            />
-          </List.Item>
-        )}
-      />
+              </Tooltip>
+            </Flex>
+          </Flex>
+        ))}
+      </Flex>
     );
   }
 
