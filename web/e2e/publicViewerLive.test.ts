@@ -121,6 +121,24 @@ describe('export and live updates', () => {
   });
 });
 
+describe('scrolling', () => {
+  it('keeps the scroll position and renders only the rows in view while records arrive', async () => {
+    const { id, ds } = await seed([TABLE_TAB]);
+    await ingest(ds.sourceId, Array.from({ length: 300 }, (_, i) => ({ ticket_id: 1000 + i, subject: `Bulk ${i}`, status: 'open', priority: 'low' })));
+    const { page } = h;
+    await page.goto(`/dashboards/${id}`);
+    await page.getByText('304 records').waitFor();
+    expect(await page.getByTestId('table-row').count()).toBeLessThan(60);
+    const table = page.getByTestId('records-table');
+    await table.evaluate((el) => (el.scrollTop = 4000));
+    await page.locator('[data-record-id="1100"]').waitFor();
+    await ingest(ds.sourceId, [{ ticket_id: 1100, subject: 'Bulk 100 changed', status: 'closed', priority: 'high' }, { ticket_id: 5000, subject: 'Newest', status: 'open', priority: 'low' }]);
+    await page.getByText('Bulk 100 changed').waitFor();
+    await page.getByText('305 records').waitFor();
+    expect(await table.evaluate((el) => el.scrollTop)).toBe(4000);
+  });
+});
+
 describe('connection loss', () => {
   it('shows Reconnecting… while the socket is down, then refetches what it missed and goes Live again', async () => {
     const { id, ds } = await seed([TABLE_TAB]);

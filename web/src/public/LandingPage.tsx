@@ -62,7 +62,7 @@ export default function LandingPage() {
             Start with the demo dashboards, then connect your own sources in minutes.
           </Typography.Text>
           <Flex gap={12} wrap justify="center">
-            <LinkButton size="large" to="/dashboards" icon={<ArrowRightOutlined />} iconPosition="end">Start Free Trial</LinkButton>
+            <LinkButton size="large" to="/dashboards" icon={<ArrowRightOutlined />} iconPlacement="end">Start Free Trial</LinkButton>
             <LinkButton size="large" ghost to="/admin">View Demo</LinkButton>
           </Flex>
         </Flex>

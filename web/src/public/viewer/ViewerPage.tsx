@@ -48,7 +48,7 @@ export default function ViewerPage() {
     const active = head.tabs.some((t) => t.id === selected) ? selected! : head.tabs[0].id;
     body = (
       <>
-        {truncated && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={`Showing the first ${total.toLocaleString()} records of this data source.`} />}
+        {truncated && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={`Showing the first ${total.toLocaleString()} records of this data source.`} />}
         <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <TabContent tab={tab} /> }))} />
       </>
     );
