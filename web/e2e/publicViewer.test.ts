@@ -86,6 +86,7 @@ describe('viewer states', () => {
     expect(await h.page.getByText('Hidden Widget').count()).toBe(0);
     expect(await h.page.getByTestId('bucket-group').count()).toBeGreaterThan(0);
     expect(await h.page.getByTestId('table-row').count()).toBe(RECORDS.length);
+    await h.shot('public-viewer-widgets');
     await h.page.getByRole('tab', { name: 'Nothing' }).click();
     await h.page.getByText('No Widgets', { exact: true }).waitFor();
     expect(await h.page.getByText('This tab has no visible widgets configured.').isVisible()).toBe(true);
@@ -137,6 +138,7 @@ describe('table view', () => {
     await page.getByRole('button', { name: 'Show All Fields' }).click();
     await page.getByRole('button', { name: 'Show Configured' }).waitFor();
     expect(await page.getByRole('columnheader').filter({ hasText: 'Extra' }).count()).toBeGreaterThan(0);
+    await h.shot('public-viewer-table-all-fields');
     expect(await page.getByTestId('field-count').innerText()).toMatch(/^Showing (\d+) of \1 fields$/);
     await page.getByRole('button', { name: 'Show Configured' }).click();
     expect(await page.getByRole('columnheader').filter({ hasText: 'Extra' }).count()).toBe(0);
