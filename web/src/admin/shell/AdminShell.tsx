@@ -62,6 +62,7 @@ export function AdminShell() {
         <Menu
           mode="inline"
           inlineCollapsed={collapsed}
+          style={{ borderInlineEnd: 'none' }}
           selectedKeys={[`${place.mainTab}/${place.subTab}`]}
           openKeys={collapsed ? undefined : openGroups}
           items={menuItems((mainTab) => {
@@ -110,7 +111,7 @@ export function AdminShell() {
         <Layout.Content style={{ padding: '8px 24px 24px' }}>
           <Tabs
             activeKey={onSubTab ? place.subTab : ''}
-            indicator={onSubTab ? undefined : { size: 0 }}
+            styles={onSubTab ? undefined : { indicator: { display: 'none' } }}
             onChange={(key) => go(place.mainTab, key)}
             items={group.subTabs.map((t) => ({ key: t.key, label: t.label }))}
             data-testid="admin-subtabs"
