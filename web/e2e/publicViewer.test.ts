@@ -62,6 +62,18 @@ describe('viewer states', () => {
     await h.page.waitForURL((u) => u.pathname === '/dashboards');
   });
 
+  it('shows a load failure with Retry', async () => {
+    const { id } = await seed([TABLE_TAB]);
+    let fail = true;
+    await h.page.route(`**/api/dashboards/${id}`, (route) => (fail ? route.fulfill({ status: 500, body: 'boom' }) : route.continue()));
+    await h.page.goto(`/dashboards/${id}`);
+    await h.page.getByText('Failed to fetch dashboard').waitFor();
+    fail = false;
+    await h.page.getByRole('button', { name: 'Retry' }).click();
+    await h.page.getByTestId('table-row').first().waitFor();
+    await h.page.unroute(`**/api/dashboards/${id}`);
+  });
+
   it('shows No Tabs Configured', async () => {
     const { id } = await seed([]);
     await h.page.goto(`/dashboards/${id}`);

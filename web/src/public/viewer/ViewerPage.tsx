@@ -11,7 +11,7 @@ import { useViewerSync } from './useViewerSync';
 /** The public dashboard viewer at /dashboards/:id (spec 2.13). */
 export default function ViewerPage() {
   const { id = '' } = useParams();
-  useViewerSync(id);
+  const retry = useViewerSync(id);
   const status = useViewerStore((s) => s.status);
   const head = useViewerStore((s) => s.head);
   const truncated = useViewerStore((s) => s.truncated);
@@ -35,7 +35,7 @@ export default function ViewerPage() {
       />
     );
   } else if (status === 'error') {
-    body = <Result status="error" title="Failed to fetch dashboard" extra={<Button onClick={() => window.location.reload()}>Retry</Button>} />;
+    body = <Result status="error" title="Failed to fetch dashboard" extra={<Button type="primary" onClick={retry}>Retry</Button>} />;
   } else if (status === 'loading' || !head) {
     body = <ViewerSkeleton />;
   } else if (head.tabs.length === 0) {

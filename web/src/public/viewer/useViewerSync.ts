@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { PUBLIC_REFRESH_MS } from '@common/constants';
 import type { PublicDashboardChanged, RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
@@ -13,7 +13,8 @@ type Delta = { kind: 'upserted'; e: RecordsUpserted } | { kind: 'removed'; e: Re
  * Keeps the viewer store in step with the server: REST fetch, then Socket.IO deltas in revision
  * order, a refetch on any gap or reconnect, and the 30 s refetch as a fallback.
  */
-export function useViewerSync(dashboardId: string) {
+export function useViewerSync(dashboardId: string): () => void {
+  const refetchRef = useRef<() => Promise<void>>(async () => {});
   useEffect(() => {
     resetViewer(dashboardId);
     const socket = getPublicSocket();
@@ -88,6 +89,7 @@ export function useViewerSync(dashboardId: string) {
       void refetch();
     };
 
+    refetchRef.current = refetch;
     socket.on('records:upserted', onUpserted);
     socket.on('records:removed', onRemoved);
     socket.on('dashboard:changed', onChanged);
@@ -111,4 +113,6 @@ export function useViewerSync(dashboardId: string) {
       if (socket.connected) socket.emit('dashboard:leave', dashboardId);
     };
   }, [dashboardId]);
+  /** Fetches again now (the Retry of the load-failure screen). */
+  return useCallback(() => void refetchRef.current(), []);
 }
