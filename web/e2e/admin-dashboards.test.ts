@@ -45,6 +45,10 @@ describe('admin console: dashboards, configure editor and published list', () =>
 
   it('creates a dashboard: the button waits for name and data source', async () => {
     const { page } = h;
+    await page.getByRole('tab', { name: 'Configure' }).click();
+    await page.getByText('No Dashboards Available').waitFor();
+    await page.getByText('Create a dashboard first to configure tabs and styles.').waitFor();
+    await page.getByRole('tab', { name: 'Builder' }).click();
     const form = page.getByTestId('dashboard-form');
     const submit = form.getByRole('button', { name: 'Create Dashboard' });
     expect(await submit.isDisabled()).toBe(true);
@@ -186,5 +190,19 @@ describe('admin console: dashboards, configure editor and published list', () =>
     await page.getByText('No Dashboards').waitFor();
     await page.getByRole('button', { name: 'Create Dashboard' }).waitFor();
     await h.shot('admin-published-empty');
+  });
+
+  it('opens the editor from the URL and shows the bucket empty state for a source without records', async () => {
+    const { page } = h;
+    const empty = await seedSource(h, 'Empty Source', []);
+    const created = await h.server.http('POST', '/api/admin/dashboards', { body: { name: 'Inventory Watch', dataSourceId: empty.id } });
+    expect(created.status).toBe(201);
+    await page.goto(`/admin?tab=dashboard-builder&sub=configure&dashboard=${created.body.id}`);
+    const editor = page.getByTestId('config-editor');
+    await editor.getByTestId('config-editor-title').getByText('Inventory Watch').waitFor();
+    await editor.getByText('Bucket Style', { exact: true }).click();
+    await editor.getByText('No data available to determine columns').waitFor();
+    await editor.getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('configure-grid').waitFor();
   });
 });
