@@ -139,6 +139,25 @@ describe('scrolling', () => {
   });
 });
 
+describe('30 s refetch', () => {
+  it('brings back a dashboard that is published again, and picks up label changes that are not pushed', async () => {
+    const { id, ds } = await seed([TABLE_TAB]);
+    const { page } = h;
+    await page.clock.install();
+    await page.goto(`/dashboards/${id}`);
+    await page.getByTestId('table-row').first().waitFor();
+    await h.server.http('PATCH', `/api/admin/dashboards/${id}`, { body: { isPublished: false } });
+    await page.getByText('Dashboard Not Found', { exact: true }).waitFor();
+    await h.server.http('PATCH', `/api/admin/dashboards/${id}`, { body: { isPublished: true } });
+    await h.server.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { keyMappings: { subject: 'Ticket Subject' } } });
+    await page.clock.fastForward(30_000);
+    await page.getByRole('columnheader', { name: 'Ticket Subject' }).waitFor();
+    // Back in the room: pushes arrive again.
+    await ingest(ds.sourceId, [{ ticket_id: 77, subject: 'After republish', status: 'open', priority: 'low' }]);
+    await page.getByText('After republish').waitFor();
+  });
+});
+
 describe('connection loss', () => {
   it('shows Reconnecting… while the socket is down, then refetches what it missed and goes Live again', async () => {
     const { id, ds } = await seed([TABLE_TAB]);

@@ -23,7 +23,6 @@ export function useViewerSync(dashboardId: string): () => void {
     let again = false;
     let buffered: Delta[] = [];
     const gate = new RevisionGate();
-    let joined = false;
 
     const apply = (d: Delta) => {
       const action = gate.decide(useViewerStore.getState().revision, d.e.revision, d.e.part);
@@ -42,7 +41,10 @@ export function useViewerSync(dashboardId: string): () => void {
       try {
         const view = await api.get<PublicDashboardResponse>(`/api/dashboards/${encodeURIComponent(dashboardId)}`);
         if (disposed) return;
+        // Back from "not found" (published again): the server had closed the room, so join anew.
+        const rejoin = useViewerStore.getState().status === 'notFound';
         loadView(view);
+        if (rejoin && socket.connected) join();
         gate.fetched();
       } catch (e) {
         if (disposed) return;
@@ -78,13 +80,11 @@ export function useViewerSync(dashboardId: string): () => void {
     const join = () =>
       socket.emit('dashboard:join', dashboardId, (ack) => {
         if (disposed) return;
-        joined = ack.ok;
         if (!ack.ok) void refetch();
         else if (ack.revision !== undefined && ack.revision > useViewerStore.getState().revision && !inFlight) void refetch();
       });
     // A reconnect may have missed deltas: refetch, then resume in the room.
     const onConnect = () => {
-      joined = false;
       join();
       void refetch();
     };
@@ -97,10 +97,10 @@ export function useViewerSync(dashboardId: string): () => void {
     socket.on('connect', onConnect);
     if (socket.connected) join();
     void refetch();
-    // The 30 s refetch is the fallback for when pushes cannot arrive (DECISIONS.md).
-    const timer = window.setInterval(() => {
-      if (!joined || !socket.connected) void refetch();
-    }, PUBLIC_REFRESH_MS);
+    // The 30 s refetch stays as the fallback (DECISIONS.md): it catches what is not pushed to
+    // viewers (e.g. field labels edited on the data source) and a dashboard published again. An
+    // unchanged view answers 304, and unchanged records keep their objects, so rows do not redraw.
+    const timer = window.setInterval(() => void refetch(), PUBLIC_REFRESH_MS);
 
     return () => {
       disposed = true;
