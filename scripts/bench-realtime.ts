@@ -30,7 +30,7 @@ async function main() {
   const viewers: TestSocket[] = [];
   for (const size of SIZES) {
     while (viewers.length < size) {
-      const batch = await Promise.all(Array.from({ length: Math.min(200, size - viewers.length) }, () => openSocket(s.url)));
+      const batch = await Promise.all(Array.from({ length: Math.min(50, size - viewers.length) }, () => openSocket(s.url)));
       await Promise.all(batch.map((v) => join(v, 'dashboard:join', dash.id)));
       viewers.push(...batch);
     }
