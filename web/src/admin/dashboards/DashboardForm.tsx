@@ -26,9 +26,11 @@ export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto 
   const dataSourceId = Form.useWatch('dataSourceId', form);
   const filled = Boolean(name?.trim() && dataSourceId);
 
+  // Follow changes pushed from elsewhere (another admin tab) until the user edits the form.
   useEffect(() => {
+    if (form.isFieldsTouched()) return;
     form.setFieldsValue({ name: dashboard?.name ?? '', description: dashboard?.description ?? '', dataSourceId: dashboard?.dataSourceId ?? undefined });
-  }, [dashboard?.id, form]);
+  }, [dashboard?.id, dashboard?.name, dashboard?.description, dashboard?.dataSourceId, form]);
 
   const submit = async () => {
     const v = form.getFieldsValue();

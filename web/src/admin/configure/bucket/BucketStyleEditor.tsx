@@ -1,6 +1,6 @@
 import { Button, Card, Col, Flex, Form, InputNumber, Row, Select, Skeleton, Table, Tag, Typography } from 'antd';
 import { SaveOutlined } from '@ant-design/icons';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { BUCKET_DEFAULT_WIDTH, BUCKET_MAX_WIDTH, BUCKET_MIN_WIDTH } from '@common/constants';
 import type { DashboardTab, HighlightRule, TabConfiguration } from '@common/schemas/dashboard';
 import type { DataSourceDto } from '@common/schemas/dataSource';
@@ -30,6 +30,21 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
   const [displayKeys, setDisplayKeys] = useState<string[]>(config.displayKeys ?? []);
   const [rules, setRules] = useState<HighlightRule[]>(config.highlightRules ?? []);
   const [saving, setSaving] = useState(false);
+  const [dirty, setDirty] = useState(false);
+
+  // Follow the saved settings (e.g. pushed from another admin tab) while nothing is edited here.
+  useEffect(() => {
+    if (dirty) return;
+    const c = tab.configuration ?? {};
+    setBucketKey(c.bucketKey ?? c.buckets?.[0]?.key ?? null);
+    setWidth(bucketWidth(c.buckets?.[0]?.width ?? BUCKET_DEFAULT_WIDTH));
+    setDisplayKeys(c.displayKeys ?? []);
+    setRules(c.highlightRules ?? []);
+  }, [tab.configuration, dirty]);
+  const edit = <T,>(set: (v: T) => void) => (v: T) => {
+    setDirty(true);
+    set(v);
+  };
 
   const columns = useMemo(() => [...recordFields(records), ...customFieldIds(records).map(customColumn)], [records]);
   const first = records[0];
@@ -47,6 +62,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
       'Configuration Saved',
     );
     setSaving(false);
+    setDirty(false);
   };
 
   if (status === 'error') return <LoadError title="Failed to fetch raw data" detail={error} onRetry={reload} />;
@@ -93,7 +109,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
                 allowClear
                 placeholder="Select a column for bucketing"
                 value={bucketKey ?? undefined}
-                onChange={(v?: string) => setBucketKey(v ?? null)}
+                onChange={(v?: string) => edit(setBucketKey)(v ?? null)}
                 options={columns.map((c) => ({ value: c, label: c }))}
                 aria-label="Bucket Key"
               />
@@ -103,7 +119,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
                 min={BUCKET_MIN_WIDTH}
                 max={BUCKET_MAX_WIDTH}
                 value={width}
-                onChange={(v) => setWidth(bucketWidth(v))}
+                onChange={(v) => edit(setWidth)(bucketWidth(v))}
                 aria-label="Bucket Width"
                 style={{ width: 160 }}
               />
@@ -113,13 +129,13 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
                 mode="multiple"
                 placeholder="Select fields to show on each card"
                 value={displayKeys}
-                onChange={setDisplayKeys}
+                onChange={edit(setDisplayKeys)}
                 options={columns.map((c) => ({ value: c, label: dataSource?.keyMappings[c] ? `${dataSource.keyMappings[c]} (${c})` : c }))}
                 aria-label="Display Keys"
               />
             </Form.Item>
             <Form.Item label="Highlight Rules">
-              <HighlightRulesEditor rules={rules} keys={columns} onChange={setRules} />
+              <HighlightRulesEditor rules={rules} keys={columns} onChange={edit(setRules)} />
             </Form.Item>
           </Form>
         </Card>
