@@ -22,7 +22,11 @@ export default function setup() {
   const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
   if (built < Math.max(newest(path.resolve('web')), newest(path.resolve('common')))) {
     try {
-      execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', outDir], { stdio: 'inherit' });
+      execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', outDir], {
+        stdio: 'inherit',
+        // Vitest sets NODE_ENV=test, which would make a development React build.
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
     } catch {
       console.error(`\nThe web app did not build (see above): browser tests will fail.\n`);
     }

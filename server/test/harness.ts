@@ -23,7 +23,8 @@ export interface TestServer {
 
 /** Starts the real server on a free port against a fresh embedded database. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, SEED_DEMO: 'false', LOG_LEVEL: 'error', ...env });
+  const fromEnv = process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {};
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, SEED_DEMO: 'false', LOG_LEVEL: 'error', ...fromEnv, ...env });
   const app = await startApp(config, createLogger(config.LOG_LEVEL));
   const url = `http://127.0.0.1:${app.port}`;
   return {
