@@ -1,12 +1,12 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { getCoreRowModel, useReactTable, type ColumnDef, type ColumnSort, type SortingState } from '@tanstack/react-table';
 import { Button, Card, Empty, Flex, Input, Typography } from 'antd';
-import { startTransition, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { startTransition, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { TabConfiguration } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
 import { fieldValue } from '../cells';
 import { EmptyText } from './EmptyText';
-import { compareValues, LAST_UPDATED, searchText, tableColumns, type ColumnSpec } from './tableModel';
+import { compareValues, LAST_UPDATED, searchText, tableColumns, warmSearchText, type ColumnSpec } from './tableModel';
 import { VirtualTable } from './VirtualTable';
 import { currentRecords, useViewerStore } from './viewerStore';
 
@@ -44,6 +44,7 @@ export function TableView({ configuration, height }: { configuration: TabConfigu
   // A pushed record rarely changes the columns: keep the same array so rows stay memoised.
   const columns = useStable(model.columns);
   const { total, canToggle } = model;
+  useEffect(() => (filterable ? warmSearchText(records) : undefined), [records, filterable]);
   const specs: ColumnSpec[] = useMemo(() => [...columns, { field: LAST_UPDATED, width: LAST_UPDATED_WIDTH, extra: false }], [columns]);
   const defs = useMemo<ColumnDef<RecordDto>[]>(
     () => specs.map((c) => ({ id: c.field, accessorFn: (r: RecordDto) => cellValue(r, c.field), enableSorting: sortable })),

@@ -70,3 +70,19 @@ export function compareValues(a: unknown, b: unknown): number {
   const sb = typeof b === 'object' ? JSON.stringify(b) : String(b);
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
+
+/**
+ * Builds the filter text of records in small idle-time slices, so the first keystroke in
+ * "Filter records..." does not pay for 100k records at once. Returns a cancel function.
+ */
+export function warmSearchText(records: RecordDto[]): () => void {
+  let i = 0;
+  let handle = 0;
+  const step = () => {
+    const end = Math.min(records.length, i + 2_000);
+    for (; i < end; i++) searchText(records[i]);
+    if (i < records.length) handle = window.setTimeout(step, 0);
+  };
+  handle = window.setTimeout(step, 50);
+  return () => window.clearTimeout(handle);
+}
