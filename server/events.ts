@@ -13,7 +13,8 @@ export interface DomainEvents {
     /** Dashboards to tell, when they no longer point at the source (it was deleted). */
     dashboardIds?: string[];
   };
-  'datasource.changed': { dataSource: DataSourceDto };
+  /** `metadataChanged`: name, labels or primary key changed (viewers redraw headers and labels). */
+  'datasource.changed': { dataSource: DataSourceDto; metadataChanged?: boolean };
   'datasource.removed': { dataSourceId: string; sourceId: string };
   'dashboard.changed': { dashboard: DashboardDto; wasPublished: boolean; previousDataSourceId: string | null };
   'dashboard.removed': { dashboardId: string; wasPublished: boolean };

@@ -8,6 +8,8 @@ import { isAdminToken } from '../middleware/auth';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
 import { connectRedisAdapter } from './redisAdapter';
 import { presentPublicSummary } from '../presenters';
+import type { DashboardDoc, DataSourceDoc } from '../models';
+import { findDataSource } from '../services/dataSources';
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -94,26 +96,23 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
         for (const id of dashboardIds) io.to(rooms.dashboard(id)).emit('records:removed', { ...base, dashboardId: id });
       });
     })),
-    events.on('datasource.changed', serial((e) => {
-      io.to(rooms.admin).emit('admin:datasource:changed', e);
+    events.on('datasource.changed', serial(async ({ dataSource, metadataChanged }) => {
+      io.to(rooms.admin).emit('admin:datasource:changed', { dataSource });
+      if (!metadataChanged) return;
+      for (const d of await publishedDashboardsOnSource(ctx, dataSource.id)) await emitPublicHead(d, false);
     })),
     events.on('datasource.removed', serial((e) => {
       io.to(rooms.admin).emit('admin:datasource:removed', e);
     })),
     events.on('dashboard.changed', serial(async ({ dashboard, wasPublished, previousDataSourceId }) => {
       io.to(rooms.admin).emit('admin:dashboard:changed', { dashboard });
-      const room = rooms.dashboard(dashboard.id);
       if (!dashboard.isPublished) {
         if (wasPublished) kick(dashboard.id);
         return;
       }
       const loaded = await loadPublishedDashboard(ctx, dashboard.id).catch(() => null);
       if (!loaded) return;
-      const head = publicDashboardHead(loaded.dashboard, loaded.dataSource);
-      io.to(room).emit('dashboard:changed', {
-        dashboardId: dashboard.id, dashboard: head.dashboard, tabs: head.tabs, dataSource: head.dataSource,
-        dataSourceChanged: previousDataSourceId !== dashboard.dataSourceId,
-      });
+      await emitPublicHead(loaded.dashboard, previousDataSourceId !== dashboard.dataSourceId, loaded.dataSource);
       io.to(rooms.publicList).emit('dashboards:changed', { dashboard: presentPublicSummary(loaded.dashboard, loaded.dataSource?.updatedAt ?? null) });
     })),
     events.on('dashboard.removed', serial(({ dashboardId, wasPublished }) => {
@@ -136,6 +135,16 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       io.to([rooms.admin, rooms.integration(e.integrationId)]).emit('sync:failed', e);
     })),
   ];
+
+  /** Tells a published dashboard's viewers its new look (name, tabs, labels), not its records. */
+  async function emitPublicHead(dashboard: DashboardDoc, dataSourceChanged: boolean, source?: DataSourceDoc | null) {
+    const dataSource = source !== undefined ? source : dashboard.dataSourceId ? await findDataSource(ctx, dashboard.dataSourceId) : null;
+    const head = publicDashboardHead(dashboard, dataSource);
+    const dashboardId = String(dashboard._id);
+    io.to(rooms.dashboard(dashboardId)).emit('dashboard:changed', {
+      dashboardId, dashboard: head.dashboard, tabs: head.tabs, dataSource: head.dataSource, dataSourceChanged,
+    });
+  }
 
   /** An unpublished or deleted dashboard: tell its viewers and close the room. */
   function kick(dashboardId: string) {

@@ -108,6 +108,17 @@ describe('pushed changes', () => {
     expect(after.items).toEqual([]);
   });
 
+  it('pushes new field labels of the data source to its viewers, but not on every ingest', async () => {
+    const v = await viewer();
+    await join(v, 'dashboard:join', dash.id);
+    const heads = collect(v, 'dashboard:changed');
+    await ingest([{ id: 5 }]);
+    await s.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { keyMappings: { status: 'State' } } });
+    for (let i = 0; i < 30 && !heads.items.length; i++) await sleep(100);
+    expect(heads.items).toHaveLength(1);
+    expect(heads.items[0]).toMatchObject({ dashboardId: dash.id, dataSource: { keyMappings: { status: 'State' } }, dataSourceChanged: false });
+  });
+
   it('tells viewers and admins when a dashboard is deleted', async () => {
     const v = await viewer();
     await join(v, 'dashboard:join', dash.id);

@@ -81,7 +81,7 @@ export async function updateDataSource(ctx: AppContext, id: string, patch: Updat
   const updated = await ctx.models.DataSource.findByIdAndUpdate(ds._id, { $set: set }, { returnDocument: 'after' }).lean<DataSourceDoc>();
   if (!updated) throw NotFoundError(`Data source ${id}`);
   const dto = presentDataSource(updated);
-  ctx.events.emit('datasource.changed', { dataSource: dto });
+  ctx.events.emit('datasource.changed', { dataSource: dto, metadataChanged: true });
   return dto;
 }
 

@@ -13,13 +13,14 @@ export interface KeyedRecord {
 const BATCH = 1000;
 
 /**
- * Replaces known records. With transactions: delete and re-insert the batch atomically (two
- * writes instead of one per record — on the offline engine each single write costs time
- * proportional to the collection's size). Without (standalone mongod): one update per record.
+ * Replaces known records. With transactions and more than a couple of records: delete and
+ * re-insert the batch atomically (two writes instead of one per record — on the offline engine
+ * each single write costs time proportional to the collection's size). Otherwise (standalone
+ * mongod, or one or two records): one update per record.
  */
 async function replaceRecords(ctx: AppContext, docs: RecordDoc[]): Promise<void> {
   const { Record } = ctx.models;
-  if (!ctx.transactions) {
+  if (!ctx.transactions || docs.length <= 2) {
     const ops: AnyBulkWriteOperation<RecordDoc>[] = docs.map((d) => ({
       updateOne: { filter: { _id: d._id }, update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: d.lastUpdated, revision: d.revision } } },
     }));
