@@ -2,6 +2,7 @@ import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import type { DashboardTab, TableColumn } from '@common/schemas/dashboard';
 import { CUSTOM_FIELD_PREFIX } from '@common/constants';
+import { customFields, customFieldValue, fieldValue } from '@common/cells';
 import type { AppContext } from '../context';
 import { decodeKeys } from '../db/fieldNames';
 import { NotFoundError } from '../errors';
@@ -26,17 +27,7 @@ function cell(v: unknown): string {
   return neutralise(JSON.stringify(v));
 }
 
-function customFieldValue(data: Json, id: string): unknown {
-  const list = data.custom_fields;
-  if (!Array.isArray(list)) return undefined;
-  const hit = list.find((f) => f && typeof f === 'object' && String((f as Json).id) === id);
-  return hit ? (hit as Json).value : undefined;
-}
-
-const fieldColumn = (name: string, label: string): Column =>
-  name.startsWith(CUSTOM_FIELD_PREFIX) && !/^custom_fields$/.test(name)
-    ? { header: label, value: (d) => (name in d ? d[name] : customFieldValue(d, name.slice(CUSTOM_FIELD_PREFIX.length))) }
-    : { header: label, value: (d) => d[name] };
+const fieldColumn = (name: string, label: string): Column => ({ header: label, value: (d) => fieldValue(d, name) });
 
 /** "<dashboard name>.csv" with characters no file system accepts replaced. */
 export function csvFileName(dashboardName: string): string {
@@ -57,7 +48,7 @@ async function allColumns(ctx: AppContext, ds: DataSourceDoc): Promise<Column[]>
   for await (const r of ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor()) {
     for (const k of r.keyOrder ?? []) if (k !== 'custom_fields') keys.add(k);
     const data = decodeKeys((r.data ?? {}) as Json);
-    if (Array.isArray(data.custom_fields)) for (const f of data.custom_fields) if (f && typeof f === 'object') customIds.add(String((f as Json).id));
+    for (const f of customFields(data)) customIds.add(String(f.id));
   }
   return [
     ...[...keys].map((k) => ({ header: k, value: (d: Json) => d[k] })),

@@ -1,21 +1,13 @@
 import { Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { CUSTOM_FIELD_PREFIX, OBJECT_CELL_CUT, STRING_CELL_CUT } from '@common/constants';
+import { CUSTOM_FIELD_PREFIX } from '@common/constants';
+import { cellText, fieldValue as dataFieldValue, isEmptyValue } from '@common/cells';
+
+export { cellText, isEmptyValue };
 import type { CustomFieldValue, RecordDto } from '@common/schemas/record';
 
 /** A field of a record; `custom_<id>` reads the value of custom field <id> from data.custom_fields. */
-export function fieldValue(record: RecordDto, field: string): unknown {
-  if (field in record.data) return record.data[field];
-  if (field.startsWith(CUSTOM_FIELD_PREFIX)) {
-    const list = record.data.custom_fields;
-    if (Array.isArray(list)) {
-      const id = field.slice(CUSTOM_FIELD_PREFIX.length);
-      const hit = (list as CustomFieldValue[]).find((f) => f && String(f.id) === id);
-      return hit?.value;
-    }
-  }
-  return undefined;
-}
+export const fieldValue = (record: RecordDto, field: string): unknown => dataFieldValue(record.data, field);
 
 /** Every field name of a record: keyOrder first, then other data keys; custom_fields become custom_<id>. */
 export function recordFields(record: RecordDto): string[] {
@@ -27,21 +19,6 @@ export function recordFields(record: RecordDto): string[] {
     } else out.push(name);
   }
   return out;
-}
-
-export const isEmptyValue = (v: unknown) => v === null || v === undefined || v === '';
-
-/** Plain text of a cell under the spec's cutting rules, plus the full length when a string was cut. */
-export function cellText(value: unknown): { text: string; fullLength?: number } {
-  if (isEmptyValue(value)) return { text: '-' };
-  if (Array.isArray(value)) return { text: `${value.length} items` };
-  if (typeof value === 'object') {
-    const json = JSON.stringify(value);
-    return { text: json.length > OBJECT_CELL_CUT ? `${json.slice(0, OBJECT_CELL_CUT)}...` : json };
-  }
-  const s = String(value);
-  if (s.length > STRING_CELL_CUT) return { text: `${s.slice(0, STRING_CELL_CUT)}...`, fullLength: s.length };
-  return { text: s };
 }
 
 const STATUS_COLORS: Record<string, string> = { open: 'blue', closed: 'green', 'in progress': 'yellow' };
