@@ -63,8 +63,19 @@ export function detectFormat(body: unknown, maxRecords: number): { format: Forma
   return { format, items, primaryKey };
 }
 
+/** MongoDB documents nest at most 100 levels; the record sits two levels down. */
+const MAX_DEPTH = 90;
+
+function tooDeep(value: unknown, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return true;
+  if (value === null || typeof value !== 'object') return false;
+  for (const v of Object.values(value)) if (tooDeep(v, depth + 1)) return true;
+  return false;
+}
+
 function keyProblem(record: unknown, primaryKey: string): string | null {
   if (!isObject(record)) return 'record is not a JSON object';
+  if (tooDeep(record)) return `record is nested deeper than ${MAX_DEPTH} levels`;
   if (!Object.prototype.hasOwnProperty.call(record, primaryKey)) return `record has no primary key field "${primaryKey}"`;
   const v = record[primaryKey];
   if (v === null || v === '') return `primary key field "${primaryKey}" is empty`;

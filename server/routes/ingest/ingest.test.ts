@@ -105,6 +105,10 @@ describe('POST /api/data/ingest', () => {
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(res.body.error.message).toContain(message);
     }
+    const deep = `${'{"d":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const nested = await s.http('POST', '/api/data/ingest', { raw: `{"sourceId":"${ds.sourceId}","records":[{"id":"ok"},{"id":"deep","deep":${deep}}]}` });
+    expect(nested.status).toBe(200);
+    expect(nested.body.rejections).toEqual([{ index: 1, sourceId: ds.sourceId, reason: 'record is nested deeper than 90 levels' }]);
     const malformed = await s.http('POST', '/api/data/ingest', { raw: '{"sourceId": ' });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error).toEqual({ code: 'malformed_json', message: 'Request body is not valid JSON' });
