@@ -1,32 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startBrowser, type BrowserHarness } from './browser';
+import { describe, expect, it } from 'vitest';
+import { layoutShift, listedDashboard, newTabPath as openedPath, trackLayoutShift, usePublicBrowser } from './publicFixtures';
 
-let h: BrowserHarness;
-beforeAll(async () => {
-  // The harness's server ignores WEB_DIST from the environment: pass it on so it serves this build.
-  h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web' } });
-});
-afterAll(() => h?.close());
-beforeEach(async () => {
-  await h.server.reset();
-  await h.page.setViewportSize({ width: 1366, height: 900 });
-});
+const h = usePublicBrowser();
+const dashboard = (name: string, isPublished: boolean) => listedDashboard(h, name, isPublished);
+const newTabPath = (click: () => Promise<void>) => openedPath(h, click);
 
-async function dashboard(name: string, isPublished: boolean) {
-  const ds = await h.server.http('POST', '/api/admin/data-sources', { body: { name: `${name} source` } });
-  const res = await h.server.http('POST', '/api/admin/dashboards', { body: { name, description: `${name} description`, dataSourceId: ds.body.id, isPublished } });
-  expect(res.status).toBe(201);
-  return res.body as { id: string };
-}
-
-/** Clicks a link that opens a new tab and returns the new tab's path. */
-async function newTabPath(click: () => Promise<void>) {
-  const [popup] = await Promise.all([h.context.waitForEvent('page'), click()]);
-  await popup.waitForLoadState();
-  const path = new URL(popup.url()).pathname + new URL(popup.url()).search;
-  await popup.close();
-  return path;
-}
+/** Every sub-page of the user-dashboard shell (spec 2.1) and the title it must carry. */
+const SHELL_PAGES: [string, string][] = [
+  ['/dashboards/analytics', 'Analytics'],
+  ...['overview', 'reports', 'trends', 'charts'].map((p): [string, string] => [`/dashboards/analytics/${p}`, 'Analytics']),
+  ['/dashboards/reports', 'Reports'],
+  ...['scheduled', 'custom', 'export'].map((p): [string, string] => [`/dashboards/reports/${p}`, 'Reports']),
+  ['/dashboards/settings', 'Settings'],
+  ...['profile', 'preferences', 'notifications', 'security'].map((p): [string, string] => [`/dashboards/settings/${p}`, 'Settings']),
+];
 
 describe('landing page', () => {
   it('shows every section and every button opens what the spec says', async () => {
@@ -55,8 +42,21 @@ describe('landing page', () => {
     for (const [scope, name, path] of sameTab) {
       await page.goto('/');
       const root = scope === 'main' ? page.locator('section').first() : page.locator(scope);
+      expect(await root.getByRole('link', { name }).getAttribute('target')).toBeNull();
       await root.getByRole('link', { name }).click();
       await page.waitForURL((u) => u.pathname === path);
+    }
+  });
+
+  it('does not shift while it loads, on a desktop or a phone', async () => {
+    await trackLayoutShift(h);
+    for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+      await h.page.setViewportSize(viewport);
+      await h.page.goto('/');
+      await h.page.getByText('Three steps to live insights').waitFor();
+      await h.page.waitForTimeout(500);
+      // 0.1 is "good" for Core Web Vitals; a page that renders in place scores ~0.
+      expect(await layoutShift(h)).toBeLessThan(0.01);
     }
   });
 
@@ -91,7 +91,9 @@ describe('public dashboards list', () => {
     await page.getByRole('heading', { name: 'Live Board' }).waitFor({ state: 'detached' });
     expect(await page.getByTestId('dashboard-card').count()).toBe(1);
 
-    await page.getByRole('button', { name: 'View' }).click();
+    const view = page.getByRole('link', { name: 'View Draft Board' });
+    expect(await view.getAttribute('href')).toBe(`/dashboards/${draft.id}`);
+    await view.click();
     await page.waitForURL(`**/dashboards/${draft.id}`);
     await page.getByRole('heading', { name: 'Draft Board' }).waitFor();
   });
@@ -116,6 +118,29 @@ describe('public dashboards list', () => {
 });
 
 describe('user dashboard shell', () => {
+  it('shows the Coming Soon card with its three teasers and the section title on every sub-page of spec 2.1', async () => {
+    const { page } = h;
+    for (const [path, title] of SHELL_PAGES) {
+      await page.goto(path);
+      const card = page.getByTestId('coming-soon');
+      await card.waitFor();
+      expect(await page.locator('header h4').innerText(), path).toBe(title);
+      expect(await page.title(), path).toBe(`${title} — LiveDash`);
+      const text = await card.innerText();
+      for (const t of ['Coming Soon', 'The User Dashboard is under development', 'Analytics', 'Advanced data visualization', 'Reports', 'Custom report generation', 'Settings', 'Personalized preferences']) {
+        expect(text, path).toContain(t);
+      }
+    }
+  });
+
+  it('answers unknown sub-pages of a section with the 404 page', async () => {
+    for (const path of ['/dashboards/analytics/bogus', '/dashboards/reports/overview', '/dashboards/settings/profile/extra']) {
+      await h.page.goto(path);
+      await h.page.getByText('404 Page Not Found').waitFor();
+      expect(await h.page.getByTestId('coming-soon').count(), path).toBe(0);
+    }
+  });
+
   it('titles pages by path prefix, shows Coming Soon, collapses to 64px, Back to Home opens a new tab', async () => {
     const { page } = h;
     for (const [path, title] of [['/dashboards', 'User Dashboard'], ['/dashboards/analytics/trends', 'Analytics'], ['/dashboards/reports', 'Reports'], ['/dashboards/settings/security', 'Settings']]) {

@@ -1,54 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startBrowser, type BrowserHarness } from './browser';
+import { describe, expect, it } from 'vitest';
+import { BUCKET_TAB, RECORDS, TABLE_TAB, col, firstColumn as firstColumnOf, seed as seedFor, usePublicBrowser } from './publicFixtures';
 
-let h: BrowserHarness;
-beforeAll(async () => {
-  h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web' } });
-});
-afterAll(() => h?.close());
-beforeEach(async () => {
-  await h.server.reset();
-  await h.page.setViewportSize({ width: 1366, height: 900 });
-});
-
-const LONG = 'x'.repeat(130);
-const RECORDS = [
-  { ticket_id: 1, subject: 'Printer on fire', status: 'open', priority: 'high', meta: { a: 1, b: 'two', c: [1, 2, 3], d: 'a fairly long string value here' }, tags: ['a', 'b', 'c'], notes: LONG, custom_fields: [{ id: 77, value: 'email' }], assignee: 'Ada' },
-  { ticket_id: 2, subject: 'Login broken', status: 'closed', priority: 'medium', meta: null, tags: [], notes: '', custom_fields: [{ id: 77, value: 'chat' }] },
-  { ticket_id: 3, subject: 'Slow export', status: 'in progress', priority: 'low', meta: {}, tags: ['x'], notes: 'short', custom_fields: [] },
-  { ticket_id: 4, subject: 'Weird status', status: 'waiting', priority: 'urgent', meta: {}, tags: [], notes: 'n', custom_fields: [] },
-  { ticket_id: 5, subject: 'No status yet', status: '', priority: 'low', meta: {}, tags: [], notes: 'n', custom_fields: [] },
-];
-
-const col = (name: string, order: number) => ({ name, visible: true, width: 150, order });
-const TABLE_TAB = {
-  id: 'tab1', name: 'All Tickets', style: 'table',
-  configuration: { sortable: true, filterable: true, columns: [col('ticket_id', 0), col('subject', 1), col('status', 2), col('priority', 3), col('meta', 4), col('tags', 5), col('notes', 6), col('custom_77', 7), { ...col('hidden', 8), visible: false }] },
-  widgets: [],
-};
-const BUCKET_TAB = {
-  id: 'tab2', name: 'By Status', style: 'bucket',
-  configuration: {
-    bucketKey: 'status', displayKeys: ['subject', 'priority', 'missing_field'],
-    highlightRules: [{ key: 'priority', value: 'high', color: 'red' }, { key: 'priority', value: 'medium', color: 'yellow' }, { key: 'priority', value: 'low', color: 'green' }],
-  },
-  widgets: [],
-};
-
-async function seed(tabs: unknown[], opts: { name?: string; publish?: boolean; records?: unknown[] } = {}) {
-  const ds = (await h.server.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body as { id: string; sourceId: string };
-  if ((opts.records ?? RECORDS).length) await h.server.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: opts.records ?? RECORDS } });
-  await h.server.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { keyMappings: { subject: 'Subject', custom_77: 'Channel' } } });
-  const res = await h.server.http('POST', '/api/admin/dashboards', {
-    body: { name: opts.name ?? 'Support Board', description: 'Tickets live', dataSourceId: ds.id, isPublished: opts.publish ?? true, configuration: { tabs } },
-  });
-  expect(res.status).toBe(201);
-  // Creating with no tabs gives a default tab: an empty list has to be patched in.
-  if (tabs.length === 0) await h.server.http('PATCH', `/api/admin/dashboards/${res.body.id}`, { body: { configuration: { tabs: [] } } });
-  return { id: res.body.id as string, ds };
-}
-
-const firstColumn = () => h.page.getByTestId('table-row').evaluateAll((rows) => rows.map((r) => (r.querySelector('[role=cell]') as HTMLElement).innerText));
+const h = usePublicBrowser();
+const seed = (tabs: unknown[], opts?: Parameters<typeof seedFor>[2]) => seedFor(h, tabs, opts);
+const firstColumn = () => firstColumnOf(h);
 
 describe('viewer states', () => {
   it('shows Dashboard Not Found for unknown and unpublished dashboards, with a way back', async () => {
@@ -58,6 +13,10 @@ describe('viewer states', () => {
       await h.page.getByText('Dashboard Not Found').waitFor();
       expect(await h.page.getByText('The requested dashboard could not be found.').isVisible()).toBe(true);
     }
+    // Nothing live to show or export: the header keeps only its back button.
+    expect(await h.page.getByTestId('live-indicator').count()).toBe(0);
+    expect(await h.page.getByRole('button', { name: 'Export CSV' }).count()).toBe(0);
+    expect(await h.page.getByRole('button', { name: 'Back', exact: true }).isVisible()).toBe(true);
     await h.page.getByRole('button', { name: 'Back to Dashboards', exact: true }).click();
     await h.page.waitForURL((u) => u.pathname === '/dashboards');
   });
@@ -146,6 +105,21 @@ describe('table view', () => {
     await page.getByRole('columnheader', { name: 'ticket_id' }).click();
     await page.waitForFunction(() => document.querySelector('[role=columnheader]')!.getAttribute('aria-sort') === 'descending');
     expect(await firstColumn()).toEqual(['5', '4', '3', '2', '1']);
+
+    // The same by keyboard: Tab reaches a sortable header, Enter and Space toggle it.
+    const subject = page.getByRole('columnheader', { name: 'Subject' });
+    await page.getByRole('columnheader', { name: 'ticket_id' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await subject.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('[role=columnheader]')[1].getAttribute('aria-sort') === 'ascending');
+    expect(await firstColumn()).toEqual(['2', '5', '1', '3', '4']);
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => document.querySelectorAll('[role=columnheader]')[1].getAttribute('aria-sort') === 'descending');
+    expect(await firstColumn()).toEqual(['4', '3', '1', '5', '2']);
+    await page.getByRole('columnheader', { name: 'ticket_id' }).click();
+    await page.getByRole('columnheader', { name: 'ticket_id' }).click();
+    await page.waitForFunction(() => document.querySelector('[role=columnheader]')!.getAttribute('aria-sort') === 'descending');
 
     await page.getByRole('button', { name: 'Show All Fields' }).click();
     await page.getByRole('button', { name: 'Show Configured' }).waitFor();

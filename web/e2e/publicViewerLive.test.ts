@@ -1,67 +1,42 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startBrowser, type BrowserHarness } from './browser';
+import { describe, expect, it } from 'vitest';
+import { BUCKET_TAB, RECORDS, TABLE_TAB, ingest as ingestFor, seed as seedFor, usePublicBrowser } from './publicFixtures';
 
-let h: BrowserHarness;
-beforeAll(async () => {
-  h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web' } });
-});
-afterAll(() => h?.close());
-beforeEach(async () => {
-  await h.server.reset();
-  await h.page.setViewportSize({ width: 1366, height: 900 });
-});
-
-const RECORDS = [
-  { ticket_id: 1, subject: 'Printer on fire', status: 'open', priority: 'high', custom_fields: [{ id: 77, value: 'email' }] },
-  { ticket_id: 2, subject: 'Login broken', status: 'closed', priority: 'medium', custom_fields: [{ id: 77, value: 'chat' }] },
-  { ticket_id: 3, subject: 'Slow export', status: 'open', priority: 'low', custom_fields: [] },
-  { ticket_id: 4, subject: 'Odd one', status: '', priority: 'whatever', custom_fields: [] },
-];
-const col = (name: string, order: number) => ({ name, visible: true, width: name === 'subject' ? 260 : 150, order });
-const TABLE_TAB = {
-  id: 'tab1', name: 'All Tickets', style: 'table',
-  configuration: { sortable: true, filterable: true, columns: ['ticket_id', 'subject', 'status', 'priority', 'custom_77'].map(col) },
-  widgets: [],
-};
-const BUCKET_TAB = {
-  id: 'tab2', name: 'By Status', style: 'bucket',
-  configuration: {
-    bucketKey: 'status', displayKeys: ['subject', 'priority', 'missing_field'],
-    highlightRules: [{ key: 'priority', value: 'high', color: 'red' }, { key: 'priority', value: 'medium', color: 'yellow' }, { key: 'priority', value: 'low', color: 'purple' }],
-  },
-  widgets: [],
-};
-
-async function seed(tabs: unknown[], name = 'Support Board') {
-  const ds = (await h.server.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body as { id: string; sourceId: string };
-  await h.server.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: RECORDS } });
-  await h.server.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { keyMappings: { subject: 'Subject', priority: 'Priority', custom_77: 'Channel' } } });
-  const res = await h.server.http('POST', '/api/admin/dashboards', {
-    body: { name, description: 'The support queue, live', dataSourceId: ds.id, isPublished: true, configuration: { tabs } },
-  });
-  expect(res.status).toBe(201);
-  return { id: res.body.id as string, ds };
-}
-const ingest = (sourceId: string, records: unknown[]) => h.server.http('POST', '/api/data/ingest', { body: { sourceId, records } });
+const h = usePublicBrowser();
+const seed = (tabs: unknown[], name?: string) => seedFor(h, tabs, { name });
+const ingest = (sourceId: string, records: unknown[]) => ingestFor(h, sourceId, records);
 
 describe('bucket view', () => {
   it('groups by the bucket key with counts, labels display keys and colours borders by the first matching rule', async () => {
-    const { id } = await seed([BUCKET_TAB, { id: 'b2', name: 'Ids only', style: 'bucket', configuration: { bucketKey: 'priority' }, widgets: [] }, { id: 'b3', name: 'No key', style: 'bucket', configuration: {}, widgets: [] }]);
+    const { id, ds } = await seed([BUCKET_TAB, { id: 'b2', name: 'Ids only', style: 'bucket', configuration: { bucketKey: 'priority' }, widgets: [] }, { id: 'b3', name: 'No key', style: 'bucket', configuration: {}, widgets: [] }]);
     const { page } = h;
     await page.goto(`/dashboards/${id}`);
     await page.getByTestId('bucket-group').first().waitFor();
-    expect(await page.getByTestId('bucket-title').allInnerTexts()).toEqual(['open', 'closed', 'Unassigned']);
+    await ingest(ds.sourceId, [{ ticket_id: 6, subject: 'Second open', status: 'open', priority: 'none' }]);
+    await page.getByText('Second open').waitFor();
+    expect(await page.getByTestId('bucket-title').allInnerTexts()).toEqual(['open', 'closed', 'in progress', 'waiting', 'Unassigned']);
     const counts = await page.getByTestId('bucket-group').evaluateAll((groups) => groups.map((g) => g.querySelector('.ant-badge')!.textContent));
-    expect(counts).toEqual(['2', '1', '1']);
+    expect(counts).toEqual(['2', '1', '1', '1', '1']);
+    // First matching rule's colour; "urgent" matches a rule coloured "teal" and no rule matches "none": both gray.
     const colors = await page.getByTestId('bucket-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-color')));
-    expect(colors).toEqual(['red', 'purple', 'yellow', 'gray']);
+    expect(colors).toEqual(['red', 'gray', 'yellow', 'purple', 'gray', 'purple']);
+    const borders = await page.getByTestId('bucket-card').evaluateAll((cards) => cards.map((c) => getComputedStyle(c).borderTopColor));
+    expect(new Set(borders).size).toBe(4);
     const first = await page.getByTestId('bucket-card').first().innerText();
     expect(first).toContain('Subject:');
     expect(first).toContain('Printer on fire');
     expect(first).toContain('missing_field:');
     expect(first).toContain('N/A');
     await h.shot('public-viewer-bucket');
+
+    // Three columns from 992 px wide (1024×768 included), two on a tablet, one on a phone.
+    const columns = () => page.getByTestId('bucket-group').evaluateAll((gs) => new Set(gs.map((g) => Math.round(g.getBoundingClientRect().left))).size);
+    for (const [width, n] of [[1366, 3], [1024, 3], [800, 2], [390, 1]]) {
+      await page.setViewportSize({ width, height: 768 });
+      await page.waitForFunction((count) => new Set([...document.querySelectorAll('[data-testid=bucket-group]')].map((g) => Math.round(g.getBoundingClientRect().left))).size === count, n);
+      expect(await columns(), `${width} px`).toBe(n);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
 
     await page.getByRole('tab', { name: 'Ids only' }).click();
     await page.getByText('Record ID: 1').waitFor();
@@ -86,6 +61,13 @@ describe('export and live updates', () => {
     expect(lines).toHaveLength(RECORDS.length + 1);
     expect(csv).toContain('Printer on fire');
 
+    // A name with nothing usable for a file name falls back to "dashboard.csv" (spec 7).
+    const odd = await seed([TABLE_TAB], '???');
+    await page.goto(`/dashboards/${odd.id}`);
+    await page.getByTestId('table-row').first().waitFor();
+    const [fallback] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(fallback.suggestedFilename()).toBe('dashboard.csv');
+
     await page.route('**/export**', (route) => route.fulfill({ status: 500, body: 'nope' }));
     await page.getByRole('button', { name: 'Export CSV' }).click();
     await page.getByText('Failed to export dashboard').waitFor();
@@ -101,20 +83,20 @@ describe('export and live updates', () => {
     await page.getByPlaceholder('Filter records...').fill('open');
     await page.getByRole('columnheader', { name: 'ticket_id' }).click();
     await page.getByRole('columnheader', { name: 'ticket_id' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-row]').length === 2);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-row]').length === 1);
     // Mark a row so we can tell whether it was replaced (a refetch/remount would drop the mark).
-    await page.locator('[data-record-id="3"]').evaluate((el) => el.setAttribute('data-mark', 'kept'));
+    await page.locator('[data-record-id="1"]').evaluate((el) => el.setAttribute('data-mark', 'kept'));
 
     await ingest(ds.sourceId, [{ ticket_id: 9, subject: 'Brand new', status: 'open', priority: 'high' }, { ticket_id: 2, subject: 'Login broken', status: 'open', priority: 'medium' }]);
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-row]').length === 4);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-row]').length === 3);
     const ids = await page.getByTestId('table-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-record-id')));
-    expect(ids).toEqual(['9', '3', '2', '1']);
-    expect(await page.locator('[data-record-id="3"]').getAttribute('data-mark')).toBe('kept');
+    expect(ids).toEqual(['9', '2', '1']);
+    expect(await page.locator('[data-record-id="1"]').getAttribute('data-mark')).toBe('kept');
     expect(await page.getByPlaceholder('Filter records...').inputValue()).toBe('open');
 
     await page.getByRole('tab', { name: 'By Status' }).click();
     await page.getByTestId('bucket-group').first().waitFor();
-    expect(await page.getByTestId('bucket-title').allInnerTexts()).toEqual(['open', 'Unassigned']);
+    expect(await page.getByTestId('bucket-title').allInnerTexts()).toEqual(['open', 'in progress', 'waiting', 'Unassigned']);
 
     await h.server.http('PATCH', `/api/admin/dashboards/${id}`, { body: { isPublished: false } });
     await page.getByText('Dashboard Not Found').waitFor({ timeout: 5000 });
@@ -127,14 +109,14 @@ describe('scrolling', () => {
     await ingest(ds.sourceId, Array.from({ length: 300 }, (_, i) => ({ ticket_id: 1000 + i, subject: `Bulk ${i}`, status: 'open', priority: 'low' })));
     const { page } = h;
     await page.goto(`/dashboards/${id}`);
-    await page.getByText('304 records').waitFor();
+    await page.getByText(`${RECORDS.length + 300} records`).waitFor();
     expect(await page.getByTestId('table-row').count()).toBeLessThan(60);
     const table = page.getByTestId('records-table');
     await table.evaluate((el) => (el.scrollTop = 4000));
     await page.locator('[data-record-id="1100"]').waitFor();
     await ingest(ds.sourceId, [{ ticket_id: 1100, subject: 'Bulk 100 changed', status: 'closed', priority: 'high' }, { ticket_id: 5000, subject: 'Newest', status: 'open', priority: 'low' }]);
     await page.getByText('Bulk 100 changed').waitFor();
-    await page.getByText('305 records').waitFor();
+    await page.getByText(`${RECORDS.length + 301} records`).waitFor();
     expect(await table.evaluate((el) => el.scrollTop)).toBe(4000);
   });
 });
@@ -187,6 +169,25 @@ describe('connection loss', () => {
     await page.getByText('Missed while offline').waitFor({ timeout: 5_000 });
     await page.unrouteAll({ behavior: 'ignoreErrors' });
   }, 90_000);
+});
+
+describe('first connection', () => {
+  it('says "Live • Updates every 30s", not Reconnecting…, while the socket is still connecting', async () => {
+    const { id } = await seed([TABLE_TAB]);
+    // A page of its own, so the hanging socket routes end with it.
+    const page = await h.context.newPage();
+    try {
+      // The handshake never completes: the socket stays "connecting" for its 20 s timeout.
+      await page.routeWebSocket(/\/socket\.io\//, () => {});
+      await page.route(/\/socket\.io\//, (route) => route.abort());
+      await page.goto(`/dashboards/${id}`);
+      await page.getByTestId('table-row').first().waitFor();
+      await page.waitForTimeout(500);
+      expect(await page.getByTestId('live-indicator').innerText()).toBe('Live • Updates every 30s');
+    } finally {
+      await page.close();
+    }
+  });
 });
 
 describe('phone width', () => {

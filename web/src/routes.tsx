@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { Spin } from 'antd';
+import { Flex, Spin } from 'antd';
+import { SHELL_SECTIONS } from './public/shell/sections';
 
 const Landing = lazy(() => import('./public/LandingPage'));
 const NotFound = lazy(() => import('./public/NotFoundPage'));
@@ -10,11 +11,18 @@ const DashboardsList = lazy(() => import('./public/DashboardsListPage'));
 const ComingSoon = lazy(() => import('./public/shell/ComingSoonPage'));
 const Viewer = lazy(() => import('./public/viewer/ViewerPage'));
 
-const fallback = <Spin style={{ display: 'block', margin: '20vh auto' }} />;
+// Padding, not margin: a child's top margin would collapse through #root and push <body> down,
+// and the page would jump back up when the route's chunk arrives (a layout shift).
+const fallback = (
+  <Flex justify="center" style={{ paddingTop: '20vh' }}>
+    <Spin />
+  </Flex>
+);
 
 /**
  * Every route is its own lazily loaded chunk. The named shell sections (analytics, reports,
- * settings) rank above `/dashboards/:id`, so they win over a dashboard id (DECISIONS.md).
+ * settings) rank above `/dashboards/:id`, so they win over a dashboard id (DECISIONS.md); their
+ * unknown sub-pages fall through to the 404 page.
  */
 export function AppRoutes() {
   return (
@@ -24,9 +32,12 @@ export function AppRoutes() {
         <Route path="/admin" element={<Admin />} />
         <Route path="/dashboards" element={<UserShell />}>
           <Route index element={<DashboardsList />} />
-          <Route path="analytics/*" element={<ComingSoon />} />
-          <Route path="reports/*" element={<ComingSoon />} />
-          <Route path="settings/*" element={<ComingSoon />} />
+          {Object.entries(SHELL_SECTIONS).map(([section, { pages }]) => (
+            <Route key={section} path={section}>
+              <Route index element={<ComingSoon />} />
+              {pages.map((page) => <Route key={page} path={page} element={<ComingSoon />} />)}
+            </Route>
+          ))}
         </Route>
         <Route path="/dashboards/:id" element={<Viewer />} />
         <Route path="*" element={<NotFound />} />

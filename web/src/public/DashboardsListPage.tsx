@@ -1,11 +1,11 @@
 import { ClockCircleOutlined, EyeOutlined } from '@ant-design/icons';
 import { Badge, Button, Card, Col, Empty, Flex, Result, Row, Skeleton, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import type { PublicDashboardSummaryDto } from '@common/schemas/dashboard';
 import { api } from '../api/client';
 import { getPublicSocket } from '../realtime/socket';
 import { formatTimestamp } from './cells';
+import { LinkButton } from './landing/LinkButton';
 
 type ListState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; dashboards: PublicDashboardSummaryDto[] };
 
@@ -14,7 +14,6 @@ const byNewest = (a: PublicDashboardSummaryDto, b: PublicDashboardSummaryDto) =>
 /** The public list of published dashboards, kept live over Socket.IO (the shell's Overview page). */
 export default function DashboardsListPage() {
   const [state, setState] = useState<ListState>({ status: 'loading' });
-  const navigate = useNavigate();
 
   const load = useCallback(async (quiet: boolean) => {
     if (!quiet) setState({ status: 'loading' });
@@ -91,7 +90,7 @@ export default function DashboardsListPage() {
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     <ClockCircleOutlined /> Last updated {formatTimestamp(d.lastDataUpdate && d.lastDataUpdate > d.updatedAt ? d.lastDataUpdate : d.updatedAt)}
                   </Typography.Text>
-                  <Button type="primary" icon={<EyeOutlined />} onClick={() => navigate(`/dashboards/${d.id}`)}>View</Button>
+                  <LinkButton type="primary" icon={<EyeOutlined />} to={`/dashboards/${d.id}`} aria-label={`View ${d.name}`}>View</LinkButton>
                 </Flex>
               </Card>
             </Col>

@@ -1,5 +1,6 @@
 import { ArrowRightOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { Col, Flex, Layout, Row, Tag, Typography, theme } from 'antd';
+import { useEffect } from 'react';
 import { HeroPreview } from './landing/HeroPreview';
 import { Claims, FeatureGrid, Integrations, Steps } from './landing/LandingSections';
 import { FOOTER_GROUPS, PRODUCT } from './landing/landingContent';
@@ -18,6 +19,9 @@ function Logo() {
 /** The marketing landing page at / (spec 1 and 2.2). */
 export default function LandingPage() {
   const { token } = theme.useToken();
+  useEffect(() => {
+    document.title = `${PRODUCT} — real-time dashboards for data teams`;
+  }, []);
   return (
     <Layout style={{ minHeight: '100vh', background: token.colorBgContainer }}>
       <header style={{ position: 'sticky', top: 0, zIndex: 10, background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>

@@ -2,26 +2,24 @@ import {
   AppstoreOutlined, BarChartOutlined, FileTextOutlined, HomeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined,
 } from '@ant-design/icons';
 import { Button, Flex, Grid, Layout, Menu, Typography, theme, type MenuProps } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { SHELL_SECTIONS, shellTitle, type ShellSection } from './sections';
 
 /** Expanded and collapsed sidebar widths: 64 and 16 Tailwind units (spec 2.3). */
 export const SIDEBAR_WIDTH = 256;
 export const SIDEBAR_COLLAPSED_WIDTH = 64;
 
-const sub = (base: string, names: string[]) => names.map((n) => ({ key: `${base}/${n}`, label: n[0].toUpperCase() + n.slice(1) }));
+const ICONS: Record<ShellSection, ReactNode> = { analytics: <BarChartOutlined />, reports: <FileTextOutlined />, settings: <SettingOutlined /> };
 const ITEMS: MenuProps['items'] = [
   { key: '/dashboards', icon: <AppstoreOutlined />, label: 'Overview' },
-  { key: 'analytics', icon: <BarChartOutlined />, label: 'Analytics', children: sub('/dashboards/analytics', ['overview', 'reports', 'trends', 'charts']) },
-  { key: 'reports', icon: <FileTextOutlined />, label: 'Reports', children: sub('/dashboards/reports', ['scheduled', 'custom', 'export']) },
-  { key: 'settings', icon: <SettingOutlined />, label: 'Settings', children: sub('/dashboards/settings', ['profile', 'preferences', 'notifications', 'security']) },
+  ...(Object.entries(SHELL_SECTIONS) as [ShellSection, (typeof SHELL_SECTIONS)[ShellSection]][]).map(([section, { title, pages }]) => ({
+    key: section,
+    icon: ICONS[section],
+    label: title,
+    children: pages.map((p) => ({ key: `/dashboards/${section}/${p}`, label: p[0].toUpperCase() + p.slice(1) })),
+  })),
 ];
-
-/** The page title by path prefix. */
-export function shellTitle(pathname: string): string {
-  const section = pathname.split('/')[2];
-  return section === 'analytics' ? 'Analytics' : section === 'reports' ? 'Reports' : section === 'settings' ? 'Settings' : 'User Dashboard';
-}
 
 /** The user dashboard shell: collapsible sidebar with groups, title, Back to Home (spec 2.3). */
 export default function UserShell() {
@@ -33,7 +31,13 @@ export default function UserShell() {
   const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && window.innerWidth < 768);
   const section = pathname.split('/')[2];
   const [open, setOpen] = useState<string[]>(section ? [section] : []);
-  const selected = pathname.replace(/\/$/, '').split('/').length === 3 && section ? `${pathname}/overview` : pathname.replace(/\/$/, '');
+  const title = shellTitle(pathname);
+  useEffect(() => {
+    document.title = `${title} — LiveDash`;
+  }, [title]);
+  const path = pathname.replace(/\/$/, '');
+  // A section's own address (e.g. /dashboards/analytics) highlights its Overview entry.
+  const selected = path.split('/').length === 3 && section ? `${path}/overview` : path;
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -70,7 +74,7 @@ export default function UserShell() {
             onClick={() => setCollapsed((c) => !c)}
           />
           <Typography.Title level={4} style={{ margin: 0, flex: 1, minWidth: 0 }} ellipsis>
-            {shellTitle(pathname)}
+            {title}
           </Typography.Title>
           <Button icon={<HomeOutlined />} aria-label="Back to Home" title="Back to Home" onClick={() => window.open('/', '_blank', 'noopener')}>
             {narrow ? null : 'Back to Home'}

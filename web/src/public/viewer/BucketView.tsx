@@ -40,10 +40,11 @@ export function BucketView({ configuration }: { configuration: TabConfiguration 
   if (groups.size === 0) {
     return <Card><Empty description={<EmptyText title="No Data Available" text="No records found for this bucket configuration." />} /></Card>;
   }
+  // Three columns from 992 px (antd lg), two on tablets, one on phones (spec 9: bucket grid of 3).
   return (
     <Row gutter={[16, 16]} data-testid="bucket-grid">
       {[...groups].map(([name, ids]) => (
-        <Col key={name} xs={24} md={12} xl={8}>
+        <Col key={name} xs={24} md={12} lg={8}>
           <BucketGroup name={name} ids={ids} configuration={configuration} />
         </Col>
       ))}

@@ -6,6 +6,12 @@ import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { api } from '../../api/client';
 import { useConnection } from '../../realtime/socket';
 
+/** The download name: "<dashboard name>.csv", or "dashboard.csv" when the name has nothing usable (spec 7). */
+export function csvFileName(name: string): string {
+  const safe = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').trim();
+  return `${/[^_.\s]/.test(safe) ? safe : 'dashboard'}.csv`;
+}
+
 /** Downloads the current tab as "<dashboard name>.csv". */
 async function exportCsv(dashboard: PublicDashboardResponse['dashboard'], tabId: string | null) {
   const query = tabId ? `?tab=${encodeURIComponent(tabId)}` : '';
@@ -15,19 +21,24 @@ async function exportCsv(dashboard: PublicDashboardResponse['dashboard'], tabId:
   const url = URL.createObjectURL(new Blob([body], { type: 'text/csv;charset=utf-8' }));
   const a = document.createElement('a');
   a.href = url;
-  a.download = `${dashboard.name.replace(/[\\/:*?"<>|]+/g, '_')}.csv`;
+  a.download = csvFileName(dashboard.name);
   document.body.appendChild(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Back, name, description, Export CSV and the live indicator. */
-export function ViewerHeader({ dashboard, loading, tabId }: { dashboard: PublicDashboardResponse['dashboard'] | null; loading: boolean; tabId: string | null }) {
+/**
+ * Back, name, description, Export CSV and the live indicator. `actions` false (not found, load
+ * failure) leaves only the back button: there is nothing live to show or export.
+ */
+export function ViewerHeader({ dashboard, loading, tabId, actions = true }: { dashboard: PublicDashboardResponse['dashboard'] | null; loading: boolean; tabId: string | null; actions?: boolean }) {
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const { message } = App.useApp();
-  const live = useConnection((s) => s.public) === 'live';
+  // Only a lost connection says so: the first connect takes a moment, and the 30 s refetch runs anyway.
+  const connection = useConnection((s) => s.public);
+  const live = connection === 'live' || connection === 'connecting';
   const [busy, setBusy] = useState(false);
 
   const onExport = async () => {
@@ -50,27 +61,35 @@ export function ViewerHeader({ dashboard, loading, tabId }: { dashboard: PublicD
         <div style={{ flex: '1 1 240px', minWidth: 0 }}>
           {dashboard ? (
             <>
-              <Typography.Title level={3} style={{ margin: 0 }} ellipsis={{ tooltip: dashboard.name }}>
+              <Typography.Title level={3} style={{ margin: 0 }} ellipsis={{ rows: 2, tooltip: dashboard.name }}>
                 {dashboard.name}
               </Typography.Title>
               {dashboard.description && (
-                <Typography.Text type="secondary" ellipsis={{ tooltip: dashboard.description }} style={{ display: 'block' }}>
+                <Typography.Paragraph type="secondary" ellipsis={{ rows: 2, tooltip: dashboard.description }} style={{ margin: 0 }}>
                   {dashboard.description}
-                </Typography.Text>
+                </Typography.Paragraph>
               )}
             </>
           ) : (
-            loading && <Skeleton active title={{ width: 240 }} paragraph={{ rows: 1, width: 320 }} style={{ maxWidth: 400 }} />
+            // As tall as a title and a description line, so nothing moves when they arrive.
+            loading && (
+              <Flex vertical gap={4} data-testid="viewer-header-skeleton">
+                <Skeleton.Input active style={{ width: 'min(240px, 100%)', minWidth: 0, height: 30 }} />
+                <Skeleton.Input active size="small" style={{ width: 'min(320px, 100%)', minWidth: 0, height: 20 }} />
+              </Flex>
+            )
           )}
         </div>
-        <Flex gap={12} align="center" wrap>
-          <span data-testid="live-indicator">
-            {live ? <Badge status="processing" color={token.colorSuccess} text="Live • Updates every 30s" /> : <Badge status="warning" text="Reconnecting…" />}
-          </span>
-          <Button icon={<DownloadOutlined />} onClick={onExport} loading={busy} disabled={!dashboard}>
-            Export CSV
-          </Button>
-        </Flex>
+        {actions && (
+          <Flex gap={12} align="center" wrap>
+            <span data-testid="live-indicator">
+              {live ? <Badge status="processing" color={token.colorSuccess} text="Live • Updates every 30s" /> : <Badge status="warning" text="Reconnecting…" />}
+            </span>
+            <Button icon={<DownloadOutlined />} onClick={onExport} loading={busy} disabled={!dashboard}>
+              Export CSV
+            </Button>
+          </Flex>
+        )}
       </Flex>
     </header>
   );

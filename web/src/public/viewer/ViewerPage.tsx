@@ -57,7 +57,12 @@ export default function ViewerPage() {
   const activeTab = head?.tabs.find((t) => t.id === selected) ?? head?.tabs[0] ?? null;
   return (
     <Layout style={{ minHeight: '100vh', background: token.colorBgLayout }}>
-      <ViewerHeader dashboard={status === 'ready' ? (head?.dashboard ?? null) : null} loading={status === 'loading'} tabId={activeTab?.id ?? null} />
+      <ViewerHeader
+        dashboard={status === 'ready' ? (head?.dashboard ?? null) : null}
+        loading={status === 'loading'}
+        actions={status === 'loading' || status === 'ready'}
+        tabId={activeTab?.id ?? null}
+      />
       <Layout.Content style={{ padding: 'clamp(12px, 3vw, 24px)', maxWidth: 1600, width: '100%', margin: '0 auto' }}>{body}</Layout.Content>
     </Layout>
   );

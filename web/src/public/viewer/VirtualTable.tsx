@@ -45,13 +45,21 @@ export function VirtualTable({ table, specs, rows, height }: { table: Table<Reco
             const spec = specs[i];
             const sorted = h.column.getIsSorted();
             const canSort = h.column.getCanSort();
+            const toggle = canSort ? h.column.getToggleSortingHandler() : undefined;
             return (
               <div
                 key={h.id}
                 role="columnheader"
                 aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                onClick={canSort ? h.column.getToggleSortingHandler() : undefined}
-                style={{ ...cellStyle(spec.width), gap: 6, cursor: canSort ? 'pointer' : 'default', userSelect: 'none' }}
+                // Sortable headers are reached with Tab and toggled with Enter or Space, like a button.
+                tabIndex={canSort ? 0 : undefined}
+                onClick={toggle}
+                onKeyDown={toggle && ((e) => {
+                  if (e.key !== 'Enter' && e.key !== ' ') return;
+                  e.preventDefault();
+                  toggle(e);
+                })}
+                style={{ ...cellStyle(spec.width), gap: 6, cursor: canSort ? 'pointer' : 'default', userSelect: 'none', outlineOffset: -3 }}
                 title={spec.field === LAST_UPDATED ? 'Last Updated' : spec.field}
               >
                 <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{spec.field === LAST_UPDATED ? 'Last Updated' : (labels[spec.field] ?? spec.field)}</span>

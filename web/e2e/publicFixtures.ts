@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { startBrowser, type BrowserHarness } from './browser';
+
+/** The viewport every public test starts from (phone tests set their own). */
+export const DESKTOP = { width: 1366, height: 900 };
+
+/**
+ * Registers the suite's hooks: one server (serving the WEB_DIST build) and chromium per file, an
+ * empty database and the desktop viewport before each test. The returned harness is filled in by
+ * beforeAll, so use it inside tests only.
+ */
+export function usePublicBrowser(): BrowserHarness {
+  const h = {} as BrowserHarness;
+  beforeAll(async () => {
+    // The harness's server ignores WEB_DIST from the environment: pass it on so it serves this build.
+    Object.assign(h, await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web' } }));
+  });
+  afterAll(() => h.close?.());
+  beforeEach(async () => {
+    await h.server.reset();
+    await h.page.setViewportSize(DESKTOP);
+  });
+  return h;
+}
+
+const LONG = 'x'.repeat(130);
+
+/**
+ * Five support tickets that cover the cell rules: every status and priority badge colour (with a
+ * value outside the palette and an empty status), an object, arrays, a 130-character text, an
+ * empty string and a custom field.
+ */
+export const RECORDS = [
+  { ticket_id: 1, subject: 'Printer on fire', status: 'open', priority: 'high', meta: { a: 1, b: 'two', c: [1, 2, 3], d: 'a fairly long string value here' }, tags: ['a', 'b', 'c'], notes: LONG, custom_fields: [{ id: 77, value: 'email' }], assignee: 'Ada' },
+  { ticket_id: 2, subject: 'Login broken', status: 'closed', priority: 'medium', meta: null, tags: [], notes: '', custom_fields: [{ id: 77, value: 'chat' }] },
+  { ticket_id: 3, subject: 'Slow export', status: 'in progress', priority: 'low', meta: {}, tags: ['x'], notes: 'short', custom_fields: [] },
+  { ticket_id: 4, subject: 'Weird status', status: 'waiting', priority: 'urgent', meta: {}, tags: [], notes: 'n', custom_fields: [] },
+  { ticket_id: 5, subject: 'No status yet', status: '', priority: 'low', meta: {}, tags: [], notes: 'n', custom_fields: [] },
+];
+
+/** A visible table column setting. */
+export const col = (name: string, order: number) => ({ name, visible: true, width: 150, order });
+
+/** A table tab over every kind of field, with one hidden column. */
+export const TABLE_TAB = {
+  id: 'tab1', name: 'All Tickets', style: 'table',
+  configuration: { sortable: true, filterable: true, columns: [col('ticket_id', 0), col('subject', 1), col('status', 2), col('priority', 3), col('meta', 4), col('tags', 5), col('notes', 6), col('custom_77', 7), { ...col('hidden', 8), visible: false }] },
+  widgets: [],
+};
+
+/** A bucket tab by status; "urgent" matches a rule whose colour is outside the palette (gray). */
+export const BUCKET_TAB = {
+  id: 'tab2', name: 'By Status', style: 'bucket',
+  configuration: {
+    bucketKey: 'status', displayKeys: ['subject', 'priority', 'missing_field'],
+    highlightRules: [
+      { key: 'priority', value: 'high', color: 'red' }, { key: 'priority', value: 'medium', color: 'yellow' },
+      { key: 'priority', value: 'low', color: 'purple' }, { key: 'priority', value: 'urgent', color: 'teal' },
+    ],
+  },
+  widgets: [],
+};
+
+/** Field labels of the seeded data source. */
+export const KEY_MAPPINGS = { subject: 'Subject', custom_77: 'Channel' };
+
+/**
+ * Creates a data source holding `records` (default RECORDS) and a dashboard with these tabs over it,
+ * published unless told otherwise.
+ */
+export async function seed(h: BrowserHarness, tabs: unknown[], opts: { name?: string; publish?: boolean; records?: unknown[] } = {}) {
+  const ds = (await h.server.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body as { id: string; sourceId: string };
+  const records = opts.records ?? RECORDS;
+  if (records.length) await ingest(h, ds.sourceId, records);
+  await h.server.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { keyMappings: KEY_MAPPINGS } });
+  const res = await h.server.http('POST', '/api/admin/dashboards', {
+    body: { name: opts.name ?? 'Support Board', description: 'Tickets live', dataSourceId: ds.id, isPublished: opts.publish ?? true, configuration: { tabs } },
+  });
+  expect(res.status).toBe(201);
+  // Creating with no tabs gives a default tab: an empty list has to be patched in.
+  if (tabs.length === 0) await h.server.http('PATCH', `/api/admin/dashboards/${res.body.id}`, { body: { configuration: { tabs: [] } } });
+  return { id: res.body.id as string, ds };
+}
+
+/** Ingests records into a data source with the admin token. */
+export const ingest = (h: BrowserHarness, sourceId: string, records: unknown[]) => h.server.http('POST', '/api/data/ingest', { body: { sourceId, records } });
+
+/** A dashboard with no tabs of its own data source, for the public list. */
+export async function listedDashboard(h: BrowserHarness, name: string, isPublished: boolean) {
+  const ds = await h.server.http('POST', '/api/admin/data-sources', { body: { name: `${name} source` } });
+  const res = await h.server.http('POST', '/api/admin/dashboards', { body: { name, description: `${name} description`, dataSourceId: ds.body.id, isPublished } });
+  expect(res.status).toBe(201);
+  return res.body as { id: string };
+}
+
+/** Clicks something that opens a new tab and returns the new tab's path and query. */
+export async function newTabPath(h: BrowserHarness, click: () => Promise<void>) {
+  const [popup] = await Promise.all([h.context.waitForEvent('page'), click()]);
+  await popup.waitForLoadState();
+  const url = new URL(popup.url());
+  await popup.close();
+  return url.pathname + url.search;
+}
+
+/** The first cell's text of every rendered table row, top to bottom. */
+export const firstColumn = (h: BrowserHarness) =>
+  h.page.getByTestId('table-row').evaluateAll((rows) => rows.map((r) => (r.querySelector('[role=cell]') as HTMLElement).innerText));
+
+/** The accumulated layout-shift score of the page so far (install with trackLayoutShift before goto). */
+export const layoutShift = (h: BrowserHarness) => h.page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+
+/** Starts recording layout shifts on every page load (not those right after user input). */
+export async function trackLayoutShift(h: BrowserHarness) {
+  await h.page.addInitScript(() => {
+    const w = window as unknown as { __cls: number };
+    w.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.__cls += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
