@@ -94,6 +94,25 @@ describe('Zendesk integration in the browser', () => {
     await page.getByText('Settings Updated').first().waitFor();
     const list = await h.server.http('GET', '/api/integrations');
     expect(list.body[0].config).toMatchObject({ autoSync: true, syncInterval: 1800 });
+
+    // Auto sync: off saves at once; on asks for a frequency, and under 30 s is refused, not rounded up.
+    await card.getByTestId('auto-sync-switch').click();
+    await page.getByText('Auto sync is off.').first().waitFor();
+    await card.getByTestId('auto-sync-switch').click();
+    const auto = page.getByRole('dialog', { name: 'Enable Auto Sync' });
+    const seconds = auto.getByLabel('Sync frequency in seconds');
+    expect(await seconds.inputValue()).toBe('30');
+    await seconds.fill('10');
+    await auto.getByRole('button', { name: 'Enable' }).click();
+    const invalid = page.locator('.ant-notification-notice').filter({ hasText: 'Invalid Frequency' }).first();
+    await invalid.waitFor();
+    expect(await invalid.innerText()).toContain('Please enter a frequency of at least 30 seconds');
+    expect(await auto.isVisible()).toBe(true);
+    expect((await h.server.http('GET', '/api/integrations')).body[0].config).toMatchObject({ autoSync: false, syncInterval: 30 });
+    await seconds.fill('45');
+    await auto.getByRole('button', { name: 'Enable' }).click();
+    await page.getByText('Auto sync runs every 45 seconds.').first().waitFor();
+    expect((await h.server.http('GET', '/api/integrations')).body[0].config).toMatchObject({ autoSync: true, syncInterval: 45 });
   }, 90_000);
 
   it('closing the popup reports "OAuth Cancelled" and Deny reports an OAuth Error; both return to config', async () => {

@@ -51,12 +51,15 @@ export function SyncRangeDialog({ open, onStart, onCancel }: { open: boolean; on
 
 /** Enable Auto Sync: a frequency in whole seconds, at least 30 (spec 5). */
 export function AutoSyncDialog({ open, busy, onSave, onInvalid, onCancel }: { open: boolean; busy: boolean; onSave(seconds: number): void; onInvalid(): void; onCancel(): void }) {
-  const [seconds, setSeconds] = useState<number | null>(AUTO_SYNC_DEFAULT_SECONDS);
+  // What the admin typed: the input does not report (and on blur clamps) values outside 30–86400,
+  // so without this "10" would silently become 30 instead of being refused.
+  const [typed, setTyped] = useState<string>(String(AUTO_SYNC_DEFAULT_SECONDS));
   useEffect(() => {
-    if (open) setSeconds(AUTO_SYNC_DEFAULT_SECONDS);
+    if (open) setTyped(String(AUTO_SYNC_DEFAULT_SECONDS));
   }, [open]);
   const save = () => {
-    if (seconds === null || !Number.isInteger(seconds) || seconds < AUTO_SYNC_MIN_SECONDS || seconds > AUTO_SYNC_MAX_SECONDS) return onInvalid();
+    const seconds = typed.trim() === '' ? Number.NaN : Number(typed);
+    if (!Number.isInteger(seconds) || seconds < AUTO_SYNC_MIN_SECONDS || seconds > AUTO_SYNC_MAX_SECONDS) return onInvalid();
     onSave(seconds);
   };
   return (
@@ -65,11 +68,14 @@ export function AutoSyncDialog({ open, busy, onSave, onInvalid, onCancel }: { op
       <Space>
         <InputNumber
           aria-label="Sync frequency in seconds"
-          min={AUTO_SYNC_MIN_SECONDS}
-          max={AUTO_SYNC_MAX_SECONDS}
+          min={String(AUTO_SYNC_MIN_SECONDS)}
+          max={String(AUTO_SYNC_MAX_SECONDS)}
           precision={0}
-          value={seconds}
-          onChange={(v) => setSeconds(typeof v === 'number' ? v : null)}
+          changeOnBlur={false}
+          value={typed}
+          stringMode
+          onInput={setTyped}
+          onChange={(v) => setTyped(v === null ? '' : String(v))}
           data-testid="auto-sync-seconds"
         />
         <span>seconds (30 to 86400)</span>
