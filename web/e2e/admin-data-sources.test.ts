@@ -18,6 +18,11 @@ describe('admin console: data sources', () => {
     const { page } = h;
     await page.getByTestId('custom-sources').getByText('No custom data sources').waitFor();
     await page.getByTestId('integration-sources').getByText('No integration data sources').waitFor();
+    // The dialog focuses its Name field and Escape closes it (a force-rendered hidden dialog used to take Escape).
+    await page.getByRole('button', { name: 'Create Data Source' }).click();
+    await page.waitForFunction(() => document.activeElement?.id === 'createDataSource_name');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Create Data Source' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
     await page.getByText('Name is required').waitFor();

@@ -36,6 +36,11 @@ describe('admin console: sign-in and shell', () => {
     await page.waitForURL(/tab=published-dashboards&sub=public/);
     await page.getByRole('tab', { name: 'Analytics' }).click();
     await page.waitForURL(/sub=analytics/);
+    // Also from another sub-tab of the same group, the group title selects its first sub-tab.
+    await sidebar(page, 'published-dashboards');
+    await page.waitForURL(/tab=published-dashboards&sub=public/);
+    await page.getByRole('tab', { name: 'Analytics' }).click();
+    await page.waitForURL(/sub=analytics/);
     await page.goBack();
     await page.waitForURL(/sub=public/);
     await h.server.http('POST', '/api/admin/data-sources', { body: { name: 'Docs Source' } });
@@ -45,6 +50,7 @@ describe('admin console: sign-in and shell', () => {
     const docs = page.getByTestId('api-docs');
     await docs.waitFor();
     for (const tab of ['Standard', 'Zendesk', 'Generic', 'Direct Array']) await docs.getByRole('tab', { name: tab }).waitFor();
+    await docs.getByRole('combobox', { name: 'Data source' }).waitFor();
     await docs.getByRole('tab', { name: 'Direct Array' }).click();
     const curl = await docs.getByRole('tabpanel').getByTestId('code-block').nth(1).innerText();
     expect(curl).toContain(`curl -X POST '${h.server.url}/api/data/ingest'`);
@@ -66,6 +72,46 @@ describe('admin console: sign-in and shell', () => {
     await page.getByTestId('not-available').waitFor();
     expect(await page.getByTestId('not-available').innerText()).toContain('Templates is not available yet');
     await h.shot('admin-not-available');
+  });
+
+  it('at 1024 px wide no card header is clipped or covered by its button', async () => {
+    const { page } = h;
+    await page.setViewportSize({ width: 1024, height: 900 });
+    try {
+      const screens: [string, string, string][] = [
+        ['data-sources', 'overview', 'Custom Data Sources'],
+        ['data-sources', 'integrations', 'Salesforce'],
+        ['dashboard-builder', 'builder', 'Create New Dashboard'],
+      ];
+      for (const [mainTab, subTab, marker] of screens) {
+        await sidebar(page, mainTab, subTab);
+        await page.getByText(marker, { exact: true }).first().waitFor();
+        await page.waitForTimeout(300);
+        const problems = await page.locator('.ant-card-head').evaluateAll((heads) =>
+          heads.flatMap((head) => {
+            const title = head.querySelector<HTMLElement>('.ant-card-head-title');
+            const extra = head.querySelector<HTMLElement>('.ant-card-extra');
+            if (!title) return [];
+            const out: string[] = [];
+            if (title.scrollWidth > title.clientWidth + 1) out.push(`"${title.textContent}" is cut`);
+            if (extra && title.getBoundingClientRect().right > extra.getBoundingClientRect().left + 1) out.push(`"${title.textContent}" runs under its button`);
+            return out;
+          }));
+        expect(problems, `${mainTab}/${subTab}`).toEqual([]);
+        // Still the spec's layout: two columns of sources (2.5), the dashboards list left of the form (2.9).
+        const [left, right] = mainTab === 'data-sources' && subTab === 'overview'
+          ? [page.getByTestId('custom-sources'), page.getByTestId('integration-sources')]
+          : mainTab === 'dashboard-builder' ? [page.getByTestId('dashboards-card'), page.getByTestId('dashboard-form')] : [];
+        if (left && right) {
+          const [a, b] = [(await left.boundingBox())!, (await right.boundingBox())!];
+          expect(Math.abs(a.y - b.y), `${mainTab}/${subTab} side by side`).toBeLessThan(2);
+          expect(a.x + a.width).toBeLessThanOrEqual(b.x);
+        }
+        await h.shot(`admin-1024-${mainTab}-${subTab}`);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 900 });
+    }
   });
 
   it('collapses the sidebar, and a revoked token returns to sign-in with a message', async () => {

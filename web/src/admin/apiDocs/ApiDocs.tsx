@@ -53,6 +53,7 @@ export function ApiDocs() {
             Data source:{' '}
             <Select
               style={{ minWidth: 260 }}
+              aria-label="Data source"
               value={sourceId}
               onChange={setPicked}
               options={sources.length ? sources.map((s) => ({ value: s.sourceId, label: `${s.name} (${s.sourceId})` })) : [{ value: sourceId, label: sourceId }]}

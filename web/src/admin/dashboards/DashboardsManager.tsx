@@ -79,10 +79,9 @@ export function DashboardsManager() {
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={9}>
-        <Card
-          title="Dashboards"
-          extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setSelectedId(null)}>Create New Dashboard</Button>}
-        >
+        {/* The button is in the body: a narrow left column has no room for it beside the title. */}
+        <Card title="Dashboards" data-testid="dashboards-card">
+          <Button type="primary" block icon={<PlusOutlined />} onClick={() => setSelectedId(null)} style={{ marginBottom: 12 }}>Create New Dashboard</Button>
           {list}
           {status === 'error' && items.length > 0 && (
             <Typography.Text type="danger">Failed to fetch dashboards: {error}</Typography.Text>

@@ -37,7 +37,6 @@ export function CreateDataSourceDialog({ open, onClose }: { open: boolean; onClo
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
-      forceRender
     >
       <Form form={form} name="createDataSource" layout="vertical" onFinish={submit} validateTrigger={['onSubmit', 'onChange']}>
         <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}>

@@ -26,13 +26,13 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Pro
       <Flex justify="space-between" align="start" gap={8}>
         <Typography.Title level={5} style={{ margin: 0 }} data-testid="data-source-name">{ds.name}</Typography.Title>
         <Flex gap={4}>
-          <Tag color="green">{ds.isActive ? 'Active' : 'Inactive'}</Tag>
+          <Tag color={ds.isActive ? 'green' : 'default'}>{ds.isActive ? 'Active' : 'Inactive'}</Tag>
           <Tag color={KIND_COLOR[kind]}>{KIND_LABEL[kind]}</Tag>
         </Flex>
       </Flex>
-      <Flex align="center" gap={4} style={{ marginTop: 4 }}>
-        <Typography.Text type="secondary">Source ID:</Typography.Text>
-        <Typography.Text code data-testid="source-id">{ds.sourceId}</Typography.Text>
+      <Flex align="center" gap={4} wrap style={{ marginTop: 4 }}>
+        <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>Source ID:</Typography.Text>
+        <Typography.Text code data-testid="source-id" style={{ wordBreak: 'break-all' }}>{ds.sourceId}</Typography.Text>
         <Tooltip title="Copy Source ID">
           <Button
             size="small"

@@ -13,6 +13,19 @@ import { DataSourceCard } from './DataSourceCard';
 import { EditDataSourceDialog } from './EditDataSourceDialog';
 import { RawDataViewer } from './RawDataViewer';
 
+/**
+ * A column's intro line and its button. The button sits in the body, not the card header: two columns
+ * at 1024 px leave no room for a title and a button side by side.
+ */
+function ColumnIntro({ text, action }: { text: string; action: React.ReactNode }) {
+  return (
+    <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 16 }}>
+      <Typography.Text type="secondary" style={{ flex: '1 1 200px' }}>{text}</Typography.Text>
+      {action}
+    </Flex>
+  );
+}
+
 /** Data Sources > Overview (spec 2.5): custom and integration sources side by side. */
 export function DataSourcesOverview() {
   const { items, status, error, load } = useDataSources();
@@ -55,22 +68,20 @@ export function DataSourcesOverview() {
     <>
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={12}>
-          <Card
-            title="Custom Data Sources"
-            extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>Create Data Source</Button>}
-            data-testid="custom-sources"
-          >
-            <Typography.Paragraph type="secondary">Sources you push JSON records into through the ingest API.</Typography.Paragraph>
+          <Card title="Custom Data Sources" data-testid="custom-sources">
+            <ColumnIntro
+              text="Sources you push JSON records into through the ingest API."
+              action={<Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>Create Data Source</Button>}
+            />
             {column(custom, <EmptyState title="No custom data sources" text="Create a data source, then ingest JSON records into it." />)}
           </Card>
         </Col>
         <Col xs={24} lg={12}>
-          <Card
-            title="Integration Data Sources"
-            extra={<Button icon={<SettingOutlined />} onClick={() => navigateAdmin('data-sources', 'integrations')}>Manage Integrations</Button>}
-            data-testid="integration-sources"
-          >
-            <Typography.Paragraph type="secondary">Sources filled by integrations such as Zendesk.</Typography.Paragraph>
+          <Card title="Integration Data Sources" data-testid="integration-sources">
+            <ColumnIntro
+              text="Sources filled by integrations such as Zendesk."
+              action={<Button icon={<SettingOutlined />} onClick={() => navigateAdmin('data-sources', 'integrations')}>Manage Integrations</Button>}
+            />
             {column(others, <EmptyState title="No integration data sources" text="Connect an integration to create one." />)}
           </Card>
         </Col>

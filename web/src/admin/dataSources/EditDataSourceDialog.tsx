@@ -1,5 +1,5 @@
 import { Form, Input, Modal, Select, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { api, errorText } from '../../api/client';
 import { useDataSources } from '../stores/dataSources';
@@ -17,17 +17,21 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
   const toast = useToast();
-  const fields = dataSource ? [...new Set([...dataSource.fields, ...Object.keys(dataSource.keyMappings)])] : [];
+  // The closing dialog keeps showing the source it was opened for.
+  const last = useRef(dataSource);
+  if (dataSource) last.current = dataSource;
+  const shown = dataSource ?? last.current;
+  const fields = shown ? [...new Set([...shown.fields, ...Object.keys(shown.keyMappings)])] : [];
 
-  useEffect(() => {
-    if (!dataSource) return;
-    form.setFieldsValue({
-      name: dataSource.name,
-      description: dataSource.description,
-      primaryKey: dataSource.primaryKey,
-      labels: Object.fromEntries(fields.map((f) => [f, dataSource.keyMappings[f] ?? ''])),
-    });
-  }, [dataSource, form]);
+  // Mounted per open (destroyOnHidden, keyed by source) so it starts from the source's current values.
+  const initialValues: Partial<Values> | undefined = shown
+    ? {
+      name: shown.name,
+      description: shown.description,
+      primaryKey: shown.primaryKey,
+      labels: Object.fromEntries(fields.map((f) => [f, shown.keyMappings[f] ?? ''])),
+    }
+    : undefined;
 
   const submit = async (v: Values) => {
     if (!dataSource) return;
@@ -51,8 +55,8 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
   };
 
   return (
-    <Modal open={Boolean(dataSource)} title="Edit Data Source" okText="Save" confirmLoading={busy} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden forceRender width={560}>
-      <Form form={form} name="editDataSource" layout="vertical" onFinish={submit}>
+    <Modal open={Boolean(dataSource)} title="Edit Data Source" okText="Save" confirmLoading={busy} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden width={560}>
+      <Form form={form} key={shown?.id} name="editDataSource" layout="vertical" initialValues={initialValues} onFinish={submit}>
         <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}>
           <Input />
         </Form.Item>

@@ -26,8 +26,9 @@ export function ProviderCards({ onConnect }: { onConnect(type: 'zendesk'): void 
             data-testid={`provider-${p.type}`}
             style={{ height: '100%', opacity: p.active ? 1 : 0.6 }}
             title={<span>{p.icon} <span style={{ marginLeft: 8 }}>{p.name}</span></span>}
-            extra={p.active ? <Badge status="success" text="Available" /> : <Tag>Coming Soon</Tag>}
           >
+            {/* In the body, not the header: at narrow widths a header badge crowds the provider name out. */}
+            <div style={{ marginBottom: 8 }}>{p.active ? <Badge status="success" text="Available" /> : <Tag>Coming Soon</Tag>}</div>
             <Typography.Paragraph type="secondary" style={{ minHeight: 44 }}>{p.text}</Typography.Paragraph>
             <Button type={p.active ? 'primary' : 'default'} disabled={!p.active} block onClick={() => p.type === 'zendesk' && onConnect('zendesk')}>
               {p.active ? `Connect ${p.name}` : 'Coming Soon'}
