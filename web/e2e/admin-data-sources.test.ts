@@ -33,6 +33,16 @@ describe('admin console: data sources', () => {
     const card = page.getByTestId('data-source-card');
     await card.waitFor();
     expect(await card.getByTestId('primary-key').innerText()).toBe('Not set');
+    // Secondary text (labels, dates, ids) reads at WCAG AA: at least 4.5:1 on the white card.
+    const contrast = await card.getByText('Source ID:').evaluate((el) => {
+      const [r, g, b, a = 1] = (getComputedStyle(el).color.match(/[\d.]+/g) ?? []).map(Number);
+      const lin = (v: number) => {
+        const c = (v * a + 255 * (1 - a)) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      };
+      return 1.05 / (0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b) + 0.05);
+    });
+    expect(contrast).toBeGreaterThanOrEqual(4.5);
     await card.getByTestId('no-data-banner').waitFor();
     expect(await card.innerText()).toContain('Active');
     expect(await card.innerText()).toContain('Custom');

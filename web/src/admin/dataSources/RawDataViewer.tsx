@@ -7,7 +7,7 @@ import type { RecordDto } from '@common/schemas/record';
 import { CellValue, customColumn, customFieldIds, fieldValue, recordFields } from '../ui/cells';
 import { useDataSources } from '../stores/dataSources';
 import { useSourceRecords } from '../stores/useSourceRecords';
-import { EmptyState, LoadError } from '../ui/States';
+import { EmptyState, LoadError, SECONDARY_TEXT } from '../ui/States';
 
 /** Raw Data Viewer (spec 2.7): the data structure first, then the first 10 records on demand. */
 export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceDto | null; onClose(): void }) {
@@ -46,7 +46,7 @@ export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceD
           {fields.map((f) => (
             <Tag key={f.key} style={{ padding: '4px 8px' }}>
               <div style={{ fontWeight: 600 }}>{f.label}</div>
-              <div style={{ fontSize: 11, color: 'rgba(0,0,0,0.5)' }}>{f.key}</div>
+              <div style={{ fontSize: 11, color: SECONDARY_TEXT }}>{f.key}</div>
             </Tag>
           ))}
         </Flex>

@@ -4,6 +4,7 @@ import { ClockCircleOutlined, DeleteOutlined, KeyOutlined, SyncOutlined } from '
 import type { IntegrationDto } from '@common/schemas/integration';
 import { AUTO_SYNC_DEFAULT_SECONDS } from '@common/constants';
 import { errorText } from '../../api/client';
+import { SECONDARY_TEXT } from '../ui/States';
 import { useToast } from '../ui/toast';
 import { integrationsApi } from './api';
 import { AutoSyncDialog, RemoveDialog, ScheduleDialog, SyncRangeDialog } from './dialogs';
@@ -134,7 +135,7 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
         </Typography.Paragraph>
       )}
 
-      <Flex gap={16} wrap style={{ marginTop: 8, fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
+      <Flex gap={16} wrap style={{ marginTop: 8, fontSize: 12, color: SECONDARY_TEXT }}>
         <span>Created {relativeTime(it.createdAt)}</span>
         <span>Updated {relativeTime(it.updatedAt)}</span>
         <span>Last sync {relativeTime(it.lastSync)}</span>

@@ -7,6 +7,7 @@ import { restrictToHorizontal } from './restrictToHorizontal';
 import type { TableColumn } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
 import { CellValue, fieldValue } from '../../ui/cells';
+import { SECONDARY_TEXT } from '../../ui/States';
 import { ColumnHeader } from './ColumnHeader';
 import { moveColumn } from './columns';
 
@@ -60,7 +61,7 @@ export function PreviewTable({ columns, records, editing, loading, labelOf, onCh
           </thead>
           <tbody>
             {records.length === 0 && (
-              <tr><td colSpan={columns.length} style={{ padding: 16, textAlign: 'center', color: '#94a3b8' }}>No records available</td></tr>
+              <tr><td colSpan={columns.length} style={{ padding: 16, textAlign: 'center', color: SECONDARY_TEXT }}>No records available</td></tr>
             )}
             {records.map((r) => (
               <tr key={r.id}>
