@@ -33,6 +33,24 @@ describe('viewer states', () => {
     await h.page.unroute(`**/api/dashboards/${id}`);
   });
 
+  it('shows a loading skeleton until the dashboard arrives', async () => {
+    const { id } = await seed([TABLE_TAB]);
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await h.page.route(`**/api/dashboards/${id}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await h.page.goto(`/dashboards/${id}`);
+    await h.page.getByTestId('viewer-skeleton').waitFor();
+    expect(await h.page.getByTestId('viewer-header-skeleton').isVisible()).toBe(true);
+    expect(await h.page.getByTestId('table-row').count()).toBe(0);
+    release();
+    await h.page.getByTestId('table-row').first().waitFor();
+    expect(await h.page.getByTestId('viewer-skeleton').count()).toBe(0);
+    await h.page.unroute(`**/api/dashboards/${id}`);
+  });
+
   it('shows No Tabs Configured', async () => {
     const { id } = await seed([]);
     await h.page.goto(`/dashboards/${id}`);
@@ -129,6 +147,26 @@ describe('table view', () => {
     await page.getByRole('button', { name: 'Show Configured' }).click();
     expect(await page.getByRole('columnheader').filter({ hasText: 'Extra' }).count()).toBe(0);
     expect(await firstColumn()).toEqual(['5', '4', '3', '2', '1']);
+  });
+
+  it('hides the filter and does not sort when the tab says so, and shows Last Updated in local time', async () => {
+    const { id } = await seed([{ ...TABLE_TAB, configuration: { ...TABLE_TAB.configuration, filterable: false, sortable: false } }]);
+    const { page } = h;
+    await page.goto(`/dashboards/${id}`);
+    await page.getByTestId('table-row').first().waitFor();
+    expect(await page.getByPlaceholder('Filter records...').count()).toBe(0);
+    const header = page.getByRole('columnheader', { name: 'ticket_id' });
+    expect(await header.getAttribute('tabindex')).toBeNull();
+    await header.click();
+    await page.waitForTimeout(200);
+    expect(await header.getAttribute('aria-sort')).toBe('none');
+    expect(await firstColumn()).toEqual(['1', '2', '3', '4', '5']);
+
+    const view = (await h.server.http('GET', `/api/dashboards/${id}`, { token: null })).body as { records: { recordId: string; lastUpdated: string }[] };
+    const { lastUpdated } = view.records.find((r) => r.recordId === '1')!;
+    const shown = await page.locator('[data-record-id="1"] [role=cell]').last().innerText();
+    expect(shown).toBe(await page.evaluate((iso) => new Date(iso).toLocaleString(), lastUpdated));
+    expect(shown).not.toContain('T');
   });
 
   it('uses every field of the first record without configured columns, and shows No data available', async () => {
