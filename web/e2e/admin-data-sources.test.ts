@@ -47,6 +47,12 @@ describe('admin console: data sources', () => {
     expect(await card.innerText()).toContain('Active');
     expect(await card.innerText()).toContain('Custom');
     await card.getByTestId('ingest-key-full').waitFor();
+    // Tooltips open after 700 ms (spec 9), not at once.
+    await card.getByRole('button', { name: 'Copy Source ID' }).hover();
+    const tip = page.locator('.ant-tooltip:not(.ant-tooltip-hidden)').filter({ hasText: 'Copy Source ID' });
+    await page.waitForTimeout(400);
+    expect(await tip.count()).toBe(0);
+    await tip.waitFor({ timeout: 2_000 });
     await card.getByRole('button', { name: 'Copy Source ID' }).click();
     await toast(page, 'Source ID copied to clipboard');
   });
