@@ -72,6 +72,13 @@ describe('admin console: sign-in and shell', () => {
     await page.getByTestId('not-available').waitFor();
     expect(await page.getByTestId('not-available').innerText()).toContain('Templates is not available yet');
     await h.shot('admin-not-available');
+    // The published list serves the whole Published Dashboards tab (spec 2.4), Permissions and Activity Log too.
+    for (const item of ['permissions', 'activity']) {
+      await sidebar(page, 'published-dashboards', item);
+      await page.waitForURL(new RegExp(`sub=${item}`));
+      await page.getByText('No Dashboards', { exact: true }).waitFor();
+      expect(await page.getByTestId('not-available').count()).toBe(0);
+    }
   });
 
   it('at 1024 px wide no card header is clipped or covered by its button', async () => {

@@ -26,7 +26,8 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
   if (mainTab === 'dashboard-builder' && subTab === 'configure') {
     return <ConfigureScreen dashboardId={place.dashboardId} onOpen={(id) => go('dashboard-builder', 'configure', id)} />;
   }
-  if (mainTab === 'published-dashboards' && (subTab === 'public' || subTab === 'analytics')) return <PublishedDashboards />;
+  // The published list and the docs page serve their whole main tab, every sidebar item included.
+  if (mainTab === 'published-dashboards') return <PublishedDashboards />;
   if (mainTab === 'api-docs') return <ApiDocs />;
   const label = groupOf(mainTab)?.items.find((i) => i.key === subTab)?.label ?? subTab;
   return <NotAvailable label={label} />;
