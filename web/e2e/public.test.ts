@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutShift, listedDashboard, newTabPath as openedPath, trackLayoutShift, usePublicBrowser } from './publicFixtures';
+import { BUCKET_TAB, TABLE_TAB, layoutShift, listedDashboard, lowContrastTexts, newTabPath as openedPath, seed, trackLayoutShift, usePublicBrowser } from './publicFixtures';
 
 const h = usePublicBrowser();
 const dashboard = (name: string, isPublished: boolean) => listedDashboard(h, name, isPublished);
@@ -160,6 +160,25 @@ describe('user dashboard shell', () => {
     await page.getByRole('menuitem', { name: 'Scheduled' }).click();
     await page.waitForURL('**/dashboards/reports/scheduled');
     expect(await newTabPath(() => page.getByRole('button', { name: 'Back to Home' }).click())).toBe('/');
+  });
+});
+
+describe('readability', () => {
+  it('has no text under WCAG AA contrast on the landing page, the list, the shell, the viewer and the 404 page', async () => {
+    const { id } = await seed(h, [TABLE_TAB, BUCKET_TAB]);
+    const pages: [string, string][] = [
+      ['/', 'Three steps to live insights'], ['/dashboards', 'Support Board'], ['/dashboards/settings', 'Coming Soon'],
+      [`/dashboards/${id}`, 'Printer on fire'], ['/no/such/page', '404 Page Not Found'],
+    ];
+    for (const [path, ready] of pages) {
+      await h.page.goto(path);
+      await h.page.getByText(ready).first().waitFor();
+      expect(await lowContrastTexts(h), path).toEqual([]);
+    }
+    await h.page.goto(`/dashboards/${id}`);
+    await h.page.getByRole('tab', { name: 'By Status' }).click();
+    await h.page.getByTestId('bucket-card').first().waitFor();
+    expect(await lowContrastTexts(h), 'bucket view').toEqual([]);
   });
 });
 

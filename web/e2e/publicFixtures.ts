@@ -119,3 +119,49 @@ export async function trackLayoutShift(h: BrowserHarness) {
     }).observe({ type: 'layout-shift', buffered: true });
   });
 }
+
+/**
+ * Visible texts on the page whose colour contrast with their background is under WCAG AA (4.5:1,
+ * or 3:1 for large text), as "ratio size "text"". Texts over a gradient or image are skipped.
+ */
+export function lowContrastTexts(h: BrowserHarness): Promise<string[]> {
+  return h.page.evaluate(() => {
+    type Rgba = { r: number; g: number; b: number; a: number };
+    const parse = (c: string): Rgba => {
+      const [r, g, b, a = 1] = (c.match(/[\d.]+/g) ?? []).map(Number);
+      return { r, g, b, a };
+    };
+    const over = (top: Rgba, under: Rgba): Rgba => ({ r: top.r * top.a + under.r * (1 - top.a), g: top.g * top.a + under.g * (1 - top.a), b: top.b * top.a + under.b * (1 - top.a), a: 1 });
+    const lum = ({ r, g, b }: Rgba) => {
+      const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const background = (el: Element): Rgba | null => {
+      const layers: Rgba[] = [];
+      for (let e: Element | null = el; e; e = e.parentElement) {
+        const cs = getComputedStyle(e);
+        if (cs.backgroundImage !== 'none') return null;
+        const c = parse(cs.backgroundColor);
+        if (c.a > 0) layers.push(c);
+        if (c.a >= 1) break;
+      }
+      return layers.reverse().reduce((acc, l) => over(l, acc), { r: 255, g: 255, b: 255, a: 1 });
+    };
+    const out: string[] = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const text = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? '').join('').trim();
+      if (!text || !el.getClientRects().length) continue;
+      const cs = getComputedStyle(el);
+      if (cs.visibility === 'hidden' || Number(cs.opacity) === 0) continue;
+      const bg = background(el);
+      if (!bg) continue;
+      const fg = over(parse(cs.color), bg);
+      const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+      const ratio = (hi + 0.05) / (lo + 0.05);
+      const size = parseFloat(cs.fontSize);
+      const large = size >= 24 || (Number(cs.fontWeight) >= 700 && size >= 18.66);
+      if (ratio < (large ? 3 : 4.5)) out.push(`${ratio.toFixed(2)} ${size}px "${text.slice(0, 40)}"`);
+    }
+    return out;
+  });
+}

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { Flex, Spin } from 'antd';
+import { PublicTheme } from './public/PublicTheme';
 import { SHELL_SECTIONS } from './public/shell/sections';
 
 const Landing = lazy(() => import('./public/LandingPage'));
@@ -28,9 +29,9 @@ export function AppRoutes() {
   return (
     <Suspense fallback={fallback}>
       <Routes>
-        <Route path="/" element={<Landing />} />
+        <Route path="/" element={<PublicTheme><Landing /></PublicTheme>} />
         <Route path="/admin" element={<Admin />} />
-        <Route path="/dashboards" element={<UserShell />}>
+        <Route path="/dashboards" element={<PublicTheme><UserShell /></PublicTheme>}>
           <Route index element={<DashboardsList />} />
           {Object.entries(SHELL_SECTIONS).map(([section, { pages }]) => (
             <Route key={section} path={section}>
@@ -39,8 +40,8 @@ export function AppRoutes() {
             </Route>
           ))}
         </Route>
-        <Route path="/dashboards/:id" element={<Viewer />} />
-        <Route path="*" element={<NotFound />} />
+        <Route path="/dashboards/:id" element={<PublicTheme><Viewer /></PublicTheme>} />
+        <Route path="*" element={<PublicTheme><NotFound /></PublicTheme>} />
       </Routes>
     </Suspense>
   );

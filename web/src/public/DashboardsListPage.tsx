@@ -1,11 +1,12 @@
 import { ClockCircleOutlined, EyeOutlined } from '@ant-design/icons';
-import { Badge, Button, Card, Col, Empty, Flex, Result, Row, Skeleton, Tag, Typography } from 'antd';
+import { Badge, Button, Card, Col, Empty, Flex, Result, Row, Skeleton, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { PublicDashboardSummaryDto } from '@common/schemas/dashboard';
 import { api } from '../api/client';
 import { getPublicSocket } from '../realtime/socket';
 import { formatTimestamp } from './cells';
 import { LinkButton } from './landing/LinkButton';
+import { ReadableTag } from './PublicTheme';
 
 type ListState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; dashboards: PublicDashboardSummaryDto[] };
 
@@ -81,7 +82,7 @@ export default function DashboardsListPage() {
               >
                 <Flex justify="space-between" align="start" gap={8}>
                   <Typography.Title level={5} style={{ margin: 0 }} ellipsis={{ rows: 2, tooltip: d.name }}>{d.name}</Typography.Title>
-                  <Tag color="success" style={{ marginInlineEnd: 0 }}><Badge status="processing" color="green" /> Live</Tag>
+                  <ReadableTag color="green" style={{ marginInlineEnd: 0 }}><Badge status="processing" color="green" /> Live</ReadableTag>
                 </Flex>
                 <Typography.Paragraph type="secondary" ellipsis={{ rows: 3 }} style={{ margin: 0, flex: 1 }}>
                   {d.description || 'No description'}

@@ -1,7 +1,8 @@
-import { Tag, Typography } from 'antd';
+import { Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { CUSTOM_FIELD_PREFIX } from '@common/constants';
 import { cellText, fieldValue as dataFieldValue, isEmptyValue } from '@common/cells';
+import { ReadableTag } from './PublicTheme';
 
 export { cellText, isEmptyValue };
 import type { CustomFieldValue, RecordDto } from '@common/schemas/record';
@@ -38,7 +39,7 @@ export function badgeColor(field: string, value: unknown): string | null {
 export function Cell({ field, value }: { field: string; value: unknown }): ReactNode {
   if (isEmptyValue(value)) return <Typography.Text type="secondary">-</Typography.Text>;
   const color = badgeColor(field, value);
-  if (color) return <Tag color={TAG_PRESET[color] ?? color} data-badge={color}>{String(value)}</Tag>;
+  if (color) return <ReadableTag color={TAG_PRESET[color] ?? color} data-badge={color}>{String(value)}</ReadableTag>;
   const { text, fullLength } = cellText(value);
   if (fullLength === undefined) return text;
   return (

@@ -1,4 +1,5 @@
-import { Badge, Card, Flex, Tag, Typography, theme } from 'antd';
+import { Badge, Card, Flex, Typography, theme } from 'antd';
+import { ReadableTag } from '../PublicTheme';
 
 const ROWS: [string, string, string, string][] = [
   ['#1042', 'Webhook deliveries failing with 502', 'open', 'high'],
@@ -26,8 +27,8 @@ export function HeroPreview() {
         <Flex key={id} align="center" gap={12} style={{ padding: '10px 16px', background: i % 2 ? token.colorFillQuaternary : undefined, minWidth: 0 }}>
           <Typography.Text type="secondary" style={{ flex: 'none', width: 48 }}>{id}</Typography.Text>
           <Typography.Text ellipsis style={{ flex: 1, minWidth: 0 }}>{subject}</Typography.Text>
-          <Tag color={STATUS[status]} style={{ marginInlineEnd: 0 }}>{status}</Tag>
-          <Tag color={PRIORITY[priority]} style={{ marginInlineEnd: 0 }}>{priority}</Tag>
+          <ReadableTag color={STATUS[status]} style={{ marginInlineEnd: 0 }}>{status}</ReadableTag>
+          <ReadableTag color={PRIORITY[priority]} style={{ marginInlineEnd: 0 }}>{priority}</ReadableTag>
         </Flex>
       ))}
     </Card>
