@@ -24,7 +24,17 @@ describe('admin console: data sources', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Create Data Source' }).click();
+    // Validation runs on submit first (spec 9): typing and clearing the name shows nothing yet.
+    await page.getByRole('dialog').getByLabel('Name').fill('x');
+    await page.getByRole('dialog').getByLabel('Name').fill('');
+    await page.waitForTimeout(300);
+    expect(await page.getByText('Name is required').count()).toBe(0);
     await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Name is required').waitFor();
+    // … then again on every change.
+    await page.getByRole('dialog').getByLabel('Name').fill('S');
+    await page.getByText('Name is required').waitFor({ state: 'detached' });
+    await page.getByRole('dialog').getByLabel('Name').fill('');
     await page.getByText('Name is required').waitFor();
     await page.getByRole('dialog').getByLabel('Name').fill('Support Tickets');
     await page.getByRole('dialog').getByLabel('Description').fill('Tickets from the help desk');

@@ -4,10 +4,12 @@ import type { DataSourceWithKeyDto } from '@common/schemas/dataSource';
 import { api, errorText } from '../../api/client';
 import { useDataSources, useFreshIngestKeys } from '../stores/dataSources';
 import { useToast } from '../ui/toast';
+import { useSubmitValidation } from '../ui/submitValidation';
 
 /** Create Custom Data Source (spec 2.6): name (required) and description. */
 export function CreateDataSourceDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const [form] = Form.useForm<{ name: string; description?: string }>();
+  const submitValidation = useSubmitValidation(open);
   const [busy, setBusy] = useState(false);
   const toast = useToast();
 
@@ -38,7 +40,7 @@ export function CreateDataSourceDialog({ open, onClose }: { open: boolean; onClo
       onCancel={onClose}
       destroyOnHidden
     >
-      <Form form={form} name="createDataSource" layout="vertical" onFinish={submit} validateTrigger={['onSubmit', 'onChange']}>
+      <Form {...submitValidation} form={form} name="createDataSource" layout="vertical" onFinish={submit}>
         <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}>
           <Input placeholder="e.g. Support Tickets" autoFocus />
         </Form.Item>

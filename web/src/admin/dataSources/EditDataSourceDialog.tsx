@@ -4,6 +4,7 @@ import type { DataSourceDto } from '@common/schemas/dataSource';
 import { api, errorText } from '../../api/client';
 import { useDataSources } from '../stores/dataSources';
 import { useToast } from '../ui/toast';
+import { useSubmitValidation } from '../ui/submitValidation';
 
 interface Values {
   name: string;
@@ -15,6 +16,7 @@ interface Values {
 /** Edit a data source (DECISIONS.md): name, description, primary key and field labels (keyMappings). */
 export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: DataSourceDto | null; onClose(): void }) {
   const [form] = Form.useForm<Values>();
+  const submitValidation = useSubmitValidation(dataSource?.id ?? null);
   const [busy, setBusy] = useState(false);
   const toast = useToast();
   // The closing dialog keeps showing the source it was opened for.
@@ -56,7 +58,7 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
 
   return (
     <Modal open={Boolean(dataSource)} title="Edit Data Source" okText="Save" confirmLoading={busy} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden width={560}>
-      <Form form={form} key={shown?.id} name="editDataSource" layout="vertical" initialValues={initialValues} onFinish={submit}>
+      <Form {...submitValidation} form={form} key={shown?.id} name="editDataSource" layout="vertical" initialValues={initialValues} onFinish={submit}>
         <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}>
           <Input />
         </Form.Item>

@@ -5,6 +5,7 @@ import { errorText } from '../../api/client';
 import { useToast } from '../ui/toast';
 import { integrationsApi } from './api';
 import { useIntegrations } from './store';
+import { useSubmitValidation } from '../ui/submitValidation';
 
 const TYPES: { value: IntegrationType; label: string; disabled: boolean }[] = [
   { value: 'zendesk', label: 'Zendesk', disabled: false },
@@ -16,6 +17,7 @@ const TYPES: { value: IntegrationType; label: string; disabled: boolean }[] = [
 export function AddIntegrationDialog({ open, onClose, onCreated }: { open: boolean; onClose(): void; onCreated(it: IntegrationDto): void }) {
   const toast = useToast();
   const [form] = Form.useForm<{ name: string; description: string; type: IntegrationType }>();
+  const submitValidation = useSubmitValidation(open);
   const [busy, setBusy] = useState(false);
 
   const submit = async (v: { name: string; description: string; type: IntegrationType }) => {
@@ -35,7 +37,7 @@ export function AddIntegrationDialog({ open, onClose, onCreated }: { open: boole
 
   return (
     <Modal title="Add Integration" open={open} okText="Create" okButtonProps={{ loading: busy }} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden data-testid="add-integration-dialog">
-      <Form form={form} layout="vertical" initialValues={{ type: 'zendesk' }} onFinish={(v) => void submit(v)}>
+      <Form {...submitValidation} form={form} layout="vertical" initialValues={{ type: 'zendesk' }} onFinish={(v) => void submit(v)}>
         <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}><Input placeholder="Acme Support" /></Form.Item>
         <Form.Item name="description" label="Description"><Input.TextArea rows={2} /></Form.Item>
         <Form.Item name="type" label="Type" rules={[{ required: true, message: 'Type is required' }]}><Select options={TYPES} aria-label="Integration type" /></Form.Item>

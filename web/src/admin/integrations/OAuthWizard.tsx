@@ -6,6 +6,7 @@ import { useToast } from '../ui/toast';
 import { integrationsApi } from './api';
 import { useIntegrations } from './store';
 import { useOAuthPopup } from './useOAuthPopup';
+import { useSubmitValidation } from '../ui/submitValidation';
 
 export type WizardStep = 'setup' | 'details' | 'config' | 'authorize' | 'complete';
 const STEPS: WizardStep[] = ['setup', 'details', 'config', 'authorize', 'complete'];
@@ -35,6 +36,8 @@ export function OAuthWizard({ start, onClose }: { start: WizardStart | null; onC
   const [authUrl, setAuthUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [detailsForm] = Form.useForm<{ name: string; description: string }>();
+  const detailsValidation = useSubmitValidation(start === null ? null : step);
+  const configValidation = useSubmitValidation(start === null ? null : step);
   const [configForm] = Form.useForm<ConfigForm>();
 
   useEffect(() => {
@@ -125,7 +128,7 @@ export function OAuthWizard({ start, onClose }: { start: WizardStart | null; onC
       )}
 
       {step === 'details' && (
-        <Form form={detailsForm} layout="vertical" onFinish={(v) => void createIntegration(v)} data-testid="wizard-details">
+        <Form {...detailsValidation} form={detailsForm} layout="vertical" onFinish={(v) => void createIntegration(v)} data-testid="wizard-details">
           <Form.Item name="name" label="Name" rules={required('Name is required')}><Input placeholder="Acme Support" /></Form.Item>
           <Form.Item name="description" label="Description"><Input.TextArea rows={2} placeholder="Tickets from our support desk" /></Form.Item>
           <Flex justify="space-between">
@@ -136,7 +139,7 @@ export function OAuthWizard({ start, onClose }: { start: WizardStart | null; onC
       )}
 
       {step === 'config' && (
-        <Form form={configForm} layout="vertical" onFinish={(v) => void saveConfig(v)} data-testid="wizard-config">
+        <Form {...configValidation} form={configForm} layout="vertical" onFinish={(v) => void saveConfig(v)} data-testid="wizard-config">
           {integration && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={`Integration: ${integration.name}`} />}
           <Form.Item name="clientId" label="Client ID" rules={required('Client ID is required')}><Input autoComplete="off" /></Form.Item>
           <Form.Item name="clientSecret" label="Client Secret" rules={required('Client Secret is required')}><Input.Password autoComplete="new-password" /></Form.Item>
