@@ -19,6 +19,10 @@ describe('landing page', () => {
   it('shows every section and every button opens what the spec says', async () => {
     const { page } = h;
     await page.goto('/');
+    // Landmarks and one h1 for screen readers.
+    await page.getByText('Three steps to live insights').waitFor();
+    expect(await page.getByRole('main').count()).toBe(1);
+    expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
     const header = page.locator('header');
     await expect(header.getByRole('link', { name: 'Dashboard', exact: true }).getAttribute('target')).resolves.toBe('_blank');
     expect(await newTabPath(() => header.getByRole('link', { name: 'Dashboard', exact: true }).click())).toBe('/dashboards');
@@ -124,7 +128,7 @@ describe('user dashboard shell', () => {
       await page.goto(path);
       const card = page.getByTestId('coming-soon');
       await card.waitFor();
-      expect(await page.locator('header h4').innerText(), path).toBe(title);
+      expect(await page.getByRole('heading', { level: 1 }).allInnerTexts(), path).toEqual([title]);
       expect(await page.title(), path).toBe(`${title} — LiveDash`);
       const text = await card.innerText();
       for (const t of ['Coming Soon', 'The User Dashboard is under development', 'Analytics', 'Advanced data visualization', 'Reports', 'Custom report generation', 'Settings', 'Personalized preferences']) {
@@ -145,7 +149,7 @@ describe('user dashboard shell', () => {
     const { page } = h;
     for (const [path, title] of [['/dashboards', 'User Dashboard'], ['/dashboards/analytics/trends', 'Analytics'], ['/dashboards/reports', 'Reports'], ['/dashboards/settings/security', 'Settings']]) {
       await page.goto(path);
-      await page.locator('header h4').filter({ hasText: title }).waitFor();
+      await page.locator('header h1').filter({ hasText: title }).waitFor();
     }
     await page.getByText('Coming Soon').waitFor();
     for (const t of ['The User Dashboard is under development', 'Advanced data visualization', 'Custom report generation', 'Personalized preferences']) {

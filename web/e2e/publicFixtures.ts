@@ -122,7 +122,8 @@ export async function trackLayoutShift(h: BrowserHarness) {
 
 /**
  * Visible texts on the page whose colour contrast with their background is under WCAG AA (4.5:1,
- * or 3:1 for large text), as "ratio size "text"". Texts over a gradient or image are skipped.
+ * or 3:1 for large text), as "ratio size "text"". Texts over a gradient or image, and disabled
+ * controls (exempt in WCAG), are skipped.
  */
 export function lowContrastTexts(h: BrowserHarness): Promise<string[]> {
   return h.page.evaluate(() => {
@@ -150,7 +151,7 @@ export function lowContrastTexts(h: BrowserHarness): Promise<string[]> {
     const out: string[] = [];
     for (const el of document.querySelectorAll('body *')) {
       const text = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? '').join('').trim();
-      if (!text || !el.getClientRects().length) continue;
+      if (!text || !el.getClientRects().length || el.closest('[disabled], [aria-disabled="true"]')) continue;
       const cs = getComputedStyle(el);
       if (cs.visibility === 'hidden' || Number(cs.opacity) === 0) continue;
       const bg = background(el);

@@ -56,6 +56,9 @@ describe('viewer states', () => {
     await h.page.goto(`/dashboards/${id}`);
     await h.page.getByText('No Tabs Configured', { exact: true }).waitFor();
     expect(await h.page.getByText('This dashboard has no tabs configured yet.').isVisible()).toBe(true);
+    // Screen readers: the dashboard name is the page's one h1, inside the header; the body is main.
+    expect(await h.page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Support Board']);
+    expect(await h.page.getByRole('main').count()).toBe(1);
     expect(await h.page.getByText('Live • Updates every 30s').isVisible()).toBe(true);
   });
 

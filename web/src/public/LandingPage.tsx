@@ -35,42 +35,44 @@ export default function LandingPage() {
         </Flex>
       </header>
 
-      <section style={{ padding: 'clamp(56px, 10vw, 120px) 20px clamp(48px, 8vw, 96px)', background: `radial-gradient(ellipse at top, ${token.colorPrimaryBg}, ${token.colorBgContainer} 70%)` }}>
-        <Flex vertical align="center" gap={20} style={{ maxWidth: 820, margin: '0 auto', textAlign: 'center' }}>
-          <Tag color="blue" style={{ marginInlineEnd: 0, padding: '2px 12px', borderRadius: 999 }}>Real-time data dashboards for data teams</Tag>
-          <Typography.Title style={{ margin: 0, fontSize: 'clamp(34px, 6vw, 60px)', lineHeight: 1.1 }}>
-            Turn any JSON into live dashboards your whole team trusts
-          </Typography.Title>
-          <Typography.Paragraph type="secondary" style={{ margin: 0, fontSize: 'clamp(16px, 2vw, 19px)', maxWidth: 640 }}>
-            Ingest any structure through a REST API, build dashboards with drag and drop, and publish live views that update the moment your data changes.
-          </Typography.Paragraph>
-          <Flex gap={12} wrap justify="center">
-            <LinkButton type="primary" size="large" icon={<PlayCircleOutlined />} to="/dashboards">See a Demo</LinkButton>
-            <LinkButton size="large" to="/admin">View Dashboards</LinkButton>
+      <main>
+        <section style={{ padding: 'clamp(56px, 10vw, 120px) 20px clamp(48px, 8vw, 96px)', background: `radial-gradient(ellipse at top, ${token.colorPrimaryBg}, ${token.colorBgContainer} 70%)` }}>
+          <Flex vertical align="center" gap={20} style={{ maxWidth: 820, margin: '0 auto', textAlign: 'center' }}>
+            <Tag color="blue" style={{ marginInlineEnd: 0, padding: '2px 12px', borderRadius: 999 }}>Real-time data dashboards for data teams</Tag>
+            <Typography.Title style={{ margin: 0, fontSize: 'clamp(34px, 6vw, 60px)', lineHeight: 1.1 }}>
+              Turn any JSON into live dashboards your whole team trusts
+            </Typography.Title>
+            <Typography.Paragraph type="secondary" style={{ margin: 0, fontSize: 'clamp(16px, 2vw, 19px)', maxWidth: 640 }}>
+              Ingest any structure through a REST API, build dashboards with drag and drop, and publish live views that update the moment your data changes.
+            </Typography.Paragraph>
+            <Flex gap={12} wrap justify="center">
+              <LinkButton type="primary" size="large" icon={<PlayCircleOutlined />} to="/dashboards">See a Demo</LinkButton>
+              <LinkButton size="large" to="/admin">View Dashboards</LinkButton>
+            </Flex>
           </Flex>
-        </Flex>
-        <div style={{ maxWidth: 1120, margin: 'clamp(32px, 6vw, 56px) auto 0' }}>
-          <HeroPreview />
-        </div>
-      </section>
+          <div style={{ maxWidth: 1120, margin: 'clamp(32px, 6vw, 56px) auto 0' }}>
+            <HeroPreview />
+          </div>
+        </section>
 
-      <FeatureGrid />
-      <Integrations />
-      <Steps />
-      <Claims />
+        <FeatureGrid />
+        <Integrations />
+        <Steps />
+        <Claims />
 
-      <section id="get-started" style={{ padding: 'clamp(48px, 8vw, 88px) 20px' }}>
-        <Flex vertical align="center" gap={16} style={{ maxWidth: 960, margin: '0 auto', textAlign: 'center', padding: 'clamp(32px, 6vw, 56px) 24px', borderRadius: 24, background: `linear-gradient(135deg, ${token.colorPrimary}, ${token.purple7})` }}>
-          <Typography.Title level={2} style={{ margin: 0, color: token.colorWhite, fontSize: 'clamp(24px, 4vw, 34px)' }}>Ready to see your data live?</Typography.Title>
-          <Typography.Text style={{ color: token.colorWhite, opacity: 0.9, fontSize: 16, maxWidth: 560 }}>
-            Start with the demo dashboards, then connect your own sources in minutes.
-          </Typography.Text>
-          <Flex gap={12} wrap justify="center">
-            <LinkButton size="large" to="/dashboards" icon={<ArrowRightOutlined />} iconPlacement="end">Start Free Trial</LinkButton>
-            <LinkButton size="large" ghost to="/admin">View Demo</LinkButton>
+        <section id="get-started" style={{ padding: 'clamp(48px, 8vw, 88px) 20px' }}>
+          <Flex vertical align="center" gap={16} style={{ maxWidth: 960, margin: '0 auto', textAlign: 'center', padding: 'clamp(32px, 6vw, 56px) 24px', borderRadius: 24, background: `linear-gradient(135deg, ${token.colorPrimary}, ${token.purple7})` }}>
+            <Typography.Title level={2} style={{ margin: 0, color: token.colorWhite, fontSize: 'clamp(24px, 4vw, 34px)' }}>Ready to see your data live?</Typography.Title>
+            <Typography.Text style={{ color: token.colorWhite, opacity: 0.9, fontSize: 16, maxWidth: 560 }}>
+              Start with the demo dashboards, then connect your own sources in minutes.
+            </Typography.Text>
+            <Flex gap={12} wrap justify="center">
+              <LinkButton size="large" to="/dashboards" icon={<ArrowRightOutlined />} iconPlacement="end">Start Free Trial</LinkButton>
+              <LinkButton size="large" ghost to="/admin">View Demo</LinkButton>
+            </Flex>
           </Flex>
-        </Flex>
-      </section>
+        </section>
+      </main>
 
       <footer style={{ borderTop: `1px solid ${token.colorBorderSecondary}`, padding: '48px 20px 32px', background: token.colorFillQuaternary }}>
         <div style={{ maxWidth: 1120, margin: '0 auto' }}>

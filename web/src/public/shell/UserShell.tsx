@@ -73,7 +73,8 @@ export default function UserShell() {
             icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
             onClick={() => setCollapsed((c) => !c)}
           />
-          <Typography.Title level={4} style={{ margin: 0, flex: 1, minWidth: 0 }} ellipsis>
+          {/* The page's one h1, at the size of an h4. */}
+          <Typography.Title level={1} style={{ margin: 0, flex: 1, minWidth: 0, fontSize: token.fontSizeHeading4, lineHeight: token.lineHeightHeading4 }} ellipsis>
             {title}
           </Typography.Title>
           <Button icon={<HomeOutlined />} aria-label="Back to Home" title="Back to Home" onClick={() => window.open('/', '_blank', 'noopener')}>

@@ -61,7 +61,7 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true }: { da
         <div style={{ flex: '1 1 240px', minWidth: 0 }}>
           {dashboard ? (
             <>
-              <Typography.Title level={3} style={{ margin: 0 }} ellipsis={{ rows: 2, tooltip: dashboard.name }}>
+              <Typography.Title level={1} style={{ margin: 0, fontSize: token.fontSizeHeading3, lineHeight: token.lineHeightHeading3 }} ellipsis={{ rows: 2, tooltip: dashboard.name }}>
                 {dashboard.name}
               </Typography.Title>
               {dashboard.description && (
