@@ -62,6 +62,11 @@ describe('export and live updates', () => {
     expect(lines).toHaveLength(RECORDS.length + 1);
     expect(csv).toContain('Printer on fire');
 
+    // The current tab is what gets exported.
+    await page.getByRole('tab', { name: 'By Status' }).click();
+    const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/export')), page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(new URL(request.url()).searchParams.get('tab')).toBe('tab2');
+
     // A name with nothing usable for a file name falls back to "dashboard.csv" (spec 7).
     const odd = await seed([TABLE_TAB], '???');
     await page.goto(`/dashboards/${odd.id}`);
