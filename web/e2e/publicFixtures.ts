@@ -126,7 +126,10 @@ export async function trackLayoutShift(h: BrowserHarness) {
  * controls (exempt in WCAG), are skipped.
  */
 export function lowContrastTexts(h: BrowserHarness): Promise<string[]> {
-  return h.page.evaluate(() => {
+  return h.page.evaluate(async () => {
+    // Let colour transitions (e.g. a button turning enabled) end; endless ones (pulsing dots) are left.
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
     type Rgba = { r: number; g: number; b: number; a: number };
     const parse = (c: string): Rgba => {
       const [r, g, b, a = 1] = (c.match(/[\d.]+/g) ?? []).map(Number);
