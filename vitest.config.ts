@@ -10,6 +10,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
+    // Browser tests share 2 cores with the servers they start; in CI a test gets one more try
+    // (the JSON report still lists every flaky first attempt).
+    retry: process.env.CI ? 1 : 0,
     hookTimeout: 60_000,
     globalSetup: ['server/test/globalSetup.ts'],
   },

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { Alert, Button, Flex, Form, Input, Modal, Result, Steps, Typography } from 'antd';
 import type { IntegrationDto } from '@common/schemas/integration';
 import { errorText } from '../../api/client';
@@ -40,7 +40,8 @@ export function OAuthWizard({ start, onClose }: { start: WizardStart | null; onC
   const configValidation = useSubmitValidation(start === null ? null : step);
   const [configForm] = Form.useForm<ConfigForm>();
 
-  useEffect(() => {
+  // Layout effect: the reset must land before the first paint, or a quick click on Next could be undone.
+  useLayoutEffect(() => {
     if (!start) return;
     setStep(start.step);
     setIntegration(start.integration);
