@@ -11,7 +11,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     // Browser tests share 2 cores with the servers they start; in CI a test gets one more try
-    // (the JSON report still lists every flaky first attempt).
+    // (the default reporter marks a test that needed it with "retry").
     retry: process.env.CI ? 1 : 0,
     hookTimeout: 60_000,
     globalSetup: ['server/test/globalSetup.ts'],
