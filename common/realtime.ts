@@ -18,8 +18,10 @@ export const rooms = {
   integration: (id: string) => `integration:${id}`,
 } as const;
 
-/** Largest number of records one `records:upserted` message carries; bigger ingests are split. */
+/** Most records one `records:upserted` message carries; bigger ingests are split. */
 export const MAX_RECORDS_PER_MESSAGE = 500;
+/** Rough byte budget of one message's records (a part holds at least one record). */
+export const MAX_BYTES_PER_MESSAGE = 256 * 1024;
 
 /** A delta of a data source's records. `revision` increases per source; parts split one revision. */
 interface Delta {

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { Server } from 'socket.io';
 import {
-  MAX_RECORDS_PER_MESSAGE, rooms, type ClientToServerEvents, type ServerToClientEvents, type SocketData,
+  MAX_BYTES_PER_MESSAGE, MAX_RECORDS_PER_MESSAGE, rooms, type ClientToServerEvents, type ServerToClientEvents, type SocketData,
 } from '@common/realtime';
 import type { AppContext } from '../context';
 import { isAdminToken } from '../middleware/auth';
@@ -18,10 +18,22 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-const chunk = <T>(list: T[], size: number): T[][] => {
+const chunk = <T>(list: T[], size: number, maxBytes = Infinity): T[][] => {
   const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out.length ? out : [[]];
+  let part: T[] = [];
+  let bytes = 0;
+  for (const item of list) {
+    const itemBytes = maxBytes === Infinity ? 0 : JSON.stringify(item).length;
+    if (part.length && (part.length >= size || bytes + itemBytes > maxBytes)) {
+      out.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(item);
+    bytes += itemBytes;
+  }
+  out.push(part);
+  return out;
 };
 
 /** Attaches Socket.IO to the HTTP server and turns domain events into room emits. */
@@ -79,7 +91,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   const { events } = ctx;
   const off = [
     events.on('records.upserted', serial(async (e) => {
-      const parts = chunk(e.records, MAX_RECORDS_PER_MESSAGE);
+      const parts = chunk(e.records, MAX_RECORDS_PER_MESSAGE, MAX_BYTES_PER_MESSAGE);
       const dashboards = await publishedDashboardsOnSource(ctx, e.dataSourceId);
       parts.forEach((records, part) => {
         const base = { dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, records };

@@ -86,6 +86,18 @@ describe('pushed changes', () => {
     expect(new Set(deltas.items.map((d) => d.revision)).size).toBe(1);
   });
 
+  it('keeps each message under a byte budget when records are large', async () => {
+    const v = await viewer();
+    await join(v, 'dashboard:join', dash.id);
+    const deltas = collect(v, 'records:upserted');
+    await ingest(Array.from({ length: 20 }, (_, i) => ({ id: 500 + i, blob: 'x'.repeat(100_000) })));
+    for (let i = 0; i < 50 && deltas.items.reduce((n, d) => n + d.records.length, 0) < 20; i++) await sleep(100);
+    expect(deltas.items.reduce((n, d) => n + d.records.length, 0)).toBe(20);
+    expect(deltas.items.length).toBeGreaterThanOrEqual(8);
+    for (const d of deltas.items) expect(JSON.stringify(d).length).toBeLessThan(400_000);
+    expect(deltas.items.map((d) => d.part)).toEqual(deltas.items.map((_, i) => i));
+  });
+
   it('pushes dashboard changes, and unpublishing kicks viewers at once', async () => {
     const v = await viewer();
     await join(v, 'dashboard:join', dash.id);
