@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../../server/test/harness';
 import { DEFAULT_SIM_CLIENT, startZendeskSimulator, type ZendeskSimulator } from '../../server/integrations/zendesk/simulator/server';
 import { startBrowser, type BrowserHarness } from './browser';
@@ -12,6 +12,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await sim?.close();
+});
+// A failure under load is hard to reproduce: leave what the page showed in the CI log.
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state !== 'fail') return;
+  const dialogs = await h.page.locator('.ant-modal-content').allInnerTexts().catch(() => []);
+  const toasts = await h.page.locator('.ant-notification-notice').allInnerTexts().catch(() => []);
+  console.log(`[zendesk e2e failure] url=${h.page.url()}\ndialogs=${JSON.stringify(dialogs)}\ntoasts=${JSON.stringify(toasts)}`);
+  await h.shot(`zendesk-failure-${Date.now()}`).catch(() => undefined);
 });
 beforeEach(async () => {
   await h.server.reset();
