@@ -20,7 +20,9 @@ async function main() {
   log.info(`database: ${db.mode} — ${db.reason}`);
   if (app.seeded) log.info('demo data seeded: data source "Support Tickets" and the published dashboard "Support Overview"');
   log.info(`listening on ${app.url}`);
-  log.info(`admin console: ${app.url}/admin  (admin token${config.ADMIN_TOKEN ? ' from ADMIN_TOKEN' : ', generated for this run'}: ${app.ctx.adminToken})`);
+  // A generated token must be shown to be usable; one the operator set is a secret and stays out of logs.
+  const token = config.ADMIN_TOKEN ? 'the ADMIN_TOKEN you set' : `admin token, generated for this run: ${app.ctx.adminToken}`;
+  log.info(`admin console: ${app.url}/admin  (${token})`);
 
   let stopping = false;
   const stop = async (signal: string) => {
