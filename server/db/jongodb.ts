@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const live = new Set<ChildProcess>();
+const SETPRIV = '/usr/bin/setpriv';
 
 // The engine outlives its parent unless killed: make sure every exit path takes it down.
 process.once('exit', () => {
@@ -33,10 +35,13 @@ export async function startJongodb(dbName: string, timeoutMs = 15_000): Promise<
   if (!bin) throw new Error('the package @jongodb/memory-server-bin-linux-x64-gnu is not installed');
   // As a single-node replica set it takes transactions, which the record writer uses for updates.
   const args = ['--host=127.0.0.1', '--port=0', `--database=${dbName}`, '--topology-profile=singleNodeReplicaSet', '--replica-set-name=rs0'];
-  // A small shell guard ends the engine when our stdin pipe closes: on stop(), and also when this
-  // process dies without cleaning up (even SIGKILL), so no engine is ever orphaned.
-  const guard = '"$0" "$@" </dev/null & pid=$!; read _; kill $pid 2>/dev/null; wait $pid';
-  const child = spawn('/bin/sh', ['-c', guard, bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // setpriv --pdeathsig: the kernel kills the engine when this process dies, even by SIGKILL, so
+  // no engine is ever orphaned. (Linux only, like the engine itself; without setpriv the exit
+  // handler above still covers every orderly exit.)
+  const guarded = fs.existsSync(SETPRIV);
+  const child = guarded
+    ? spawn(SETPRIV, ['--pdeathsig', 'SIGKILL', '--', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -48,8 +53,8 @@ export async function startJongodb(dbName: string, timeoutMs = 15_000): Promise<
         live.delete(child);
         resolve();
       });
-      child.stdin!.end();
-      setTimeout(() => child.kill('SIGKILL'), 3_000).unref();
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
     });
   try {
     const uri = await new Promise<string>((resolve, reject) => {
