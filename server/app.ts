@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import mongoose from 'mongoose';
 import crypto from 'node:crypto';
+import { isAdminPath } from '@common/adminPaths';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { startDatabase } from './db/startDatabase';
@@ -39,10 +40,7 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-function needsAdmin(p: string): boolean {
-  if (ADMIN_EXEMPT.has(p)) return false;
-  return p.split('/').some((seg) => seg === 'admin' || seg === 'integrations');
-}
+const needsAdmin = (p: string) => !ADMIN_EXEMPT.has(p) && isAdminPath(p);
 
 /** Starts the database, the HTTP server with REST, Socket.IO and the web app. Cleans up if any step fails. */
 export async function startApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<RunningApp> {

@@ -8,7 +8,9 @@ export async function removeRecords(ctx: AppContext, ds: DataSourceDoc, recordId
   const { Record, DataSource } = ctx.models;
   const res = await Record.deleteMany({ dataSourceId: ds._id, recordId: { $in: recordIds } });
   const removed = res.deletedCount ?? 0;
-  const after = await DataSource.findByIdAndUpdate(ds._id, { $inc: { revision: 1, recordCount: -removed } }, { returnDocument: 'after' }).lean<DataSourceDoc>();
+  // The count is recounted, as ingest does, so it never drifts.
+  const recordCount = await Record.countDocuments({ dataSourceId: ds._id });
+  const after = await DataSource.findByIdAndUpdate(ds._id, { $inc: { revision: 1 }, $set: { recordCount } }, { returnDocument: 'after' }).lean<DataSourceDoc>();
   if (!after) return removed;
   ctx.events.emit('records.removed', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision: after.revision, total: after.recordCount, recordIds, all: false });
   ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });

@@ -11,7 +11,7 @@ describe('health and the error shape', () => {
   it('reports status, database mode and readiness, version and uptime', async () => {
     const res = await s.http('GET', '/api/health', { token: null });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', database: { ready: true }, version: expect.any(String), uptimeSeconds: expect.any(Number) });
+    expect(res.body).toMatchObject({ status: 'ok', database: { ready: true }, version: '0.1.0', uptimeSeconds: expect.any(Number) });
     expect(['embedded-mongod', 'embedded-jongodb', 'external']).toContain(res.body.database.mode);
   });
 

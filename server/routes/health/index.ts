@@ -1,7 +1,8 @@
 import Router from '@koa/router';
+import pkg from '../../../package.json' with { type: 'json' };
 import type { AppContext } from '../../context';
 
-const version = process.env.npm_package_version ?? '0.1.0';
+const { version } = pkg;
 
 /** GET /api/health: status, database mode and readiness, version, uptime. */
 export function healthRouter(app: AppContext): Router {

@@ -1,3 +1,4 @@
+import { isAdminPath } from '@common/adminPaths';
 import { useAdminToken } from './adminToken';
 
 /** A failed call: its message is "<status>: <response text>" (spec section 7). */
@@ -12,7 +13,6 @@ export class ApiCallError extends Error {
   }
 }
 
-const needsAdmin = (path: string) => /(^|\/)(admin|integrations)(\/|$|\?)/.test(path);
 
 /**
  * The one way the web app talks to the server: cookies sent, JSON content type only with a body,
@@ -22,7 +22,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
   const headers = new Headers(init.headers);
   if (body !== undefined) headers.set('Content-Type', 'application/json');
   const token = useAdminToken.getState().token;
-  if (needsAdmin(path) && token) headers.set('Authorization', `Bearer ${token}`);
+  if (isAdminPath(path) && token) headers.set('Authorization', `Bearer ${token}`);
   const res = await fetch(path, { ...init, method, headers, credentials: 'include', body: body === undefined ? undefined : JSON.stringify(body) });
   if (!res.ok) {
     const text = await res.text();
@@ -33,7 +33,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
     } catch {
       // not JSON: keep the text
     }
-    if (res.status === 401 && needsAdmin(path)) useAdminToken.getState().signOut(detail);
+    if (res.status === 401 && isAdminPath(path)) useAdminToken.getState().signOut(detail);
     throw new ApiCallError(res.status, `${res.status}: ${detail}`, detail);
   }
   if (res.status === 204) return undefined as T;
