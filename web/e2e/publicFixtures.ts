@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { startBrowser, type BrowserHarness } from './browser';
 
 /** The viewport every public test starts from (phone tests set their own). */
@@ -19,6 +19,14 @@ export function usePublicBrowser(): BrowserHarness {
   beforeEach(async () => {
     await h.server.reset();
     await h.page.setViewportSize(DESKTOP);
+    // Below the 30 s test timeout, so a failure names the step that waited.
+    h.page.setDefaultTimeout(15_000);
+  });
+  // A rare failure under full-suite load: leave what the page showed in the CI log.
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail') return;
+    const text = await h.page.locator('body').innerText().catch(() => '(no page)');
+    console.log(`[public e2e failure] url=${h.page.url()}\n${text.slice(0, 1500)}`);
   });
   return h;
 }
