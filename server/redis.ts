@@ -1,7 +1,6 @@
 import { createClient } from 'redis';
 import type { Logger } from './log';
 
-export type RedisClient = ReturnType<typeof createClient<{}, {}, {}, 3, {}>>;
 
 /** How long the first connection may take before startup fails. */
 const FIRST_CONNECT_MS = 3_000;
@@ -14,17 +13,7 @@ const FIRST_CONNECT_MS = 3_000;
  */
 export async function connectRedis(url: string, log: Logger, purpose: string): Promise<RedisClient> {
   let connectedOnce = false;
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: FIRST_CONNECT_MS,
-      reconnectStrategy: (retries, cause) => {
-        if (!connectedOnce) return new Error(`Redis at ${redactUrl(url)} is unreachable (${cause?.message ?? 'no answer'})`);
-        return Math.min(100 * 2 ** retries, 5_000);
-      },
-    },
-  });
+  const client = newClient(url, () => connectedOnce);
   let lastError = '';
   client.on('error', (e: Error) => {
     if (!connectedOnce || e.message === lastError) return;
@@ -47,6 +36,22 @@ export async function connectRedis(url: string, log: Logger, purpose: string): P
   connectedOnce = true;
   return client;
 }
+
+function newClient(url: string, connectedOnce: () => boolean) {
+  return createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: FIRST_CONNECT_MS,
+      reconnectStrategy: (retries, cause) => {
+        if (!connectedOnce()) return new Error(`Redis at ${redactUrl(url)} is unreachable (${cause?.message ?? 'no answer'})`);
+        return Math.min(100 * 2 ** retries, 5_000);
+      },
+    },
+  });
+}
+
+export type RedisClient = ReturnType<typeof newClient>;
 
 /** A Redis URL without its password, for logs and errors. */
 export function redactUrl(url: string): string {
