@@ -42,3 +42,14 @@ export function sourceKind(sourceId: string): 'custom' | 'integration' | 'other'
   if (INTEGRATION_SOURCE_PREFIXES.some((p) => sourceId.startsWith(p))) return 'integration';
   return 'other';
 }
+
+/**
+ * Record integrity limits of ingest (README "Ingest limits"). A record breaking one is rejected
+ * alone, with its index and the reason; the rest of the batch lands.
+ */
+/** Longest field name (top-level key of a record), in characters. */
+export const FIELD_NAME_MAX_LENGTH = 200;
+/** Most distinct field names one data source may collect. */
+export const FIELDS_PER_SOURCE_MAX = 500;
+/** Keys that could reach an object's prototype: refused at any depth of a record. */
+export const FORBIDDEN_FIELD_NAMES = ['__proto__', 'constructor', 'prototype'] as const;

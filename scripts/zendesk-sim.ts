@@ -24,6 +24,7 @@ async function main() {
   const churnSeconds = num(env.ZENDESK_SIM_CHURN_SECONDS, 60);
   console.log(`Zendesk simulator on ${sim.url}`);
   console.log(`  ${sim.data.tickets.size} tickets, ${sim.data.users.size} users, ${sim.data.organizations.size} organizations`);
+  console.log(`  Start LiveDash with ZENDESK_HTTP_HOSTS=${new URL(sim.url).host} so it accepts this plain-http Host URL.`);
   console.log('  Connect it in /admin > Data Sources > Integrations > Zendesk with:');
   console.log(`    Host URL:      ${sim.url}`);
   console.log(`    Client ID:     ${clientId}`);

@@ -38,6 +38,15 @@ const EnvSchema = z.object({
   ZENDESK_SCHEDULER_TICK_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(3_600_000).default(5_000),
   ZENDESK_LEASE_MS: z.coerce.number({ error: 'must be a number' }).int().min(1_000).max(3_600_000).default(60_000),
   ZENDESK_MAX_RETRY_AFTER_SECONDS: positiveInt(3_600).default(120),
+  /**
+   * Zendesk hosts (host:port, comma-separated) that may be reached over plain http — the local
+   * simulator and tests. Every other Host URL must be https://.
+   */
+  ZENDESK_HTTP_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/, 'must be a comma-separated list of host:port, e.g. 127.0.0.1:4010'))),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
 });
 

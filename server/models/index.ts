@@ -1,4 +1,5 @@
 import mongoose, { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import { repairInterruptedChanges } from './ingestJournal';
 
 const options = { minimize: false, versionKey: false } as const;
 
@@ -18,6 +19,10 @@ const dataSourceSchema = new Schema(
     ingestKeyHash: { type: String, default: null },
     ingestKeyHint: { type: String, default: null },
     integrationId: { type: String, default: null },
+    /** Changes of the records under way (token → start), see models/ingestJournal. */
+    ingestJournal: { type: Schema.Types.Mixed, default: {} },
+    /** Bumped when a recount starts; only the latest recount stores recordCount. */
+    countSeq: { type: Number, default: 0 },
   },
   { ...options, timestamps: true },
 );
@@ -67,13 +72,18 @@ export interface Models {
 
 export const schemas = { dataSource: dataSourceSchema, record: recordSchema, dashboard: dashboardSchema };
 
-/** Registers the models on a connection and builds their indexes (collections are created lazily). */
-export async function createModels(conn: Connection): Promise<Models> {
+/**
+ * Registers the models on a connection, builds their indexes (collections are created lazily) and
+ * repairs the data sources a killed process left mid-change (models/ingestJournal).
+ */
+export async function createModels(conn: Connection, onRepaired?: (sourceIds: string[]) => void): Promise<Models> {
   const models: Models = {
     DataSource: conn.model<DataSourceDoc>('DataSource', dataSourceSchema, 'datasources'),
     Record: conn.model<RecordDoc>('Record', recordSchema, 'records'),
     Dashboard: conn.model<DashboardDoc>('Dashboard', dashboardSchema, 'dashboards'),
   };
   await Promise.all(Object.values(models).map((m: Model<unknown>) => m.createIndexes()));
+  const repaired = await repairInterruptedChanges(models);
+  if (repaired.length) onRepaired?.(repaired);
   return models;
 }

@@ -5,7 +5,7 @@ import type { RawDataResponse } from '@common/schemas/record';
 import { CUSTOM_SOURCE_PREFIX } from '@common/constants';
 import type { AppContext } from '../context';
 import { encodeKeys } from '../db/fieldNames';
-import { ForbiddenError, NotFoundError } from '../errors';
+import { ApiError, ForbiddenError, NotFoundError } from '../errors';
 import { safeEqual } from '../middleware/guards';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { presentDashboard, presentDataSource, presentRecord } from '../presenters';
@@ -110,9 +110,34 @@ export function isIngestKeyOf(ds: DataSourceDoc, credential: string): boolean {
   return Boolean(ds.ingestKeyHash) && safeEqual(hashKey(credential), ds.ingestKeyHash!);
 }
 
-/** Deletes a data source with all its records; dashboards on it are left with no data source. */
+/** The integration a data source is synced by, when that integration still exists. */
+async function owningIntegration(ctx: AppContext, ds: DataSourceDoc): Promise<{ name: string } | null> {
+  if (!ds.integrationId || !mongoose.isObjectIdOrHexString(ds.integrationId)) return null;
+  // The integration models live with the integration; the collection name is their contract.
+  const doc = await ctx.conn.collection<{ name?: string }>('integrations').findOne({ _id: new mongoose.Types.ObjectId(ds.integrationId) });
+  return doc ? { name: doc.name ?? 'integration' } : null;
+}
+
+/**
+ * The admin's delete: a data source synced by an integration is refused (409) — deleting it
+ * alone would leave a sync writing into a source that is gone, or a silent partial source on
+ * the next sync. The integration's own delete removes it (see `removeDataSource`).
+ */
 export async function deleteDataSource(ctx: AppContext, id: string): Promise<void> {
   const ds = await requireDataSource(ctx, id);
+  const owner = await owningIntegration(ctx, ds);
+  if (owner) {
+    throw new ApiError(
+      409,
+      'integration_data_source',
+      `The data source "${ds.name}" is synced by the integration "${owner.name}": delete the integration instead (Data Sources › Integrations), which removes its data source and records too`,
+    );
+  }
+  await removeDataSource(ctx, ds);
+}
+
+/** Deletes a data source with all its records; dashboards on it are left with no data source. */
+export async function removeDataSource(ctx: AppContext, ds: DataSourceDoc): Promise<void> {
   const { Record, DataSource, Dashboard } = ctx.models;
   const dataSourceId = String(ds._id);
   await Record.deleteMany({ dataSourceId: ds._id });

@@ -5,7 +5,9 @@ import { ApiError, BadRequestError, ForbiddenError, NotFoundError } from '../err
 import type { DataSourceDoc } from '../models';
 import { presentDataSource } from '../presenters';
 import { findDataSource, isIngestKeyOf } from './dataSources';
+import { checkRecords, isObject, structureProblem } from './recordRules';
 import { writeRecords } from './writeRecords';
+import { closeChange, openChange } from '../models/ingestJournal';
 
 type Json = Record<string, unknown>;
 type Format = IngestResult['format'];
@@ -19,7 +21,6 @@ interface Item {
 /** Who is ingesting: the admin, or the holder of some credential that must be a source's ingest key. */
 export type IngestCredential = { admin: true } | { admin: false; credential: string };
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Recognises the four payload shapes of the API docs and flattens them to indexed items. */
 export function detectFormat(body: unknown, maxRecords: number): { format: Format; items: Item[]; primaryKey?: string } {
@@ -55,33 +56,14 @@ export function detectFormat(body: unknown, maxRecords: number): { format: Forma
     if (format !== 'array') return { index, sourceId, record };
     const sid = isObject(record) && typeof record.sourceId === 'string' ? record.sourceId : null;
     let stripped: unknown = record;
-    if (isObject(record) && sid) {
+    // A record with a reserved key is not copied at all: it is rejected as it came.
+    if (isObject(record) && sid && !structureProblem(record)) {
       stripped = { ...record };
       delete (stripped as Json).sourceId;
     }
     return { index, sourceId: sid, record: stripped };
   });
   return { format, items, primaryKey };
-}
-
-/** MongoDB documents nest at most 100 levels; the record sits two levels down. */
-const MAX_DEPTH = 90;
-
-function tooDeep(value: unknown, depth = 0): boolean {
-  if (depth > MAX_DEPTH) return true;
-  if (value === null || typeof value !== 'object') return false;
-  for (const v of Object.values(value)) if (tooDeep(v, depth + 1)) return true;
-  return false;
-}
-
-function keyProblem(record: unknown, primaryKey: string): string | null {
-  if (!isObject(record)) return 'record is not a JSON object';
-  if (tooDeep(record)) return `record is nested deeper than ${MAX_DEPTH} levels`;
-  if (!Object.prototype.hasOwnProperty.call(record, primaryKey)) return `record has no primary key field "${primaryKey}"`;
-  const v = record[primaryKey];
-  if (v === null || v === '') return `primary key field "${primaryKey}" is empty`;
-  if (typeof v === 'object') return `primary key field "${primaryKey}" must be a string, number or boolean`;
-  return null;
 }
 
 /** Upserts records by (data source, primary-key value) and reports what landed and what did not. */
@@ -100,12 +82,14 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
     bySource.set(item.sourceId, list);
   }
 
+  let unknownSourceRejections = 0;
   const sources = new Map<string, DataSourceDoc>();
   for (const sourceId of bySource.keys()) {
     const ds = await findDataSource(ctx, sourceId);
     if (!ds) {
       if (format !== 'array') throw NotFoundError(`Data source ${sourceId}`);
       for (const item of bySource.get(sourceId)!) rejections.push({ index: item.index, sourceId, reason: `data source ${sourceId} not found` });
+      unknownSourceRejections += bySource.get(sourceId)!.length;
       bySource.delete(sourceId);
       continue;
     }
@@ -124,7 +108,7 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
   const updated = results.reduce((n, r) => n + r.updated, 0);
   const result: IngestResult = { success: inserted + updated > 0, format, received: items.length, inserted, updated, rejected: rejections.length, rejections, sources: results };
   if (!result.success) {
-    const allUnknown = rejections.every((r) => r.reason.startsWith('data source '));
+    const allUnknown = unknownSourceRejections === rejections.length;
     const first = rejections.slice(0, 5).map((r) => `#${r.index}: ${r.reason}`).join('; ');
     throw new ApiError(
       allUnknown ? 404 : 400,
@@ -134,6 +118,22 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
     );
   }
   return result;
+}
+
+/**
+ * The source's primary key, set once: the first ingest to claim it wins (an atomic
+ * findOneAndUpdate on primaryKey: null); everyone else reads the winner's.
+ */
+async function claimPrimaryKey(ctx: AppContext, ds: DataSourceDoc, key: string): Promise<string> {
+  const { DataSource } = ctx.models;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const won = await DataSource.findOneAndUpdate({ _id: ds._id, primaryKey: null }, { $set: { primaryKey: key } }, { returnDocument: 'after' }).lean<DataSourceDoc>();
+    if (won) return key;
+    const current = await DataSource.findById(ds._id).lean<DataSourceDoc>();
+    if (!current) throw NotFoundError(`Data source ${ds.sourceId}`);
+    if (current.primaryKey) return current.primaryKey;
+  }
+  throw new ApiError(409, 'conflict', `The primary key of data source ${ds.sourceId} keeps changing: retry the ingest`);
 }
 
 /**
@@ -147,35 +147,29 @@ export async function upsertRecordsIntoSource(
   explicitKey: string | undefined,
   rejections: IngestRejection[] = [],
 ): Promise<IngestSourceResult> {
-  const { DataSource, Record } = ctx.models;
   const firstObject = items.find((i) => isObject(i.record) && Object.keys(i.record).length > 0);
-  const primaryKey = explicitKey ?? ds.primaryKey ?? (firstObject ? Object.keys(firstObject.record as Json)[0] : undefined);
-  const accepted: { recordId: string; record: Json }[] = [];
-  for (const item of items) {
-    const problem = primaryKey ? keyProblem(item.record, primaryKey) : 'record is not a JSON object with at least one field';
-    if (problem) rejections.push({ index: item.index, sourceId: ds.sourceId, reason: problem });
-    else accepted.push({ recordId: String((item.record as Json)[primaryKey!]), record: item.record as Json });
+  let primaryKey = explicitKey ?? ds.primaryKey ?? (firstObject ? Object.keys(firstObject.record as Json)[0] : undefined);
+  let checked = checkRecords(ds.sourceId, ds.fields ?? [], items, primaryKey);
+  if (checked.accepted.length && !ds.primaryKey && primaryKey) {
+    const winner = await claimPrimaryKey(ctx, ds, primaryKey);
+    // Another first ingest claimed a different key: this batch is keyed (and checked) by the winner's.
+    if (!explicitKey && winner !== primaryKey) {
+      primaryKey = winner;
+      checked = checkRecords(ds.sourceId, ds.fields ?? [], items, primaryKey);
+    }
   }
+  rejections.push(...checked.rejections);
+  const { accepted } = checked;
   const base = { sourceId: ds.sourceId, primaryKey: primaryKey ?? '', rejected: items.length - accepted.length };
   if (accepted.length === 0) return { ...base, inserted: 0, updated: 0, revision: ds.revision ?? 0 };
 
-  const bumped = await DataSource.findByIdAndUpdate(ds._id, { $inc: { revision: 1 } }, { returnDocument: 'after' }).lean<DataSourceDoc>();
-  const revision = bumped!.revision;
+  // Journalled: a process killed before closeChange leaves the source to be repaired at start.
+  const change = await openChange(ctx.models, ds._id);
+  if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
+  const { revision } = change;
   const { inserted, updated, records } = await writeRecords(ctx, ds, accepted, revision);
-  const fields = new Set<string>();
-  for (const { record } of accepted) for (const k of Object.keys(record)) if (k !== 'custom_fields') fields.add(k);
-  const known = new Set(ds.fields ?? []);
-  const newFields = [...fields].filter((f) => !known.has(f));
-  const recordCount = await Record.countDocuments({ dataSourceId: ds._id });
-  const after = await DataSource.findByIdAndUpdate(
-    ds._id,
-    {
-      $set: { recordCount, ...(!ds.primaryKey && primaryKey ? { primaryKey } : {}) },
-      ...(newFields.length ? { $addToSet: { fields: { $each: newFields } } } : {}),
-    },
-    { returnDocument: 'after' },
-  ).lean<DataSourceDoc>();
+  const { after, recordCount } = await closeChange(ctx.models, ds._id, change, checked.newFields);
   ctx.events.emit('records.upserted', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision, total: recordCount, records });
-  ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after!) });
+  if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
   return { ...base, inserted, updated, revision };
 }

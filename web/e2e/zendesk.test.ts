@@ -7,7 +7,8 @@ let h: BrowserHarness;
 let sim: ZendeskSimulator;
 beforeAll(async () => {
   sim = await startZendeskSimulator({ tickets: 150, users: 20, organizations: 4, perPage: 25 });
-  h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web', ZENDESK_SCHEDULER_TICK_MS: '0' } });
+  // The simulator speaks plain http, allowed for its host:port only.
+  h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web', ZENDESK_SCHEDULER_TICK_MS: '0', ZENDESK_HTTP_HOSTS: `127.0.0.1:${sim.port}` } });
 });
 afterAll(async () => {
   await h?.close();

@@ -13,6 +13,8 @@ export class ZendeskApiError extends Error {
 export interface ZendeskClientOptions {
   baseUrl: string;
   accessToken: string;
+  /** The origin that issued the access token: the only one it is sent to. */
+  tokenOrigin: string;
   /** How many 429 answers one request may meet before it gives up. */
   maxRetries?: number;
   /** Longest Retry-After we are willing to wait, in seconds. */
@@ -34,14 +36,6 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     }, { once: true });
   });
 
-/** Normalises what a user typed as Host URL (`acme`, `acme.zendesk.com`, a full URL) to an origin. */
-export function normaliseHostUrl(input: string): string {
-  let v = input.trim().replace(/\/+$/, '');
-  if (!/^https?:\/\//i.test(v)) v = /^[a-z0-9-]+$/i.test(v) ? `https://${v}.zendesk.com` : `https://${v}`;
-  const u = new URL(v);
-  return u.origin;
-}
-
 export class ZendeskClient {
   private readonly origin: string;
   private accessToken: string;
@@ -49,14 +43,16 @@ export class ZendeskClient {
 
   constructor(private readonly opts: ZendeskClientOptions) {
     this.origin = new URL(opts.baseUrl).origin;
+    // A token issued by one host never goes to another (the Host URL changed without a new authorization).
+    if (this.origin !== opts.tokenOrigin) throw new ZendeskApiError(0, '', 'The stored token was issued by another Zendesk host: reconnect this integration');
     this.accessToken = opts.accessToken;
   }
 
   /** GET a path (or an absolute next-page URL on the same host) and parse its JSON. */
   async get<T>(pathOrUrl: string): Promise<T> {
     const url = new URL(pathOrUrl, this.origin);
-    // The token only ever goes to the configured Zendesk host.
-    if (url.origin !== this.origin) throw new ZendeskApiError(0, url.pathname, `Refusing to follow a page URL on another host (${url.origin})`);
+    // The token only ever goes to the host that issued it.
+    if (url.origin !== this.origin || url.origin !== this.opts.tokenOrigin) throw new ZendeskApiError(0, url.pathname, `Refusing to follow a page URL on another host (${url.origin})`);
     const path = url.pathname;
     const maxRetries = this.opts.maxRetries ?? 5;
     for (let attempt = 0; ; attempt++) {

@@ -14,6 +14,8 @@ export interface OAuthState {
   accessToken: string | null;
   refreshToken: string | null;
   tokenExpiresAt: Date | null;
+  /** The origin that issued the tokens: they are never sent anywhere else. */
+  tokenOrigin: string | null;
 }
 
 /** Where the next incremental sync resumes, per Zendesk export. */

@@ -3,9 +3,9 @@ import type {
   CreateIntegration, IntegrationDto, IntegrationRecordsDto, IntegrationSettings, SyncStatusDto, ZendeskOAuthConfig,
 } from '@common/schemas/integration';
 import { BadRequestError, ValidationError } from '../../errors';
-import { deleteDataSource, findDataSource } from '../../services/dataSources';
+import { findDataSource, removeDataSource } from '../../services/dataSources';
 import { buildAuthUrl, defaultRedirectUri, hashState, newState, requestToken, STATE_TTL_MS } from './oauth';
-import { normaliseHostUrl } from './client';
+import { forgetAuthorization, validHostUrl } from './hostBinding';
 import type { EntityKind, IntegrationDoc } from './models';
 import { presentIntegration, presentSyncStatus } from './presenters';
 import { requireIntegration, updateIntegration, type ZendeskRuntime } from './runtime';
@@ -33,7 +33,8 @@ export async function deleteIntegration(rt: ZendeskRuntime, id: string): Promise
     await run.done.catch(() => {});
   }
   await rt.models.Entity.deleteMany({ integrationId: id });
-  if (doc.sourceId && (await findDataSource(rt.app, doc.sourceId))) await deleteDataSource(rt.app, doc.sourceId);
+  const ds = doc.sourceId ? await findDataSource(rt.app, doc.sourceId) : null;
+  if (ds) await removeDataSource(rt.app, ds);
   await rt.models.Integration.deleteOne({ _id: doc._id });
   rt.app.events.emit('integration.removed', { integrationId: id });
 }
@@ -42,17 +43,20 @@ export async function deleteIntegration(rt: ZendeskRuntime, id: string): Promise
 export async function configureOAuth(rt: ZendeskRuntime, input: Required<Omit<ZendeskOAuthConfig, 'redirectUri' | 'scope'>> & { redirectUri?: string; scope?: string }, c: Context): Promise<string> {
   const doc = await requireIntegration(rt, input.integrationId);
   if (doc.type !== 'zendesk') throw BadRequestError('wrong_type', 'This integration is not a Zendesk integration');
-  let hostUrl: string;
-  try {
-    hostUrl = normaliseHostUrl(input.hostUrl);
-  } catch {
-    throw ValidationError('hostUrl: Host URL must be a Zendesk address such as https://acme.zendesk.com', [{ path: 'hostUrl', message: 'Host URL must be a Zendesk address such as https://acme.zendesk.com' }]);
-  }
+  const hostUrl = validHostUrl(input.hostUrl, rt.app.config.ZENDESK_HTTP_HOSTS);
   const redirectUri = input.redirectUri || defaultRedirectUri(rt.app, c);
   if (!/^https?:\/\//.test(redirectUri)) throw ValidationError('redirectUri: must be an absolute http(s) URL', [{ path: 'redirectUri', message: 'must be an absolute http(s) URL' }]);
   const scope = input.scope || 'read';
   const state = newState();
   const sameAccount = doc.oauth?.hostUrl === hostUrl && doc.oauth?.clientId === input.clientId;
+  if (!sameAccount) {
+    // A sync of the old account stops first, so that none of its cursors land after the reset.
+    const run = rt.running.get(input.integrationId);
+    if (run) {
+      run.abort.abort(new Error('Integration reconfigured'));
+      await run.done.catch(() => {});
+    }
+  }
   await updateIntegration(rt, input.integrationId, {
     $set: {
       'oauth.clientId': input.clientId,
@@ -63,8 +67,9 @@ export async function configureOAuth(rt: ZendeskRuntime, input: Required<Omit<Ze
       'oauth.stateHash': hashState(state),
       'oauth.stateExpiresAt': new Date(Date.now() + STATE_TTL_MS),
       'config.domain': new URL(hostUrl).host,
-      // Another account's cursor would resume the wrong export.
-      ...(sameAccount ? {} : { 'config.lastCursor': null, cursors: { tickets: null, users: null, organizations: null } }),
+      // Another host or client: the old tokens must never reach the new host, and another
+      // account's cursor would resume the wrong export. A new authorization is needed.
+      ...(sameAccount ? {} : forgetAuthorization()),
     },
   });
   return buildAuthUrl({ hostUrl, clientId: input.clientId, redirectUri, scope, state });
@@ -96,9 +101,14 @@ export async function completeOAuth(rt: ZendeskRuntime, q: { code?: string; stat
     const token = await requestToken(o.hostUrl!, {
       grant_type: 'authorization_code', code: q.code, client_id: o.clientId!, client_secret: o.clientSecret!, redirect_uri: o.redirectUri!, scope: o.scope ?? 'read',
     });
-    await updateIntegration(rt, id, {
-      $set: { status: 'active', 'oauth.accessToken': token.accessToken, 'oauth.refreshToken': token.refreshToken, 'oauth.tokenExpiresAt': token.expiresAt },
-    });
+    // Stored only if the Host URL and client are still the ones this authorization was for.
+    const stored = await updateIntegration(rt, id, {
+      $set: {
+        status: 'active', 'oauth.accessToken': token.accessToken, 'oauth.refreshToken': token.refreshToken, 'oauth.tokenExpiresAt': token.expiresAt,
+        'oauth.tokenOrigin': new URL(o.hostUrl!).origin,
+      },
+    }, { 'oauth.hostUrl': o.hostUrl, 'oauth.clientId': o.clientId });
+    if (!stored) return fail('The integration was reconfigured during the authorization: authorize it again', id);
     rt.app.log.info(`zendesk: integration ${id} authorized for ${new URL(o.hostUrl!).host}`);
     return { success: true, error: null, integrationId: id };
   } catch (e) {

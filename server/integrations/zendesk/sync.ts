@@ -4,6 +4,7 @@ import { BadRequestError, ConflictError } from '../../errors';
 import { ensureIntegrationDataSource } from '../../services/dataSources';
 import { ZendeskApiError, ZendeskClient } from './client';
 import { requestToken } from './oauth';
+import { NOT_CONNECTED_MESSAGE, requireTokenTarget, tokenTarget } from './hostBinding';
 import { acquireLease, INTERRUPTED_MESSAGE, markInterrupted, renewLease } from './lease';
 import type { IntegrationDoc, SyncCursors } from './models';
 import { presentSyncStatus } from './presenters';
@@ -24,9 +25,9 @@ const monthsAgo = (m: number) => {
  */
 export async function beginSync(rt: ZendeskRuntime, id: string, startDate?: number): Promise<{ response: StartSyncResponse; done: Promise<void> }> {
   const doc = await requireIntegration(rt, id);
-  if (doc.status !== 'active' || !doc.oauth?.accessToken) {
-    throw BadRequestError('not_connected', 'Authorize this integration with Zendesk before syncing');
-  }
+  if (doc.status !== 'active') throw BadRequestError('not_connected', NOT_CONNECTED_MESSAGE);
+  // Tokens go only to the host that issued them: a moved Host URL needs a new authorization.
+  requireTokenTarget(doc.oauth, rt.app.config.ZENDESK_HTTP_HOSTS);
   const incremental = startDate === undefined && Boolean(doc.cursors?.tickets);
   const from = startDate ?? monthsAgo(SYNC_RANGE_DEFAULT_MONTHS);
   const leased = await acquireLease(rt, id, {
@@ -69,7 +70,7 @@ async function runSync(rt: ZendeskRuntime, doc: IntegrationDoc, initialFrom: num
     });
     if (!doc.sourceId) await updateIntegration(rt, id, { $set: { sourceId, dataSourceId: String(ds._id) } });
     const client = new ZendeskClient({
-      baseUrl: doc.oauth.hostUrl!, accessToken: doc.oauth.accessToken!, signal, maxRetryAfterSeconds: rt.maxRetryAfterSeconds,
+      baseUrl: doc.oauth.hostUrl!, accessToken: doc.oauth.accessToken!, tokenOrigin: doc.oauth.tokenOrigin!, signal, maxRetryAfterSeconds: rt.maxRetryAfterSeconds,
       refreshToken: () => refreshAccessToken(rt, id),
       onRateLimit: (s) => void progress(lastPercent, `Rate limited by Zendesk: waiting ${s}s before retrying`).catch(() => {}),
     });
@@ -142,11 +143,18 @@ async function refreshAccessToken(rt: ZendeskRuntime, id: string): Promise<strin
   const doc = await requireIntegration(rt, id);
   const o = doc.oauth;
   if (!o?.refreshToken || !o.clientId || !o.clientSecret || !o.hostUrl) return null;
+  // The refresh token goes only to the origin that issued it, and only while the Host URL is that origin.
+  const target = tokenTarget(o, rt.app.config.ZENDESK_HTTP_HOSTS);
+  if (!target) {
+    rt.app.log.warn(`zendesk: integration ${id} was reconfigured since it was authorized; its refresh token is not sent`);
+    return null;
+  }
   try {
-    const t = await requestToken(o.hostUrl, { grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: o.clientId, client_secret: o.clientSecret, scope: o.scope ?? 'read' });
-    await rt.models.Integration.updateOne({ _id: id }, {
+    const t = await requestToken(target, { grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: o.clientId, client_secret: o.clientSecret, scope: o.scope ?? 'read' });
+    const kept = await rt.models.Integration.updateOne({ _id: id, 'oauth.tokenOrigin': target, 'oauth.hostUrl': o.hostUrl }, {
       $set: { 'oauth.accessToken': t.accessToken, 'oauth.refreshToken': t.refreshToken ?? o.refreshToken, 'oauth.tokenExpiresAt': t.expiresAt },
     });
+    if (kept.matchedCount === 0) return null;
     rt.app.log.info(`zendesk: refreshed the access token of integration ${id}`);
     return t.accessToken;
   } catch (e) {

@@ -50,7 +50,7 @@ describe('Integrations API', () => {
     const pending = await createIntegration(kit.s);
     const sync = await kit.s.http('POST', `/api/integrations/${pending.id}/sync`, { body: {} });
     expect(sync.status).toBe(400);
-    expect(sync.body.error.message).toBe('Authorize this integration with Zendesk before syncing');
+    expect(sync.body.error.code).toBe('not_connected');
     const bad = await kit.s.http('POST', `/api/integrations/${pending.id}/sync`, { body: { startDate: 'yesterday' } });
     expect(bad.status).toBe(400);
   });

@@ -12,11 +12,15 @@ export interface Kit {
 }
 
 /** The real server plus a small simulator (a few hundred tickets keep the offline DB fast). */
-export async function startKit(simOpts: SimulatorOptions = {}, env: Record<string, string> = {}): Promise<Kit> {
+export async function startKit(simOpts: SimulatorOptions = {}, env: Record<string, string> = {}, moreHttpHosts: string[] = []): Promise<Kit> {
   const sim = await startZendeskSimulator({ tickets: 120, users: 30, organizations: 5, perPage: 40, ...simOpts });
-  const s = await startTestServer({ ZENDESK_SCHEDULER_TICK_MS: '0', ...env });
+  // One server takes every OAuth round of a test file: far more than one admin's OAuth budget.
+  const s = await startTestServer({ ZENDESK_SCHEDULER_TICK_MS: '0', RATE_LIMIT_OAUTH: '10000', ZENDESK_HTTP_HOSTS: [simHost(sim), ...moreHttpHosts].join(','), ...env });
   return { s, sim, close: async () => Promise.all([s.close(), sim.close()]).then(() => undefined) };
 }
+
+/** The simulator speaks plain http: the server allows it for this host:port only (ZENDESK_HTTP_HOSTS). */
+export const simHost = (sim: { port: number }) => `127.0.0.1:${sim.port}`;
 
 export async function createIntegration(s: TestServer, name = 'Acme Support'): Promise<IntegrationDto> {
   const res = await s.http<IntegrationDto>('POST', '/api/integrations', { body: { name, description: 'Support desk', type: 'zendesk' } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncStatusDto } from '@common/schemas/integration';
 import { startTestServer, type TestServer } from '../../../test/harness';
-import { connected, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
+import { connected, simHost, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
 
 let kit: Kit;
 let second: TestServer | null = null;
@@ -17,7 +17,7 @@ describe('two processes on one database', () => {
   it('one sync at a time across processes; a stopped process leaves its sync interrupted and the next resumes', async () => {
     const zd = await connected(kit);
     // A second app process on the same database.
-    second = await startTestServer({ MONGODB_URI: kit.s.app.ctx.db.uri, ZENDESK_SCHEDULER_TICK_MS: '0' });
+    second = await startTestServer({ MONGODB_URI: kit.s.app.ctx.db.uri, ZENDESK_SCHEDULER_TICK_MS: '0', ZENDESK_HTTP_HOSTS: simHost(kit.sim) });
     const page1 = new Promise<void>((resolve) => {
       const off = second!.app.ctx.events.on('records.upserted', () => {
         off();

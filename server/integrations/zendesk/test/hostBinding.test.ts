@@ -1,0 +1,171 @@
+import mongoose from 'mongoose';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { IntegrationDto } from '@common/schemas/integration';
+import { ConfigError, loadConfig } from '../../../config';
+import { ZendeskApiError, ZendeskClient } from '../client';
+import type { IntegrationDoc } from '../models';
+import { CLIENT, connected, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
+import { startRecordingHost, type RecordingHost } from './recordingHost';
+
+let kit: Kit;
+let foreign: RecordingHost;
+beforeAll(async () => {
+  foreign = await startRecordingHost();
+  // The foreign host is allowed over http too: what stops the tokens is the binding, not the scheme.
+  kit = await startKit({}, {}, [`127.0.0.1:${foreign.port}`]);
+});
+afterAll(async () => {
+  await kit?.close();
+  await foreign?.close();
+});
+beforeEach(async () => {
+  await kit.s.reset();
+  foreign.requests.length = 0;
+});
+
+const stored = async (id: string) =>
+  (await kit.s.app.ctx.conn.collection('integrations').findOne({ _id: new mongoose.Types.ObjectId(id) })) as unknown as IntegrationDoc;
+const setStored = (id: string, set: Record<string, unknown>, unset: Record<string, ''> = {}) =>
+  kit.s.app.ctx.conn.collection('integrations').updateOne({ _id: new mongoose.Types.ObjectId(id) }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) });
+const listed = async (id: string) => (await kit.s.http<IntegrationDto[]>('GET', '/api/integrations')).body.find((i) => i.id === id)!;
+const configure = (integrationId: string, hostUrl: string, clientId = CLIENT.clientId) =>
+  kit.s.http<{ authUrl: string; error: { code: string; message: string; fields?: unknown } }>('POST', '/api/integrations/zendesk/config', { body: { integrationId, clientId, clientSecret: CLIENT.clientSecret, hostUrl } });
+
+/** Nothing that could carry a secret reached the foreign host. */
+function expectForeignHostUntouched(tokens: string[]) {
+  for (const r of foreign.requests) {
+    expect(r.authorization).toBeNull();
+    for (const t of tokens) expect(r.body).not.toContain(t);
+  }
+  expect(foreign.requests).toEqual([]);
+}
+
+async function syncedIntegration(): Promise<{ id: string; tokens: string[] }> {
+  const zd = await connected(kit);
+  const started = await kit.s.http('POST', `/api/integrations/${zd.id}/sync`, { body: { startDate: String(sixMonthsAgo()) } });
+  expect(started.status).toBe(202);
+  expect((await waitForSync(kit.s, zd.id)).errors).toEqual([]);
+  const doc = await stored(zd.id);
+  expect(doc.oauth.tokenOrigin).toBe(kit.sim.url);
+  expect(doc.cursors.tickets).toBeTruthy();
+  return { id: zd.id, tokens: [doc.oauth.accessToken!, doc.oauth.refreshToken!] };
+}
+
+describe('Zendesk secrets stay bound to their host', () => {
+  it('a new Host URL discards tokens and cursors: pending again, sync asks to reconnect, the new host receives nothing', async () => {
+    const { id, tokens } = await syncedIntegration();
+
+    const cfg = await configure(id, foreign.url);
+    expect(cfg.status, cfg.text).toBe(200);
+    expect(cfg.body.authUrl.startsWith(`${foreign.url}/oauth/authorizations/new?`)).toBe(true);
+    const doc = await stored(id);
+    expect(doc.oauth).toMatchObject({ hostUrl: foreign.url, accessToken: null, refreshToken: null, tokenExpiresAt: null, tokenOrigin: null });
+    expect(doc.cursors).toEqual({ tickets: null, users: null, organizations: null });
+    expect(doc.config.lastCursor).toBeNull();
+    expect(await listed(id)).toMatchObject({ status: 'pending', hasCredentials: false, config: { hostUrl: foreign.url, lastCursor: null } });
+
+    const sync = await kit.s.http('POST', `/api/integrations/${id}/sync`, { body: {} });
+    expect(sync.status).toBe(400);
+    expect(sync.body.error.code).toBe('not_connected');
+    expect(sync.body.error.message).toMatch(/reconnect/i);
+    expectForeignHostUntouched(tokens);
+  });
+
+  it('a new client ID on the same host also needs a new authorization; the same host and client keep the tokens', async () => {
+    const zd = await connected(kit);
+    const before = await stored(zd.id);
+    expect((await configure(zd.id, kit.sim.url)).status).toBe(200);
+    expect((await stored(zd.id)).oauth.accessToken).toBe(before.oauth.accessToken);
+    expect((await listed(zd.id)).status).toBe('active');
+
+    expect((await configure(zd.id, kit.sim.url, 'another-client')).status).toBe(200);
+    expect((await stored(zd.id)).oauth).toMatchObject({ clientId: 'another-client', accessToken: null, refreshToken: null, tokenOrigin: null });
+    expect((await listed(zd.id)).status).toBe('pending');
+  });
+
+  it('tokens whose Host URL moved without a new authorization are never sent: sync answers reconnect_required', async () => {
+    const { id, tokens } = await syncedIntegration();
+    // As if the Host URL had been changed behind the service's back (an older release, a DB edit).
+    await setStored(id, { 'oauth.hostUrl': foreign.url });
+    const sync = await kit.s.http('POST', `/api/integrations/${id}/sync`, { body: {} });
+    expect(sync.status).toBe(400);
+    expect(sync.body.error.code).toBe('reconnect_required');
+    expect(sync.body.error.message).toMatch(/reconnect/i);
+
+    // Tokens stored before they carried their origin are not trusted either.
+    await setStored(id, { 'oauth.hostUrl': kit.sim.url }, { 'oauth.tokenOrigin': '' });
+    const legacy = await kit.s.http('POST', `/api/integrations/${id}/sync`, { body: {} });
+    expect(legacy.body.error.code).toBe('reconnect_required');
+    expectForeignHostUntouched(tokens);
+  });
+
+  it('a 401 after the Host URL moved mid-sync does not send the refresh token anywhere', async () => {
+    const zd = await connected(kit);
+    const { accessToken, refreshToken } = (await stored(zd.id)).oauth;
+    const moved = new Promise<void>((resolve) => {
+      const off = kit.s.app.ctx.events.on('records.upserted', () => {
+        off();
+        // After the first stored page: the Host URL moves and every access token stops working.
+        void setStored(zd.id, { 'oauth.hostUrl': foreign.url }).then(() => {
+          kit.sim.expireAccessTokens();
+          resolve();
+        });
+      });
+    });
+    const tokensBefore = kit.sim.issuedTokens();
+    const started = await kit.s.http('POST', `/api/integrations/${zd.id}/sync`, { body: { startDate: String(sixMonthsAgo()) } });
+    expect(started.status).toBe(202);
+    await moved;
+    const done = await waitForSync(kit.s, zd.id);
+    expect(done.errors.join(' ')).toContain('401');
+    // No refresh grant reached the simulator either (it would have issued a new access token).
+    expect(kit.sim.issuedTokens()).toBe(0);
+    expect(tokensBefore).toBeGreaterThan(0);
+    expectForeignHostUntouched([accessToken!, refreshToken!]);
+  });
+
+  it('the client refuses to send a token to any origin but the one that issued it', async () => {
+    expect(() => new ZendeskClient({ baseUrl: foreign.url, accessToken: 'tok-123', tokenOrigin: kit.sim.url })).toThrow(ZendeskApiError);
+    const client = new ZendeskClient({ baseUrl: kit.sim.url, accessToken: 'tok-123', tokenOrigin: kit.sim.url });
+    await expect(client.get(`${foreign.url}/api/v2/ticket_fields.json`)).rejects.toThrow(/another host/);
+    expectForeignHostUntouched(['tok-123']);
+  });
+});
+
+describe('Host URL validation', () => {
+  it.each([
+    ['http://evil.example.com', /https:\/\/.*ZENDESK_HTTP_HOSTS/],
+    ['http://127.0.0.1:1', /ZENDESK_HTTP_HOSTS/],
+    ['ftp://acme.zendesk.com', /must start with https:\/\//],
+    ['https://user:pw@acme.zendesk.com', /user name or password/],
+    ['https://', /valid https:\/\//],
+    ['javascript:alert(1)', /valid https:\/\//],
+  ])('%s is refused with 400 naming the rule, and the stored integration is untouched', async (hostUrl, message) => {
+    const zd = await connected(kit);
+    const before = await stored(zd.id);
+    const res = await configure(zd.id, hostUrl);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(res.body.error.fields).toEqual([{ path: 'hostUrl', message: expect.stringMatching(message) }]);
+    expect((await stored(zd.id)).oauth).toEqual(before.oauth);
+  });
+
+  it.each([
+    ['acme', 'https://acme.zendesk.com'],
+    ['acme.zendesk.com', 'https://acme.zendesk.com'],
+    ['https://acme.zendesk.com/agent/', 'https://acme.zendesk.com'],
+  ])('%s is accepted as %s', async (hostUrl, origin) => {
+    const zd = await connected(kit);
+    const res = await configure(zd.id, hostUrl);
+    expect(res.status, res.text).toBe(200);
+    expect(new URL(res.body.authUrl).origin).toBe(origin);
+    expect((await stored(zd.id)).oauth.hostUrl).toBe(origin);
+  });
+
+  it('ZENDESK_HTTP_HOSTS is a validated host:port list', () => {
+    expect(loadConfig({ ZENDESK_HTTP_HOSTS: '127.0.0.1:4010, LocalHost:80' }).ZENDESK_HTTP_HOSTS).toEqual(['127.0.0.1:4010', 'localhost:80']);
+    expect(loadConfig({}).ZENDESK_HTTP_HOSTS).toEqual([]);
+    expect(() => loadConfig({ ZENDESK_HTTP_HOSTS: 'http://127.0.0.1:4010' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ZENDESK_HTTP_HOSTS: 'localhost' })).toThrow(/ZENDESK_HTTP_HOSTS/);
+  });
+});

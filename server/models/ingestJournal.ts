@@ -1,0 +1,100 @@
+import crypto from 'node:crypto';
+import type mongoose from 'mongoose';
+import type { DataSourceDoc, Models } from './index';
+
+/**
+ * A data source's recordCount, fields and revision are derived from its records. Every change of
+ * its records is journalled: an entry is written into the source (with the revision bump) before
+ * the first record write and removed after the recount. A process killed in between leaves the
+ * entry behind, and the next start repairs that source from its records.
+ */
+
+type Id = mongoose.Types.ObjectId;
+
+export interface OpenChange {
+  token: string;
+  /** The revision this change's records carry. */
+  revision: number;
+}
+
+const entry = (token: string) => `ingestJournal.${token}`;
+
+/** Journals a change of a source's records and bumps its revision, in one write. Null when the source is gone. */
+export async function openChange(models: Models, dataSourceId: Id): Promise<OpenChange | null> {
+  const token = crypto.randomBytes(8).toString('hex');
+  const doc = await models.DataSource.findByIdAndUpdate(
+    dataSourceId,
+    { $inc: { revision: 1 }, $set: { [entry(token)]: new Date() } },
+    { returnDocument: 'after' },
+  ).lean<DataSourceDoc>();
+  return doc ? { token, revision: doc.revision } : null;
+}
+
+/**
+ * Counts the source's records and stores the count unless a later count began meanwhile
+ * (`countSeq`): under concurrent changes the last count started is the one that stays, and it
+ * started after every finished write. Optionally adds field names and closes a journal entry.
+ */
+export async function recount(
+  models: Models,
+  dataSourceId: Id,
+  opts: { newFields?: string[]; token?: string } = {},
+): Promise<{ after: DataSourceDoc | null; recordCount: number }> {
+  const { DataSource, Record } = models;
+  const started = await DataSource.findByIdAndUpdate(
+    dataSourceId,
+    { $inc: { countSeq: 1 }, ...(opts.newFields?.length ? { $addToSet: { fields: { $each: opts.newFields } } } : {}) },
+    { returnDocument: 'after' },
+  ).lean<DataSourceDoc>();
+  if (!started) return { after: null, recordCount: 0 };
+  const recordCount = await Record.countDocuments({ dataSourceId });
+  const close = opts.token ? { $unset: { [entry(opts.token)]: '' } } : {};
+  let after = await DataSource.findOneAndUpdate(
+    { _id: dataSourceId, countSeq: started.countSeq },
+    { $set: { recordCount }, ...close },
+    { returnDocument: 'after' },
+  ).lean<DataSourceDoc>();
+  // A later count owns recordCount now; our entry still closes.
+  if (!after) after = await DataSource.findByIdAndUpdate(dataSourceId, opts.token ? close : {}, { returnDocument: 'after' }).lean<DataSourceDoc>();
+  return { after, recordCount };
+}
+
+/** Ends a journalled change: new field names, the recount, the entry removed. */
+export const closeChange = (models: Models, dataSourceId: Id, change: OpenChange, newFields: string[] = []) =>
+  recount(models, dataSourceId, { newFields, token: change.token });
+
+/** Every field name the source's records carry, in first-seen order (custom_fields stays one value). */
+async function fieldsOfRecords(models: Models, dataSourceId: Id): Promise<string[]> {
+  const seen = new Set<string>();
+  const cursor = models.Record.find({ dataSourceId }).sort({ _id: 1 }).lean().cursor({ batchSize: 1000 });
+  for await (const r of cursor) for (const k of (r as { keyOrder?: string[] }).keyOrder ?? []) if (k !== 'custom_fields') seen.add(k);
+  return [...seen];
+}
+
+/**
+ * At start: sources with a journal entry left by a killed process get their count, fields and
+ * revision re-derived from their records. Answers the repaired sourceIds.
+ */
+export async function repairInterruptedChanges(models: Models): Promise<string[]> {
+  const { DataSource, Record } = models;
+  const repaired: string[] = [];
+  for (const ds of await DataSource.find().lean<DataSourceDoc[]>()) {
+    const tokens = Object.keys((ds.ingestJournal ?? {}) as object);
+    if (!tokens.length) continue;
+    const known = new Set(ds.fields ?? []);
+    const missing = (await fieldsOfRecords(models, ds._id)).filter((f) => !known.has(f));
+    const recordCount = await Record.countDocuments({ dataSourceId: ds._id });
+    await DataSource.updateOne(
+      { _id: ds._id },
+      {
+        // The bump makes every viewer's next delta a gap: they refetch what the killed change wrote.
+        $inc: { revision: 1, countSeq: 1 },
+        $set: { recordCount },
+        $unset: Object.fromEntries(tokens.map((t) => [entry(t), ''])),
+        ...(missing.length ? { $addToSet: { fields: { $each: missing } } } : {}),
+      },
+    );
+    repaired.push(ds.sourceId);
+  }
+  return repaired;
+}

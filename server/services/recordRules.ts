@@ -1,0 +1,98 @@
+import type { IngestRejection } from '@common/schemas/ingest';
+import { FIELD_NAME_MAX_LENGTH, FIELDS_PER_SOURCE_MAX, FORBIDDEN_FIELD_NAMES } from '@common/constants';
+
+/**
+ * What a record must be to land in a data source. Each rule rejects the one record with its
+ * reason; the rest of the batch is unaffected.
+ */
+
+type Json = Record<string, unknown>;
+
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** MongoDB documents nest at most 100 levels; the record sits two levels down. */
+export const MAX_RECORD_DEPTH = 90;
+
+const forbidden = new Set<string>(FORBIDDEN_FIELD_NAMES);
+const shown = (name: string) => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
+
+/**
+ * Walks a value with Object.keys only (own keys, as JSON.parse makes them — a "__proto__" key is
+ * an own property there) and never reads through a forbidden key. Iterative: no stack to overflow.
+ */
+export function structureProblem(record: unknown): string | null {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value: record, depth: 0, path: '' }];
+  while (stack.length) {
+    const { value, depth, path } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_RECORD_DEPTH) return `record is nested deeper than ${MAX_RECORD_DEPTH} levels`;
+    for (const key of Object.keys(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (forbidden.has(key)) {
+        return `field name ${shown(key)} is not allowed (at ${at}): ${FORBIDDEN_FIELD_NAMES.join(', ')} are reserved`;
+      }
+      stack.push({ value: (value as Json)[key], depth: depth + 1, path: at });
+    }
+  }
+  return null;
+}
+
+/** Top-level field names that are too long. */
+function fieldNameProblem(record: Json): string | null {
+  for (const key of Object.keys(record)) {
+    if (key.length > FIELD_NAME_MAX_LENGTH) {
+      return `field name ${shown(key)} is ${key.length} characters long; the limit is ${FIELD_NAME_MAX_LENGTH}`;
+    }
+  }
+  return null;
+}
+
+/** Why a record cannot be stored under this primary key, or null when it can. */
+export function recordProblem(record: unknown, primaryKey: string | undefined): string | null {
+  if (!isObject(record)) return 'record is not a JSON object';
+  const structure = structureProblem(record);
+  if (structure) return structure;
+  const name = fieldNameProblem(record);
+  if (name) return name;
+  if (!primaryKey) return 'record is not a JSON object with at least one field';
+  if (!Object.prototype.hasOwnProperty.call(record, primaryKey)) return `record has no primary key field "${primaryKey}"`;
+  const v = record[primaryKey];
+  if (v === null || v === '') return `primary key field "${primaryKey}" is empty`;
+  if (typeof v === 'object') return `primary key field "${primaryKey}" must be a string, number or boolean`;
+  return null;
+}
+
+/** The field names a record adds to a source's field list (custom_fields stays one value). */
+export const recordFields = (record: Json) => Object.keys(record).filter((k) => k !== 'custom_fields');
+
+export interface CheckedRecords {
+  accepted: { index: number; recordId: string; record: Json }[];
+  rejections: IngestRejection[];
+  /** Field names the accepted records add to the source, first-seen order. */
+  newFields: string[];
+}
+
+/**
+ * Checks a batch against a primary key and the source's field-name budget (checked against the
+ * fields known when the batch starts, plus those the batch's earlier records add).
+ */
+export function checkRecords(sourceId: string, knownFields: readonly string[], items: { index: number; record: unknown }[], primaryKey: string | undefined): CheckedRecords {
+  const known = new Set(knownFields);
+  const out: CheckedRecords = { accepted: [], rejections: [], newFields: [] };
+  for (const item of items) {
+    let problem = recordProblem(item.record, primaryKey);
+    const record = item.record as Json;
+    const added = problem ? [] : recordFields(record).filter((f) => !known.has(f));
+    if (!problem && known.size + added.length > FIELDS_PER_SOURCE_MAX) {
+      problem = `record would bring data source ${sourceId} to ${known.size + added.length} field names; the limit is ${FIELDS_PER_SOURCE_MAX} per data source`;
+    }
+    if (problem) {
+      out.rejections.push({ index: item.index, sourceId, reason: problem });
+      continue;
+    }
+    for (const f of added) known.add(f);
+    out.newFields.push(...added);
+    out.accepted.push({ index: item.index, recordId: String(record[primaryKey!]), record });
+  }
+  return out;
+}
