@@ -18,6 +18,8 @@ const EnvSchema = z.object({
   INGEST_MAX_BYTES: positiveInt(512 * 1024 * 1024).default(16 * 1024 * 1024),
   INGEST_MAX_RECORDS: positiveInt(1_000_000).default(10_000),
   VIEW_MAX_RECORDS: positiveInt(10_000_000).default(100_000),
+  /** Memory the public view cache may hold (records, bodies, compressed forms); least recently viewed go first. */
+  VIEW_CACHE_MAX_BYTES: positiveInt(64 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
   DB_ENGINE: z.enum(['auto', 'mongod', 'jongodb'], { error: 'must be auto, mongod or jongodb' }).default('auto'),
   /** Folder of the built web app (tests may build into their own). */
   WEB_DIST: z.string().min(1).default('dist/web'),

@@ -2,8 +2,9 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { parse } from '../../middleware/validate';
-import { listPublicDashboards, loadPublishedDashboard, publicDashboardView, publicViewEtag } from '../../services/dashboards';
+import { listPublicDashboards, loadPublishedDashboard } from '../../services/dashboards';
 import { attachmentHeader, exportDashboardCsv } from '../../services/exportCsv';
+import { sendPublicView } from '../../viewCache';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 
@@ -15,17 +16,8 @@ export function publicDashboardsRouter(app: AppContext): Router {
     ctx.body = await listPublicDashboards(app);
   });
 
-  router.get('/:id', async (ctx) => {
-    const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);
-    const etag = publicViewEtag(dashboard, dataSource);
-    ctx.set('ETag', etag);
-    ctx.set('Cache-Control', 'no-cache');
-    if (ctx.get('if-none-match') === etag) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.body = await publicDashboardView(app, dashboard, dataSource);
-  });
+  // Served from memory (server/viewCache): no database read for a known view, ETag and 304 included.
+  router.get('/:id', (ctx) => sendPublicView(ctx, app, ctx.params.id));
 
   router.get('/:id/export', async (ctx) => {
     const { tab } = parse(ExportQuery, ctx.query);
