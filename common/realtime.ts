@@ -5,13 +5,17 @@ import type { RecordDto } from './schemas/record';
 
 /**
  * The Socket.IO contract between server and web. Rooms:
- * - `dashboard:<id>` anyone, while the dashboard is published;
+ * - `dashboard:<id>` anyone, while the dashboard is published (head changes, removal);
+ * - `source:<dataSourceId>` joined with `dashboard:join`: the record deltas of the dashboard's data
+ *   source, sent once per change to the viewers of every published dashboard on it;
  * - `dashboards` anyone: the public list;
  * - `admin`, `datasource:<id>`, `integration:<id>` only with the admin token in the handshake
  *   (`auth: { token }`).
  */
 export const rooms = {
   dashboard: (id: string) => `dashboard:${id}`,
+  /** The public audience of a data source (viewers of its published dashboards). */
+  source: (dataSourceId: string) => `source:${dataSourceId}`,
   publicList: 'dashboards',
   admin: 'admin',
   dataSource: (id: string) => `datasource:${id}`,
@@ -34,12 +38,13 @@ interface Delta {
 }
 
 export interface RecordsUpserted extends Delta {
-  /** Set when sent to a dashboard room. */
+  /** No longer set: a delta goes once to the source's audience; match it by `dataSourceId`. */
   dashboardId?: string;
   records: RecordDto[];
 }
 
 export interface RecordsRemoved extends Delta {
+  /** No longer set (see RecordsUpserted). */
   dashboardId?: string;
   /** recordId values removed; with `all` every record of the source is gone. */
   recordIds: string[];
@@ -111,4 +116,6 @@ export interface ClientToServerEvents {
 
 export interface SocketData {
   isAdmin: boolean;
+  /** Dashboards this socket views → their data source (to leave the source's room with the last one). */
+  viewing?: Record<string, string | null>;
 }

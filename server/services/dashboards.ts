@@ -97,7 +97,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 export async function deleteDashboard(ctx: AppContext, id: string): Promise<void> {
   const d = await requireDashboard(ctx, id);
   await ctx.models.Dashboard.deleteOne({ _id: d._id });
-  ctx.events.emit('dashboard.removed', { dashboardId: String(d._id), wasPublished: Boolean(d.isPublished) });
+  ctx.events.emit('dashboard.removed', { dashboardId: String(d._id), wasPublished: Boolean(d.isPublished), dataSourceId: d.dataSourceId ?? null });
 }
 
 /** Published dashboards for the public list, newest first. */

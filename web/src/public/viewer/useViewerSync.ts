@@ -25,6 +25,8 @@ export function useViewerSync(dashboardId: string): () => void {
     const gate = new RevisionGate();
 
     const apply = (d: Delta) => {
+      // Deltas come once per change to the source's audience: keep those of the shown source.
+      if (d.e.dataSourceId !== useViewerStore.getState().head?.dataSource?.id) return;
       const action = gate.decide(useViewerStore.getState().revision, d.e.revision, d.e.part);
       if (action === 'refetch') void refetch();
       if (action !== 'apply') return;
@@ -63,7 +65,6 @@ export function useViewerSync(dashboardId: string): () => void {
     };
 
     const onDelta = (d: Delta) => {
-      if (d.e.dashboardId && d.e.dashboardId !== dashboardId) return;
       if (inFlight) buffered.push(d);
       else if (useViewerStore.getState().status === 'ready') apply(d);
     };
@@ -71,8 +72,10 @@ export function useViewerSync(dashboardId: string): () => void {
     const onRemoved = (e: RecordsRemoved) => onDelta({ kind: 'removed', e });
     const onChanged = (e: PublicDashboardChanged) => {
       if (e.dashboardId !== dashboardId) return;
-      if (e.dataSourceChanged) void refetch();
-      else applyHead(e);
+      if (!e.dataSourceChanged) return applyHead(e);
+      // Another source now: join its audience (the server moved us already; this keeps it on record).
+      join();
+      void refetch();
     };
     const onRemovedDashboard = (e: { dashboardId: string }) => {
       if (e.dashboardId === dashboardId) markNotFound();
