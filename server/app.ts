@@ -24,6 +24,7 @@ import { ingestRouter } from './routes/ingest';
 import { publicDashboardsRouter } from './routes/publicDashboards';
 import { seedDemo } from './services/seedDemo';
 import { serveWebApp } from './static';
+import { compressResponses } from './compression';
 import { startZendeskIntegration } from './integrations/zendesk';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,6 +74,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
       log.error('unhandled Koa error', e);
     });
     koa.use(errorHandler(log, config.INGEST_MAX_BYTES));
+    koa.use(compressResponses());
     koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST)));
     koa.use(koaBody({ jsonLimit: config.INGEST_MAX_BYTES, jsonStrict: false, multipart: false, urlencoded: false, text: false }));
 
