@@ -99,6 +99,8 @@ export interface ServerToClientEvents {
   /** Integration payloads are shaped by the integrations presenter (no secrets). */
   'admin:integration:changed': (e: { integrationId: string; integration: unknown }) => void;
   'admin:integration:removed': (e: { integrationId: string }) => void;
+  /** Deltas may have been missed (the server lost Redis for a while): refetch, after a random delay. */
+  'view:resync': (e: { reason: string }) => void;
   'sync:progress': (e: SyncProgressEvent) => void;
   'sync:completed': (e: SyncCompletedEvent) => void;
   'sync:failed': (e: SyncFailedEvent) => void;

@@ -7,10 +7,13 @@ import type { AppContext } from '../context';
 import { isAdminToken } from '../middleware/auth';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
 import { joinDashboard, leaveDashboard } from './publicRooms';
-import { connectRedisAdapter } from './redisAdapter';
+import { joinCluster } from './cluster';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
+
+/** How long a disconnected viewer's missed packets are kept for it. */
+export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -45,8 +48,18 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     // Large frames (a big ingest's delta) go deflated; small ones as they are, so the common case
     // costs no CPU and no zlib context per socket.
     perMessageDeflate: { threshold: 4096, zlibDeflateOptions: { level: 3, memLevel: 7 } },
+    // A viewer back within two minutes gets the packets it missed and its rooms again (no refetch).
+    connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: true },
   });
-  const redis = ctx.config.REDIS_URL ? await connectRedisAdapter(io, ctx.config.REDIS_URL, ctx.log) : null;
+  // Viewers refetch (each after a random delay) when their deltas may have a gap: Redis was lost.
+  const resync = () => io.local.emit('view:resync', { reason: 'redis' });
+  let redis: { close(): Promise<void> } | null = null;
+  try {
+    redis = ctx.config.REDIS_URL ? await joinCluster(io, ctx, ctx.config.REDIS_URL, resync) : null;
+  } catch (e) {
+    io.close();
+    throw e;
+  }
 
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;

@@ -1,0 +1,51 @@
+import { createClient } from 'redis';
+import type { Logger } from '../log';
+
+export type RedisClient = ReturnType<typeof createClient>;
+
+/** How long the first connection to Redis may take before startup fails. */
+const CONNECT_TIMEOUT_MS = 3_000;
+
+/** host:port of a Redis URL, without credentials (for messages and logs). */
+export function redisAddress(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 6379}`;
+  } catch {
+    return 'the configured address';
+  }
+}
+
+/** Raised when REDIS_URL cannot be reached at startup; the process exits with it. */
+export class RedisUnreachableError extends Error {}
+
+/**
+ * Connects to Redis. Unreachable at start: rejects within seconds with a clear message (no retry
+ * loop before listening). Lost later: reconnects with a capped backoff, forever, while the process
+ * keeps serving; `'ready'` fires again when it is back.
+ */
+export async function connectRedis(url: string, log: Logger, role: string): Promise<RedisClient> {
+  let connected = false;
+  const where = redisAddress(url);
+  const client: RedisClient = createClient({
+    url,
+    socket: {
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      reconnectStrategy: (retries: number, cause: Error) =>
+        connected ? Math.min(50 * 2 ** retries, 2_000) : new RedisUnreachableError(`REDIS_URL is unreachable (${where}): ${cause.message}. Start Redis there, or unset REDIS_URL to run a single process.`),
+    },
+  });
+  let warned = false;
+  client.on('error', (e: Error) => {
+    if (!connected || warned) return;
+    warned = true;
+    log.warn(`redis (${role}): ${e.message}; reconnecting, serving on meanwhile`);
+  });
+  client.on('ready', () => {
+    if (warned) log.info(`redis (${role}): connected again`);
+    warned = false;
+  });
+  await client.connect();
+  connected = true;
+  return client;
+}
