@@ -99,6 +99,8 @@ export interface ServerToClientEvents {
   /** Integration payloads are shaped by the integrations presenter (no secrets). */
   'admin:integration:changed': (e: { integrationId: string; integration: unknown }) => void;
   'admin:integration:removed': (e: { integrationId: string }) => void;
+  /** Sent after a `dashboard:join` (gives the client a recovery offset); nothing to do with it. */
+  'view:joined': (e: { dashboardId: string; revision: number }) => void;
   /** Deltas may have been missed (the server lost Redis for a while): refetch, after a random delay. */
   'view:resync': (e: { reason: string }) => void;
   'sync:progress': (e: SyncProgressEvent) => void;

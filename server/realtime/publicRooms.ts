@@ -20,6 +20,9 @@ export async function joinDashboard(ctx: AppContext, socket: ViewerSocket, dashb
     await socket.join(joined);
     socket.data.viewing = { ...socket.data.viewing, [dashboardId]: view.dataSourceId };
     reply({ ok: true, revision: view.revision });
+    // Sent as a broadcast (to the socket's own room) so it carries a recovery offset: a viewer that
+    // drops before any delta arrived can still be recovered from this point.
+    socket.nsp.to(socket.id).emit('view:joined', { dashboardId, revision: view.revision });
   } catch {
     reply({ ok: false, reason: 'Dashboard Not Found' });
   }
