@@ -7,6 +7,7 @@ import type { RecordDto } from './schemas/record';
  * The Socket.IO contract between server and web. Rooms:
  * - `dashboard:<id>` anyone, while the dashboard is published;
  * - `dashboards` anyone: the public list;
+ * - `share:<dashboardId>` and `sharelink:<linkId>` anyone holding a live share link's token;
  * - `admin`, `datasource:<id>`, `integration:<id>` only with the admin token in the handshake
  *   (`auth: { token }`).
  */
@@ -16,6 +17,10 @@ export const rooms = {
   admin: 'admin',
   dataSource: (id: string) => `datasource:${id}`,
   integration: (id: string) => `integration:${id}`,
+  /** Viewers of a dashboard through any share link (drafts too). */
+  share: (dashboardId: string) => `share:${dashboardId}`,
+  /** Viewers through one share link: emptied when it is revoked. */
+  shareLink: (linkId: string) => `sharelink:${linkId}`,
 } as const;
 
 /** Most records one `records:upserted` message carries; bigger ingests are split. */
@@ -107,6 +112,9 @@ export interface ClientToServerEvents {
   'datasource:leave': (dataSourceId: string) => void;
   'integration:join': (integrationId: string, ack: (r: JoinAck) => void) => void;
   'integration:leave': (integrationId: string) => void;
+  /** Joins the viewers of a share link by its token; the ack says "Dashboard Not Found" for a dead link. */
+  'share:join': (token: string, ack: (r: JoinAck) => void) => void;
+  'share:leave': () => void;
 }
 
 export interface SocketData {

@@ -3,6 +3,7 @@ import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
 import type { IntegrationDto } from '@common/schemas/integration';
+import type { ShareLinkDto } from '@common/schemas/shareLink';
 import type { SyncCompletedEvent, SyncFailedEvent, SyncProgressEvent } from '@common/realtime';
 
 /** What services announce after a successful write. Realtime turns these into room emits. */
@@ -23,6 +24,8 @@ export interface DomainEvents {
   'sync.progress': SyncProgressEvent;
   'sync.completed': SyncCompletedEvent;
   'sync.failed': SyncFailedEvent;
+  'shareLink.created': { link: ShareLinkDto; dashboardName: string };
+  'shareLink.revoked': { link: ShareLinkDto };
 }
 
 /** One small typed event interface between services and realtime. */

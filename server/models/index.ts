@@ -1,4 +1,7 @@
 import mongoose, { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
+import { shareLinkSchema, type ShareLinkDoc } from './shareLink';
+
+export type { ShareLinkDoc } from './shareLink';
 
 const options = { minimize: false, versionKey: false } as const;
 
@@ -63,6 +66,7 @@ export interface Models {
   DataSource: Model<DataSourceDoc>;
   Record: Model<RecordDoc>;
   Dashboard: Model<DashboardDoc>;
+  ShareLink: Model<ShareLinkDoc>;
 }
 
 export const schemas = { dataSource: dataSourceSchema, record: recordSchema, dashboard: dashboardSchema };
@@ -73,6 +77,7 @@ export async function createModels(conn: Connection): Promise<Models> {
     DataSource: conn.model<DataSourceDoc>('DataSource', dataSourceSchema, 'datasources'),
     Record: conn.model<RecordDoc>('Record', recordSchema, 'records'),
     Dashboard: conn.model<DashboardDoc>('Dashboard', dashboardSchema, 'dashboards'),
+    ShareLink: conn.model<ShareLinkDoc>('ShareLink', shareLinkSchema, 'sharelinks'),
   };
   await Promise.all(Object.values(models).map((m: Model<unknown>) => m.createIndexes()));
   return models;

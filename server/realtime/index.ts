@@ -8,6 +8,7 @@ import { isAdminToken } from '../middleware/guards';
 import { ErrorCode } from '@common/schemas/errors';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
 import { connectRedisAdapter } from './redisAdapter';
+import { attachShareRooms } from './shareRooms';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
@@ -176,9 +177,12 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     io.to(rooms.publicList).emit('dashboards:removed', { dashboardId });
   }
 
+  const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers (issue 13)
+
   return {
     io,
     close: async () => {
+      await closeShareRooms();
       off.forEach((fn) => fn());
       await queue;
       await new Promise<void>((resolve) => io.close(() => resolve()));
