@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef } from 'react';
 import { PUBLIC_REFRESH_MS } from '@common/constants';
 import type { PublicDashboardChanged, RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
-import { ApiCallError, publicApi as api } from '../../api/client';
+import { ApiCallError } from '../../api/client';
+import type { ViewerFeed } from './feed';
 import { getPublicSocket } from '../../realtime/socket';
 import { RevisionGate } from './revisionGate';
 import { applyHead, applyRemoved, applyUpserted, loadView, markFailed, markNotFound, resetViewer, useViewerStore } from './viewerStore';
@@ -13,9 +14,11 @@ type Delta = { kind: 'upserted'; e: RecordsUpserted } | { kind: 'removed'; e: Re
  * Keeps the viewer store in step with the server: REST fetch, then Socket.IO deltas in revision
  * order, a refetch on any gap or reconnect, and the 30 s refetch as a fallback.
  */
-export function useViewerSync(dashboardId: string): () => void {
+export function useViewerSync(feed: ViewerFeed): () => void {
+  const feedKey = feed.key;
   const refetchRef = useRef<() => Promise<void>>(async () => {});
   useEffect(() => {
+    const dashboardId = feed.dashboardId ?? '';
     resetViewer(dashboardId);
     const socket = getPublicSocket();
     let disposed = false;
@@ -23,6 +26,8 @@ export function useViewerSync(dashboardId: string): () => void {
     let again = false;
     let buffered: Delta[] = [];
     const gate = new RevisionGate();
+    /** The dashboard on screen (a share link learns its id from the first answer). */
+    const shownId = () => dashboardId || useViewerStore.getState().head?.dashboard.id || '';
 
     const apply = (d: Delta) => {
       const action = gate.decide(useViewerStore.getState().revision, d.e.revision, d.e.part);
@@ -39,7 +44,7 @@ export function useViewerSync(dashboardId: string): () => void {
       }
       inFlight = true;
       try {
-        const view = await api.get<PublicDashboardResponse>(`/api/dashboards/${encodeURIComponent(dashboardId)}`);
+        const view: PublicDashboardResponse = await feed.fetchView();
         if (disposed) return;
         // Back from "not found" (published again): the server had closed the room, so join anew.
         const rejoin = useViewerStore.getState().status === 'notFound';
@@ -63,22 +68,22 @@ export function useViewerSync(dashboardId: string): () => void {
     };
 
     const onDelta = (d: Delta) => {
-      if (d.e.dashboardId && d.e.dashboardId !== dashboardId) return;
+      if (d.e.dashboardId && d.e.dashboardId !== shownId()) return;
       if (inFlight) buffered.push(d);
       else if (useViewerStore.getState().status === 'ready') apply(d);
     };
     const onUpserted = (e: RecordsUpserted) => onDelta({ kind: 'upserted', e });
     const onRemoved = (e: RecordsRemoved) => onDelta({ kind: 'removed', e });
     const onChanged = (e: PublicDashboardChanged) => {
-      if (e.dashboardId !== dashboardId) return;
+      if (e.dashboardId !== shownId()) return;
       if (e.dataSourceChanged) void refetch();
       else applyHead(e);
     };
     const onRemovedDashboard = (e: { dashboardId: string }) => {
-      if (e.dashboardId === dashboardId) markNotFound();
+      if (e.dashboardId === shownId()) markNotFound();
     };
     const join = () =>
-      socket.emit('dashboard:join', dashboardId, (ack) => {
+      feed.join(socket, (ack) => {
         if (disposed) return;
         if (!ack.ok) void refetch();
         else if (ack.revision !== undefined && ack.revision > useViewerStore.getState().revision && !inFlight) void refetch();
@@ -110,9 +115,10 @@ export function useViewerSync(dashboardId: string): () => void {
       socket.off('dashboard:changed', onChanged);
       socket.off('dashboard:removed', onRemovedDashboard);
       socket.off('connect', onConnect);
-      if (socket.connected) socket.emit('dashboard:leave', dashboardId);
+      if (socket.connected) feed.leave(socket);
     };
-  }, [dashboardId]);
+    // The key names the feed: a new feed object for the same key does not start over.
+  }, [feedKey]);
   /** Fetches again now (the Retry of the load-failure screen). */
   return useCallback(() => void refetchRef.current(), []);
 }
