@@ -2,6 +2,7 @@ import type { DataSourceDto } from './schemas/dataSource';
 import type { DashboardDto, PublicDashboardSummaryDto, PublicTabDto } from './schemas/dashboard';
 import type { PublicDashboardResponse } from './schemas/publicView';
 import type { RecordDto } from './schemas/record';
+import type { ActivityEntryDto } from './schemas/activity';
 
 /**
  * The Socket.IO contract between server and web. Rooms:
@@ -102,6 +103,8 @@ export interface ServerToClientEvents {
   'sync:progress': (e: SyncProgressEvent) => void;
   'sync:completed': (e: SyncCompletedEvent) => void;
   'sync:failed': (e: SyncFailedEvent) => void;
+  /** A new activity log entry (admin room). */
+  'admin:activity': (e: { entry: ActivityEntryDto }) => void;
 }
 
 export interface ClientToServerEvents {

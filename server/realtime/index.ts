@@ -9,6 +9,7 @@ import { ErrorCode } from '@common/schemas/errors';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
 import { connectRedisAdapter } from './redisAdapter';
 import { attachShareRooms } from './shareRooms';
+import { attachActivityFeed } from './activityFeed';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
@@ -178,11 +179,13 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   }
 
   const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers (issue 13)
+  const closeActivityFeed = attachActivityFeed(io, ctx); // activity log pushes (issue 13)
 
   return {
     io,
     close: async () => {
       await closeShareRooms();
+      closeActivityFeed();
       off.forEach((fn) => fn());
       await queue;
       await new Promise<void>((resolve) => io.close(() => resolve()));
