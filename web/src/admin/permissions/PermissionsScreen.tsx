@@ -9,7 +9,13 @@ export default function PermissionsScreen() {
   const { items, status, error, load } = useDashboards();
   if (status === 'error' && items.length === 0) return <LoadError title="Failed to fetch dashboards" detail={error} onRetry={() => void load()} />;
   if (status === 'idle' || (status === 'loading' && items.length === 0)) return <Skeleton active />;
-  if (items.length === 0) return <EmptyState title="No Dashboards" text="Create a dashboard to share it." />;
+  if (items.length === 0) {
+    return (
+      <div data-testid="permissions-empty">
+        <EmptyState title="No Dashboards" text="Create a dashboard to share it." />
+      </div>
+    );
+  }
   return (
     <Flex vertical gap={16} data-testid="permissions-screen">
       <Typography.Text style={{ color: SECONDARY_TEXT }}>
