@@ -3,6 +3,7 @@ import type { DashboardDto, PublicDashboardSummaryDto, PublicTabDto } from './sc
 import type { PublicDashboardResponse } from './schemas/publicView';
 import type { RecordDto } from './schemas/record';
 import type { ActivityEntryDto } from './schemas/activity';
+import type { ViewersChangedEvent } from './schemas/analytics';
 
 /**
  * The Socket.IO contract between server and web. Rooms:
@@ -105,6 +106,8 @@ export interface ServerToClientEvents {
   'sync:failed': (e: SyncFailedEvent) => void;
   /** A new activity log entry (admin room). */
   'admin:activity': (e: { entry: ActivityEntryDto }) => void;
+  /** A dashboard's open viewers changed (admin room). */
+  'admin:viewers': (e: ViewersChangedEvent) => void;
 }
 
 export interface ClientToServerEvents {

@@ -10,6 +10,7 @@ import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSourc
 import { connectRedisAdapter } from './redisAdapter';
 import { attachShareRooms } from './shareRooms';
 import { attachActivityFeed } from './activityFeed';
+import { attachViewerCounts } from './viewerCounts';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
@@ -180,12 +181,14 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
 
   const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers (issue 13)
   const closeActivityFeed = attachActivityFeed(io, ctx); // activity log pushes (issue 13)
+  const closeViewerCounts = await attachViewerCounts(io, ctx); // live viewer counts (issue 13)
 
   return {
     io,
     close: async () => {
       await closeShareRooms();
       closeActivityFeed();
+      closeViewerCounts();
       off.forEach((fn) => fn());
       await queue;
       await new Promise<void>((resolve) => io.close(() => resolve()));
