@@ -6,6 +6,8 @@ import {
 import type { DashboardDto } from '@common/schemas/dashboard';
 import { StatusTag } from '../dashboards/StatusTag';
 import { ShareDialog } from '../permissions/ShareDialog';
+import { useAnalyticsLive } from '../analytics/useAnalytics';
+import { ViewerCount } from '../analytics/ViewerCount';
 import { useDashboardActions } from '../dashboards/useDashboardActions';
 import { navigateAdmin } from '../shell/nav';
 import { useDashboards } from '../stores/dashboards';
@@ -38,7 +40,10 @@ function DashboardCard({ d, onShare }: { d: DashboardDto; onShare(): void }) {
         </div>
       </Flex>
       <Typography.Paragraph style={{ margin: '12px 0 4px', minHeight: 22 }} ellipsis={{ rows: 2 }}>{d.description}</Typography.Paragraph>
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>Last Updated: {new Date(d.updatedAt).toLocaleString()}</Typography.Text>
+      <Flex justify="space-between" align="center" gap={8} wrap>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>Last Updated: {new Date(d.updatedAt).toLocaleString()}</Typography.Text>
+        <ViewerCount dashboardId={d.id} />
+      </Flex>
       <Flex gap={8} wrap style={{ marginTop: 12 }}>
         {d.isPublished && (
           <Button icon={<ExportOutlined />} href={`/dashboards/${d.id}`} target="_blank">View Public</Button>
@@ -58,6 +63,7 @@ function DashboardCard({ d, onShare }: { d: DashboardDto; onShare(): void }) {
 export function PublishedDashboards() {
   const { items, status, error, load } = useDashboards();
   const [sharing, setSharing] = useState<DashboardDto | null>(null);
+  useAnalyticsLive();
   if (status === 'error' && items.length === 0) return <LoadError title="Failed to fetch dashboards" detail={error} onRetry={() => void load()} />;
   if (status === 'idle' || (status === 'loading' && items.length === 0)) return <Skeleton active />;
   if (items.length === 0) {

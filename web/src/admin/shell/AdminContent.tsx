@@ -12,6 +12,7 @@ import type { Place } from './usePlace';
 const IntegrationsScreen = lazy(() => import('../integrations/IntegrationsScreen'));
 const PermissionsScreen = lazy(() => import('../permissions/PermissionsScreen'));
 const ActivityLogScreen = lazy(() => import('../activity/ActivityLogScreen'));
+const AnalyticsScreen = lazy(() => import('../analytics/AnalyticsScreen'));
 
 /** Picks the screen for the current main tab and sub-tab (spec 2.4: only some are rendered). */
 export function AdminContent({ place, go }: { place: Place; go(mainTab: string, subTab?: string, dashboardId?: string | null): void }) {
@@ -32,6 +33,13 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
     return (
       <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
         <PermissionsScreen />
+      </Suspense>
+    );
+  }
+  if (mainTab === 'published-dashboards' && subTab === 'analytics') {
+    return (
+      <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
+        <AnalyticsScreen />
       </Suspense>
     );
   }
