@@ -21,6 +21,7 @@ import { seedDemo } from './services/seedDemo';
 import { serveWebApp } from './static';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startActivityLog } from './services/activityLog';
+import { embeddingHeaders } from './middleware/embeddingHeaders';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -77,7 +78,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     });
     koa.use(errorHandler(log));
     koa.use(securityHeaders());
-    koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST)));
+    koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST), { indexHeaders: await embeddingHeaders(ctx) }));
     // No global body parser: each route reads its body after its guard, with its own size limit.
     koa.use(activity.middleware());
     const api = buildApiRouter(ctx, [zendesk.router]);

@@ -23,6 +23,7 @@ export const ROUTE_ACTIVITY: Record<string, RouteActivity> = {
   'POST /api/admin/dashboards': r('dashboard.created', 'dashboard', 'created dashboard', 'answer'),
   'PATCH /api/admin/dashboards/:id': r('dashboard.updated', 'dashboard', 'updated dashboard', 'param:id'),
   'DELETE /api/admin/dashboards/:id': r('dashboard.deleted', 'dashboard', 'deleted dashboard', 'param:id'),
+  'PUT /api/admin/dashboards/:id/embedding': r('dashboard.embeddingChanged', 'dashboard', 'changed the embedding origins of dashboard', 'param:id'),
   'POST /api/admin/dashboards/:id/links': r('shareLink.created', 'shareLink', 'created share link', 'answer:link'),
   'DELETE /api/admin/dashboards/:id/links/:linkId': r('shareLink.revoked', 'shareLink', 'revoked share link', 'param:linkId'),
   'POST /api/integrations': r('integration.created', 'integration', 'created integration', 'answer'),
