@@ -2,6 +2,8 @@ import type { DataSourceDto } from './schemas/dataSource';
 import type { DashboardDto, PublicDashboardSummaryDto, PublicTabDto } from './schemas/dashboard';
 import type { PublicDashboardResponse } from './schemas/publicView';
 import type { RecordDto } from './schemas/record';
+import type { ActivityEntryDto } from './schemas/activity';
+import type { ViewersChangedEvent } from './schemas/analytics';
 
 /**
  * The Socket.IO contract between server and web. Rooms:
@@ -9,6 +11,7 @@ import type { RecordDto } from './schemas/record';
  * - `source:<dataSourceId>` joined with `dashboard:join`: the record deltas of the dashboard's data
  *   source, sent once per change to the viewers of every published dashboard on it;
  * - `dashboards` anyone: the public list;
+ * - `share:<dashboardId>` and `sharelink:<linkId>` anyone holding a live share link's token;
  * - `admin`, `datasource:<id>`, `integration:<id>` only with the admin token in the handshake
  *   (`auth: { token }`).
  */
@@ -20,6 +23,10 @@ export const rooms = {
   admin: 'admin',
   dataSource: (id: string) => `datasource:${id}`,
   integration: (id: string) => `integration:${id}`,
+  /** Viewers of a dashboard through any share link (drafts too). */
+  share: (dashboardId: string) => `share:${dashboardId}`,
+  /** Viewers through one share link: emptied when it is revoked. */
+  shareLink: (linkId: string) => `sharelink:${linkId}`,
 } as const;
 
 /** Most records one `records:upserted` message carries; bigger ingests are split. */
@@ -106,6 +113,10 @@ export interface ServerToClientEvents {
   'sync:progress': (e: SyncProgressEvent) => void;
   'sync:completed': (e: SyncCompletedEvent) => void;
   'sync:failed': (e: SyncFailedEvent) => void;
+  /** A new activity log entry (admin room). */
+  'admin:activity': (e: { entry: ActivityEntryDto }) => void;
+  /** A dashboard's open viewers changed (admin room). */
+  'admin:viewers': (e: ViewersChangedEvent) => void;
 }
 
 export interface ClientToServerEvents {
@@ -116,6 +127,9 @@ export interface ClientToServerEvents {
   'datasource:leave': (dataSourceId: string) => void;
   'integration:join': (integrationId: string, ack: (r: JoinAck) => void) => void;
   'integration:leave': (integrationId: string) => void;
+  /** Joins the viewers of a share link by its token; the ack says "Dashboard Not Found" for a dead link. */
+  'share:join': (token: string, ack: (r: JoinAck) => void) => void;
+  'share:leave': () => void;
 }
 
 export interface SocketData {

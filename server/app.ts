@@ -21,6 +21,8 @@ import { seedDemo } from './services/seedDemo';
 import { serveWebApp } from './static';
 import { compressResponses } from './compression';
 import { startZendeskIntegration } from './integrations/zendesk';
+import { startActivityLog } from './services/activityLog';
+import { embeddingHeaders } from './middleware/embeddingHeaders';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -57,7 +59,10 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const hello = (await conn.db!.admin().command({ hello: 1 })) as { setName?: string; msg?: string };
     const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
     const limits = createRateLimits(config, redis);
-    const ctx: AppContext = { config, log, db, conn, models, events: new DomainEventBus(), adminToken, startedAt: Date.now(), transactions, limits };
+    const events = new DomainEventBus();
+    const activity = await startActivityLog({ conn, config, log, events });
+    cleanups.push(() => activity.close());
+    const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, limits, activity };
 
     const zendesk = await startZendeskIntegration(ctx);
     cleanups.push(() => zendesk.close());
@@ -75,8 +80,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     koa.use(errorHandler(log));
     koa.use(securityHeaders());
     koa.use(compressResponses());
-    koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST)));
+    koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST), { indexHeaders: await embeddingHeaders(ctx) }));
     // No global body parser: each route reads its body after its guard, with its own size limit.
+    koa.use(activity.middleware());
     const api = buildApiRouter(ctx, [zendesk.router]);
     for (const mw of mountApi(api)) koa.use(mw);
 

@@ -33,6 +33,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_OAUTH_WINDOW_SECONDS: positiveInt(86_400).default(600),
   /** Memory the public view cache may hold (records, bodies, compressed forms); least recently viewed go first. */
   VIEW_CACHE_MAX_BYTES: positiveInt(64 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
+  /** Days the activity log keeps an entry (a TTL index removes older ones). */
+  ACTIVITY_RETENTION_DAYS: positiveInt(3650).default(90),
   DB_ENGINE: z.enum(['auto', 'mongod', 'jongodb'], { error: 'must be auto, mongod or jongodb' }).default('auto'),
   /** Folder of the built web app (tests may build into their own). */
   WEB_DIST: z.string().min(1).default('dist/web'),

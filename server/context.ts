@@ -5,6 +5,7 @@ import type { DomainEventBus } from './events';
 import type { Logger } from './log';
 import type { RateLimits } from './middleware/rateLimits';
 import type { Models } from './models';
+import type { ActivityLog } from './services/activityLog';
 
 /** Everything a service needs, passed explicitly (no module-level singletons). */
 export interface AppContext {
@@ -20,4 +21,6 @@ export interface AppContext {
   transactions: boolean;
   /** Rate limits shared by the routes (per address, per credential). */
   limits: RateLimits;
+  /** The activity log (admin actions, ingests, refused credentials, syncs). */
+  activity: ActivityLog;
 }

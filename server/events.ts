@@ -3,6 +3,8 @@ import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
 import type { IntegrationDto } from '@common/schemas/integration';
+import type { ShareLinkDto } from '@common/schemas/shareLink';
+import type { ActivityEntryDto } from '@common/schemas/activity';
 import type { SyncCompletedEvent, SyncFailedEvent, SyncProgressEvent } from '@common/realtime';
 
 /** What services announce after a successful write. Realtime turns these into room emits. */
@@ -23,6 +25,9 @@ export interface DomainEvents {
   'sync.progress': SyncProgressEvent;
   'sync.completed': SyncCompletedEvent;
   'sync.failed': SyncFailedEvent;
+  'shareLink.created': { link: ShareLinkDto; dashboardName: string };
+  'shareLink.revoked': { link: ShareLinkDto };
+  'activity.recorded': { entry: ActivityEntryDto };
 }
 
 /** One small typed event interface between services and realtime. */

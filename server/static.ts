@@ -8,7 +8,7 @@ import { isClientRoute } from '@common/clientRoutes';
  * Serves the built web app with history fallback; /api and /socket.io never reach it. Paths the app
  * has no screen for get its 404 page with status 404.
  */
-export function serveWebApp(root: string) {
+export function serveWebApp(root: string, hooks: { indexHeaders?: (ctx: Context) => Promise<void> } = {}) {
   return async (ctx: Context, next: Next) => {
     if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.path.startsWith('/socket.io')) return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
@@ -34,5 +34,6 @@ export function serveWebApp(root: string) {
     ctx.set('Cache-Control', 'no-cache');
     await send(ctx, 'index.html', { root });
     if (!isClientRoute(ctx.path)) ctx.status = 404;
+    else await hooks.indexHeaders?.(ctx); // e.g. a viewer page's frame-ancestors (embedding)
   };
 }

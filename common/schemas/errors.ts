@@ -25,6 +25,8 @@ export const ErrorCode = {
   badContentEncoding: 'bad_content_encoding',
   unsupportedMediaType: 'unsupported_media_type',
   conflict: 'conflict',
+  /** The share link exists but does not allow CSV export. */
+  shareCsvForbidden: 'share_csv_forbidden',
   internalError: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -44,6 +44,7 @@ export interface IngestState {
 export function createGuards(app: AppContext) {
   const { limits } = app;
   const credentialFailed = async (ctx: Context, error: ApiError) => {
+    app.activity.signInFailed(ctx, error.code === ErrorCode.invalidIngestCredential ? 'ingest' : 'admin');
     await limits.authFailures.penalize(ctx.ip);
     throw error;
   };

@@ -1,5 +1,8 @@
 import mongoose, { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
 import { repairInterruptedChanges } from './ingestJournal';
+import { shareLinkSchema, type ShareLinkDoc } from './shareLink';
+
+export type { ShareLinkDoc } from './shareLink';
 
 const options = { minimize: false, versionKey: false } as const;
 
@@ -68,6 +71,7 @@ export interface Models {
   DataSource: Model<DataSourceDoc>;
   Record: Model<RecordDoc>;
   Dashboard: Model<DashboardDoc>;
+  ShareLink: Model<ShareLinkDoc>;
 }
 
 export const schemas = { dataSource: dataSourceSchema, record: recordSchema, dashboard: dashboardSchema };
@@ -81,6 +85,7 @@ export async function createModels(conn: Connection, onRepaired?: (sourceIds: st
     DataSource: conn.model<DataSourceDoc>('DataSource', dataSourceSchema, 'datasources'),
     Record: conn.model<RecordDoc>('Record', recordSchema, 'records'),
     Dashboard: conn.model<DashboardDoc>('Dashboard', dashboardSchema, 'dashboards'),
+    ShareLink: conn.model<ShareLinkDoc>('ShareLink', shareLinkSchema, 'sharelinks'),
   };
   await Promise.all(Object.values(models).map((m: Model<unknown>) => m.createIndexes()));
   const repaired = await repairInterruptedChanges(models);

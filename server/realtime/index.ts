@@ -9,6 +9,9 @@ import { ErrorCode } from '@common/schemas/errors';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
 import { joinDashboard, leaveDashboard } from './publicRooms';
 import { joinCluster } from './cluster';
+import { attachShareRooms } from './shareRooms';
+import { attachActivityFeed } from './activityFeed';
+import { attachViewerCounts } from './viewerCounts';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
@@ -193,9 +196,16 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     io.to(rooms.publicList).emit('dashboards:removed', { dashboardId });
   }
 
+  const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers (issue 13)
+  const closeActivityFeed = attachActivityFeed(io, ctx); // activity log pushes (issue 13)
+  const closeViewerCounts = await attachViewerCounts(io, ctx); // live viewer counts (issue 13)
+
   return {
     io,
     close: async () => {
+      await closeShareRooms();
+      closeActivityFeed();
+      closeViewerCounts();
       off.forEach((fn) => fn());
       await queue;
       await new Promise<void>((resolve) => io.close(() => resolve()));

@@ -52,6 +52,8 @@ describe('trust boundary: every route declares its audience', () => {
       'public GET /api/dashboards/:id/export',
       'public GET /api/health',
       'public GET /api/integrations/zendesk/callback',
+      'public GET /api/share/:token',
+      'public GET /api/share/:token/export',
     ]);
     expect(routes.filter((r) => r.path === '/api/data/sources' || r.path === '/api/data/raw').every((r) => r.audience === 'admin')).toBe(true);
   });

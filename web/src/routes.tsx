@@ -11,6 +11,7 @@ const UserShell = lazy(() => import('./public/shell/UserShell'));
 const DashboardsList = lazy(() => import('./public/DashboardsListPage'));
 const ComingSoon = lazy(() => import('./public/shell/ComingSoonPage'));
 const Viewer = lazy(() => import('./public/viewer/ViewerPage'));
+const Share = lazy(() => import('./public/share/SharePage'));
 
 // Padding, not margin: a child's top margin would collapse through #root and push <body> down,
 // and the page would jump back up when the route's chunk arrives (a layout shift).
@@ -41,6 +42,7 @@ export function AppRoutes() {
           ))}
         </Route>
         <Route path="/dashboards/:id" element={<PublicTheme><Viewer /></PublicTheme>} />
+        <Route path="/s/:token" element={<PublicTheme><Share /></PublicTheme>} />
         <Route path="*" element={<PublicTheme><NotFound /></PublicTheme>} />
       </Routes>
     </Suspense>

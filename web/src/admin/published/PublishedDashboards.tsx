@@ -1,9 +1,13 @@
 import { Button, Card, Col, Flex, Row, Skeleton, Typography } from 'antd';
+import { useState } from 'react';
 import {
-  AppstoreOutlined, CloudUploadOutlined, CustomerServiceOutlined, StopOutlined, DeleteOutlined, EditOutlined, ExportOutlined, InboxOutlined, LineChartOutlined,
+  AppstoreOutlined, CloudUploadOutlined, CustomerServiceOutlined, ShareAltOutlined, StopOutlined, DeleteOutlined, EditOutlined, ExportOutlined, InboxOutlined, LineChartOutlined,
 } from '@ant-design/icons';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import { StatusTag } from '../dashboards/StatusTag';
+import { ShareDialog } from '../permissions/ShareDialog';
+import { useAnalyticsLive } from '../analytics/useAnalytics';
+import { ViewerCount } from '../analytics/ViewerCount';
 import { useDashboardActions } from '../dashboards/useDashboardActions';
 import { navigateAdmin } from '../shell/nav';
 import { useDashboards } from '../stores/dashboards';
@@ -18,7 +22,7 @@ function look(name: string) {
   return { icon: <AppstoreOutlined />, color: '#475569', bg: '#f1f5f9' };
 }
 
-function DashboardCard({ d }: { d: DashboardDto }) {
+function DashboardCard({ d, onShare }: { d: DashboardDto; onShare(): void }) {
   const { confirmDelete, setPublished } = useDashboardActions();
   const l = look(d.name);
   return (
@@ -36,7 +40,10 @@ function DashboardCard({ d }: { d: DashboardDto }) {
         </div>
       </Flex>
       <Typography.Paragraph style={{ margin: '12px 0 4px', minHeight: 22 }} ellipsis={{ rows: 2 }}>{d.description}</Typography.Paragraph>
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>Last Updated: {new Date(d.updatedAt).toLocaleString()}</Typography.Text>
+      <Flex justify="space-between" align="center" gap={8} wrap>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>Last Updated: {new Date(d.updatedAt).toLocaleString()}</Typography.Text>
+        <ViewerCount dashboardId={d.id} />
+      </Flex>
       <Flex gap={8} wrap style={{ marginTop: 12 }}>
         {d.isPublished && (
           <Button icon={<ExportOutlined />} href={`/dashboards/${d.id}`} target="_blank">View Public</Button>
@@ -44,6 +51,7 @@ function DashboardCard({ d }: { d: DashboardDto }) {
         <Button icon={d.isPublished ? <StopOutlined /> : <CloudUploadOutlined />} onClick={() => void setPublished(d, !d.isPublished)}>
           {d.isPublished ? 'Unpublish' : 'Publish'}
         </Button>
+        <Button icon={<ShareAltOutlined />} onClick={onShare}>Share</Button>
         <Button icon={<EditOutlined />} onClick={() => navigateAdmin('dashboard-builder', 'configure', d.id)}>Edit</Button>
         <Button danger icon={<DeleteOutlined />} onClick={() => confirmDelete(d)}>Delete</Button>
       </Flex>
@@ -54,6 +62,8 @@ function DashboardCard({ d }: { d: DashboardDto }) {
 /** Published Dashboards (spec 2.11): every dashboard with its Live / Draft state. */
 export function PublishedDashboards() {
   const { items, status, error, load } = useDashboards();
+  const [sharing, setSharing] = useState<DashboardDto | null>(null);
+  useAnalyticsLive();
   if (status === 'error' && items.length === 0) return <LoadError title="Failed to fetch dashboards" detail={error} onRetry={() => void load()} />;
   if (status === 'idle' || (status === 'loading' && items.length === 0)) return <Skeleton active />;
   if (items.length === 0) {
@@ -69,9 +79,10 @@ export function PublishedDashboards() {
     <Row gutter={[16, 16]} data-testid="published-grid">
       {items.map((d) => (
         <Col key={d.id} xs={24} md={12} xl={8}>
-          <DashboardCard d={d} />
+          <DashboardCard d={d} onShare={() => setSharing(d)} />
         </Col>
       ))}
+      <ShareDialog dashboard={sharing} onClose={() => setSharing(null)} />
     </Row>
   );
 }

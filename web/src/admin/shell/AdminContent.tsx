@@ -10,6 +10,9 @@ import { groupOf } from './nav';
 import type { Place } from './usePlace';
 
 const IntegrationsScreen = lazy(() => import('../integrations/IntegrationsScreen'));
+const PermissionsScreen = lazy(() => import('../permissions/PermissionsScreen'));
+const ActivityLogScreen = lazy(() => import('../activity/ActivityLogScreen'));
+const AnalyticsScreen = lazy(() => import('../analytics/AnalyticsScreen'));
 
 /** Picks the screen for the current main tab and sub-tab (spec 2.4: only some are rendered). */
 export function AdminContent({ place, go }: { place: Place; go(mainTab: string, subTab?: string, dashboardId?: string | null): void }) {
@@ -25,6 +28,27 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
   if (mainTab === 'dashboard-builder' && subTab === 'builder') return <DashboardsManager />;
   if (mainTab === 'dashboard-builder' && subTab === 'configure') {
     return <ConfigureScreen dashboardId={place.dashboardId} onOpen={(id) => go('dashboard-builder', 'configure', id)} />;
+  }
+  if (mainTab === 'published-dashboards' && subTab === 'permissions') {
+    return (
+      <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
+        <PermissionsScreen />
+      </Suspense>
+    );
+  }
+  if (mainTab === 'published-dashboards' && subTab === 'analytics') {
+    return (
+      <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
+        <AnalyticsScreen />
+      </Suspense>
+    );
+  }
+  if (mainTab === 'published-dashboards' && subTab === 'activity') {
+    return (
+      <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
+        <ActivityLogScreen />
+      </Suspense>
+    );
   }
   // The published list and the docs page serve their whole main tab, every sidebar item included.
   if (mainTab === 'published-dashboards') return <PublishedDashboards />;

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { publicApi as api } from '../../api/client';
 import { useConnection } from '../../realtime/socket';
+import { dashboardFeed, type ViewerFeed } from './feed';
 
 /** The download name: "<dashboard name>.csv", or "dashboard.csv" when the name has nothing usable (spec 7). */
 export function csvFileName(name: string): string {
@@ -13,9 +14,8 @@ export function csvFileName(name: string): string {
 }
 
 /** Downloads the current tab as "<dashboard name>.csv". */
-async function exportCsv(dashboard: PublicDashboardResponse['dashboard'], tabId: string | null) {
-  const query = tabId ? `?tab=${encodeURIComponent(tabId)}` : '';
-  const text = await api.get<string>(`/api/dashboards/${encodeURIComponent(dashboard.id)}/export${query}`);
+async function exportCsv(dashboard: PublicDashboardResponse['dashboard'], path: string) {
+  const text = await api.get<string>(path);
   // The response decoder drops the BOM; put it back so spreadsheets read UTF-8.
   const body = text.startsWith('\uFEFF') ? text : `\uFEFF${text}`;
   const url = URL.createObjectURL(new Blob([body], { type: 'text/csv;charset=utf-8' }));
@@ -32,7 +32,7 @@ async function exportCsv(dashboard: PublicDashboardResponse['dashboard'], tabId:
  * Back, name, description, Export CSV and the live indicator. `actions` false (not found, load
  * failure) leaves only the back button: there is nothing live to show or export.
  */
-export function ViewerHeader({ dashboard, loading, tabId, actions = true }: { dashboard: PublicDashboardResponse['dashboard'] | null; loading: boolean; tabId: string | null; actions?: boolean }) {
+export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed }: { dashboard: PublicDashboardResponse['dashboard'] | null; loading: boolean; tabId: string | null; actions?: boolean; feed?: ViewerFeed }) {
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const { message } = App.useApp();
@@ -40,12 +40,15 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true }: { da
   const connection = useConnection((s) => s.public);
   const live = connection === 'live' || connection === 'connecting';
   const [busy, setBusy] = useState(false);
+  // A share link may forbid CSV (no button) and has no list to go back to (no back button).
+  const exportPath = dashboard ? (feed ?? dashboardFeed(dashboard.id)).exportPath(tabId) : null;
+  const backTo = feed ? feed.backTo : '/dashboards';
 
   const onExport = async () => {
-    if (!dashboard) return;
+    if (!dashboard || !exportPath) return;
     setBusy(true);
     try {
-      await exportCsv(dashboard, tabId);
+      await exportCsv(dashboard, exportPath);
     } catch (e) {
       console.error('CSV export failed', e);
       message.error('Failed to export dashboard');
@@ -57,7 +60,7 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true }: { da
   return (
     <header style={{ background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}`, padding: '12px clamp(12px, 3vw, 24px)' }}>
       <Flex gap={12} align="center" wrap style={{ maxWidth: 1600, margin: '0 auto' }}>
-        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate('/dashboards')} aria-label="Back" />
+        {backTo && <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(backTo)} aria-label="Back" />}
         <div style={{ flex: '1 1 240px', minWidth: 0 }}>
           {dashboard ? (
             <>
@@ -85,9 +88,11 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true }: { da
             <span data-testid="live-indicator">
               {live ? <Badge status="processing" color={token.colorSuccess} text="Live • Updates every 30s" /> : <Badge status="warning" text="Reconnecting…" />}
             </span>
-            <Button icon={<DownloadOutlined />} onClick={onExport} loading={busy} disabled={!dashboard}>
-              Export CSV
-            </Button>
+            {(!dashboard || exportPath) && (
+              <Button icon={<DownloadOutlined />} onClick={onExport} loading={busy} disabled={!dashboard}>
+                Export CSV
+              </Button>
+            )}
           </Flex>
         )}
       </Flex>

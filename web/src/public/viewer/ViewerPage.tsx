@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Empty, Layout, Result, Skeleton, Tabs, theme } from 'antd';
-import { useEffect, useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { dashboardFeed, type ViewerFeed } from './feed';
 import type { PublicTabDto } from '@common/schemas/dashboard';
 import { EmptyText } from './EmptyText';
 import { ViewerHeader } from './ViewerHeader';
@@ -8,10 +9,16 @@ import { TabContent } from './TabContent';
 import { useViewerStore } from './viewerStore';
 import { useViewerSync } from './useViewerSync';
 
-/** The public dashboard viewer at /dashboards/:id (spec 2.13). */
-export default function ViewerPage() {
+/**
+ * The public dashboard viewer at /dashboards/:id (spec 2.13); a share link's page passes its own
+ * feed. `?embed=1` leaves out the header (the page sits in someone else's iframe).
+ */
+export default function ViewerPage({ feed: given }: { feed?: ViewerFeed }) {
   const { id = '' } = useParams();
-  const retry = useViewerSync(id);
+  const byId = useMemo(() => dashboardFeed(id), [id]);
+  const feed = given ?? byId;
+  const embed = useSearchParams()[0].get('embed') === '1';
+  const retry = useViewerSync(feed);
   const status = useViewerStore((s) => s.status);
   const head = useViewerStore((s) => s.head);
   const truncated = useViewerStore((s) => s.truncated);
@@ -57,12 +64,15 @@ export default function ViewerPage() {
   const activeTab = head?.tabs.find((t) => t.id === selected) ?? head?.tabs[0] ?? null;
   return (
     <Layout style={{ minHeight: '100vh', background: token.colorBgLayout }}>
-      <ViewerHeader
-        dashboard={status === 'ready' ? (head?.dashboard ?? null) : null}
-        loading={status === 'loading'}
-        actions={status === 'loading' || status === 'ready'}
-        tabId={activeTab?.id ?? null}
-      />
+      {!embed && (
+        <ViewerHeader
+          dashboard={status === 'ready' ? (head?.dashboard ?? null) : null}
+          loading={status === 'loading'}
+          actions={status === 'loading' || status === 'ready'}
+          tabId={activeTab?.id ?? null}
+          feed={given}
+        />
+      )}
       <Layout.Content style={{ padding: 'clamp(12px, 3vw, 24px)', maxWidth: 1600, width: '100%', margin: '0 auto' }}>{body}</Layout.Content>
     </Layout>
   );

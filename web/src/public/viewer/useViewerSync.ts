@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef } from 'react';
 import { PUBLIC_REFRESH_MS } from '@common/constants';
 import type { PublicDashboardChanged, RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
-import { ApiCallError, publicApi as api } from '../../api/client';
+import { ApiCallError } from '../../api/client';
+import type { ViewerFeed } from './feed';
 import { getPublicSocket } from '../../realtime/socket';
 import { RevisionGate } from './revisionGate';
 import { applyHead, applyRemoved, applyUpserted, loadView, markFailed, markNotFound, resetViewer, useViewerStore } from './viewerStore';
@@ -17,9 +18,11 @@ type Delta = { kind: 'upserted'; e: RecordsUpserted } | { kind: 'removed'; e: Re
  * order, a refetch on any gap, a reconnect the server could not recover or a resync it asks for,
  * and the 30 s refetch as a fallback.
  */
-export function useViewerSync(dashboardId: string): () => void {
+export function useViewerSync(feed: ViewerFeed): () => void {
+  const feedKey = feed.key;
   const refetchRef = useRef<() => Promise<void>>(async () => {});
   useEffect(() => {
+    const dashboardId = feed.dashboardId ?? '';
     resetViewer(dashboardId);
     const socket = getPublicSocket();
     let disposed = false;
@@ -27,6 +30,8 @@ export function useViewerSync(dashboardId: string): () => void {
     let again = false;
     let buffered: Delta[] = [];
     const gate = new RevisionGate();
+    /** The dashboard on screen (a share link learns its id from the first answer). */
+    const shownId = () => dashboardId || useViewerStore.getState().head?.dashboard.id || '';
 
     const apply = (d: Delta) => {
       // Deltas come once per change to the source's audience: keep those of the shown source.
@@ -45,7 +50,7 @@ export function useViewerSync(dashboardId: string): () => void {
       }
       inFlight = true;
       try {
-        const view = await api.get<PublicDashboardResponse>(`/api/dashboards/${encodeURIComponent(dashboardId)}`);
+        const view: PublicDashboardResponse = await feed.fetchView();
         if (disposed) return;
         // Back from "not found" (published again): the server had closed the room, so join anew.
         const rejoin = useViewerStore.getState().status === 'notFound';
@@ -75,18 +80,18 @@ export function useViewerSync(dashboardId: string): () => void {
     const onUpserted = (e: RecordsUpserted) => onDelta({ kind: 'upserted', e });
     const onRemoved = (e: RecordsRemoved) => onDelta({ kind: 'removed', e });
     const onChanged = (e: PublicDashboardChanged) => {
-      if (e.dashboardId !== dashboardId) return;
+      if (e.dashboardId !== shownId()) return;
       if (!e.dataSourceChanged) return applyHead(e);
       // Another source now: join its audience (the server moved us already; this keeps it on record).
       join();
       void refetch();
     };
     const onRemovedDashboard = (e: { dashboardId: string }) => {
-      if (e.dashboardId === dashboardId) markNotFound();
+      if (e.dashboardId === shownId()) markNotFound();
     };
     // After a reconnect the refetch is already planned (with its random wait): the ack adds none.
     const join = (refetchPlanned = false) =>
-      socket.emit('dashboard:join', dashboardId, (ack) => {
+      feed.join(socket, (ack) => {
         if (disposed || refetchPlanned) return;
         if (!ack.ok) void refetch();
         else if (ack.revision !== undefined && ack.revision > useViewerStore.getState().revision && !inFlight) void refetch();
@@ -134,9 +139,10 @@ export function useViewerSync(dashboardId: string): () => void {
       socket.off('dashboard:removed', onRemovedDashboard);
       socket.off('connect', onConnect);
       socket.off('view:resync', refetchSoon);
-      if (socket.connected) socket.emit('dashboard:leave', dashboardId);
+      if (socket.connected) feed.leave(socket);
     };
-  }, [dashboardId]);
+    // The key names the feed: a new feed object for the same key does not start over.
+  }, [feedKey]);
   /** Fetches again now (the Retry of the load-failure screen). */
   return useCallback(() => void refetchRef.current(), []);
 }

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { PublicDashboardResponse } from './publicView';
+
+/** Longest label of a share link. */
+export const SHARE_LINK_LABEL_MAX = 100;
+
+/** POST /api/admin/dashboards/:id/links */
+export const CreateShareLink = z
+  .object({
+    label: z.string().trim().min(1, 'Label is required').max(SHARE_LINK_LABEL_MAX, `Label is at most ${SHARE_LINK_LABEL_MAX} characters`),
+    /** When the link stops working; omitted or null: never. */
+    expiresAt: z.iso.datetime({ offset: true, message: 'expiresAt must be an ISO date-time' }).nullable().optional(),
+    allowCsv: z.boolean().default(true),
+  })
+  .strict();
+export type CreateShareLink = z.infer<typeof CreateShareLink>;
+
+/** A share link as the admin sees it: never its token (shown once, at creation) nor its hash. */
+export interface ShareLinkDto {
+  id: string;
+  dashboardId: string;
+  label: string;
+  /** The first characters of the token, so an admin can tell links apart. */
+  tokenHint: string;
+  allowCsv: boolean;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+  /** active, expired or revoked, as of the answer. */
+  status: 'active' | 'expired' | 'revoked';
+}
+
+/** The answer to creating a link: the link and, this once, its token and path. */
+export interface CreatedShareLinkDto {
+  link: ShareLinkDto;
+  token: string;
+  /** `/s/<token>` — the viewer page of this link. */
+  path: string;
+}
+
+/** GET /api/share/:token — the public view of the dashboard plus what the link allows. */
+export interface ShareViewResponse extends PublicDashboardResponse {
+  share: { allowCsv: boolean; expiresAt: string | null };
+}

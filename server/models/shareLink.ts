@@ -1,0 +1,22 @@
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+
+/**
+ * A share link of one dashboard. Only the SHA-256 of its token is stored; the token itself is
+ * shown once, when the link is made.
+ */
+export const shareLinkSchema = new Schema(
+  {
+    dashboardId: { type: String, required: true },
+    label: { type: String, required: true },
+    tokenHash: { type: String, required: true, unique: true },
+    tokenHint: { type: String, required: true },
+    allowCsv: { type: Boolean, default: true },
+    expiresAt: { type: Date, default: null },
+    lastUsedAt: { type: Date, default: null },
+    revokedAt: { type: Date, default: null },
+  },
+  { minimize: false, versionKey: false, timestamps: true },
+);
+shareLinkSchema.index({ dashboardId: 1, createdAt: 1 });
+
+export type ShareLinkDoc = InferSchemaType<typeof shareLinkSchema> & { _id: mongoose.Types.ObjectId; createdAt: Date; updatedAt: Date };

@@ -1,0 +1,105 @@
+import { rooms } from '@common/realtime';
+import type { AppContext } from '../context';
+import { publicDashboardHead } from '../services/dashboards';
+import { findDataSource } from '../services/dataSources';
+import { loadDashboardForShare, removeDashboardLinks } from '../services/shareLinks';
+import type { DashboardDoc } from '../models';
+import type { RealtimeServer } from './index';
+
+/** Longest timer Node runs (about 24.8 days); later expiries are re-armed on the next join. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Share-link viewers: `share:join` by token puts a socket in `share:<dashboardId>` (the dashboard's
+ * look, published or not), `sharelink:<linkId>` (emptied when the link is revoked) and its data
+ * source's public audience `source:<id>` (record deltas, emitted once per change for every viewer).
+ * A link's expiry empties its viewers at that moment. Returns the unsubscribe function.
+ */
+export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Promise<void> {
+  const expiries = new Map<string, NodeJS.Timeout>();
+
+  /** Rooms a share viewer leaves when its link ends (its source's deltas included). */
+  const shareRoomsOf = (joined: Set<string>) => [...joined].filter((r) => r.startsWith('share:') || r.startsWith('sharelink:') || r.startsWith(rooms.source('')));
+  const leaveShare = (socket: { id: string; rooms: Set<string>; leave(room: string): unknown }) => {
+    clearTimeout(expiries.get(socket.id));
+    expiries.delete(socket.id);
+    for (const room of shareRoomsOf(socket.rooms)) void socket.leave(room);
+  };
+
+  io.on('connection', (socket) => {
+    socket.on('share:join', async (token, ack) => {
+      if (typeof ack !== 'function') return;
+      if (typeof token !== 'string') return ack({ ok: false, reason: 'token must be a string' });
+      try {
+        const { link, dashboard, dataSource } = await loadDashboardForShare(ctx, token, { touch: false });
+        leaveShare(socket);
+        const dashboardId = String(dashboard._id);
+        await socket.join([rooms.share(dashboardId), rooms.shareLink(String(link._id)), ...(dataSource ? [rooms.source(String(dataSource._id))] : [])]);
+        if (link.expiresAt) {
+          const ms = Math.min(new Date(link.expiresAt).getTime() - Date.now(), MAX_TIMER_MS);
+          expiries.set(socket.id, setTimeout(() => {
+            socket.emit('dashboard:removed', { dashboardId });
+            leaveShare(socket);
+          }, Math.max(0, ms)));
+        }
+        ack({ ok: true, revision: dataSource?.revision ?? 0 });
+      } catch {
+        ack({ ok: false, reason: 'Dashboard Not Found' });
+      }
+    });
+    socket.on('share:leave', () => leaveShare(socket));
+    socket.on('disconnect', () => {
+      clearTimeout(expiries.get(socket.id));
+      expiries.delete(socket.id);
+    });
+  });
+
+  /** Empties a room: its viewers see "Dashboard Not Found" and stop receiving its updates. */
+  const empty = async (room: string, dashboardId: string) => {
+    io.to(room).emit('dashboard:removed', { dashboardId });
+    for (const socket of await io.in(room).fetchSockets()) for (const r of shareRoomsOf(socket.rooms)) socket.leave(r);
+  };
+
+  async function emitHead(dashboard: DashboardDoc, dataSourceChanged: boolean) {
+    const dataSource = dashboard.dataSourceId ? await findDataSource(ctx, dashboard.dataSourceId) : null;
+    const head = publicDashboardHead(dashboard, dataSource);
+    const dashboardId = String(dashboard._id);
+    io.to(rooms.share(dashboardId)).emit('dashboard:changed', { dashboardId, dashboard: head.dashboard, tabs: head.tabs, dataSource: head.dataSource, dataSourceChanged });
+  }
+
+  // Emits happen in the order of the writes that caused them.
+  let queue = Promise.resolve();
+  const serial = <T>(fn: (payload: T) => Promise<void> | void) => (payload: T) => {
+    queue = queue.then(() => fn(payload)).catch((e) => ctx.log.error('share realtime emit failed', e));
+  };
+  const { events } = ctx;
+  const off = [
+    events.on('dashboard.changed', serial(async ({ dashboard, previousDataSourceId }) => {
+      // Share viewers follow the dashboard to its new source's deltas (drafts too).
+      if (previousDataSourceId !== dashboard.dataSourceId) {
+        const viewers = io.in(rooms.share(dashboard.id));
+        if (previousDataSourceId) viewers.socketsLeave(rooms.source(previousDataSourceId));
+        if (dashboard.dataSourceId) viewers.socketsJoin(rooms.source(dashboard.dataSourceId));
+      }
+      const doc = await ctx.models.Dashboard.findById(dashboard.id).lean<DashboardDoc>();
+      if (doc) await emitHead(doc, previousDataSourceId !== dashboard.dataSourceId);
+    })),
+    events.on('datasource.changed', serial(async ({ dataSource, metadataChanged }) => {
+      if (!metadataChanged) return;
+      const docs = await ctx.models.Dashboard.find({ dataSourceId: dataSource.id }).lean<DashboardDoc[]>();
+      for (const d of docs) await emitHead(d, false);
+    })),
+    events.on('dashboard.removed', serial(async ({ dashboardId }) => {
+      await empty(rooms.share(dashboardId), dashboardId);
+      await removeDashboardLinks(ctx, dashboardId);
+    })),
+    events.on('shareLink.revoked', serial(({ link }) => empty(rooms.shareLink(link.id), link.dashboardId))),
+  ];
+
+  return async () => {
+    off.forEach((fn) => fn());
+    await queue;
+    for (const t of expiries.values()) clearTimeout(t);
+    expiries.clear();
+  };
+}

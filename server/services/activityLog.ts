@@ -1,0 +1,200 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import mongoose, { type Connection, type Model } from 'mongoose';
+import type { Context, Middleware } from 'koa';
+import type { ActivityEntryDto, ActivityQuery } from '@common/schemas/activity';
+import type { Config } from '../config';
+import type { DomainEventBus } from '../events';
+import type { Logger } from '../log';
+import { activityModel, type ActivityEntryDoc } from '../models/activityEntry';
+import type { DataSourceDoc } from '../models';
+import type { IngestState } from '../middleware/guards';
+import { presentActivity } from '../presenters/activity';
+import { ROUTE_ACTIVITY } from './activityRoutes';
+
+export type ActivityInput = Omit<ActivityEntryDto, 'id' | 'at' | 'address' | 'objectType' | 'objectId' | 'objectName' | 'credential' | 'keyHint' | 'details'> &
+  Partial<Pick<ActivityEntryDto, 'address' | 'objectType' | 'objectId' | 'objectName' | 'credential' | 'keyHint' | 'details'>>;
+
+export interface ActivityLog {
+  /** Adds an entry (written in batches) and announces it at once. */
+  record(input: ActivityInput): void;
+  /** A credential was refused (one call in the route guards). */
+  signInFailed(ctx: Context, audience: string): void;
+  /** Mounted before the API: logs successful admin actions and every ingest, with the caller's address. */
+  middleware(): Middleware;
+  list(query: ActivityQuery): Promise<ActivityEntryDto[]>;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long entries wait to be written together, and the most written at once. */
+const FLUSH_MS = 250;
+const BATCH = 500;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+
+/**
+ * The activity log: admin actions, ingest requests, refused credentials and syncs, with time and
+ * client address; kept ACTIVITY_RETENTION_DAYS by a TTL index. Secrets never enter it: requests are
+ * described by their route, the names of the fields they changed and counts, never by their bodies.
+ */
+export async function startActivityLog(app: { conn: Connection; config: Config; log: Logger; events: DomainEventBus }): Promise<ActivityLog> {
+  const model: Model<ActivityEntryDoc> = await activityModel(app.conn, app.config.ACTIVITY_RETENTION_DAYS, (m, e) => app.log.error(m, e));
+  const request = new AsyncLocalStorage<{ address: string | null }>();
+  const pending: ActivityEntryDoc[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let writing: Promise<void> = Promise.resolve();
+  /** Ingest entries still looking up their sources (awaited on close). */
+  const inFlight = new Set<Promise<void>>();
+
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const batch = pending.splice(0, pending.length);
+    if (batch.length) {
+      writing = writing
+        .then(async () => {
+          for (let i = 0; i < batch.length; i += BATCH) await model.insertMany(batch.slice(i, i + BATCH), { ordered: false });
+        })
+        .catch((e) => app.log.error('activity log: write failed', e));
+    }
+    return writing;
+  };
+
+  const record = (input: ActivityInput) => {
+    const doc = {
+      _id: new mongoose.Types.ObjectId(),
+      at: new Date(),
+      objectType: null, objectId: null, objectName: null, credential: null, keyHint: null, details: {},
+      address: request.getStore()?.address ?? null,
+      ...input,
+    } as ActivityEntryDoc;
+    pending.push(doc);
+    app.events.emit('activity.recorded', { entry: presentActivity(doc) });
+    if (pending.length >= BATCH) void flush();
+    else timer ??= setTimeout(() => void flush(), FLUSH_MS);
+  };
+
+  /** The entry of an ingest request: per source, the counts; the credential's kind and hint. */
+  async function ingestEntry(ctx: Context, address: string | null, status: number) {
+    const who = (ctx.state as Partial<IngestState>).ingestCredential;
+    const answer = isObject(ctx.body) ? ctx.body : {};
+    const sources = Array.isArray(answer.sources) ? answer.sources.filter(isObject) : [];
+    const sourceIds = sources.map((s) => str(s.sourceId)).filter((s): s is string => s !== null);
+    const docs = sourceIds.length ? await app.conn.models.DataSource.find({ sourceId: { $in: sourceIds } }).lean<DataSourceDoc[]>() : [];
+    const first = docs[0];
+    const count = (k: string) => (typeof answer[k] === 'number' ? (answer[k] as number) : 0);
+    const ok = status < 400;
+    record({
+      kind: 'ingest',
+      category: 'ingest',
+      objectType: 'dataSource',
+      objectId: first ? String(first._id) : null,
+      objectName: docs.map((d) => d.name).join(', ') || null,
+      summary: ok
+        ? `Ingest: ${count('received')} received, ${count('inserted')} inserted, ${count('updated')} updated, ${count('rejected')} rejected`
+        : `Ingest refused (${status})`,
+      address,
+      credential: who ? (who.admin ? 'admin' : 'ingestKey') : null,
+      keyHint: who && !who.admin ? (first?.ingestKeyHint ?? null) : null,
+      details: { status, received: count('received'), inserted: count('inserted'), updated: count('updated'), rejected: count('rejected'), sources: sourceIds },
+    });
+  }
+
+  function adminEntry(ctx: Context & { params?: Record<string, string> }, address: string | null, key: string) {
+    const a = ROUTE_ACTIVITY[key];
+    const answer = isObject(ctx.body) ? ctx.body : {};
+    const body = isObject(ctx.request.body) ? ctx.request.body : {};
+    const link = isObject(answer.link) ? answer.link : {};
+    const objectId =
+      a.idFrom === 'answer' ? str(answer.id)
+      : a.idFrom === 'answer:link' ? str(link.id)
+      : a.idFrom === 'param:id' ? (ctx.params?.id ?? null)
+      : a.idFrom === 'param:linkId' ? (ctx.params?.linkId ?? null)
+      : a.idFrom === 'body:integrationId' ? str(body.integrationId)
+      : null;
+    const objectName = a.idFrom === 'answer:link' ? str(link.label) : str(answer.name) ?? str(answer.label);
+    const details: ActivityEntryDto['details'] = {};
+    // Field names only: values may be secrets (OAuth client secrets) or large.
+    if (ctx.method === 'PATCH' || ctx.method === 'PUT') details.fields = Object.keys(body).sort();
+    if (a.objectType === 'shareLink' && ctx.params?.id) details.dashboardId = ctx.params.id;
+    record({
+      kind: a.kind,
+      category: a.kind.startsWith('sync.') ? 'sync' : 'admin',
+      objectType: a.objectType,
+      objectId,
+      objectName,
+      summary: `Admin ${a.verb}${objectName ? ` "${objectName}"` : objectId ? ` ${objectId}` : ''}`,
+      address,
+      credential: 'admin',
+      keyHint: a.kind === 'dataSource.keyRotated' ? str(answer.ingestKeyHint) : null,
+      details,
+    });
+  }
+
+  const off = [
+    app.events.on('dashboard.changed', ({ dashboard, wasPublished }) => {
+      if (dashboard.isPublished === wasPublished) return;
+      const verb = dashboard.isPublished ? 'published' : 'unpublished';
+      record({ kind: `dashboard.${verb}`, category: 'admin', objectType: 'dashboard', objectId: dashboard.id, objectName: dashboard.name, summary: `Admin ${verb} dashboard "${dashboard.name}"`, credential: 'admin' });
+    }),
+    app.events.on('sync.completed', (e) => {
+      record({
+        kind: 'sync.completed', category: 'sync', objectType: 'integration', objectId: e.integrationId,
+        summary: `Sync completed: ${e.ticketsSynced} tickets, ${e.usersSynced} users, ${e.organizationsSynced} organizations, ${e.ticketsDeleted} deleted${e.errors.length ? `, ${e.errors.length} errors` : ''}`,
+        details: { ticketsSynced: e.ticketsSynced, usersSynced: e.usersSynced, organizationsSynced: e.organizationsSynced, ticketsDeleted: e.ticketsDeleted, errors: e.errors.length },
+      });
+    }),
+    app.events.on('sync.failed', (e) => {
+      record({ kind: 'sync.failed', category: 'sync', objectType: 'integration', objectId: e.integrationId, summary: `Sync failed: ${e.message}` });
+    }),
+  ];
+
+  return {
+    record,
+    signInFailed(ctx, audience) {
+      const what = audience === 'ingest' ? 'ingest credential' : 'admin token';
+      record({ kind: 'auth.failed', category: 'auth', summary: `Refused ${what} on ${ctx.method} ${ctx.path}`, address: ctx.ip || null, details: { audience, method: ctx.method, path: ctx.path } });
+    },
+    middleware: () => async (ctx, next) => {
+      const address = ctx.ip || null;
+      let error: unknown = null;
+      try {
+        await request.run({ address }, next);
+      } catch (e) {
+        error = e;
+      }
+      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute;
+      if (route && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+        const key = `${ctx.method} ${route}`;
+        const status = error ? ((error as { status?: number }).status ?? 500) : ctx.status;
+        // A refused credential or a rate limit is logged by the guard, not twice.
+        if (key === 'POST /api/data/ingest' && status !== 401 && status !== 429) {
+          const p = ingestEntry(ctx, address, status).catch((e) => app.log.error('activity log: ingest entry failed', e));
+          inFlight.add(p);
+          void p.finally(() => inFlight.delete(p));
+        } else if (!error && ROUTE_ACTIVITY[key] && status < 400) adminEntry(ctx, address, key);
+      }
+      if (error) throw error;
+    },
+    async list(q) {
+      await Promise.all(inFlight);
+      await flush();
+      const filter: Record<string, unknown> = {};
+      if (q.category) filter.category = q.category;
+      if (q.kind) filter.kind = q.kind;
+      if (q.objectType) filter.objectType = q.objectType;
+      if (q.objectId) filter.objectId = q.objectId;
+      if (q.before) filter.at = { $lt: new Date(q.before) };
+      const docs = await model.find(filter).sort({ at: -1, _id: -1 }).limit(q.limit).lean<ActivityEntryDoc[]>();
+      return docs.map(presentActivity);
+    },
+    flush,
+    async close() {
+      off.forEach((fn) => fn());
+      await Promise.all(inFlight);
+      await flush();
+    },
+  };
+}

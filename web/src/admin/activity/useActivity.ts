@@ -1,0 +1,60 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ActivityCategory, ActivityEntryDto } from '@common/schemas/activity';
+import { api, errorText } from '../../api/client';
+import { useAdminSocket } from '../stores/useAdminRealtime';
+
+export interface ActivityFilter {
+  category?: ActivityCategory;
+  kind?: string;
+  objectId?: string;
+}
+
+/** The query string of a filter (empty parts left out). */
+export function activityQuery(filter: ActivityFilter, extra: Record<string, string> = {}): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...filter, ...extra })) if (v) q.set(k, v);
+  const text = q.toString();
+  return text ? `?${text}` : '';
+}
+
+const matches = (e: ActivityEntryDto, f: ActivityFilter) =>
+  (!f.category || e.category === f.category) && (!f.kind || e.kind === f.kind) && (!f.objectId || e.objectId === f.objectId);
+
+/** Most entries kept on screen (the newest); the CSV export has them all. */
+const SHOWN = 500;
+
+/** The entries for a filter: loaded over REST, then new ones pushed to the admin room on top. */
+export function useActivity(filter: ActivityFilter) {
+  const [entries, setEntries] = useState<ActivityEntryDto[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const socket = useAdminSocket();
+  const { category, kind, objectId } = filter;
+
+  const load = useCallback(async () => {
+    try {
+      setError(null);
+      setEntries(await api.get<ActivityEntryDto[]>(`/api/admin/activity${activityQuery({ category, kind, objectId }, { limit: String(SHOWN) })}`));
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }, [category, kind, objectId]);
+
+  useEffect(() => {
+    setEntries(null);
+    void load();
+    if (!socket) return;
+    const onEntry = ({ entry }: { entry: ActivityEntryDto }) => {
+      if (!matches(entry, { category, kind, objectId })) return;
+      setEntries((list) => (list && !list.some((e) => e.id === entry.id) ? [entry, ...list].slice(0, SHOWN) : list));
+    };
+    const onConnect = () => void load();
+    socket.on('admin:activity', onEntry);
+    socket.on('connect', onConnect);
+    return () => {
+      socket.off('admin:activity', onEntry);
+      socket.off('connect', onConnect);
+    };
+  }, [socket, load, category, kind, objectId]);
+
+  return { entries, error, reload: load };
+}

@@ -1,0 +1,59 @@
+import { Button, DatePicker, Flex, Form, Input, Switch } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { SHARE_LINK_LABEL_MAX, type CreatedShareLinkDto } from '@common/schemas/shareLink';
+import { errorText } from '../../api/client';
+import { useToast } from '../ui/toast';
+import { shareLinksApi } from './api';
+
+interface Values {
+  label: string;
+  expiresAt?: Dayjs | null;
+  allowCsv: boolean;
+}
+
+/** Label, optional expiry and "Allow CSV export" of a new link. */
+export function CreateLinkForm({ dashboardId, onCreated }: { dashboardId: string; onCreated(created: CreatedShareLinkDto): void }) {
+  const [form] = Form.useForm<Values>();
+  const [busy, setBusy] = useState(false);
+  const toast = useToast();
+
+  const submit = async (values: Values) => {
+    setBusy(true);
+    try {
+      const created = await shareLinksApi.create(dashboardId, {
+        label: values.label.trim(),
+        allowCsv: values.allowCsv,
+        expiresAt: values.expiresAt ? values.expiresAt.toISOString() : null,
+      });
+      form.resetFields();
+      onCreated(created);
+    } catch (e) {
+      toast.error('Failed to create share link', errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form form={form} layout="vertical" initialValues={{ allowCsv: true }} onFinish={(v) => void submit(v)} data-testid="create-link-form">
+      <Flex gap={12} wrap align="end">
+        <Form.Item
+          name="label"
+          label="Label"
+          style={{ flex: '1 1 200px', marginBottom: 0 }}
+          rules={[{ required: true, whitespace: true, message: 'Label is required' }, { max: SHARE_LINK_LABEL_MAX }]}
+        >
+          <Input placeholder="e.g. Acme support team" maxLength={SHARE_LINK_LABEL_MAX} />
+        </Form.Item>
+        <Form.Item name="expiresAt" label="Expires" style={{ marginBottom: 0 }}>
+          <DatePicker showTime placeholder="Never" disabledDate={(d) => d.isBefore(new Date(), 'day')} />
+        </Form.Item>
+        <Form.Item name="allowCsv" label="Allow CSV export" valuePropName="checked" style={{ marginBottom: 0 }}>
+          <Switch />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={busy}>Create Link</Button>
+      </Flex>
+    </Form>
+  );
+}
