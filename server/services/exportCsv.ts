@@ -1,8 +1,9 @@
 import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import type { DashboardTab, TableColumn } from '@common/schemas/dashboard';
-import { CUSTOM_FIELD_PREFIX } from '@common/constants';
 import { customFields, customFieldValue, fieldValue } from '@common/cells';
+import { CSV_OPTIONS, csvFileName, neutralise } from '@common/csv';
+import { csvValue, fieldLabel, type ValueFormat } from '@common/formats';
 import type { AppContext } from '../context';
 import { decodeKeys } from '../db/fieldNames';
 import { NotFoundError } from '../errors';
@@ -15,25 +16,16 @@ interface Column {
   value: (data: Json, record: RecordDoc) => unknown;
 }
 
-/** A cell a spreadsheet would run as a formula gets a leading apostrophe. */
-export function neutralise(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
+export { csvFileName, neutralise };
 
-function cell(v: unknown): string {
+/** A CSV cell by the shared rules (common/formats, common/csv): the column's format, formulas neutralised; numbers and booleans as they are. */
+function cell(field: string, v: unknown, format: ValueFormat = {}): string {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return neutralise(v);
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return neutralise(JSON.stringify(v));
+  if ((typeof v === 'number' || typeof v === 'boolean') && !format.format) return String(v);
+  return neutralise(csvValue(field, v, format));
 }
 
-const fieldColumn = (name: string, label: string): Column => ({ header: label, value: (d) => fieldValue(d, name) });
-
-/** "<dashboard name>.csv" with characters no file system accepts replaced. */
-export function csvFileName(dashboardName: string): string {
-  const cleaned = dashboardName.replace(/[\u0000-\u001f\u007f/\\?%*:|"<>]/g, '_').trim();
-  return `${cleaned || 'dashboard'}.csv`;
-}
+const fieldColumn = (name: string, label: string, format: ValueFormat): Column => ({ header: label, value: (d) => cell(name, fieldValue(d, name), format) });
 
 /** Content-Disposition with an ASCII fallback and the exact UTF-8 name (RFC 6266 / 5987). */
 export function attachmentHeader(fileName: string): string {
@@ -51,8 +43,8 @@ async function allColumns(ctx: AppContext, ds: DataSourceDoc): Promise<Column[]>
     for (const f of customFields(data)) customIds.add(String(f.id));
   }
   return [
-    ...[...keys].map((k) => ({ header: k, value: (d: Json) => d[k] })),
-    ...[...customIds].map((id) => ({ header: `Custom Field ${id}`, value: (d: Json) => customFieldValue(d, id) })),
+    ...[...keys].map((k) => ({ header: k, value: (d: Json) => cell(k, d[k]) })),
+    ...[...customIds].map((id) => ({ header: `Custom Field ${id}`, value: (d: Json) => cell(`custom_${id}`, customFieldValue(d, id)) })),
   ];
 }
 
@@ -60,10 +52,7 @@ function configuredColumns(columns: TableColumn[], labels: Record<string, string
   return [...columns]
     .filter((c) => c.visible !== false)
     .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
-    .map((c) => {
-      const custom = c.name.startsWith(CUSTOM_FIELD_PREFIX) ? `Custom Field ${c.name.slice(CUSTOM_FIELD_PREFIX.length)}` : c.name;
-      return fieldColumn(c.name, labels[c.name] ?? custom);
-    });
+    .map((c) => fieldColumn(c.name, fieldLabel(c.name, labels), { format: c.format, currency: c.currency }));
 }
 
 /** Streams a published dashboard's tab as RFC 4180 CSV (UTF-8 with BOM), record by record from a cursor. */
@@ -78,7 +67,7 @@ export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDo
   const configured = tab?.configuration?.columns?.length ? configuredColumns(tab.configuration.columns, labels) : null;
   const columns = [...(configured ?? (ds ? await allColumns(ctx, ds) : [])), { header: 'Last Updated', value: (_d: Json, r: RecordDoc) => new Date(r.lastUpdated).toISOString() }];
 
-  const csv = stringify({ bom: true, record_delimiter: '\r\n', quoted_match: /[\r\n",]/ });
+  const csv = stringify({ ...CSV_OPTIONS });
   csv.write(columns.map((c) => neutralise(c.header)));
   const source = ds ? ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor() : null;
   (async () => {
@@ -86,7 +75,7 @@ export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDo
       if (source) {
         for await (const r of source) {
           const data = decodeKeys((r.data ?? {}) as Json);
-          const ok = csv.write(columns.map((c) => cell(c.value(data, r))));
+          const ok = csv.write(columns.map((c) => c.value(data, r)));
           if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
         }
       }
@@ -96,5 +85,5 @@ export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDo
       csv.destroy(e instanceof Error ? e : new Error(String(e)));
     }
   })();
-  return { fileName: csvFileName(dashboard.name), stream: csv };
+  return { fileName: csvFileName(dashboard.name, tabId ? tab?.name : null), stream: csv };
 }

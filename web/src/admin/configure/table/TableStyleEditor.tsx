@@ -8,6 +8,7 @@ import { customColumn, customFieldIds, recordFields } from '../../ui/cells';
 import { LoadError } from '../../ui/States';
 import { defaultColumns, normalizeColumns } from './columns';
 import { PreviewTable } from './PreviewTable';
+import { useReportUnsaved } from '../unsavedEdits';
 
 interface Props {
   tab: DashboardTab;
@@ -29,6 +30,8 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const fields = useMemo(() => [...recordFields(records), ...customFieldIds(records).map(customColumn)], [records]);
   const saved = useMemo(() => (config.columns?.length ? normalizeColumns(config.columns) : defaultColumns(fields)), [config.columns, fields]);
   const columns = draft ?? saved;
+  const dirty = draft !== null && JSON.stringify(normalizeColumns(draft)) !== JSON.stringify(saved);
+  useReportUnsaved(`${tab.id}:table`, tab.name, dirty);
   const missing = fields.filter((f) => !columns.some((c) => c.name === f));
   const shown = records.slice(0, PREVIEW_RECORDS);
 
@@ -49,7 +52,7 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
         <Flex gap={16} align="center" wrap>
           <Checkbox checked={config.sortable ?? true} onChange={(e) => void onConfig({ ...config, sortable: e.target.checked })}>Sortable</Checkbox>
           <Checkbox checked={config.filterable ?? true} onChange={(e) => void onConfig({ ...config, filterable: e.target.checked })}>Filterable</Checkbox>
-          {draft && <Tag color="orange">Unsaved changes</Tag>}
+          {dirty && <Tag color="orange">Unsaved changes</Tag>}
         </Flex>
         <Flex gap={8}>
           {editing ? (
