@@ -1,6 +1,8 @@
 import { App as AntApp, ConfigProvider } from 'antd';
 import { BrowserRouter } from 'react-router-dom';
 import { AppRoutes } from './routes';
+// Registers its back-button listener before the router's (see leaveGuard.ts).
+import './leaveGuard';
 
 /** The whole web app: antd theme, one toast at a time, and the routes. */
 export function App() {

@@ -3,7 +3,7 @@ import { CloseOutlined, DatabaseOutlined } from '@ant-design/icons';
 import { useEffect, useState } from 'react';
 import type { DashboardTab, TabConfiguration, TabStyle } from '@common/schemas/dashboard';
 import { StatusTag } from '../dashboards/StatusTag';
-import { guardedLeave, setLeaveGuard } from '../shell/leaveGuard';
+import { guardedLeave, setLeaveGuard } from '../../leaveGuard';
 import { useIsPhone } from '../shell/useSidebarState';
 import { useDashboards } from '../stores/dashboards';
 import { useDataSources } from '../stores/dataSources';

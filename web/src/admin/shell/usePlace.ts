@@ -1,6 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { guardedLeave, hasLeaveGuard } from './leaveGuard';
+import { guardedLeave } from '../../leaveGuard';
 import { ADMIN_NAVIGATE_EVENT, normalizePlace, type AdminNavigateDetail, type MainTab } from './nav';
 
 export interface Place {
@@ -38,38 +38,6 @@ export function usePlace(): { place: Place; go(mainTab: string, subTab?: string,
     return () => window.removeEventListener(ADMIN_NAVIGATE_EVENT, onNavigate);
   }, [go]);
 
-  useBackButtonGuard();
   return { place: { mainTab, subTab, dashboardId }, go };
 }
 
-/**
- * The browser's back button while a leave guard is set: the router never hears the step (this
- * capture listener runs before its own), the address steps forward again, and only once the admin
- * agreed does the console go back for real.
- */
-function useBackButtonGuard(): void {
-  useEffect(() => {
-    let restoring = false;
-    let leaving = false;
-    const onPop = (e: PopStateEvent) => {
-      if (restoring) {
-        restoring = false;
-        e.stopImmediatePropagation();
-        return;
-      }
-      if (leaving || !hasLeaveGuard()) {
-        leaving = false;
-        return;
-      }
-      e.stopImmediatePropagation();
-      restoring = true;
-      window.history.go(1);
-      guardedLeave(() => {
-        leaving = true;
-        window.history.go(-1);
-      });
-    };
-    window.addEventListener('popstate', onPop, true);
-    return () => window.removeEventListener('popstate', onPop, true);
-  }, []);
-}
