@@ -1,4 +1,5 @@
 /** CSV rules shared by the server's full export and the viewer's "as seen" export. */
+import { csvValue, type ValueFormat } from './formats';
 
 /** RFC 4180 with CRLF, UTF-8 with BOM; cells with a comma, quote or line break are quoted (csv-stringify options). */
 export const CSV_OPTIONS = { bom: true, record_delimiter: '\r\n', quoted_match: /[\r\n",]/ } as const;
@@ -16,4 +17,14 @@ export function csvFileName(dashboardName: string, tabName?: string | null): str
   const name = /[^_.\s]/.test(clean(dashboardName)) ? clean(dashboardName) : 'dashboard';
   const tab = tabName ? clean(tabName) : '';
   return `${tab && /[^_.\s]/.test(tab) ? `${name} - ${tab}` : name}.csv`;
+}
+
+/**
+ * One CSV cell by the shared rules: the value in its column's format (common/formats.ts), formulas
+ * neutralised; plain numbers and booleans as they are.
+ */
+export function csvCell(field: string, value: unknown, format: ValueFormat = {}): string {
+  if (value === null || value === undefined) return '';
+  if ((typeof value === 'number' || typeof value === 'boolean') && !format.format) return String(value);
+  return neutralise(csvValue(field, value, format));
 }

@@ -20,7 +20,7 @@ export function rankIn(order: string[], value: unknown): number {
   return order.findIndex((o) => o.trim().toLowerCase() === v);
 }
 
-/** Sort order of two cell values: empties last, ranked values by rank, numbers by value, otherwise text (natural). */
+/** Sort order of two cell values: empties last, ranked values by rank, numbers by value, otherwise text (case-insensitive). */
 export function compareCells(a: unknown, b: unknown, order: string[] | null = null): number {
   const ea = a === null || a === undefined || a === '';
   const eb = b === null || b === undefined || b === '';
@@ -35,9 +35,19 @@ export function compareCells(a: unknown, b: unknown, order: string[] | null = nu
     }
   }
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const sa = typeof a === 'object' ? JSON.stringify(a) : String(a);
-  const sb = typeof b === 'object' ? JSON.stringify(b) : String(b);
-  return collator.compare(sa, sb);
+  return compareText(textKey(a), textKey(b));
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+/** The text a value sorts by (lower case, so "apple" and "Apple" sit together). */
+export const textKey = (v: unknown) => (typeof v === 'object' ? JSON.stringify(v) : String(v)).toLowerCase();
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A sort key maker for many values at once (100k rows): ranks looked up once per value, then
+ * compared as numbers. Returns null when the column has no order by meaning.
+ */
+export function ranker(order: string[] | null): ((v: unknown) => number) | null {
+  if (!order) return null;
+  const ranks = new Map(order.map((o, i) => [o.trim().toLowerCase(), i] as const));
+  return (v) => (typeof v === 'string' || typeof v === 'number' ? ranks.get(String(v).trim().toLowerCase()) ?? -1 : -1);
+}

@@ -2,8 +2,8 @@ import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import type { DashboardTab, TableColumn } from '@common/schemas/dashboard';
 import { customFields, customFieldValue, fieldValue } from '@common/cells';
-import { CSV_OPTIONS, csvFileName, neutralise } from '@common/csv';
-import { csvValue, fieldLabel, type ValueFormat } from '@common/formats';
+import { CSV_OPTIONS, csvCell, csvFileName, neutralise } from '@common/csv';
+import { fieldLabel, type ValueFormat } from '@common/formats';
 import type { AppContext } from '../context';
 import { decodeKeys } from '../db/fieldNames';
 import { NotFoundError } from '../errors';
@@ -18,12 +18,7 @@ interface Column {
 
 export { csvFileName, neutralise };
 
-/** A CSV cell by the shared rules (common/formats, common/csv): the column's format, formulas neutralised; numbers and booleans as they are. */
-function cell(field: string, v: unknown, format: ValueFormat = {}): string {
-  if (v === null || v === undefined) return '';
-  if ((typeof v === 'number' || typeof v === 'boolean') && !format.format) return String(v);
-  return neutralise(csvValue(field, v, format));
-}
+const cell = csvCell;
 
 const fieldColumn = (name: string, label: string, format: ValueFormat): Column => ({ header: label, value: (d) => cell(name, fieldValue(d, name), format) });
 
@@ -34,7 +29,7 @@ export function attachmentHeader(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
-async function allColumns(ctx: AppContext, ds: DataSourceDoc): Promise<Column[]> {
+async function allColumns(ctx: AppContext, ds: DataSourceDoc, labels: Record<string, string>): Promise<Column[]> {
   const keys = new Set<string>();
   const customIds = new Set<string>();
   for await (const r of ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor()) {
@@ -43,8 +38,8 @@ async function allColumns(ctx: AppContext, ds: DataSourceDoc): Promise<Column[]>
     for (const f of customFields(data)) customIds.add(String(f.id));
   }
   return [
-    ...[...keys].map((k) => ({ header: k, value: (d: Json) => cell(k, d[k]) })),
-    ...[...customIds].map((id) => ({ header: `Custom Field ${id}`, value: (d: Json) => cell(`custom_${id}`, customFieldValue(d, id)) })),
+    ...[...keys].map((k) => ({ header: fieldLabel(k, labels), value: (d: Json) => cell(k, d[k]) })),
+    ...[...customIds].map((id) => ({ header: fieldLabel(`custom_${id}`, labels), value: (d: Json) => cell(`custom_${id}`, customFieldValue(d, id)) })),
   ];
 }
 
@@ -65,7 +60,7 @@ export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDo
   }
   const labels = { ...decodeKeys((ds?.keyMappings ?? {}) as Record<string, string>), ...config.keyMappings };
   const configured = tab?.configuration?.columns?.length ? configuredColumns(tab.configuration.columns, labels) : null;
-  const columns = [...(configured ?? (ds ? await allColumns(ctx, ds) : [])), { header: 'Last Updated', value: (_d: Json, r: RecordDoc) => new Date(r.lastUpdated).toISOString() }];
+  const columns = [...(configured ?? (ds ? await allColumns(ctx, ds, labels) : [])), { header: 'Last Updated', value: (_d: Json, r: RecordDoc) => new Date(r.lastUpdated).toISOString() }];
 
   const csv = stringify({ ...CSV_OPTIONS });
   csv.write(columns.map((c) => neutralise(c.header)));

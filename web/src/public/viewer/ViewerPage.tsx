@@ -7,6 +7,7 @@ import { ViewerHeader } from './ViewerHeader';
 import { TabContent } from './TabContent';
 import { useViewerStore } from './viewerStore';
 import { useViewerSync } from './useViewerSync';
+import { ViewerTabContext } from './viewerExport';
 
 /** The public dashboard viewer at /dashboards/:id (spec 2.13). */
 export default function ViewerPage() {
@@ -49,7 +50,7 @@ export default function ViewerPage() {
     body = (
       <>
         {truncated && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={`Showing the first ${total.toLocaleString()} records of this data source.`} />}
-        <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <TabContent tab={tab} /> }))} />
+        <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <ViewerTabContext.Provider value={tab.id}><TabContent tab={tab} /></ViewerTabContext.Provider> }))} />
       </>
     );
   }

@@ -1,12 +1,15 @@
 import { Button, Card, Checkbox, Flex, Select, Tag, Typography } from 'antd';
 import { EditOutlined, SaveOutlined, StopOutlined } from '@ant-design/icons';
 import { useMemo, useState } from 'react';
-import { COLUMN_DEFAULT_WIDTH, CUSTOM_FIELD_PREFIX, PREVIEW_RECORDS } from '@common/constants';
+import { COLUMN_DEFAULT_WIDTH, PREVIEW_RECORDS } from '@common/constants';
+import { fieldLabel } from '@common/formats';
 import type { DashboardTab, TabConfiguration, TableColumn } from '@common/schemas/dashboard';
+import { useDataSources } from '../../stores/dataSources';
 import { useSourceRecords } from '../../stores/useSourceRecords';
 import { customColumn, customFieldIds, recordFields } from '../../ui/cells';
 import { LoadError } from '../../ui/States';
 import { defaultColumns, normalizeColumns } from './columns';
+import { ColumnFormatsEditor } from './ColumnFormatsEditor';
 import { PreviewTable } from './PreviewTable';
 import { useReportUnsaved } from '../unsavedEdits';
 
@@ -16,9 +19,6 @@ interface Props {
   onConfig(config: TabConfiguration, toast?: string): Promise<boolean>;
 }
 
-/** Human label of a column: custom_<id> reads "Custom Field <id>". */
-export const columnLabel = (name: string) => (name.startsWith(CUSTOM_FIELD_PREFIX) ? `Custom Field ${name.slice(CUSTOM_FIELD_PREFIX.length)}` : name);
-
 /** Table style editor (spec 2.10): preview, edit mode, reorder / resize / hide / remove, Save Changes. */
 export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const { records, total, status, error, reload } = useSourceRecords(dataSourceId);
@@ -26,6 +26,9 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const [draft, setDraft] = useState<TableColumn[] | null>(null);
   const [saving, setSaving] = useState(false);
   const config = tab.configuration ?? {};
+  const labels = useDataSources((s) => s.items.find((d) => d.id === dataSourceId)?.keyMappings);
+  // One name per field everywhere: the label, else "Custom Field <id>", else the key.
+  const columnLabel = (name: string) => fieldLabel(name, labels);
 
   const fields = useMemo(() => [...recordFields(records), ...customFieldIds(records).map(customColumn)], [records]);
   const saved = useMemo(() => (config.columns?.length ? normalizeColumns(config.columns) : defaultColumns(fields)), [config.columns, fields]);
@@ -85,6 +88,11 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
             Showing {shown.length} of {total} records
             {editing && ' (Edit Mode - Changes will be saved when you click Save Changes)'}
           </Typography.Text>
+          {editing && columns.length > 0 && (
+            <div style={{ marginTop: 16 }}>
+              <ColumnFormatsEditor columns={columns} labelOf={columnLabel} onChange={change} />
+            </div>
+          )}
         </>
       )}
     </Card>
