@@ -8,7 +8,7 @@ import './leaveGuard';
 export function App() {
   return (
     <ConfigProvider theme={{ token: { colorPrimary: '#2563eb', borderRadius: 8 } }}>
-      <AntApp message={{ maxCount: 1, duration: 5 }} notification={{ maxCount: 1, duration: 5, placement: 'bottomRight' }}>
+      <AntApp message={{ maxCount: 1, duration: 5 }} notification={{ maxCount: 1, duration: 5, placement: 'bottomRight', top: 64 }}>
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>
