@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   BUCKET_MAX_WIDTH, BUCKET_MIN_WIDTH, COLUMN_MAX_WIDTH, COLUMN_MIN_WIDTH, DASHBOARD_REFRESH_MS, HIGHLIGHT_COLORS,
 } from '../constants';
+import { COLUMN_FORMATS } from '../formats';
 import { KeyMappings } from './dataSource';
 
 export const TableColumn = z.object({
@@ -9,6 +10,12 @@ export const TableColumn = z.object({
   visible: z.boolean().default(true),
   width: z.number().min(COLUMN_MIN_WIDTH).max(COLUMN_MAX_WIDTH).default(150),
   order: z.number().int().min(0).default(0),
+  /** How values read in the viewer and the CSV (common/formats.ts); absent = automatic. */
+  format: z.enum(COLUMN_FORMATS).optional(),
+  /** ISO 4217 currency code of the `currency` format. */
+  currency: z.string().regex(/^[A-Za-z]{3}$/, 'Currency must be a 3-letter code such as USD').optional(),
+  /** Sort order by meaning (first = top when ascending); absent = the known order of priority / status fields. */
+  sortOrder: z.array(z.string().max(200)).max(100).optional(),
 });
 export type TableColumn = z.infer<typeof TableColumn>;
 

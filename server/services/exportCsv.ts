@@ -1,8 +1,9 @@
 import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import type { DashboardTab, TableColumn } from '@common/schemas/dashboard';
-import { CUSTOM_FIELD_PREFIX } from '@common/constants';
 import { customFields, customFieldValue, fieldValue } from '@common/cells';
+import { CSV_OPTIONS, csvCell, csvFileName, neutralise } from '@common/csv';
+import { fieldLabel, type ValueFormat } from '@common/formats';
 import type { AppContext } from '../context';
 import { decodeKeys } from '../db/fieldNames';
 import { NotFoundError } from '../errors';
@@ -15,25 +16,11 @@ interface Column {
   value: (data: Json, record: RecordDoc) => unknown;
 }
 
-/** A cell a spreadsheet would run as a formula gets a leading apostrophe. */
-export function neutralise(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
+export { csvFileName, neutralise };
 
-function cell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return neutralise(v);
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return neutralise(JSON.stringify(v));
-}
+const cell = csvCell;
 
-const fieldColumn = (name: string, label: string): Column => ({ header: label, value: (d) => fieldValue(d, name) });
-
-/** "<dashboard name>.csv" with characters no file system accepts replaced. */
-export function csvFileName(dashboardName: string): string {
-  const cleaned = dashboardName.replace(/[\u0000-\u001f\u007f/\\?%*:|"<>]/g, '_').trim();
-  return `${cleaned || 'dashboard'}.csv`;
-}
+const fieldColumn = (name: string, label: string, format: ValueFormat): Column => ({ header: label, value: (d) => cell(name, fieldValue(d, name), format) });
 
 /** Content-Disposition with an ASCII fallback and the exact UTF-8 name (RFC 6266 / 5987). */
 export function attachmentHeader(fileName: string): string {
@@ -42,7 +29,7 @@ export function attachmentHeader(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
-async function allColumns(ctx: AppContext, ds: DataSourceDoc): Promise<Column[]> {
+async function allColumns(ctx: AppContext, ds: DataSourceDoc, labels: Record<string, string>): Promise<Column[]> {
   const keys = new Set<string>();
   const customIds = new Set<string>();
   for await (const r of ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor()) {
@@ -51,8 +38,8 @@ async function allColumns(ctx: AppContext, ds: DataSourceDoc): Promise<Column[]>
     for (const f of customFields(data)) customIds.add(String(f.id));
   }
   return [
-    ...[...keys].map((k) => ({ header: k, value: (d: Json) => d[k] })),
-    ...[...customIds].map((id) => ({ header: `Custom Field ${id}`, value: (d: Json) => customFieldValue(d, id) })),
+    ...[...keys].map((k) => ({ header: fieldLabel(k, labels), value: (d: Json) => cell(k, d[k]) })),
+    ...[...customIds].map((id) => ({ header: fieldLabel(`custom_${id}`, labels), value: (d: Json) => cell(`custom_${id}`, customFieldValue(d, id)) })),
   ];
 }
 
@@ -60,10 +47,7 @@ function configuredColumns(columns: TableColumn[], labels: Record<string, string
   return [...columns]
     .filter((c) => c.visible !== false)
     .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
-    .map((c) => {
-      const custom = c.name.startsWith(CUSTOM_FIELD_PREFIX) ? `Custom Field ${c.name.slice(CUSTOM_FIELD_PREFIX.length)}` : c.name;
-      return fieldColumn(c.name, labels[c.name] ?? custom);
-    });
+    .map((c) => fieldColumn(c.name, fieldLabel(c.name, labels), { format: c.format, currency: c.currency }));
 }
 
 /** Streams a published dashboard's tab as RFC 4180 CSV (UTF-8 with BOM), record by record from a cursor. */
@@ -76,9 +60,9 @@ export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDo
   }
   const labels = { ...decodeKeys((ds?.keyMappings ?? {}) as Record<string, string>), ...config.keyMappings };
   const configured = tab?.configuration?.columns?.length ? configuredColumns(tab.configuration.columns, labels) : null;
-  const columns = [...(configured ?? (ds ? await allColumns(ctx, ds) : [])), { header: 'Last Updated', value: (_d: Json, r: RecordDoc) => new Date(r.lastUpdated).toISOString() }];
+  const columns = [...(configured ?? (ds ? await allColumns(ctx, ds, labels) : [])), { header: 'Last Updated', value: (_d: Json, r: RecordDoc) => new Date(r.lastUpdated).toISOString() }];
 
-  const csv = stringify({ bom: true, record_delimiter: '\r\n', quoted_match: /[\r\n",]/ });
+  const csv = stringify({ ...CSV_OPTIONS });
   csv.write(columns.map((c) => neutralise(c.header)));
   const source = ds ? ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor() : null;
   (async () => {
@@ -86,7 +70,7 @@ export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDo
       if (source) {
         for await (const r of source) {
           const data = decodeKeys((r.data ?? {}) as Json);
-          const ok = csv.write(columns.map((c) => cell(c.value(data, r))));
+          const ok = csv.write(columns.map((c) => c.value(data, r)));
           if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
         }
       }
@@ -96,5 +80,5 @@ export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDo
       csv.destroy(e instanceof Error ? e : new Error(String(e)));
     }
   })();
-  return { fileName: csvFileName(dashboard.name), stream: csv };
+  return { fileName: csvFileName(dashboard.name, tabId ? tab?.name : null), stream: csv };
 }

@@ -18,7 +18,7 @@ export async function signIn(page: Page, path = '/admin'): Promise<void> {
   await page.goto(path);
   await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('admin-sidebar').waitFor();
+  await page.getByTestId('admin-header').waitFor();
   await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor();
 }
 

@@ -48,13 +48,13 @@ describe('bucket view', () => {
 });
 
 describe('export and live updates', () => {
-  it('downloads the current tab as "<dashboard name>.csv", and says so when it fails', async () => {
+  it('downloads the current tab as "<dashboard name> - <tab>.csv", and says so when it fails', async () => {
     const { id } = await seed([TABLE_TAB, BUCKET_TAB], 'Queue: Ünïcode & more');
     const { page } = h;
     await page.goto(`/dashboards/${id}`);
     await page.getByTestId('table-row').first().waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    expect(download.suggestedFilename()).toBe('Queue_ Ünïcode & more.csv');
+    expect(download.suggestedFilename()).toBe(`Queue_ Ünïcode & more - ${TABLE_TAB.name}.csv`);
     const csv = fs.readFileSync((await download.path())!, 'utf8');
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     const lines = csv.slice(1).trim().split(/\r?\n/);
@@ -67,15 +67,17 @@ describe('export and live updates', () => {
     const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/export')), page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(new URL(request.url()).searchParams.get('tab')).toBe('tab2');
 
-    // A name with nothing usable for a file name falls back to "dashboard.csv" (spec 7).
-    const odd = await seed([TABLE_TAB], '???');
+    // A name with nothing usable for a file name falls back to "dashboard" (spec 7).
+    const odd = await seed([{ ...TABLE_TAB, name: '???' }], '???');
     await page.goto(`/dashboards/${odd.id}`);
     await page.getByTestId('table-row').first().waitFor();
     const [fallback] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(fallback.suggestedFilename()).toBe('dashboard.csv');
 
+    // The full export comes from the server: a failure there says so.
     await page.route('**/export**', (route) => route.fulfill({ status: 500, body: 'nope' }));
-    await page.getByRole('button', { name: 'Export CSV' }).click();
+    await page.getByRole('button', { name: 'More export options' }).click();
+    await page.getByRole('menuitem', { name: 'Export all records' }).click();
     await page.getByText('Failed to export dashboard').waitFor();
     await page.unroute('**/export**');
   });

@@ -60,7 +60,7 @@ describe('share links', () => {
     await viewer.getByText('Printer on fire').waitFor();
     const download = viewer.waitForEvent('download');
     await viewer.getByRole('button', { name: 'Export CSV' }).click();
-    expect((await download).suggestedFilename()).toBe('Office TV.csv');
+    expect((await download).suggestedFilename()).toBe('Office TV - All Tickets.csv');
 
     await viewer.getByText('Dashboard Not Found').waitFor({ timeout: 15_000 });
     expect((await h.server.http('GET', `/api/share/${made.body.token}`, { token: null })).status).toBe(404);

@@ -93,7 +93,7 @@ describe('Zendesk integration in the browser', () => {
     const expected = [...sim.data.tickets.values()].filter((t) => t.ts >= since).length;
     const totals = await card.getByTestId('integration-totals').innerText();
     expect(totals.replace(/\s+/g, ' ')).toContain('20 users');
-    expect(Number(/(\d+) tickets/.exec(totals)![1])).toBeGreaterThanOrEqual(expected - 2);
+    expect(Number(/([\d,]+) tickets/.exec(totals)![1].replace(/,/g, ''))).toBeGreaterThanOrEqual(expected - 2);
     await card.getByRole('button', { name: 'Sync New' }).waitFor();
     await h.shot('zendesk-sync-complete');
 
@@ -101,6 +101,9 @@ describe('Zendesk integration in the browser', () => {
     await card.getByRole('button', { name: 'Schedule' }).click();
     await page.getByTestId('schedule-dialog').getByRole('button', { name: 'Save Schedule' }).click();
     await page.getByText('Settings Updated').first().waitFor();
+    // The schedule reads in the unit it was chosen in, not "1800 seconds".
+    await page.getByText('Auto sync runs every 30 minutes.').first().waitFor();
+    await card.getByText('Auto sync every 30 minutes').waitFor();
     const list = await h.server.http('GET', '/api/integrations');
     expect(list.body[0].config).toMatchObject({ autoSync: true, syncInterval: 1800 });
 

@@ -1,12 +1,14 @@
 import { App as AntApp, ConfigProvider } from 'antd';
 import { BrowserRouter } from 'react-router-dom';
 import { AppRoutes } from './routes';
+// Registers its back-button listener before the router's (see leaveGuard.ts).
+import './leaveGuard';
 
 /** The whole web app: antd theme, one toast at a time, and the routes. */
 export function App() {
   return (
     <ConfigProvider theme={{ token: { colorPrimary: '#2563eb', borderRadius: 8 } }}>
-      <AntApp message={{ maxCount: 1, duration: 5 }} notification={{ maxCount: 1, duration: 5, placement: 'bottomRight' }}>
+      <AntApp message={{ maxCount: 1, duration: 5 }} notification={{ maxCount: 1, duration: 5, placement: 'bottomRight', top: 64 }}>
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>

@@ -2,6 +2,7 @@ import { Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { CUSTOM_FIELD_PREFIX } from '@common/constants';
 import { cellText, fieldValue as dataFieldValue, isEmptyValue } from '@common/cells';
+import { formatValue, type ValueFormat } from '@common/formats';
 import { ReadableTag } from './PublicTheme';
 
 export { cellText, isEmptyValue };
@@ -35,12 +36,16 @@ export function badgeColor(field: string, value: unknown): string | null {
   return (f === 'status' ? STATUS_COLORS[v] : PRIORITY_COLORS[v]) ?? 'gray';
 }
 
-/** One table cell: dash for empty, status/priority badges, cut text with a length note. */
-export function Cell({ field, value }: { field: string; value: unknown }): ReactNode {
+/**
+ * One table cell: dash for empty, status/priority badges, the value in its column's format (dates
+ * local, numbers with separators; the full value on hover), cut text with a length note.
+ */
+export function Cell({ field, value, format }: { field: string; value: unknown; format?: ValueFormat }): ReactNode {
   if (isEmptyValue(value)) return <Typography.Text type="secondary">-</Typography.Text>;
-  const color = badgeColor(field, value);
+  const color = !format?.format || format.format === 'auto' ? badgeColor(field, value) : null;
   if (color) return <ReadableTag color={TAG_PRESET[color] ?? color} data-badge={color}>{String(value)}</ReadableTag>;
-  const { text, fullLength } = cellText(value);
+  const { text, fullLength, title } = formatValue(field, value, format);
+  if (title) return <span title={title} data-formatted="">{text}</span>;
   if (fullLength === undefined) return text;
   return (
     <span title={String(value)} style={{ display: 'flex', gap: 4, minWidth: 0 }}>

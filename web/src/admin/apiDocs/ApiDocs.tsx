@@ -18,6 +18,8 @@ function EndpointTable({ rows, origin }: { rows: Endpoint[]; origin: string }) {
       pagination={false}
       rowKey={(r) => `${r.method} ${r.path}`}
       dataSource={rows}
+      // On phones the table scrolls inside its card instead of widening the page.
+      scroll={{ x: 720 }}
       columns={[
         { title: 'Method', dataIndex: 'method', width: 90, render: (m: string) => <Tag color={METHOD_COLOR[m]}>{m}</Tag> },
         { title: 'Path', dataIndex: 'path', render: (p: string) => <Typography.Text code copyable={{ text: origin + p }}>{p}</Typography.Text> },
@@ -43,22 +45,22 @@ export function ApiDocs() {
     <Flex vertical gap={16} data-testid="api-docs">
       <Card title="Ingest data">
         <Typography.Paragraph>
-          Send JSON records to <Typography.Text code>POST {origin}/api/data/ingest</Typography.Text>. The format is detected
+          Send JSON records to <Typography.Text code style={{ wordBreak: 'break-all' }}>POST {origin}/api/data/ingest</Typography.Text>. The format is detected
           automatically. A record is identified by its primary key: the <Typography.Text code>primaryKey</Typography.Text> you name
           (in the body or as <Typography.Text code>?primaryKey=</Typography.Text>), else the source's primary key, else the first field
           of the first record. Ingesting the same key again updates the record.
         </Typography.Paragraph>
         <Flex gap={16} wrap align="center" style={{ marginBottom: 12 }}>
-          <span>
-            Data source:{' '}
+          <Flex align="center" gap={8} style={{ flex: '1 1 260px', minWidth: 0, maxWidth: 520 }}>
+            <span style={{ flex: 'none' }}>Data source:</span>
             <Select
-              style={{ minWidth: 260 }}
+              style={{ flex: 1, minWidth: 0 }}
               aria-label="Data source"
               value={sourceId}
               onChange={setPicked}
               options={sources.length ? sources.map((s) => ({ value: s.sourceId, label: `${s.name} (${s.sourceId})` })) : [{ value: sourceId, label: sourceId }]}
             />
-          </span>
+          </Flex>
           <Flex gap={8} align="center">
             <Switch size="small" checked={fillToken} onChange={setFillToken} aria-label="Fill in my admin token" />
             <span>Fill in my admin token (else replace <Typography.Text code>&lt;token&gt;</Typography.Text>)</span>

@@ -1,15 +1,18 @@
-import { Button, Flex, Result, Skeleton, Tag, Typography } from 'antd';
+import { App, Button, Flex, Result, Skeleton, Tag, Typography } from 'antd';
 import { CloseOutlined, DatabaseOutlined } from '@ant-design/icons';
 import { useEffect, useState } from 'react';
 import type { DashboardTab, TabConfiguration, TabStyle } from '@common/schemas/dashboard';
 import { StatusTag } from '../dashboards/StatusTag';
+import { guardedLeave, setLeaveGuard } from '../../leaveGuard';
+import { useIsPhone } from '../shell/useSidebarState';
 import { useDashboards } from '../stores/dashboards';
 import { useDataSources } from '../stores/dataSources';
 import { EmptyState } from '../ui/States';
 import { BucketStyleEditor } from './bucket/BucketStyleEditor';
-import { StyleChooser } from './StyleChooser';
+import { StyleChooser, StyleSwitch } from './StyleChooser';
 import { TabStrip } from './TabStrip';
 import { TableStyleEditor } from './table/TableStyleEditor';
+import { useUnsavedEdits } from './unsavedEdits';
 import { nextTab, useSaveTabs } from './useSaveTabs';
 
 /** The full-screen configuration editor of one dashboard (spec 2.10). */
@@ -21,9 +24,50 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
   const tabs = dashboard?.configuration.tabs ?? [];
   const [activeId, setActiveId] = useState<string | null>(null);
   const active = tabs.find((t) => t.id === activeId) ?? tabs[0] ?? null;
+  const unsavedEditors = useUnsavedEdits((s) => s.editors);
+  const unsaved = Object.values(unsavedEditors);
+  const { modal } = App.useApp();
+  const phone = useIsPhone();
+
+  // While a tab holds unsaved edits, every way out (Close, Escape, sidebar, back button, another tab) asks first.
+  const unsavedKey = unsaved.join('\u0000');
+  useEffect(() => {
+    if (!unsavedKey) return;
+    const names = unsavedKey.split('\u0000');
+    const removeGuard = setLeaveGuard((proceed) =>
+      modal.confirm({
+        title: 'Discard unsaved changes?',
+        content: `Your changes to ${names.map((n) => `"${n}"`).join(', ')} have not been saved. Leave and discard them?`,
+        okText: 'Discard changes',
+        okButtonProps: { danger: true },
+        cancelText: 'Keep editing',
+        onOk: () => {
+          useUnsavedEdits.setState({ editors: {} });
+          proceed();
+        },
+      }),
+    );
+    // Reload and closing the browser tab: the browser's own "Leave site?" dialog.
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => {
+      removeGuard();
+      window.removeEventListener('beforeunload', onBeforeUnload);
+    };
+  }, [unsavedKey, modal]);
 
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && e.target === document.body && onClose();
+    // Escape from anywhere but a field or an open dialog (those use Escape themselves).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      const t = e.target as HTMLElement | null;
+      if (t && t !== document.body && (t.closest('input, textarea, select, [contenteditable], .ant-modal, .ant-select-dropdown') || t.isContentEditable)) return;
+      if (document.querySelector('.ant-modal-wrap:not([style*="display: none"]) .ant-modal')) return;
+      onClose();
+    };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
@@ -34,8 +78,8 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
     replaceTab(id, (t) => ({ ...t, configuration: config }), toast);
   const chooseStyle = (style: TabStyle) => {
     if (!active) return;
-    // Choosing table resets the columns (spec 4).
-    void replaceTab(active.id, (t) => ({ ...t, style, configuration: style === 'table' ? { ...t.configuration, columns: [] } : t.configuration }));
+    // Choosing table resets the columns (spec 4); bucket settings stay for a later switch back.
+    return replaceTab(active.id, (t) => ({ ...t, style, configuration: style === 'table' ? { ...t.configuration, columns: [] } : t.configuration }));
   };
 
   let canvas: React.ReactNode;
@@ -46,48 +90,57 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
   } else if (!active) {
     canvas = <EmptyState title="No tabs" text="Add a tab to start configuring this dashboard." />;
   } else if (!active.style) {
-    canvas = <StyleChooser tabName={active.name} onChoose={chooseStyle} />;
-  } else if (active.style === 'table') {
-    canvas = <TableStyleEditor key={active.id} tab={active} dataSourceId={dashboard.dataSourceId} onConfig={(c, t) => setConfig(active.id, c, t)} />;
+    canvas = <StyleChooser tabName={active.name} onChoose={(s) => void chooseStyle(s)} />;
   } else {
-    canvas = <BucketStyleEditor key={active.id} tab={active} dataSource={source ?? null} onConfig={(c, t) => setConfig(active.id, c, t)} />;
+    const editor = active.style === 'table'
+      ? <TableStyleEditor key={active.id} tab={active} dataSourceId={dashboard.dataSourceId} onConfig={(c, t) => setConfig(active.id, c, t)} />
+      : <BucketStyleEditor key={active.id} tab={active} dataSource={source ?? null} onConfig={(c, t) => setConfig(active.id, c, t)} />;
+    canvas = (
+      <Flex vertical gap={12}>
+        <StyleSwitch tab={active} onSwitch={(s) => guardedLeave(() => void chooseStyle(s))} />
+        {editor}
+      </Flex>
+    );
   }
 
+  const pad = phone ? '12px' : '12px 24px';
   return (
     <div
       data-testid="config-editor"
       style={{ position: 'fixed', inset: 0, zIndex: 900, background: '#f5f7fb', display: 'flex', flexDirection: 'column' }}
     >
-      <Flex justify="space-between" align="center" style={{ padding: '12px 24px', background: '#fff', borderBottom: '1px solid #f0f0f0' }}>
-        <div>
-          <Flex align="center" gap={8}>
-            <Typography.Title level={4} style={{ margin: 0 }} data-testid="config-editor-title">{dashboard?.name ?? 'Dashboard'}</Typography.Title>
+      <Flex justify="space-between" align="center" gap={8} style={{ padding: pad, background: '#fff', borderBottom: '1px solid #f0f0f0' }}>
+        <div style={{ minWidth: 0 }}>
+          <Flex align="center" gap={8} wrap>
+            <Typography.Title level={4} style={{ margin: 0 }} ellipsis data-testid="config-editor-title">{dashboard?.name ?? 'Dashboard'}</Typography.Title>
             {dashboard && <StatusTag isPublished={dashboard.isPublished} />}
+            {unsaved.length > 0 && <Tag color="orange" data-testid="unsaved-tag">Unsaved changes</Tag>}
           </Flex>
-          <Typography.Text type="secondary">
+          <Typography.Text type="secondary" ellipsis style={{ maxWidth: '100%' }}>
             <DatabaseOutlined /> {dashboard?.dataSourceName ?? source?.name ?? 'No data source'}
             {active?.style && <Tag style={{ marginLeft: 8 }}>{active.style === 'table' ? 'Table Style' : 'Bucket Style'}</Tag>}
           </Typography.Text>
         </div>
-        <Button icon={<CloseOutlined />} onClick={onClose}>Close</Button>
+        <Button icon={<CloseOutlined />} onClick={onClose} aria-label="Close">{phone ? null : 'Close'}</Button>
       </Flex>
       {dashboard && (
-        <div style={{ padding: '12px 24px', background: '#fff', borderBottom: '1px solid #f0f0f0' }}>
+        <div style={{ padding: pad, background: '#fff', borderBottom: '1px solid #f0f0f0' }}>
           <TabStrip
             tabs={tabs}
             activeId={active?.id ?? null}
-            onSelect={setActiveId}
+            onSelect={(id) => id !== active?.id && guardedLeave(() => setActiveId(id))}
             onRename={(id, name) => void replaceTab(id, (t) => ({ ...t, name }))}
             onDelete={(id) => void saveTabs(tabs.filter((t) => t.id !== id))}
-            onAdd={() => {
-              const tab = nextTab(tabs);
-              setActiveId(tab.id);
-              void saveTabs([...tabs, tab]);
-            }}
+            onAdd={() =>
+              guardedLeave(() => {
+                const tab = nextTab(tabs);
+                setActiveId(tab.id);
+                void saveTabs([...tabs, tab]);
+              })}
           />
         </div>
       )}
-      <div style={{ flex: 1, overflow: 'auto', padding: 24 }}>{canvas}</div>
+      <div style={{ flex: 1, overflow: 'auto', padding: phone ? 12 : 24 }}>{canvas}</div>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { App, Button, Flex, Input, Tooltip } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { DashboardTab } from '@common/schemas/dashboard';
 
 interface Props {
@@ -12,8 +12,16 @@ interface Props {
   onAdd(): void;
 }
 
+/** Tab name input: Enter or leaving the field keeps the name, Escape cancels. */
 function RenameInput({ initial, onDone }: { initial: string; onDone(name: string | null): void }) {
   const [value, setValue] = useState(initial);
+  // Enter and Escape end the edit; the blur that follows must not end it a second time.
+  const ended = useRef(false);
+  const end = (name: string | null) => {
+    if (ended.current) return;
+    ended.current = true;
+    onDone(name);
+  };
   return (
     <Input
       size="small"
@@ -23,15 +31,18 @@ function RenameInput({ initial, onDone }: { initial: string; onDone(name: string
       style={{ width: 140 }}
       onChange={(e) => setValue(e.target.value)}
       onKeyDown={(e) => {
-        if (e.key === 'Enter') onDone(value.trim() || null);
-        if (e.key === 'Escape') onDone(null);
+        if (e.key === 'Enter') end(value.trim() || null);
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          end(null);
+        }
       }}
-      onBlur={() => onDone(null)}
+      onBlur={() => end(value.trim() || null)}
     />
   );
 }
 
-/** The editor's tab strip: select, rename (Enter confirms, Escape cancels), delete with confirmation, Add Tab. */
+/** The editor's tab strip: select, rename (Enter or a click elsewhere confirms, Escape cancels), delete with confirmation, Add Tab. */
 export function TabStrip({ tabs, activeId, onSelect, onRename, onDelete, onAdd }: Props) {
   const { modal } = App.useApp();
   const [renaming, setRenaming] = useState<string | null>(null);

@@ -5,7 +5,9 @@ import { sourceKind } from '@common/constants';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { api, errorText } from '../../api/client';
 import { navigateAdmin } from '../shell/nav';
+import { useDashboards } from '../stores/dashboards';
 import { useDataSources } from '../stores/dataSources';
+import { DeleteSourceText } from './DeleteSourceText';
 import { EmptyState, LoadError } from '../ui/States';
 import { useToast } from '../ui/toast';
 import { CreateDataSourceDialog } from './CreateDataSourceDialog';
@@ -38,7 +40,8 @@ export function DataSourcesOverview() {
   const confirmDelete = (ds: DataSourceDto) =>
     modal.confirm({
       title: 'Delete Data Source',
-      content: `Are you sure you want to delete the data source "${ds.name}"? All its records will be deleted. This action cannot be undone.`,
+      width: 480,
+      content: <DeleteSourceText dataSource={ds} dashboards={useDashboards.getState().items.filter((d) => d.dataSourceId === ds.id)} />,
       okText: 'Delete',
       okButtonProps: { danger: true },
       cancelText: 'Cancel',

@@ -1,10 +1,11 @@
 import { Button, Flex, Modal, Skeleton, Table, Tag, Typography } from 'antd';
 import { TableOutlined } from '@ant-design/icons';
 import { useEffect, useMemo, useState } from 'react';
-import { PREVIEW_RECORDS, sourceKind } from '@common/constants';
+import { CUSTOM_FIELD_PREFIX, PREVIEW_RECORDS, sourceKind } from '@common/constants';
+import { fieldLabel } from '@common/formats';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
-import { CellValue, customColumn, customFieldIds, fieldValue, recordFields } from '../ui/cells';
+import { customColumn, customFieldIds, fieldValue, FormattedValue, recordFields } from '../ui/cells';
 import { useDataSources } from '../stores/dataSources';
 import { useSourceRecords } from '../stores/useSourceRecords';
 import { EmptyState, LoadError, SECONDARY_TEXT } from '../ui/States';
@@ -17,22 +18,22 @@ export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceD
   useEffect(() => setShowRaw(false), [dataSource?.id]);
 
   const custom = live ? sourceKind(live.sourceId) === 'custom' : true;
+  const customIds = useMemo(() => customFieldIds(records), [records]);
+  // One name per field, each field once: the record fields (integrations: their labelled fields),
+  // then the custom fields not already among them, each titled by fieldLabel.
   const fields = useMemo(() => {
     if (!live) return [];
-    if (custom) return recordFields(records.slice(0, PREVIEW_RECORDS)).map((key) => ({ key, label: live.keyMappings[key] ?? key }));
-    return Object.entries(live.keyMappings).map(([key, label]) => ({ key, label }));
-  }, [live, custom, records]);
-  const customIds = useMemo(() => customFieldIds(records), [records]);
+    const keys = custom ? recordFields(records.slice(0, PREVIEW_RECORDS)) : Object.keys(live.keyMappings);
+    const all = [...new Set([...keys, ...customIds.map(customColumn)])];
+    return all.map((key) => ({ key, label: fieldLabel(key, live.keyMappings) }));
+  }, [live, custom, records, customIds]);
 
-  const columns = [
-    ...fields.map((f) => ({ key: f.key, title: f.label, width: 200, render: (_: unknown, r: RecordDto) => <CellValue value={fieldValue(r.data, f.key)} /> })),
-    ...customIds.map((id) => ({
-      key: customColumn(id),
-      title: `Custom Field ${id}`,
-      width: 160,
-      render: (_: unknown, r: RecordDto) => <CellValue value={fieldValue(r.data, customColumn(id))} />,
-    })),
-  ];
+  const columns = fields.map((f) => ({
+    key: f.key,
+    title: f.label,
+    width: f.key.startsWith(CUSTOM_FIELD_PREFIX) ? 160 : 200,
+    render: (_: unknown, r: RecordDto) => <FormattedValue field={f.key} value={fieldValue(r.data, f.key)} />,
+  }));
 
   let body: React.ReactNode;
   if (status === 'error') body = <LoadError title="Failed to fetch raw data" detail={error} onRetry={reload} />;
@@ -46,7 +47,7 @@ export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceD
           {fields.map((f) => (
             <Tag key={f.key} style={{ padding: '4px 8px' }}>
               <div style={{ fontWeight: 600 }}>{f.label}</div>
-              <div style={{ fontSize: 11, color: SECONDARY_TEXT }}>{f.key}</div>
+              {f.label !== f.key && <div style={{ fontSize: 11, color: SECONDARY_TEXT }}>{f.key}</div>}
             </Tag>
           ))}
         </Flex>

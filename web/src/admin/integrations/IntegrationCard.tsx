@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Flex, Progress, Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Badge, Button, Card, Collapse, Flex, Progress, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { ClockCircleOutlined, DeleteOutlined, KeyOutlined, SyncOutlined } from '@ant-design/icons';
 import type { IntegrationDto } from '@common/schemas/integration';
 import { AUTO_SYNC_DEFAULT_SECONDS } from '@common/constants';
@@ -8,6 +8,7 @@ import { SECONDARY_TEXT } from '../ui/States';
 import { useToast } from '../ui/toast';
 import { integrationsApi } from './api';
 import { AutoSyncDialog, RemoveDialog, ScheduleDialog, SyncRangeDialog } from './dialogs';
+import { everyText, plural, summarizeSyncError } from './humanText';
 import { relativeTime } from './relativeTime';
 import { useIntegrations } from './store';
 import { followSync } from './syncFollower';
@@ -50,7 +51,7 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
       const updated = await integrationsApi.saveSettings(it.id, { autoSync, syncInterval });
       useIntegrations.getState().upsert(updated);
       setDialog(null);
-      toast.success('Settings Updated', autoSync ? `Auto sync runs every ${syncInterval} seconds.` : 'Auto sync is off.');
+      toast.success('Settings Updated', autoSync ? `Auto sync runs ${everyText(syncInterval)}.` : 'Auto sync is off.');
     } catch (e) {
       toast.error('Settings Error', errorText(e));
     } finally {
@@ -85,7 +86,7 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
           {it.description && <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>{it.description}</Typography.Paragraph>}
         </div>
         <Space wrap>
-          <Tooltip title={it.config.autoSync ? `Every ${it.config.syncInterval}s` : 'Auto sync off'}>
+          <Tooltip title={it.config.autoSync ? `Syncs ${everyText(it.config.syncInterval)}` : 'Auto sync off'}>
             <Space size={4}>
               <Switch
                 size="small"
@@ -123,23 +124,39 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
       )}
 
       <Flex gap={24} wrap style={{ marginTop: 12, padding: '8px 12px', background: '#fafafa', borderRadius: 6 }} data-testid="integration-totals">
-        <span><b>{totals?.totalTickets ?? 0}</b> tickets</span>
-        <span><b>{totals?.totalUsers ?? 0}</b> users</span>
-        <span><b>{totals?.totalOrganizations ?? 0}</b> organizations</span>
-        <span><b>{totals?.totalCustomStatuses ?? 0}</b> custom statuses</span>
+        <span>{plural(totals?.totalTickets ?? 0, 'ticket')}</span>
+        <span>{plural(totals?.totalUsers ?? 0, 'user')}</span>
+        <span>{plural(totals?.totalOrganizations ?? 0, 'organization')}</span>
+        <span>{plural(totals?.totalCustomStatuses ?? 0, 'custom status', 'custom statuses')}</span>
       </Flex>
 
       {it.config.lastSyncErrors.length > 0 && !running && (
-        <Typography.Paragraph type="danger" style={{ margin: '8px 0 0' }} data-testid="sync-errors">
-          Last sync: {it.config.lastSyncErrors.join('; ')}
-        </Typography.Paragraph>
+        // A sentence first; the raw answers (HTTP traces) folded below it.
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginTop: 8 }}
+          data-testid="sync-errors"
+          title={`Last sync: ${summarizeSyncError(it.config.lastSyncErrors.join('; '))}`}
+          description={
+            <Collapse
+              ghost
+              size="small"
+              items={[{
+                key: 'details',
+                label: `Details (${plural(it.config.lastSyncErrors.length, 'error')})`,
+                children: <pre style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', margin: 0, fontSize: 12 }}>{it.config.lastSyncErrors.join('\n')}</pre>,
+              }]}
+            />
+          }
+        />
       )}
 
       <Flex gap={16} wrap style={{ marginTop: 8, fontSize: 12, color: SECONDARY_TEXT }}>
         <span>Created {relativeTime(it.createdAt)}</span>
         <span>Updated {relativeTime(it.updatedAt)}</span>
         <span>Last sync {relativeTime(it.lastSync)}</span>
-        {it.config.autoSync && <span>Auto sync every {it.config.syncInterval}s</span>}
+        {it.config.autoSync && <span>Auto sync {everyText(it.config.syncInterval)}</span>}
         <span>ID: <Typography.Text copyable={{ text: it.id }} style={{ fontSize: 12 }}>{it.id}</Typography.Text></span>
       </Flex>
 

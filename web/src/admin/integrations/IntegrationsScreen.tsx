@@ -21,8 +21,8 @@ export default function IntegrationsScreen() {
 
   return (
     <div data-testid="integrations-screen">
-      <Flex justify="space-between" align="center" style={{ marginBottom: 16 }}>
-        <div>
+      <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 16 }}>
+        <div style={{ flex: '1 1 240px' }}>
           <Typography.Title level={4} style={{ margin: 0 }}>Integrations</Typography.Title>
           <Typography.Text type="secondary">Connect a support desk and sync its tickets into a data source.</Typography.Text>
         </div>

@@ -5,6 +5,7 @@ import { errorText } from '../../api/client';
 import { useToast } from '../ui/toast';
 import { integrationsApi } from './api';
 import { useIntegrations } from './store';
+import { PendingIntegrations } from './PendingIntegrations';
 import { useOAuthPopup } from './useOAuthPopup';
 import { useSubmitValidation } from '../ui/submitValidation';
 
@@ -118,6 +119,15 @@ export function OAuthWizard({ start, onClose }: { start: WizardStart | null; onC
 
       {step === 'setup' && (
         <div data-testid="wizard-setup">
+          {!integration && (
+            <PendingIntegrations
+              onResume={(it) => {
+                setIntegration(it);
+                configForm.setFieldsValue({ hostUrl: it.config.hostUrl ?? '' });
+                setStep('config');
+              }}
+            />
+          )}
           <Typography.Paragraph>Connect your Zendesk Support account with OAuth. You will need:</Typography.Paragraph>
           <ul>
             <li>An OAuth client from Zendesk Admin Center (Apps and integrations &gt; APIs &gt; OAuth Clients): its identifier and secret.</li>

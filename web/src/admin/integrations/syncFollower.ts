@@ -2,6 +2,7 @@ import type { SyncStatusDto } from '@common/schemas/integration';
 import type { SyncCompletedEvent } from '@common/realtime';
 import { SYNC_POLL_GIVE_UP_MS, SYNC_POLL_MS, SYNC_PROGRESS } from '@common/constants';
 import { integrationsApi } from './api';
+import { plural, summarizeSyncError } from './humanText';
 import { useIntegrations } from './store';
 
 type Toast = { success(title: string, text?: string): void; error(title: string, text?: string): void };
@@ -39,8 +40,8 @@ function showRunning(id: string, s: { progress: { message: string; progress: num
 }
 
 function completionText(r: { ticketsSynced: number; usersSynced: number; organizationsSynced: number } | null, totals: { totalTickets: number; totalUsers: number; totalOrganizations: number } | null) {
-  if (r) return `Synced ${r.ticketsSynced} tickets, ${r.usersSynced} users and ${r.organizationsSynced} organizations.`;
-  if (totals) return `${totals.totalTickets} tickets, ${totals.totalUsers} users and ${totals.totalOrganizations} organizations are now available.`;
+  if (r) return `Synced ${plural(r.ticketsSynced, 'ticket')}, ${plural(r.usersSynced, 'user')} and ${plural(r.organizationsSynced, 'organization')}.`;
+  if (totals) return `${plural(totals.totalTickets, 'ticket')}, ${plural(totals.totalUsers, 'user')} and ${plural(totals.totalOrganizations, 'organization')} are now available.`;
   return 'Your Zendesk data is up to date.';
 }
 
@@ -55,7 +56,8 @@ function finish(id: string, outcome: { ok: true; results: SyncCompletedEvent | S
     followers.delete(id);
     store.setSync(id, null);
     void store.load();
-    f.toast.error('Sync Error', outcome.message);
+    // A sentence in the toast; the card keeps the details.
+    f.toast.error('Sync Error', summarizeSyncError(outcome.message));
     return;
   }
   const prev = store.syncs[id];

@@ -1,40 +1,29 @@
-import { Button, Flex, Layout, Menu, Tabs, Tooltip, Typography } from 'antd';
-import type { MenuProps } from 'antd';
-import {
-  ApiOutlined, DatabaseOutlined, GlobalOutlined, HomeOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, AppstoreOutlined,
-} from '@ant-design/icons';
+import { Button, Drawer, Flex, Layout, Tabs, Tooltip, Typography } from 'antd';
+import { HomeOutlined, LogoutOutlined, MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { useCallback, useState } from 'react';
 import { useAdminToken } from '../../api/adminToken';
 import { closeAdminSocket } from '../../realtime/socket';
 import { useOAuthReturn } from '../integrations/useOAuthReturn';
 import { useAdminRealtime } from '../stores/useAdminRealtime';
 import { AdminContent } from './AdminContent';
+import { AdminMenu } from './AdminMenu';
 import { ConnectionBadge } from './ConnectionBadge';
-import { groupOf, NAV } from './nav';
+import { groupOf } from './nav';
 import { usePlace } from './usePlace';
+import { useCollapsedSidebar, useIsPhone } from './useSidebarState';
 
-const ICONS = {
-  'data-sources': <DatabaseOutlined />,
-  'dashboard-builder': <AppstoreOutlined />,
-  'published-dashboards': <GlobalOutlined />,
-  'api-docs': <ApiOutlined />,
-};
+const SIDEBAR_WIDTH = 256;
+const SIDEBAR_COLLAPSED_WIDTH = 64;
+const DRAWER_WIDTH = 280;
 
-/** Sidebar items; a group title chooses its main tab (first sub-tab) and opens or closes the group. */
-function menuItems(onGroup: (mainTab: string) => void): MenuProps['items'] {
-  return NAV.map((g) => ({
-    key: g.mainTab,
-    icon: ICONS[g.mainTab],
-    label: <span data-testid={`nav-${g.mainTab}`}>{g.label}</span>,
-    onTitleClick: () => onGroup(g.mainTab),
-    children: g.items.map((i) => ({ key: `${g.mainTab}/${i.key}`, label: <span data-testid={`nav-${g.mainTab}-${i.key}`}>{i.label}</span> })),
-  }));
-}
-
-/** The console frame (spec 2.4): sidebar, top bar, sub-tab row and the current screen. */
+/**
+ * The console frame (spec 2.4): sidebar, top bar, sub-tab row and the current screen. Below 768 px
+ * the sidebar is a drawer opened from the top bar and the top bar's buttons shrink to icons.
+ */
 export function AdminShell() {
-  const [collapsed, setCollapsed] = useState(false);
-  const [openGroups, setOpenGroups] = useState<string[]>(NAV.map((g) => g.mainTab));
+  const phone = useIsPhone();
+  const [collapsed, setCollapsed] = useCollapsedSidebar();
+  const [drawerOpen, setDrawerOpen] = useState(false);
   const { place, go } = usePlace();
   const signOut = useAdminToken((s) => s.signOut);
   useAdminRealtime();
@@ -43,73 +32,85 @@ export function AdminShell() {
 
   const group = groupOf(place.mainTab)!;
   const onSubTab = group.subTabs.some((t) => t.key === place.subTab);
+  const toggle = () => (phone ? setDrawerOpen(true) : setCollapsed(!collapsed));
+  const toggleTip = phone ? 'Open menu' : collapsed ? 'Expand sidebar' : 'Collapse sidebar';
+  const brand = (short: boolean) => (
+    <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: 'center', fontWeight: 700, fontSize: 16 }}>
+      {short ? 'LD' : 'LiveDash Admin'}
+    </div>
+  );
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider
-        collapsible
-        collapsed={collapsed}
-        trigger={null}
-        width={256}
-        collapsedWidth={64}
-        theme="light"
-        style={{ borderRight: '1px solid #f0f0f0', position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
-        data-testid="admin-sidebar"
-      >
-        <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: 'center', fontWeight: 700, fontSize: 16 }}>
-          {collapsed ? 'LD' : 'LiveDash Admin'}
-        </div>
-        <Menu
-          mode="inline"
-          inlineCollapsed={collapsed}
-          style={{ borderInlineEnd: 'none' }}
-          selectedKeys={[`${place.mainTab}/${place.subTab}`]}
-          openKeys={collapsed ? undefined : openGroups}
-          items={menuItems((mainTab) => {
-            // Choosing a main tab selects its first sub-tab (spec 2.4); only once there does the title fold the group.
-            if (mainTab !== place.mainTab || place.subTab !== groupOf(mainTab)?.subTabs[0].key) {
-              go(mainTab);
-              setOpenGroups((open) => (open.includes(mainTab) ? open : [...open, mainTab]));
-            } else {
-              setOpenGroups((open) => (open.includes(mainTab) ? open.filter((k) => k !== mainTab) : [...open, mainTab]));
-            }
-          })}
-          onClick={({ key }) => {
-            const [main, sub] = String(key).split('/');
-            go(main, sub);
-          }}
-        />
-      </Layout.Sider>
-      <Layout>
-        <Layout.Header style={{ background: '#fff', padding: '0 16px', borderBottom: '1px solid #f0f0f0', height: 56, lineHeight: '56px' }}>
-          <Flex align="center" justify="space-between" style={{ height: '100%' }}>
-            <Flex align="center" gap={12}>
-              <Tooltip title={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}>
+      {!phone && (
+        <Layout.Sider
+          collapsible
+          collapsed={collapsed}
+          trigger={null}
+          width={SIDEBAR_WIDTH}
+          collapsedWidth={SIDEBAR_COLLAPSED_WIDTH}
+          theme="light"
+          style={{ borderRight: '1px solid #f0f0f0', position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
+          data-testid="admin-sidebar"
+        >
+          {brand(collapsed)}
+          <AdminMenu place={place} collapsed={collapsed} go={go} />
+        </Layout.Sider>
+      )}
+      {phone && (
+        <Drawer
+          placement="left"
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          size={DRAWER_WIDTH}
+          closable={false}
+          styles={{ body: { padding: 0 } }}
+          data-testid="admin-drawer"
+        >
+          {brand(false)}
+          <AdminMenu place={place} collapsed={false} go={go} onChosen={() => setDrawerOpen(false)} />
+        </Drawer>
+      )}
+      <Layout style={{ minWidth: 0 }}>
+        <Layout.Header
+          data-testid="admin-header"
+          style={{ background: '#fff', padding: phone ? '0 8px' : '0 16px', borderBottom: '1px solid #f0f0f0', height: 56, lineHeight: '56px' }}
+        >
+          <Flex align="center" justify="space-between" gap={8} style={{ height: '100%' }}>
+            <Flex align="center" gap={phone ? 4 : 12} style={{ minWidth: 0 }}>
+              <Tooltip title={toggleTip}>
                 <Button
                   type="text"
-                  aria-label="Toggle sidebar"
-                  icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-                  onClick={() => setCollapsed((c) => !c)}
+                  aria-label={phone ? 'Open menu' : 'Toggle sidebar'}
+                  icon={phone ? <MenuOutlined /> : collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+                  onClick={toggle}
                 />
               </Tooltip>
-              <Typography.Title level={4} style={{ margin: 0 }}>{group.label}</Typography.Title>
+              <Typography.Title level={4} style={{ margin: 0, fontSize: phone ? 18 : undefined }} ellipsis>{group.label}</Typography.Title>
             </Flex>
-            <Flex align="center" gap={12}>
-              <ConnectionBadge />
-              <Button icon={<HomeOutlined />} onClick={() => window.open('/', '_blank', 'noopener')}>Back to Home</Button>
-              <Button
-                icon={<LogoutOutlined />}
-                onClick={() => {
-                  closeAdminSocket();
-                  signOut();
-                }}
-              >
-                Sign out
-              </Button>
+            <Flex align="center" gap={phone ? 4 : 12} style={{ flex: 'none' }}>
+              <ConnectionBadge compact={phone} />
+              <Tooltip title={phone ? 'Back to Home' : undefined}>
+                <Button icon={<HomeOutlined />} aria-label="Back to Home" onClick={() => window.open('/', '_blank', 'noopener')}>
+                  {phone ? null : 'Back to Home'}
+                </Button>
+              </Tooltip>
+              <Tooltip title={phone ? 'Sign out' : undefined}>
+                <Button
+                  icon={<LogoutOutlined />}
+                  aria-label="Sign out"
+                  onClick={() => {
+                    closeAdminSocket();
+                    signOut();
+                  }}
+                >
+                  {phone ? null : 'Sign out'}
+                </Button>
+              </Tooltip>
             </Flex>
           </Flex>
         </Layout.Header>
-        <Layout.Content style={{ padding: '8px 24px 24px' }}>
+        <Layout.Content style={{ padding: phone ? '4px 12px 16px' : '8px 24px 24px', minWidth: 0 }}>
           <Tabs
             activeKey={onSubTab ? place.subTab : ''}
             styles={onSubTab ? undefined : { indicator: { display: 'none' } }}

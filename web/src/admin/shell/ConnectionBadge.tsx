@@ -8,14 +8,14 @@ const LOOK = {
   offline: { status: 'error', text: 'Offline', tip: 'No live connection.' },
 } as const;
 
-/** The top bar's live indicator: "Live" only while the admin socket is connected. */
-export function ConnectionBadge() {
+/** The top bar's live indicator: "Live" only while the admin socket is connected; `compact` shows the dot alone (phones). */
+export function ConnectionBadge({ compact = false }: { compact?: boolean }) {
   const state = useConnection((s) => s.admin);
   const look = LOOK[state];
   return (
-    <Tooltip title={look.tip}>
-      <span data-testid="connection-state" data-state={state}>
-        <Badge status={look.status} text={look.text} />
+    <Tooltip title={compact ? `${look.text}: ${look.tip}` : look.tip}>
+      <span data-testid="connection-state" data-state={state} aria-label={look.text} style={{ padding: compact ? '0 6px' : undefined }}>
+        <Badge status={look.status} text={compact ? undefined : look.text} />
       </span>
     </Tooltip>
   );

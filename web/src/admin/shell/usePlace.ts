@@ -1,5 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { guardedLeave } from '../../leaveGuard';
 import { ADMIN_NAVIGATE_EVENT, normalizePlace, type AdminNavigateDetail, type MainTab } from './nav';
 
 export interface Place {
@@ -23,7 +24,7 @@ export function usePlace(): { place: Place; go(mainTab: string, subTab?: string,
       const next = normalizePlace(main, sub ?? null);
       const query: Record<string, string> = { tab: next.mainTab, sub: next.subTab };
       if (dashboard) query.dashboard = dashboard;
-      setParams(query);
+      guardedLeave(() => setParams(query));
     },
     [setParams],
   );
@@ -39,3 +40,4 @@ export function usePlace(): { place: Place; go(mainTab: string, subTab?: string,
 
   return { place: { mainTab, subTab, dashboardId }, go };
 }
+

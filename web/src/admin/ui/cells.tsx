@@ -1,6 +1,7 @@
 import { Tag, Typography } from 'antd';
 import { CUSTOM_FIELD_PREFIX } from '@common/constants';
 import { cellText, customFields, isEmptyValue } from '@common/cells';
+import { formatValue, type ValueFormat } from '@common/formats';
 import type { RecordDto } from '@common/schemas/record';
 
 export { fieldValue } from '@common/cells';
@@ -18,6 +19,14 @@ export function CellValue({ value }: { value: unknown }) {
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>({fullLength} characters total)</Typography.Text>
     </span>
   );
+}
+
+/** A value in its column's format (dates local, numbers with separators), the full value on hover; objects and arrays as CellValue. */
+export function FormattedValue({ field, value, column }: { field: string; value: unknown; column?: ValueFormat }) {
+  if (isEmptyValue(value) || typeof value === 'object') return <CellValue value={value} />;
+  const shown = formatValue(field, value, column);
+  if (shown.fullLength !== undefined) return <CellValue value={value} />;
+  return <span title={shown.title}>{shown.text}</span>;
 }
 
 /** The field names of records (keyOrder first, then data keys), without custom_fields. */

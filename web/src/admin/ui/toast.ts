@@ -1,14 +1,30 @@
 import { App } from 'antd';
+import type { NotificationPlacement } from 'antd/es/notification/interface';
 import { useMemo } from 'react';
 
-/** Spec toasts (title and optional text) through antd notification: one visible at a time. */
+/**
+ * Where a toast goes so it never covers the buttons of the card (or dialog) it belongs to — the one
+ * holding the focused control: at the bottom while that card sits in the upper half of the screen,
+ * at the top otherwise. Phones get the full-width top / bottom places.
+ */
+export function toastPlacement(): { placement: NotificationPlacement } {
+  const phone = window.innerWidth < 768;
+  const holder = document.activeElement instanceof HTMLElement ? document.activeElement.closest('.ant-card, .ant-modal, [data-testid=config-editor]') : null;
+  const rect = holder?.getBoundingClientRect();
+  const upper = !rect || rect.top + rect.height / 2 < window.innerHeight / 2;
+  if (upper) return { placement: phone ? 'bottom' : 'bottomRight' };
+  // Top toasts start below the console's 56 px top bar (`top` in App.tsx).
+  return { placement: phone ? 'top' : 'topRight' };
+}
+
+/** Spec toasts (title and optional text) through antd notification: one visible at a time, placed clear of their card. */
 export function useToast() {
   const { notification } = App.useApp();
   return useMemo(
     () => ({
-      success: (title: string, text?: string) => notification.success({ title, description: text }),
-      error: (title: string, text?: string) => notification.error({ title, description: text }),
-      info: (title: string, text?: string) => notification.info({ title, description: text }),
+      success: (title: string, text?: string) => notification.success({ title, description: text, ...toastPlacement() }),
+      error: (title: string, text?: string) => notification.error({ title, description: text, ...toastPlacement() }),
+      info: (title: string, text?: string) => notification.info({ title, description: text, ...toastPlacement() }),
     }),
     [notification],
   );

@@ -1,38 +1,53 @@
-import { Badge, Button, Card, Col, Empty, Flex, Row, Typography, theme } from 'antd';
-import { memo, useDeferredValue, useMemo, useState } from 'react';
-import type { HighlightRule, TabConfiguration } from '@common/schemas/dashboard';
-import { cellText, fieldValue, isEmptyValue } from '../cells';
+import { Badge, Button, Card, Empty, Flex, theme } from 'antd';
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import type { TabConfiguration } from '@common/schemas/dashboard';
+import { fieldValue } from '../cells';
+import { BucketCard, useCardLook, type CardLook } from './BucketCard';
+import { bucketGridStyle, bucketKeyOf, bucketWidthOf, groupIds } from './bucketModel';
 import { EmptyText } from './EmptyText';
-import { currentRecords, useViewerStore } from './viewerStore';
 import { useKeyMappings } from './useKeyMappings';
+import { currentRecords, useViewerStore } from './viewerStore';
 
-const PAGE = 60;
-type ColorToken = 'red' | 'yellow' | 'green' | 'blue' | 'purple';
-const RULE_COLORS: readonly string[] = ['red', 'yellow', 'green', 'blue', 'purple'];
+/** Cards a group draws at first, and how many more each time its end scrolls into view. */
+const CARDS_FIRST = 24;
+const CARDS_MORE = 48;
+/** Groups drawn at first, and how many more each time the board's end scrolls into view. */
+const GROUPS_FIRST = 12;
+const GROUPS_MORE = 12;
 
-/** The border colour name of a record: the first highlight rule whose field equals its value, else gray. */
-export function highlightColor(rules: HighlightRule[] | undefined, value: (key: string) => unknown): string {
-  const hit = (rules ?? []).find((r) => !isEmptyValue(r.key) && String(value(r.key) ?? '') === r.value);
-  const color = hit?.color.toLowerCase();
-  return color && RULE_COLORS.includes(color) ? color : 'gray';
+export { highlightColor } from './bucketModel';
+
+/**
+ * Calls `onVisible` whenever the returned element comes near the viewport (or its scroll box):
+ * boards draw more groups and cards as they scroll, so a 10,000-record board opens at once.
+ */
+function useNearEnd(onVisible: () => void, active: boolean) {
+  const ref = useRef<HTMLDivElement>(null);
+  const callback = useRef(onVisible);
+  callback.current = onVisible;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !active) return;
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && callback.current(), { rootMargin: '400px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [active]);
+  return ref;
 }
 
-/** Records grouped by the bucket key, one card per record (spec 2.13, bucket view). */
+/** Records grouped by the bucket key, one card per record (spec 2.13, bucket view), columns of the Bucket Width. */
 export function BucketView({ configuration }: { configuration: TabConfiguration }) {
-  const bucketKey = configuration.bucketKey || configuration.buckets?.[0]?.key || '';
+  const bucketKey = bucketKeyOf(configuration);
   const version = useDeferredValue(useViewerStore((s) => s.version));
-  const groups = useMemo(() => {
-    const out = new Map<string, string[]>();
-    if (!bucketKey) return out;
-    for (const r of currentRecords()) {
-      const v = fieldValue(r, bucketKey);
-      const name = isEmptyValue(v) ? 'Unassigned' : String(v);
-      let list = out.get(name);
-      if (!list) out.set(name, (list = []));
-      list.push(r.recordId);
-    }
-    return out;
-  }, [bucketKey, version]);
+  const groups = useMemo(
+    () => (bucketKey ? groupIds(currentRecords(), (r) => fieldValue(r, bucketKey), (r) => r.recordId) : new Map<string, string[]>()),
+    // `version` stands for the store's records.
+    [bucketKey, version],
+  );
+  const [groupLimit, setGroupLimit] = useState(GROUPS_FIRST);
+  const more = useNearEnd(() => setGroupLimit((n) => n + GROUPS_MORE), groups.size > groupLimit);
+  const look = useCardLook();
+  const labels = useKeyMappings();
 
   if (!bucketKey) {
     return <Card><Empty description={<EmptyText title="No Bucket Key Configured" text="Configure a bucket key to group records." />} /></Card>;
@@ -40,60 +55,68 @@ export function BucketView({ configuration }: { configuration: TabConfiguration 
   if (groups.size === 0) {
     return <Card><Empty description={<EmptyText title="No Data Available" text="No records found for this bucket configuration." />} /></Card>;
   }
-  // Three columns from 992 px (antd lg), two on tablets, one on phones (spec 9: bucket grid of 3).
+  const shown = [...groups].slice(0, groupLimit);
   return (
-    <Row gutter={[16, 16]} data-testid="bucket-grid">
-      {[...groups].map(([name, ids]) => (
-        <Col key={name} xs={24} md={12} lg={8}>
-          <BucketGroup name={name} ids={ids} configuration={configuration} />
-        </Col>
-      ))}
-    </Row>
+    <>
+      <div data-testid="bucket-grid" data-width={bucketWidthOf(configuration)} style={bucketGridStyle(bucketWidthOf(configuration))}>
+        {shown.map(([name, ids]) => (
+          <BucketGroup key={name} name={name} ids={ids} configuration={configuration} labels={labels} look={look} />
+        ))}
+      </div>
+      {groups.size > groupLimit && (
+        <div ref={more} style={{ padding: 16, textAlign: 'center' }}>
+          <Button onClick={() => setGroupLimit((n) => n + GROUPS_MORE)}>Show more groups ({groups.size - groupLimit} more)</Button>
+        </div>
+      )}
+    </>
   );
 }
 
-function BucketGroup({ name, ids, configuration }: { name: string; ids: string[]; configuration: TabConfiguration }) {
-  const [shown, setShown] = useState(PAGE);
+interface GroupProps {
+  name: string;
+  ids: string[];
+  configuration: TabConfiguration;
+  labels: Record<string, string>;
+  look: CardLook;
+}
+
+const BucketGroup = memo(function BucketGroup({ name, ids, configuration, labels, look }: GroupProps) {
+  const [limit, setLimit] = useState(CARDS_FIRST);
   const { token } = theme.useToken();
+  const hasMore = ids.length > limit;
+  const more = useNearEnd(() => setLimit((n) => n + CARDS_MORE), hasMore);
   return (
     <Card
       data-testid="bucket-group"
       size="small"
+      style={{ minWidth: 0 }}
       title={<Flex gap={8} align="center"><span data-testid="bucket-title">{name}</span><Badge count={ids.length} showZero overflowCount={99999} color={token.colorPrimary} /></Flex>}
       styles={{ body: { background: token.colorFillQuaternary, maxHeight: 640, overflowY: 'auto' } }}
     >
       <Flex vertical gap={8}>
-        {ids.slice(0, shown).map((id) => <RecordCard key={id} recordId={id} configuration={configuration} />)}
-        {ids.length > shown && <Button onClick={() => setShown((n) => n + PAGE * 5)}>Show more ({ids.length - shown} more)</Button>}
+        {ids.slice(0, limit).map((id) => <RecordCard key={id} recordId={id} configuration={configuration} labels={labels} look={look} />)}
+        {hasMore && (
+          <div ref={more}>
+            <Button block onClick={() => setLimit((n) => n + CARDS_MORE)}>Show more ({(ids.length - limit).toLocaleString()} more)</Button>
+          </div>
+        )}
       </Flex>
     </Card>
   );
-}
+});
 
 /** One record card; it selects its own record so a pushed change re-renders this card alone. */
-const RecordCard = memo(function RecordCard({ recordId, configuration }: { recordId: string; configuration: TabConfiguration }) {
+const RecordCard = memo(function RecordCard({ recordId, configuration, labels, look }: { recordId: string; configuration: TabConfiguration; labels: Record<string, string>; look: CardLook }) {
   const record = useViewerStore((s) => s.records.get(recordId));
-  const labels = useKeyMappings();
-  const { token } = theme.useToken();
   if (!record) return null;
-  const color = highlightColor(configuration.highlightRules, (k) => fieldValue(record, k));
-  const border = color === 'gray' ? token.colorBorder : token[color as ColorToken];
-  const keys = configuration.displayKeys ?? [];
   return (
-    <div data-testid="bucket-card" data-color={color} style={{ background: token.colorBgContainer, border: `2px solid ${border}`, borderRadius: token.borderRadiusLG, padding: '8px 12px' }}>
-      {keys.length === 0 ? (
-        <Typography.Text>Record ID: {record.recordId}</Typography.Text>
-      ) : (
-        keys.map((k) => {
-          const v = fieldValue(record, k);
-          return (
-            <div key={k} style={{ display: 'flex', gap: 8, minWidth: 0 }}>
-              <Typography.Text type="secondary" style={{ flex: 'none' }}>{labels[k] ?? k}:</Typography.Text>
-              <Typography.Text ellipsis style={{ minWidth: 0 }}>{isEmptyValue(v) ? 'N/A' : cellText(v).text}</Typography.Text>
-            </div>
-          );
-        })
-      )}
-    </div>
+    <BucketCard
+      recordId={record.recordId}
+      value={(k) => fieldValue(record, k)}
+      displayKeys={configuration.displayKeys ?? []}
+      rules={configuration.highlightRules}
+      labels={labels}
+      look={look}
+    />
   );
 });

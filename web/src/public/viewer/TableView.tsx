@@ -1,12 +1,14 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { getCoreRowModel, useReactTable, type ColumnDef, type ColumnSort, type SortingState } from '@tanstack/react-table';
 import { Button, Card, Empty, Flex, Input, Typography } from 'antd';
-import { startTransition, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useContext, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { TabConfiguration } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
+import { ranker, sortOrderFor } from '@common/enumOrder';
 import { fieldValue } from '../cells';
 import { EmptyText } from './EmptyText';
 import { compareValues, LAST_UPDATED, searchText, tableColumns, warmSearchText, type ColumnSpec } from './tableModel';
+import { registerTableView, ViewerTabContext } from './viewerExport';
 import { VirtualTable } from './VirtualTable';
 import { currentRecords, useViewerStore } from './viewerStore';
 
@@ -15,12 +17,23 @@ const NO_ROWS: RecordDto[] = [];
 
 const cellValue = (r: RecordDto, field: string) => (field === LAST_UPDATED ? r.lastUpdated : fieldValue(r, field));
 
-/** Records in the order of one column (stable: ties keep server order). */
-function sortRecords(records: RecordDto[], sort: ColumnSort | undefined): RecordDto[] {
+/**
+ * Records in the order of one column (stable: ties keep server order). Known enums and a column's
+ * own order rank by meaning (ranked values first, ascending = the order's first value on top).
+ */
+function sortRecords(records: RecordDto[], sort: ColumnSort | undefined, specs: ColumnSpec[]): RecordDto[] {
   if (!sort) return records;
-  const keyed = records.map((r, i) => ({ r, i, v: cellValue(r, sort.id) }));
+  const spec = specs.find((s) => s.field === sort.id);
+  const rank = ranker(spec && sort.id !== LAST_UPDATED ? sortOrderFor(spec.field, spec.sortOrder) : null);
+  const keyed = records.map((r, i) => {
+    const v = cellValue(r, sort.id);
+    return { r, i, v, k: rank ? rank(v) : -1 };
+  });
   const dir = sort.desc ? -1 : 1;
-  keyed.sort((a, b) => compareValues(a.v, b.v) * dir || a.i - b.i);
+  keyed.sort((a, b) => {
+    if (a.k !== b.k) return (a.k === -1 ? 1 : b.k === -1 ? -1 : (a.k - b.k) * dir);
+    return compareValues(a.v, b.v) * dir || a.i - b.i;
+  });
   return keyed.map((k) => k.r);
 }
 
@@ -65,7 +78,13 @@ export function TableView({ configuration, height }: { configuration: TabConfigu
     sortDescFirst: false,
     enableMultiSort: false,
   });
-  const rows = useMemo(() => sortRecords(filtered, sorting[0]), [filtered, sorting]);
+  const rows = useMemo(() => sortRecords(filtered, sorting[0], specs), [filtered, sorting, specs]);
+
+  // Export CSV of this tab writes what this table shows.
+  const tabId = useContext(ViewerTabContext);
+  const snapshot = useRef({ specs, rows });
+  snapshot.current = { specs, rows };
+  useEffect(() => (tabId ? registerTableView(tabId, () => snapshot.current) : undefined), [tabId]);
 
   if (columns.length === 0) {
     return <Card><Empty description={<EmptyText title="No Columns Configured" text="Configure columns to display in table view." />} /></Card>;
@@ -91,7 +110,7 @@ export function TableView({ configuration, height }: { configuration: TabConfigu
         </Typography.Text>
         {canToggle && <Button onClick={() => setShowAll((v) => !v)}>{showAll ? 'Show Configured' : 'Show All Fields'}</Button>}
         <Typography.Text type="secondary" style={{ marginLeft: 'auto', opacity: pending ? 0.5 : 1 }} data-testid="row-count">
-          {rows.length.toLocaleString()} {rows.length === 1 ? 'record' : 'records'}
+          {rowCountText(rows.length, records.length)}
         </Typography.Text>
       </Flex>
       <VirtualTable table={table} specs={specs} rows={rows} height={height} />
@@ -102,6 +121,12 @@ export function TableView({ configuration, height }: { configuration: TabConfigu
       )}
     </Flex>
   );
+}
+
+/** "150 records", or with a filter "Showing 27 of 150 records". */
+export function rowCountText(shown: number, total: number): string {
+  const all = `${total.toLocaleString()} ${total === 1 ? 'record' : 'records'}`;
+  return shown === total ? all : `Showing ${shown.toLocaleString()} of ${all}`;
 }
 
 /** The previous value while its JSON is unchanged. */

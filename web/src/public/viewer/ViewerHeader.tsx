@@ -1,31 +1,43 @@
-import { ArrowLeftOutlined, DownloadOutlined } from '@ant-design/icons';
-import { App, Badge, Button, Flex, Skeleton, Typography, theme } from 'antd';
+import { ArrowLeftOutlined, DownOutlined, DownloadOutlined } from '@ant-design/icons';
+import { App, Badge, Button, Dropdown, Flex, Skeleton, Space, Typography, theme } from 'antd';
+import { csvFileName } from '@common/csv';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { publicApi as api } from '../../api/client';
 import { useConnection } from '../../realtime/socket';
 import { dashboardFeed, type ViewerFeed } from './feed';
+import { tableCsv, tableViewOf } from './viewerExport';
+import { useViewerStore } from './viewerStore';
 
-/** The download name: "<dashboard name>.csv", or "dashboard.csv" when the name has nothing usable (spec 7). */
-export function csvFileName(name: string): string {
-  const safe = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').trim();
-  return `${/[^_.\s]/.test(safe) ? safe : 'dashboard'}.csv`;
-}
+/** The download name: "<dashboard> - <tab>.csv" (spec 7, issue 11), "dashboard" when the name has nothing usable. */
+export { csvFileName } from '@common/csv';
 
-/** Downloads the current tab as "<dashboard name>.csv". */
-async function exportCsv(dashboard: PublicDashboardResponse['dashboard'], path: string) {
-  const text = await api.get<string>(path);
-  // The response decoder drops the BOM; put it back so spreadsheets read UTF-8.
-  const body = text.startsWith('\uFEFF') ? text : `\uFEFF${text}`;
+function download(body: string, fileName: string) {
   const url = URL.createObjectURL(new Blob([body], { type: 'text/csv;charset=utf-8' }));
   const a = document.createElement('a');
   a.href = url;
-  a.download = csvFileName(dashboard.name);
+  a.download = fileName;
   document.body.appendChild(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Every record of a tab, from the server's export at `path` (streamed from the database). */
+async function exportAll(dashboard: PublicDashboardResponse['dashboard'], path: string, _tabId: string | null, tabName: string | null) {
+  const text = await api.get<string>(path);
+  // The response decoder drops the BOM; put it back so spreadsheets read UTF-8.
+  download(text.startsWith('\uFEFF') ? text : `\uFEFF${text}`, csvFileName(dashboard.name, tabName));
+}
+
+/** The current tab as the viewer shows it (filter, sort, visible columns); tabs without a table export every record. */
+async function exportSeen(dashboard: PublicDashboardResponse['dashboard'], path: string, tabId: string | null, tabName: string | null) {
+  const view = tabId ? tableViewOf(tabId) : null;
+  if (!view) return exportAll(dashboard, path, tabId, tabName);
+  const head = useViewerStore.getState().head;
+  const labels = head?.dataSource?.keyMappings ?? head?.dashboard.configuration.keyMappings ?? {};
+  download(tableCsv(view(), labels), csvFileName(dashboard.name, tabName));
 }
 
 /**
@@ -44,11 +56,12 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed }
   const exportPath = dashboard ? (feed ?? dashboardFeed(dashboard.id)).exportPath(tabId) : null;
   const backTo = feed ? feed.backTo : '/dashboards';
 
-  const onExport = async () => {
+  const tabName = useViewerStore((s) => s.head?.tabs.find((t) => t.id === tabId)?.name ?? null);
+  const onExport = async (all: boolean) => {
     if (!dashboard || !exportPath) return;
     setBusy(true);
     try {
-      await exportCsv(dashboard, exportPath);
+      await (all ? exportAll : exportSeen)(dashboard, exportPath, tabId, tabName);
     } catch (e) {
       console.error('CSV export failed', e);
       message.error('Failed to export dashboard');
@@ -89,9 +102,18 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed }
               {live ? <Badge status="processing" color={token.colorSuccess} text="Live • Updates every 30s" /> : <Badge status="warning" text="Reconnecting…" />}
             </span>
             {(!dashboard || exportPath) && (
-              <Button icon={<DownloadOutlined />} onClick={onExport} loading={busy} disabled={!dashboard}>
-                Export CSV
-              </Button>
+              <Space.Compact data-testid="export-csv">
+                <Button icon={<DownloadOutlined />} onClick={() => void onExport(false)} loading={busy} disabled={!dashboard}>
+                  Export CSV
+                </Button>
+                <Dropdown
+                  disabled={!dashboard || busy}
+                  trigger={['click']}
+                  menu={{ items: [{ key: 'all', label: 'Export all records', icon: <DownloadOutlined /> }], onClick: () => void onExport(true) }}
+                >
+                  <Button icon={<DownOutlined />} aria-label="More export options" />
+                </Dropdown>
+              </Space.Compact>
             )}
           </Flex>
         )}

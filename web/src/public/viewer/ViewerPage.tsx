@@ -8,6 +8,7 @@ import { ViewerHeader } from './ViewerHeader';
 import { TabContent } from './TabContent';
 import { useViewerStore } from './viewerStore';
 import { useViewerSync } from './useViewerSync';
+import { ViewerTabContext } from './viewerExport';
 
 /**
  * The public dashboard viewer at /dashboards/:id (spec 2.13); a share link's page passes its own
@@ -56,7 +57,7 @@ export default function ViewerPage({ feed: given }: { feed?: ViewerFeed }) {
     body = (
       <>
         {truncated && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={`Showing the first ${total.toLocaleString()} records of this data source.`} />}
-        <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <TabContent tab={tab} /> }))} />
+        <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <ViewerTabContext.Provider value={tab.id}><TabContent tab={tab} /></ViewerTabContext.Provider> }))} />
       </>
     );
   }

@@ -1,4 +1,6 @@
 import { COLUMN_DEFAULT_WIDTH } from '@common/constants';
+import { compareCells, sortOrderFor } from '@common/enumOrder';
+import type { ColumnFormat } from '@common/formats';
 import type { TabConfiguration } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
 import { recordFields } from '../cells';
@@ -8,6 +10,9 @@ export interface ColumnSpec {
   field: string;
   width: number;
   extra: boolean;
+  format?: ColumnFormat;
+  currency?: string;
+  sortOrder?: string[];
 }
 
 export const LAST_UPDATED = '__lastUpdated';
@@ -20,7 +25,7 @@ export function configuredColumns(configuration: TabConfiguration): ColumnSpec[]
     .map((c, i) => ({ ...c, order: c.order ?? i }))
     .filter((c) => c.visible !== false && c.name)
     .sort((a, b) => a.order - b.order)
-    .map((c) => ({ field: c.name, width: c.width ?? COLUMN_DEFAULT_WIDTH, extra: false }));
+    .map((c) => ({ field: c.name, width: c.width ?? COLUMN_DEFAULT_WIDTH, extra: false, format: c.format, currency: c.currency, sortOrder: c.sortOrder }));
 }
 
 /** Every field the records carry (sampled from the first records), first-seen order. */
@@ -60,15 +65,9 @@ export function searchText(r: RecordDto): string {
   return s;
 }
 
-/** Sort order of two cell values: numbers by value, empties last, otherwise text. */
-export function compareValues(a: unknown, b: unknown): number {
-  const ea = a === null || a === undefined || a === '';
-  const eb = b === null || b === undefined || b === '';
-  if (ea || eb) return ea === eb ? 0 : ea ? 1 : -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const sa = typeof a === 'object' ? JSON.stringify(a) : String(a);
-  const sb = typeof b === 'object' ? JSON.stringify(b) : String(b);
-  return sa < sb ? -1 : sa > sb ? 1 : 0;
+/** Sort order of two cell values of a column: by meaning for known enums or the column's own order (common/enumOrder), numbers by value, empties last. */
+export function compareValues(a: unknown, b: unknown, spec?: Pick<ColumnSpec, 'field' | 'sortOrder'>): number {
+  return compareCells(a, b, spec ? sortOrderFor(spec.field, spec.sortOrder) : null);
 }
 
 /**

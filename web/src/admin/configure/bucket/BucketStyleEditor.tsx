@@ -7,7 +7,11 @@ import type { DataSourceDto } from '@common/schemas/dataSource';
 import { useSourceRecords } from '../../stores/useSourceRecords';
 import { customColumn, customFieldIds, fieldValue, recordFields, valueType } from '../../ui/cells';
 import { EmptyState, LoadError } from '../../ui/States';
+import { fieldLabel } from '@common/formats';
+import { bucketWidth } from '../../../public/viewer/bucketModel';
+import { BucketPreview } from './BucketPreview';
 import { HighlightRulesEditor } from './HighlightRulesEditor';
+import { useReportUnsaved } from '../unsavedEdits';
 
 interface Props {
   tab: DashboardTab;
@@ -15,15 +19,9 @@ interface Props {
   onConfig(config: TabConfiguration, toast?: string): Promise<boolean>;
 }
 
-/** Bucket width: numeric within 200–800, 300 when not a number (spec 5). */
-export const bucketWidth = (v: unknown) => {
-  const n = typeof v === 'number' ? v : Number.parseFloat(String(v));
-  return Number.isFinite(n) ? Math.min(BUCKET_MAX_WIDTH, Math.max(BUCKET_MIN_WIDTH, Math.round(n))) : BUCKET_DEFAULT_WIDTH;
-};
-
 /** Bucket style editor (spec 2.10 + DECISIONS.md): data structure, bucket key and width, display keys, highlight rules. */
 export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
-  const { records, status, error, reload } = useSourceRecords(dataSource?.id ?? null);
+  const { records, total, status, error, reload } = useSourceRecords(dataSource?.id ?? null);
   const config = tab.configuration ?? {};
   const [bucketKey, setBucketKey] = useState<string | null>(config.bucketKey ?? config.buckets?.[0]?.key ?? null);
   const [width, setWidth] = useState<number>(bucketWidth(config.buckets?.[0]?.width ?? BUCKET_DEFAULT_WIDTH));
@@ -31,6 +29,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
   const [rules, setRules] = useState<HighlightRule[]>(config.highlightRules ?? []);
   const [saving, setSaving] = useState(false);
   const [dirty, setDirty] = useState(false);
+  useReportUnsaved(`${tab.id}:bucket`, tab.name, dirty);
 
   // Follow the saved settings (e.g. pushed from another admin tab) while nothing is edited here.
   useEffect(() => {
@@ -48,10 +47,13 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
 
   const columns = useMemo(() => [...recordFields(records), ...customFieldIds(records).map(customColumn)], [records]);
   const first = records[0];
+  const labels = dataSource?.keyMappings ?? {};
+  // One name per field: the label, with the key beside it where they differ.
+  const label = (c: string) => (fieldLabel(c, labels) === c ? c : `${fieldLabel(c, labels)} (${c})`);
 
   const save = async () => {
     setSaving(true);
-    await onConfig(
+    const ok = await onConfig(
       {
         ...config,
         bucketKey: bucketKey ?? null,
@@ -62,7 +64,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
       'Configuration Saved',
     );
     setSaving(false);
-    setDirty(false);
+    if (ok) setDirty(false);
   };
 
   if (status === 'error') return <LoadError title="Failed to fetch raw data" detail={error} onRetry={reload} />;
@@ -88,6 +90,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
                 dataIndex: 'name',
                 render: (name: string) => (
                   <Flex gap={6} align="center">
+                    {fieldLabel(name, labels) !== name && <Typography.Text strong>{fieldLabel(name, labels)}</Typography.Text>}
                     <Typography.Text code>{name}</Typography.Text>
                     {name === dataSource?.primaryKey && <Tag color="gold">Primary Key</Tag>}
                   </Flex>
@@ -101,7 +104,12 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
       <Col xs={24} xl={14}>
         <Card
           title="Bucket Configuration"
-          extra={<Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void save()}>Save Changes</Button>}
+          extra={
+            <Flex gap={8} align="center">
+              {dirty && <Tag color="orange">Unsaved changes</Tag>}
+              <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void save()}>Save Changes</Button>
+            </Flex>
+          }
         >
           <Form layout="vertical">
             <Form.Item label="Bucket Key" extra="Records are grouped by the value of this column.">
@@ -110,7 +118,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
                 placeholder="Select a column for bucketing"
                 value={bucketKey ?? undefined}
                 onChange={(v?: string) => edit(setBucketKey)(v ?? null)}
-                options={columns.map((c) => ({ value: c, label: c }))}
+                options={columns.map((c) => ({ value: c, label: label(c) }))}
                 aria-label="Bucket Key"
               />
             </Form.Item>
@@ -130,7 +138,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
                 placeholder="Select fields to show on each card"
                 value={displayKeys}
                 onChange={edit(setDisplayKeys)}
-                options={columns.map((c) => ({ value: c, label: dataSource?.keyMappings[c] ? `${dataSource.keyMappings[c]} (${c})` : c }))}
+                options={columns.map((c) => ({ value: c, label: label(c) }))}
                 aria-label="Display Keys"
               />
             </Form.Item>
@@ -139,6 +147,9 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
             </Form.Item>
           </Form>
         </Card>
+      </Col>
+      <Col span={24}>
+        <BucketPreview records={records} total={total} bucketKey={bucketKey} width={width} displayKeys={displayKeys} rules={rules.filter((r) => r.key)} labels={labels} />
       </Col>
     </Row>
   );

@@ -6,7 +6,7 @@ import { horizontalListSortingStrategy, SortableContext, sortableKeyboardCoordin
 import { restrictToHorizontal } from './restrictToHorizontal';
 import type { TableColumn } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
-import { CellValue, fieldValue } from '../../ui/cells';
+import { FormattedValue, fieldValue } from '../../ui/cells';
 import { SECONDARY_TEXT } from '../../ui/States';
 import { ColumnHeader } from './ColumnHeader';
 import { moveColumn } from './columns';
@@ -73,7 +73,7 @@ export function PreviewTable({ columns, records, editing, loading, labelOf, onCh
                       opacity: c.visible ? 1 : 0.4, overflow: 'hidden', textOverflow: 'ellipsis', verticalAlign: 'top', wordBreak: 'break-word',
                     }}
                   >
-                    <CellValue value={fieldValue(r.data, c.name)} />
+                    <FormattedValue field={c.name} value={fieldValue(r.data, c.name)} column={c} />
                   </td>
                 ))}
               </tr>

@@ -1,22 +1,23 @@
 import { Button, Card, Checkbox, Flex, Select, Tag, Typography } from 'antd';
 import { EditOutlined, SaveOutlined, StopOutlined } from '@ant-design/icons';
 import { useMemo, useState } from 'react';
-import { COLUMN_DEFAULT_WIDTH, CUSTOM_FIELD_PREFIX, PREVIEW_RECORDS } from '@common/constants';
+import { COLUMN_DEFAULT_WIDTH, PREVIEW_RECORDS } from '@common/constants';
+import { fieldLabel } from '@common/formats';
 import type { DashboardTab, TabConfiguration, TableColumn } from '@common/schemas/dashboard';
+import { useDataSources } from '../../stores/dataSources';
 import { useSourceRecords } from '../../stores/useSourceRecords';
 import { customColumn, customFieldIds, recordFields } from '../../ui/cells';
 import { LoadError } from '../../ui/States';
 import { defaultColumns, normalizeColumns } from './columns';
+import { ColumnFormatsEditor } from './ColumnFormatsEditor';
 import { PreviewTable } from './PreviewTable';
+import { useReportUnsaved } from '../unsavedEdits';
 
 interface Props {
   tab: DashboardTab;
   dataSourceId: string | null;
   onConfig(config: TabConfiguration, toast?: string): Promise<boolean>;
 }
-
-/** Human label of a column: custom_<id> reads "Custom Field <id>". */
-export const columnLabel = (name: string) => (name.startsWith(CUSTOM_FIELD_PREFIX) ? `Custom Field ${name.slice(CUSTOM_FIELD_PREFIX.length)}` : name);
 
 /** Table style editor (spec 2.10): preview, edit mode, reorder / resize / hide / remove, Save Changes. */
 export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
@@ -25,10 +26,15 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const [draft, setDraft] = useState<TableColumn[] | null>(null);
   const [saving, setSaving] = useState(false);
   const config = tab.configuration ?? {};
+  const labels = useDataSources((s) => s.items.find((d) => d.id === dataSourceId)?.keyMappings);
+  // One name per field everywhere: the label, else "Custom Field <id>", else the key.
+  const columnLabel = (name: string) => fieldLabel(name, labels);
 
   const fields = useMemo(() => [...recordFields(records), ...customFieldIds(records).map(customColumn)], [records]);
   const saved = useMemo(() => (config.columns?.length ? normalizeColumns(config.columns) : defaultColumns(fields)), [config.columns, fields]);
   const columns = draft ?? saved;
+  const dirty = draft !== null && JSON.stringify(normalizeColumns(draft)) !== JSON.stringify(saved);
+  useReportUnsaved(`${tab.id}:table`, tab.name, dirty);
   const missing = fields.filter((f) => !columns.some((c) => c.name === f));
   const shown = records.slice(0, PREVIEW_RECORDS);
 
@@ -49,7 +55,7 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
         <Flex gap={16} align="center" wrap>
           <Checkbox checked={config.sortable ?? true} onChange={(e) => void onConfig({ ...config, sortable: e.target.checked })}>Sortable</Checkbox>
           <Checkbox checked={config.filterable ?? true} onChange={(e) => void onConfig({ ...config, filterable: e.target.checked })}>Filterable</Checkbox>
-          {draft && <Tag color="orange">Unsaved changes</Tag>}
+          {dirty && <Tag color="orange">Unsaved changes</Tag>}
         </Flex>
         <Flex gap={8}>
           {editing ? (
@@ -82,6 +88,11 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
             Showing {shown.length} of {total} records
             {editing && ' (Edit Mode - Changes will be saved when you click Save Changes)'}
           </Typography.Text>
+          {editing && columns.length > 0 && (
+            <div style={{ marginTop: 16 }}>
+              <ColumnFormatsEditor columns={columns} labelOf={columnLabel} onChange={change} />
+            </div>
+          )}
         </>
       )}
     </Card>

@@ -1,0 +1,30 @@
+/** CSV rules shared by the server's full export and the viewer's "as seen" export. */
+import { csvValue, type ValueFormat } from './formats';
+
+/** RFC 4180 with CRLF, UTF-8 with BOM; cells with a comma, quote or line break are quoted (csv-stringify options). */
+export const CSV_OPTIONS = { bom: true, record_delimiter: '\r\n', quoted_match: /[\r\n",]/ } as const;
+
+/** A cell a spreadsheet would run as a formula gets a leading apostrophe. */
+export function neutralise(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+const UNSAFE_FILE_CHARS = /[\u0000-\u001f\u007f/\\?%*:|"<>]/g;
+
+/** "<dashboard>.csv", or "<dashboard> - <tab>.csv", with characters no file system accepts replaced. */
+export function csvFileName(dashboardName: string, tabName?: string | null): string {
+  const clean = (s: string) => s.replace(UNSAFE_FILE_CHARS, '_').trim();
+  const name = /[^_.\s]/.test(clean(dashboardName)) ? clean(dashboardName) : 'dashboard';
+  const tab = tabName ? clean(tabName) : '';
+  return `${tab && /[^_.\s]/.test(tab) ? `${name} - ${tab}` : name}.csv`;
+}
+
+/**
+ * One CSV cell by the shared rules: the value in its column's format (common/formats.ts), formulas
+ * neutralised; plain numbers and booleans as they are.
+ */
+export function csvCell(field: string, value: unknown, format: ValueFormat = {}): string {
+  if (value === null || value === undefined) return '';
+  if ((typeof value === 'number' || typeof value === 'boolean') && !format.format) return String(value);
+  return neutralise(csvValue(field, value, format));
+}
