@@ -1,6 +1,6 @@
 import { ArrowLeftOutlined, DownloadOutlined } from '@ant-design/icons';
 import { App, Badge, Button, Flex, Skeleton, Typography, theme } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { api } from '../../api/client';
@@ -32,7 +32,7 @@ async function exportCsv(dashboard: PublicDashboardResponse['dashboard'], tabId:
  * Back, name, description, Export CSV and the live indicator. `actions` false (not found, load
  * failure) leaves only the back button: there is nothing live to show or export.
  */
-export function ViewerHeader({ dashboard, loading, tabId, actions = true }: { dashboard: PublicDashboardResponse['dashboard'] | null; loading: boolean; tabId: string | null; actions?: boolean }) {
+export function ViewerHeader({ dashboard, loading, tabId, actions = true, extra }: { dashboard: PublicDashboardResponse['dashboard'] | null; loading: boolean; tabId: string | null; actions?: boolean; extra?: ReactNode }) {
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const { message } = App.useApp();
@@ -82,6 +82,7 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true }: { da
         </div>
         {actions && (
           <Flex gap={12} align="center" wrap>
+            {extra}
             <span data-testid="live-indicator">
               {live ? <Badge status="processing" color={token.colorSuccess} text="Live • Updates every 30s" /> : <Badge status="warning" text="Reconnecting…" />}
             </span>

@@ -1,16 +1,45 @@
 import { Alert, Button, Card, Empty, Layout, Result, Skeleton, Tabs, theme } from 'antd';
-import { useEffect, useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { PublicTabDto } from '@common/schemas/dashboard';
 import { EmptyText } from './EmptyText';
 import { ViewerHeader } from './ViewerHeader';
 import { TabContent } from './TabContent';
 import { useViewerStore } from './viewerStore';
 import { useViewerSync } from './useViewerSync';
+import { ViewerTheme } from '../PublicTheme';
+import { ThemeToggle } from './ThemeToggle';
+import { TvViewer } from './tv/TvViewer';
+import { rotateSeconds } from './tv/useWakeLock';
+import { useKeyMappings } from './useKeyMappings';
+import { useViewerTheme } from './viewerTheme';
+import { WidgetContext, viewerFeed } from './widgets/widgetContext';
 
-/** The public dashboard viewer at /dashboards/:id (spec 2.13). */
+/** The public dashboard viewer at /dashboards/:id (spec 2.13); ?tv=1 is TV mode, &rotate=N rotates its tabs. */
 export default function ViewerPage() {
   const { id = '' } = useParams();
+  const [search] = useSearchParams();
+  const tv = search.get('tv') === '1';
+  const dark = useViewerTheme((s) => s.dark) || tv;
+  const keyMappings = useKeyMappings();
+  const env = useMemo(() => ({ feed: viewerFeed, keyMappings, dark, tv }), [keyMappings, dark, tv]);
+  return (
+    <ViewerTheme dark={dark} large={tv}>
+      <WidgetContext.Provider value={env}>
+        {tv ? <TvPage id={id} rotate={rotateSeconds(search.get('rotate'))} /> : <NormalViewer id={id} />}
+      </WidgetContext.Provider>
+    </ViewerTheme>
+  );
+}
+
+function TvPage({ id, rotate }: { id: string; rotate: number }) {
+  useViewerSync(id);
+  const status = useViewerStore((s) => s.status);
+  const head = useViewerStore((s) => s.head);
+  return <TvViewer head={head} status={status} rotate={rotate} />;
+}
+
+function NormalViewer({ id }: { id: string }) {
   const retry = useViewerSync(id);
   const status = useViewerStore((s) => s.status);
   const head = useViewerStore((s) => s.head);
@@ -62,6 +91,7 @@ export default function ViewerPage() {
         loading={status === 'loading'}
         actions={status === 'loading' || status === 'ready'}
         tabId={activeTab?.id ?? null}
+        extra={<ThemeToggle />}
       />
       <Layout.Content style={{ padding: 'clamp(12px, 3vw, 24px)', maxWidth: 1600, width: '100%', margin: '0 auto' }}>{body}</Layout.Content>
     </Layout>

@@ -21,12 +21,20 @@ export interface ViewerState {
   order: string[];
   /** Bumped on every change of `records` or `order`. */
   version: number;
+  /** What the change to `version` touched, for incremental widget totals; null: start over. */
+  change: RecordsChange | null;
   revision: number;
   truncated: boolean;
 }
 
+export interface RecordsChange {
+  version: number;
+  upserted: string[];
+  removed: string[];
+}
+
 export const useViewerStore = create<ViewerState>(() => ({
-  dashboardId: null, status: 'loading', error: null, head: null, records: new Map(), order: [], version: 0, revision: 0, truncated: false,
+  dashboardId: null, status: 'loading', error: null, head: null, records: new Map(), order: [], version: 0, change: null, revision: 0, truncated: false,
 }));
 
 const set = useViewerStore.setState;
@@ -34,7 +42,7 @@ const get = useViewerStore.getState;
 
 /** Starts over for another dashboard. */
 export function resetViewer(dashboardId: string) {
-  set({ dashboardId, status: 'loading', error: null, head: null, records: new Map(), order: [], version: 0, revision: 0, truncated: false });
+  set({ dashboardId, status: 'loading', error: null, head: null, records: new Map(), order: [], version: 0, change: null, revision: 0, truncated: false });
 }
 
 /** Takes a full REST answer, keeping unchanged record objects so their rows do not re-render. */
@@ -42,19 +50,23 @@ export function loadView(view: PublicDashboardResponse) {
   const old = get().records;
   const records = new Map<string, RecordDto>();
   const order: string[] = [];
+  const upserted: string[] = [];
   for (const r of view.records) {
     const prev = old.get(r.recordId);
-    records.set(r.recordId, prev && prev.revision === r.revision && prev.lastUpdated === r.lastUpdated ? prev : r);
+    const same = prev && prev.revision === r.revision && prev.lastUpdated === r.lastUpdated;
+    records.set(r.recordId, same ? prev : r);
+    if (!same) upserted.push(r.recordId);
     order.push(r.recordId);
   }
+  const removed = [...old.keys()].filter((id) => !records.has(id));
   set((s) => ({
     status: 'ready', error: null, head: { dashboard: view.dashboard, tabs: view.tabs, dataSource: view.dataSource },
-    records, order, version: s.version + 1, revision: view.revision, truncated: view.truncated,
+    records, order, version: s.version + 1, change: { version: s.version + 1, upserted, removed }, revision: view.revision, truncated: view.truncated,
   }));
 }
 
 export function markNotFound() {
-  set({ status: 'notFound', head: null, records: new Map(), order: [], version: get().version + 1 });
+  set({ status: 'notFound', head: null, records: new Map(), order: [], version: get().version + 1, change: null });
 }
 
 /** A failed fetch: an error screen only when there is nothing to show yet. */
@@ -77,18 +89,19 @@ export function applyUpserted(e: RecordsUpserted) {
     }
     records.set(r.recordId, r);
   }
-  set((s) => ({ version: s.version + 1, order: added ? [...order] : order, revision: e.revision }));
+  const upserted = e.records.map((r) => r.recordId);
+  set((s) => ({ version: s.version + 1, change: { version: s.version + 1, upserted, removed: [] }, order: added ? [...order] : order, revision: e.revision }));
 }
 
 export function applyRemoved(e: RecordsRemoved) {
   if (e.all) {
-    set((s) => ({ records: new Map(), order: [], version: s.version + 1, revision: e.revision }));
+    set((s) => ({ records: new Map(), order: [], version: s.version + 1, change: null, revision: e.revision }));
     return;
   }
   const { records } = get();
   const gone = new Set(e.recordIds);
   for (const id of gone) records.delete(id);
-  set((s) => ({ order: s.order.filter((id) => !gone.has(id)), version: s.version + 1, revision: e.revision }));
+  set((s) => ({ order: s.order.filter((id) => !gone.has(id)), version: s.version + 1, change: { version: s.version + 1, upserted: [], removed: [...gone] }, revision: e.revision }));
 }
 
 export function applyHead(e: PublicDashboardChanged) {
