@@ -17,26 +17,39 @@ export function toNumber(v: unknown): number | null {
   return null;
 }
 
-/** Whether a record passes a widget's filter: numbers compare as numbers, text case-insensitively. */
-export function matchesFilter(data: Data, filter: WidgetFilter | undefined): boolean {
-  if (!filter) return true;
-  const raw = fieldValue(data, filter.field);
-  const text = isEmptyValue(raw) ? '' : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
-  const a = toNumber(raw);
-  const b = toNumber(filter.value);
-  const numeric = a !== null && b !== null;
-  const left = text.trim().toLowerCase();
+/** A widget's filter compiled once: numbers compare as numbers, text case-insensitively. */
+export function compileFilter(filter: WidgetFilter | undefined): (data: Data) => boolean {
+  if (!filter) return () => true;
   const right = filter.value.trim().toLowerCase();
-  const cmp = numeric ? a - b : left.localeCompare(right);
-  switch (filter.operator) {
-    case 'eq': return numeric ? a === b : left === right;
-    case 'neq': return numeric ? a !== b : left !== right;
-    case 'gt': return cmp > 0;
-    case 'gte': return cmp >= 0;
-    case 'lt': return cmp < 0;
-    case 'lte': return cmp <= 0;
-    case 'contains': return left.includes(right);
-  }
+  const b = toNumber(filter.value);
+  const op = filter.operator;
+  return (data) => {
+    const raw = fieldValue(data, filter.field);
+    const a = b === null ? null : toNumber(raw);
+    if (a !== null && b !== null) {
+      switch (op) {
+        case 'eq': return a === b;
+        case 'neq': return a !== b;
+        case 'gt': return a > b;
+        case 'gte': return a >= b;
+        case 'lt': return a < b;
+        case 'lte': return a <= b;
+      }
+    }
+    const left = isEmptyValue(raw) ? '' : (typeof raw === 'object' ? JSON.stringify(raw) : String(raw)).trim().toLowerCase();
+    switch (op) {
+      case 'eq': return left === right;
+      case 'neq': return left !== right;
+      case 'contains': return left.includes(right);
+    }
+    const cmp = left.localeCompare(right);
+    return op === 'gt' ? cmp > 0 : op === 'gte' ? cmp >= 0 : op === 'lt' ? cmp < 0 : cmp <= 0;
+  };
+}
+
+/** Whether a record passes a widget's filter. */
+export function matchesFilter(data: Data, filter: WidgetFilter | undefined): boolean {
+  return compileFilter(filter)(data);
 }
 
 /** The start (local time) of the minute, hour, day or week (from Monday) holding `t`. */
@@ -101,8 +114,13 @@ export class Aggregator {
   private groups = new Map<string, GroupTotal>();
   private extremes: { min: number; max: number } | null = null;
   private extremesStale = true;
+  private readonly passes: (data: Data) => boolean;
+  /** Interval starts by quarter hour: every time zone's hours and days begin on one, so records share the Date work. */
+  private readonly starts = new Map<number, string>();
 
-  constructor(readonly spec: AggregateSpec) {}
+  constructor(readonly spec: AggregateSpec) {
+    this.passes = compileFilter(spec.filter);
+  }
 
   get size(): number {
     return this.parts.size;
@@ -112,11 +130,15 @@ export class Aggregator {
     this.parts.clear();
     this.groups.clear();
     this.extremesStale = true;
-    for (const r of records) this.upsert(r.recordId, r.data);
+    for (const r of records) this.add(r.recordId, r.data);
   }
 
   upsert(recordId: string, data: Data): void {
     this.remove(recordId);
+    this.add(recordId, data);
+  }
+
+  private add(recordId: string, data: Data): void {
     const part = this.partOf(data);
     if (!part) return;
     this.parts.set(recordId, part);
@@ -193,17 +215,25 @@ export class Aggregator {
   }
 
   private partOf(data: Data): Part | null {
-    const { groupField, interval, metric, valueField, filter } = this.spec;
-    if (!matchesFilter(data, filter)) return null;
+    const { groupField, interval, metric, valueField } = this.spec;
+    if (!this.passes(data)) return null;
     const value = metric === 'count' ? null : toNumber(valueField ? fieldValue(data, valueField) : undefined);
     if (!groupField) return { key: '', value };
     const raw = fieldValue(data, groupField);
     if (interval) {
       const t = typeof raw === 'number' ? raw : typeof raw === 'string' ? Date.parse(raw) : NaN;
-      return Number.isFinite(t) ? { key: String(bucketStart(t, interval)), value } : null;
+      return Number.isFinite(t) ? { key: this.startOf(t, interval), value } : null;
     }
     const key = isEmptyValue(raw) ? EMPTY_GROUP : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
     return { key, value };
+  }
+
+  private startOf(t: number, interval: TimeInterval): string {
+    if (interval === 'minute') return String(bucketStart(t, interval));
+    const quarter = Math.floor(t / 900_000);
+    let key = this.starts.get(quarter);
+    if (key === undefined) this.starts.set(quarter, (key = String(bucketStart(t, interval))));
+    return key;
   }
 
   private minMax(): { min: number; max: number } | null {

@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ingest as ingestFor, seed as seedFor, usePublicBrowser } from './publicFixtures';
 
+/** A condition polled for up to 10 s (the machine is shared; expect.poll's default is 1 s). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+
 const h = usePublicBrowser();
 
 const TICKETS = [
@@ -33,9 +36,9 @@ describe('widgets in the public viewer', () => {
     const { id, ds } = await seedFor(h, [OVERVIEW, BOARD], { name: 'Support queue', records: TICKETS });
     const { page } = h;
     await page.goto(`/dashboards/${id}`);
-    await expect.poll(() => kpi('Open tickets').getAttribute('data-value')).toBe('2');
+    await poll(() => kpi('Open tickets').getAttribute('data-value')).toBe('2');
     expect(await kpi('Average effort').innerText()).toBe('4.3 h');
-    await expect.poll(() => chartRows('Tickets by priority')).toEqual([['high', '2'], ['low', '1'], ['Other', '1']]);
+    await poll(() => chartRows('Tickets by priority')).toEqual([['high', '2'], ['low', '1'], ['Other', '1']]);
     await page.locator('[data-testid=widget]', { hasText: 'Tickets by priority' }).locator('svg').first().waitFor();
     await page.locator('[data-testid=widget]', { hasText: 'Status share' }).locator('svg').first().waitFor();
     // The line ends with today: 2 tickets today, 1 yesterday, 1 the day before.
@@ -60,7 +63,7 @@ describe('widgets in the public viewer', () => {
     await expect.poll(() => chartRows('Tickets by priority'), { timeout: 10_000, interval: 50 }).toEqual([['high', '3'], ['low', '1'], ['Other', '1']]);
     console.log(`KPI and bar updated ${Date.now() - t0} ms after the ingest answered`);
     // The threshold (3 or more open) turns the tile red once the number has eased to its value.
-    await expect.poll(() => kpi('Open tickets').innerText()).toBe('3');
+    await poll(() => kpi('Open tickets').innerText()).toBe('3');
     expect(await kpi('Open tickets').evaluate((el) => getComputedStyle(el).color)).not.toBe(await kpi('Average effort').evaluate((el) => getComputedStyle(el).color));
     expect(await page.evaluate(() => (window as unknown as { __same?: boolean }).__same)).toBe(true);
     expect(await page.locator('svg[data-mark=kept]').count()).toBe(1);
@@ -76,17 +79,17 @@ describe('widgets in the public viewer', () => {
     const bg = () => page.evaluate(() => getComputedStyle(document.querySelector('[data-testid=widget]')!).backgroundColor);
     const light = await bg();
     await page.getByRole('switch', { name: 'Dark theme' }).click();
-    await expect.poll(bg).not.toBe(light);
+    await poll(bg).not.toBe(light);
     await h.shot('widgets-viewer-dark');
     await page.reload();
-    await expect.poll(() => kpi('Open tickets').getAttribute('data-value')).toBe('3');
+    await poll(() => kpi('Open tickets').getAttribute('data-value')).toBe('3');
     expect(await bg()).not.toBe(light);
     await page.getByRole('switch', { name: 'Dark theme' }).click();
-    await expect.poll(bg).toBe(light);
+    await poll(bg).toBe(light);
 
     // A phone stacks the widgets in reading order, without sideways scrolling.
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect.poll(async () => (await box('Tickets by priority'))!.width).toBeGreaterThan(300);
+    await poll(async () => (await box('Tickets by priority'))!.width).toBeGreaterThan(300);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     const ys = await Promise.all(['Open tickets', 'Average effort', 'Status share', 'Tickets by priority', 'Tickets per day'].map(async (n) => (await box(n))!.y));
     expect([...ys].sort((a, b) => a - b)).toEqual(ys);
@@ -102,7 +105,7 @@ describe('widgets in the public viewer', () => {
 
     const { id } = await seedFor(h, [{ ...OVERVIEW, widgets: [{ id: 'k', name: 'Just a count', type: 'kpi', configuration: {} }] }], { records: TICKETS });
     await h.page.goto(`/dashboards/${id}`);
-    await expect.poll(() => kpi('Just a count').getAttribute('data-value')).toBe('4');
+    await poll(() => kpi('Just a count').getAttribute('data-value')).toBe('4');
     expect(await h.page.getByText('Records', { exact: true }).count()).toBe(1);
   });
 });
@@ -122,7 +125,7 @@ describe('TV mode', () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.goto(`/dashboards/${id}?tv=1&rotate=5`);
     const tv = page.getByTestId('tv-mode');
-    await expect.poll(() => kpi('Open tickets').getAttribute('data-value')).toBe('2');
+    await poll(() => kpi('Open tickets').getAttribute('data-value')).toBe('2');
     await page.getByTestId('tv-live').waitFor();
     expect(await page.getByRole('button').count()).toBe(0);
     expect(await page.getByRole('tab').count()).toBe(0);

@@ -11,6 +11,7 @@ import { StyleChooser } from './StyleChooser';
 import { TabStrip } from './TabStrip';
 import { TableStyleEditor } from './table/TableStyleEditor';
 import { nextTab, useSaveTabs } from './useSaveTabs';
+import { WidgetBuilder, WidgetsChoice, starterWidget } from '../widgets/WidgetBuilder';
 
 /** The full-screen configuration editor of one dashboard (spec 2.10). */
 export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; onClose(): void }) {
@@ -45,8 +46,10 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
       : <Skeleton active />;
   } else if (!active) {
     canvas = <EmptyState title="No tabs" text="Add a tab to start configuring this dashboard." />;
+  } else if (active.widgets.length > 0) {
+    canvas = <WidgetBuilder key={active.id} dashboard={dashboard} tab={active} />;
   } else if (!active.style) {
-    canvas = <StyleChooser tabName={active.name} onChoose={chooseStyle} />;
+    canvas = <><StyleChooser tabName={active.name} onChoose={chooseStyle} /><WidgetsChoice onChoose={() => void replaceTab(active.id, (t) => ({ ...t, widgets: [starterWidget()] }))} /></>;
   } else if (active.style === 'table') {
     canvas = <TableStyleEditor key={active.id} tab={active} dataSourceId={dashboard.dataSourceId} onConfig={(c, t) => setConfig(active.id, c, t)} />;
   } else {
