@@ -29,7 +29,7 @@ export function chartOption(data: Exclude<WidgetData, { type: 'kpi' }>, colors: 
     yAxis: horizontal ? category : value,
     series: [
       data.type === 'line'
-        ? { id: 'values', type: 'line', data: values, smooth: true, showSymbol: values.length <= 40, color: colors.primary, areaStyle: data.config.area ? { opacity: 0.25 } : undefined }
+        ? { id: 'values', type: 'line', data: values, smooth: true, smoothMonotone: 'x', showSymbol: values.length <= 40, color: colors.primary, areaStyle: data.config.area ? { opacity: 0.25 } : undefined }
         : { id: 'values', type: 'bar', data: values, color: colors.primary, barMaxWidth: 48, label: { show: true, position: horizontal ? 'right' : 'top', fontSize, color: colors.text } },
     ],
   };
