@@ -52,6 +52,30 @@ export function matchesFilter(data: Data, filter: WidgetFilter | undefined): boo
   return compileFilter(filter)(data);
 }
 
+const digits = (s: string, from: number, n: number): number => {
+  let v = 0;
+  for (let i = from; i < from + n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return NaN;
+    v = v * 10 + d;
+  }
+  return v;
+};
+
+/**
+ * Milliseconds of a date: the UTC ISO form records usually carry ("2026-01-05T13:45:00Z", with or
+ * without milliseconds) read digit by digit, which is several times faster than Date.parse;
+ * anything else goes to Date.parse.
+ */
+export function parseTime(text: string): number {
+  const n = text.length;
+  if ((n === 20 || n === 24) && text.charCodeAt(n - 1) === 90 && text[4] === '-' && text[7] === '-' && text[10] === 'T' && text[13] === ':' && text[16] === ':' && (n === 20 || text[19] === '.')) {
+    const t = Date.UTC(digits(text, 0, 4), digits(text, 5, 2) - 1, digits(text, 8, 2), digits(text, 11, 2), digits(text, 14, 2), digits(text, 17, 2), n === 24 ? digits(text, 20, 3) : 0);
+    if (Number.isFinite(t)) return t;
+  }
+  return Date.parse(text);
+}
+
 /** The start (local time) of the minute, hour, day or week (from Monday) holding `t`. */
 export function bucketStart(t: number, interval: TimeInterval): number {
   if (interval === 'minute') return t - (((t % 60_000) + 60_000) % 60_000);
@@ -105,43 +129,50 @@ export interface GroupTotal {
 }
 
 /**
- * Totals of one widget kept up to date record by record: an upsert takes the record's old part out
- * and puts its new one in, so a pushed change costs O(1) instead of a pass over every record.
- * Minimum and maximum are recomputed (once, lazily) only when the record holding them changes.
+ * Totals of one widget kept up to date record by record: a change takes the record's old part out
+ * of its group and puts the new one in, so a pushed change costs O(1) instead of a pass over every
+ * record. Nothing is stored per record (the caller knows the record before and after a change), so
+ * a full recount is one pass that only touches the few group totals. Minimum and maximum are
+ * recomputed from `all()` (once, lazily) only when the record holding them changes.
  */
 export class Aggregator {
-  private parts = new Map<string, Part>();
   private groups = new Map<string, GroupTotal>();
+  private records = 0;
   private extremes: { min: number; max: number } | null = null;
   private extremesStale = true;
   private readonly passes: (data: Data) => boolean;
   /** Interval starts by quarter hour: every time zone's hours and days begin on one, so records share the Date work. */
   private readonly starts = new Map<number, string>();
 
-  constructor(readonly spec: AggregateSpec) {
+  /** `all` lists the current records' data, for the rare min / max recomputation. */
+  constructor(readonly spec: AggregateSpec, private readonly all: () => Iterable<Data> = () => []) {
     this.passes = compileFilter(spec.filter);
   }
 
+  /** Records that count (those passing the filter, with a group). */
   get size(): number {
-    return this.parts.size;
+    return this.records;
   }
 
-  reset(records: Iterable<{ recordId: string; data: Data }>): void {
-    this.parts.clear();
+  reset(records: Iterable<Data>): void {
     this.groups.clear();
-    this.extremesStale = true;
-    for (const r of records) this.add(r.recordId, r.data);
+    this.records = 0;
+    // The pass finds the minimum and maximum too.
+    this.extremes = null;
+    this.extremesStale = false;
+    for (const data of records) this.add(data);
   }
 
-  upsert(recordId: string, data: Data): void {
-    this.remove(recordId);
-    this.add(recordId, data);
+  /** One record changed: `before` is what it held (undefined: new), `after` what it holds now (undefined: removed). */
+  update(before: Data | undefined, after: Data | undefined): void {
+    if (before) this.take(before);
+    if (after) this.add(after);
   }
 
-  private add(recordId: string, data: Data): void {
+  private add(data: Data): void {
     const part = this.partOf(data);
     if (!part) return;
-    this.parts.set(recordId, part);
+    this.records += 1;
     let g = this.groups.get(part.key);
     if (!g) this.groups.set(part.key, (g = { count: 0, numbers: 0, sum: 0 }));
     g.count += 1;
@@ -155,11 +186,11 @@ export class Aggregator {
     }
   }
 
-  remove(recordId: string): void {
-    const part = this.parts.get(recordId);
-    if (!part) return;
-    this.parts.delete(recordId);
-    const g = this.groups.get(part.key)!;
+  private take(data: Data): void {
+    const part = this.partOf(data);
+    const g = part && this.groups.get(part.key);
+    if (!part || !g) return;
+    this.records -= 1;
     g.count -= 1;
     if (part.value !== null) {
       g.numbers -= 1;
@@ -221,7 +252,7 @@ export class Aggregator {
     if (!groupField) return { key: '', value };
     const raw = fieldValue(data, groupField);
     if (interval) {
-      const t = typeof raw === 'number' ? raw : typeof raw === 'string' ? Date.parse(raw) : NaN;
+      const t = typeof raw === 'number' ? raw : typeof raw === 'string' ? parseTime(raw) : NaN;
       return Number.isFinite(t) ? { key: this.startOf(t, interval), value } : null;
     }
     const key = isEmptyValue(raw) ? EMPTY_GROUP : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
@@ -240,10 +271,11 @@ export class Aggregator {
     if (this.extremesStale) {
       let min = Infinity;
       let max = -Infinity;
-      for (const p of this.parts.values()) {
-        if (p.value === null) continue;
-        if (p.value < min) min = p.value;
-        if (p.value > max) max = p.value;
+      for (const data of this.all()) {
+        const v = this.partOf(data)?.value;
+        if (v === null || v === undefined) continue;
+        if (v < min) min = v;
+        if (v > max) max = v;
       }
       this.extremes = min <= max ? { min, max } : null;
       this.extremesStale = false;

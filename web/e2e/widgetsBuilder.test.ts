@@ -77,6 +77,7 @@ describe('admin console: templates and the widget builder', () => {
     // Keyboard: the move handle takes arrows (move) and Shift+arrows (resize). (The closed drawer
     // gives the focus back to the Edit button first.)
     await editor.waitFor({ state: 'hidden' });
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Edit Share by priority');
     const id = await card.getAttribute('data-widget-id');
     await card.getByRole('button', { name: 'Move Share by priority', exact: true }).focus();
     await page.keyboard.press('ArrowRight');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ingest as ingestFor, seed as seedFor, usePublicBrowser } from './publicFixtures';
+import { ingest as ingestFor, lowContrastTexts, seed as seedFor, usePublicBrowser } from './publicFixtures';
 
 /** A condition polled for up to 10 s (the machine is shared; expect.poll's default is 1 s). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
@@ -49,6 +49,7 @@ describe('widgets in the public viewer', () => {
     expect(bar!.y).toBeGreaterThan(open!.y + open!.height - 1);
     expect(donut!.x).toBeGreaterThan(bar!.x + bar!.width - 1);
     await h.shot('widgets-viewer-desktop');
+    expect(await lowContrastTexts(h)).toEqual([]);
 
     // Marks that survive only without a reload and without the chart being drawn anew.
     await page.evaluate(() => {
@@ -91,6 +92,7 @@ describe('widgets in the public viewer', () => {
     await page.getByRole('switch', { name: 'Dark theme' }).click();
     await poll(bg).not.toBe(light);
     await h.shot('widgets-viewer-dark');
+    expect(await lowContrastTexts(h)).toEqual([]);
     await page.reload();
     await poll(() => kpi('Open tickets').getAttribute('data-value')).toBe('3');
     expect(await bg()).not.toBe(light);

@@ -31,6 +31,8 @@ export interface RecordsChange {
   version: number;
   upserted: string[];
   removed: string[];
+  /** The records these ids held before the change (none for a new record). */
+  previous: Map<string, RecordDto>;
 }
 
 export const useViewerStore = create<ViewerState>(() => ({
@@ -51,17 +53,22 @@ export function loadView(view: PublicDashboardResponse) {
   const records = new Map<string, RecordDto>();
   const order: string[] = [];
   const upserted: string[] = [];
+  const previous = new Map<string, RecordDto>();
   for (const r of view.records) {
     const prev = old.get(r.recordId);
     const same = prev && prev.revision === r.revision && prev.lastUpdated === r.lastUpdated;
     records.set(r.recordId, same ? prev : r);
-    if (!same) upserted.push(r.recordId);
+    if (!same) {
+      upserted.push(r.recordId);
+      if (prev) previous.set(r.recordId, prev);
+    }
     order.push(r.recordId);
   }
   const removed = [...old.keys()].filter((id) => !records.has(id));
+  for (const id of removed) previous.set(id, old.get(id)!);
   set((s) => ({
     status: 'ready', error: null, head: { dashboard: view.dashboard, tabs: view.tabs, dataSource: view.dataSource },
-    records, order, version: s.version + 1, change: { version: s.version + 1, upserted, removed }, revision: view.revision, truncated: view.truncated,
+    records, order, version: s.version + 1, change: { version: s.version + 1, upserted, removed, previous }, revision: view.revision, truncated: view.truncated,
   }));
 }
 
@@ -82,15 +89,17 @@ export function setRevision(revision: number) {
 export function applyUpserted(e: RecordsUpserted) {
   const { records, order } = get();
   let added = false;
+  const previous = new Map<string, RecordDto>();
   for (const r of e.records) {
-    if (!records.has(r.recordId)) {
+    const prev = records.get(r.recordId);
+    if (!prev) {
       order.push(r.recordId);
       added = true;
-    }
+    } else if (!previous.has(r.recordId)) previous.set(r.recordId, prev);
     records.set(r.recordId, r);
   }
-  const upserted = e.records.map((r) => r.recordId);
-  set((s) => ({ version: s.version + 1, change: { version: s.version + 1, upserted, removed: [] }, order: added ? [...order] : order, revision: e.revision }));
+  const upserted = [...new Set(e.records.map((r) => r.recordId))];
+  set((s) => ({ version: s.version + 1, change: { version: s.version + 1, upserted, removed: [], previous }, order: added ? [...order] : order, revision: e.revision }));
 }
 
 export function applyRemoved(e: RecordsRemoved) {
@@ -100,8 +109,13 @@ export function applyRemoved(e: RecordsRemoved) {
   }
   const { records } = get();
   const gone = new Set(e.recordIds);
-  for (const id of gone) records.delete(id);
-  set((s) => ({ order: s.order.filter((id) => !gone.has(id)), version: s.version + 1, change: { version: s.version + 1, upserted: [], removed: [...gone] }, revision: e.revision }));
+  const previous = new Map<string, RecordDto>();
+  for (const id of gone) {
+    const prev = records.get(id);
+    if (prev) previous.set(id, prev);
+    records.delete(id);
+  }
+  set((s) => ({ order: s.order.filter((id) => !gone.has(id)), version: s.version + 1, change: { version: s.version + 1, upserted: [], removed: [...previous.keys()], previous }, revision: e.revision }));
 }
 
 export function applyHead(e: PublicDashboardChanged) {

@@ -4,6 +4,10 @@ import type { RecordDto } from '@common/schemas/record';
 import { Aggregator, type AggregateSpec } from '@common/widgets/aggregate';
 import { useViewerStore, type RecordsChange } from '../viewerStore';
 
+function* dataOf(records: Map<string, RecordDto>): Iterable<Record<string, unknown>> {
+  for (const r of records.values()) yield r.data;
+}
+
 /** Records a widget reads: the viewer's live store, or the builder's preview of a source. */
 export interface RecordFeed {
   get(): { records: Map<string, RecordDto>; version: number; change: RecordsChange | null };
@@ -44,21 +48,18 @@ export function useAggregator(spec: AggregateSpec): { aggregator: Aggregator; ve
   const { feed } = useWidgetEnv();
   const key = JSON.stringify(spec);
   // The spec's content (key) decides when to start over, not its identity.
-  const aggregator = useMemo(() => new Aggregator(JSON.parse(key) as AggregateSpec), [key, feed]);
+  const aggregator = useMemo(() => new Aggregator(JSON.parse(key) as AggregateSpec, () => dataOf(feed.get().records)), [key, feed]);
   const seen = useRef<{ aggregator: Aggregator; version: number } | null>(null);
   const sync = () => {
     const s = feed.get();
     const last = seen.current;
     if (last?.aggregator === aggregator && last.version === s.version) return s.version;
     if (last?.aggregator === aggregator && s.change && s.change.version === s.version && last.version === s.version - 1) {
-      for (const id of s.change.removed) aggregator.remove(id);
-      for (const id of s.change.upserted) {
-        const r = s.records.get(id);
-        if (r) aggregator.upsert(id, r.data);
-        else aggregator.remove(id);
-      }
+      const { previous } = s.change;
+      for (const id of s.change.removed) aggregator.update(previous.get(id)?.data, undefined);
+      for (const id of s.change.upserted) aggregator.update(previous.get(id)?.data, s.records.get(id)?.data);
     } else {
-      aggregator.reset(s.records.values());
+      aggregator.reset(dataOf(s.records));
     }
     seen.current = { aggregator, version: s.version };
     return s.version;
