@@ -4,6 +4,7 @@ import {
 } from '../constants';
 import { COLUMN_FORMATS } from '../formats';
 import { KeyMappings } from './dataSource';
+import { CHART_CONFIGS, WidgetLayout, isChartWidgetType } from './widget';
 
 export const TableColumn = z.object({
   name: z.string().min(1, 'Column name cannot be empty'),
@@ -50,21 +51,41 @@ export type TabConfiguration = z.infer<typeof TabConfiguration>;
 export const TabStyle = z.enum(['table', 'bucket']);
 export type TabStyle = z.infer<typeof TabStyle>;
 
-export const Widget = z.object({
-  id: z.string().min(1),
-  name: z.string().default(''),
-  type: z.string().default('table'),
-  visible: z.boolean().default(true),
-  configuration: TabConfiguration.default({}),
-});
-export type Widget = z.infer<typeof Widget>;
+/**
+ * A widget of a tab. table and bucket widgets carry a tab configuration; kpi, bar, donut and line
+ * widgets carry their chart's configuration (common/schemas/widget.ts), checked here so an
+ * incomplete widget is refused with the field at fault. Unknown types pass (spec 3: shown as bucket).
+ */
+export const Widget = z
+  .object({
+    id: z.string().min(1, 'Widget id is required').max(100),
+    name: z.string().max(200, 'Widget name must be at most 200 characters').default(''),
+    type: z.string().default('table'),
+    visible: z.boolean().default(true),
+    configuration: TabConfiguration.default({}),
+    // Checked below with the configuration, so one answer names every problem of the widget.
+    layout: z.unknown().optional(),
+  })
+  .transform((w, ctx) => {
+    const layout = w.layout === undefined ? { success: true as const, data: undefined } : WidgetLayout.safeParse(w.layout);
+    const config = isChartWidgetType(w.type) ? CHART_CONFIGS[w.type].safeParse(w.configuration) : { success: true as const, data: w.configuration };
+    if (layout.success && config.success) return { ...w, layout: layout.data, configuration: config.data as TabConfiguration };
+    if (!layout.success) for (const i of layout.error.issues) ctx.addIssue({ code: 'custom', message: i.message, path: ['layout', ...i.path] });
+    if (!config.success) for (const i of config.error.issues) ctx.addIssue({ code: 'custom', message: i.message, path: ['configuration', ...i.path] });
+    return z.NEVER;
+  });
+export type Widget = z.output<typeof Widget>;
 
 export const DashboardTab = z.object({
   id: z.string().trim().min(1, 'Tab id is required').max(100),
   name: z.string().trim().min(1, 'Tab name cannot be empty').max(200),
   style: TabStyle.nullable().default(null),
   configuration: TabConfiguration.default({}),
-  widgets: z.array(Widget).max(50).default([]),
+  widgets: z
+    .array(Widget)
+    .max(50, 'A tab can have at most 50 widgets')
+    .refine((ws) => new Set(ws.map((w) => w.id)).size === ws.length, 'Widget ids must be unique')
+    .default([]),
 });
 export type DashboardTab = z.infer<typeof DashboardTab>;
 

@@ -68,7 +68,9 @@ describe('database bootstrap and shutdown', () => {
       expect(view[0].name).toBe('Support Overview');
       const dash = await (await fetch(`${url}/api/dashboards/${view[0].id}`)).json();
       expect(dash.records).toHaveLength(150);
-      expect(dash.tabs.map((t: { type: string }) => t.type)).toEqual(['table', 'bucket']);
+      expect(dash.tabs.map((t: { type: string }) => t.type)).toEqual([null, 'table', 'bucket']);
+      // The Support queue template: three KPIs, tickets by priority and tickets per day.
+      expect(dash.tabs[0].widgets.map((w: { type: string }) => w.type)).toEqual(['kpi', 'kpi', 'kpi', 'bar', 'line']);
 
       const kids = descendants(child.pid!);
       expect(kids.length).toBeGreaterThan(0);

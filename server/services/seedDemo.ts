@@ -2,6 +2,9 @@ import type { AppContext } from '../context';
 import { encodeKeys } from '../db/fieldNames';
 import { createDataSource } from './dataSources';
 import { ingestRecords } from './ingestRecords';
+import { TEMPLATES } from '@common/widgets/templates';
+
+const SUPPORT_QUEUE = TEMPLATES.find((t) => t.id === 'support-queue')!;
 
 const SUBJECTS = [
   'Cannot log in after password reset', 'Invoice shows the wrong VAT rate', 'Export to CSV times out', 'Feature request: dark mode',
@@ -55,21 +58,24 @@ export async function seedDemo(ctx: AppContext): Promise<boolean> {
   const columns = ['ticket_id', 'subject', 'status', 'priority', 'assignee', 'created_at', 'custom_360001', 'custom_360002'].map((name, order) => ({
     name, visible: true, width: name === 'subject' ? 320 : 150, order,
   }));
+  // The Support queue template (KPIs, tickets by priority and per day, the board), with the demo's
+  // columns, card fields and colours filled in.
+  const [overview, board, table] = SUPPORT_QUEUE.build({ status: 'status', priority: 'priority', date: 'created_at' });
   const tabs = [
-    { id: 'tab1', name: 'All Tickets', style: 'table', configuration: { sortable: true, filterable: true, columns }, widgets: [] },
+    overview,
+    { ...table, id: 'tab2', name: 'All Tickets', configuration: { sortable: true, filterable: true, columns } },
     {
-      id: 'tab2', name: 'By Status', style: 'bucket',
+      ...board, id: 'tab3', name: 'By Status',
       configuration: {
-        bucketKey: 'status', buckets: [{ key: 'status', width: 300 }],
+        ...board.configuration,
         displayKeys: ['ticket_id', 'subject', 'priority', 'assignee'],
         highlightRules: [{ key: 'priority', value: 'high', color: 'red' }, { key: 'priority', value: 'medium', color: 'yellow' }, { key: 'priority', value: 'low', color: 'blue' }],
       },
-      widgets: [],
     },
   ];
   await ctx.models.Dashboard.create({
     name: 'Support Overview',
-    description: 'Live view of the support queue: every ticket, and the queue by status',
+    description: 'Live view of the support queue: open, in progress and closed tickets, tickets by priority and per day, every ticket, and the queue by status',
     dataSourceId: source.id,
     isPublished: true,
     configuration: encodeKeys({ keyMappings: {}, refreshInterval: 30_000, tabs }),

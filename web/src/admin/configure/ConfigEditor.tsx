@@ -14,6 +14,7 @@ import { TabStrip } from './TabStrip';
 import { TableStyleEditor } from './table/TableStyleEditor';
 import { useUnsavedEdits } from './unsavedEdits';
 import { nextTab, useSaveTabs } from './useSaveTabs';
+import { WidgetBuilder, WidgetsChoice, starterWidget } from '../widgets/WidgetBuilder';
 
 /** The full-screen configuration editor of one dashboard (spec 2.10). */
 export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; onClose(): void }) {
@@ -89,8 +90,10 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
       : <Skeleton active />;
   } else if (!active) {
     canvas = <EmptyState title="No tabs" text="Add a tab to start configuring this dashboard." />;
+  } else if (active.widgets.length > 0) {
+    canvas = <WidgetBuilder key={active.id} dashboard={dashboard} tab={active} />;
   } else if (!active.style) {
-    canvas = <StyleChooser tabName={active.name} onChoose={(s) => void chooseStyle(s)} />;
+    canvas = <><StyleChooser tabName={active.name} onChoose={(s) => void chooseStyle(s)} /><WidgetsChoice onChoose={() => void replaceTab(active.id, (t) => ({ ...t, widgets: [starterWidget()] }))} /></>;
   } else {
     const editor = active.style === 'table'
       ? <TableStyleEditor key={active.id} tab={active} dataSourceId={dashboard.dataSourceId} onConfig={(c, t) => setConfig(active.id, c, t)} />

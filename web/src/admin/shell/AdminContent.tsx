@@ -13,6 +13,9 @@ const IntegrationsScreen = lazy(() => import('../integrations/IntegrationsScreen
 const PermissionsScreen = lazy(() => import('../permissions/PermissionsScreen'));
 const ActivityLogScreen = lazy(() => import('../activity/ActivityLogScreen'));
 const AnalyticsScreen = lazy(() => import('../analytics/AnalyticsScreen'));
+const WidgetsScreen = lazy(() => import('../widgets/WidgetsScreen'));
+const TemplatesScreen = lazy(() => import('../widgets/TemplatesScreen'));
+const lazyScreen = (screen: React.ReactNode) => <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>{screen}</Suspense>;
 
 /** Picks the screen for the current main tab and sub-tab (spec 2.4: only some are rendered). */
 export function AdminContent({ place, go }: { place: Place; go(mainTab: string, subTab?: string, dashboardId?: string | null): void }) {
@@ -29,27 +32,11 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
   if (mainTab === 'dashboard-builder' && subTab === 'configure') {
     return <ConfigureScreen dashboardId={place.dashboardId} onOpen={(id) => go('dashboard-builder', 'configure', id)} />;
   }
-  if (mainTab === 'published-dashboards' && subTab === 'permissions') {
-    return (
-      <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
-        <PermissionsScreen />
-      </Suspense>
-    );
-  }
-  if (mainTab === 'published-dashboards' && subTab === 'analytics') {
-    return (
-      <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
-        <AnalyticsScreen />
-      </Suspense>
-    );
-  }
-  if (mainTab === 'published-dashboards' && subTab === 'activity') {
-    return (
-      <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
-        <ActivityLogScreen />
-      </Suspense>
-    );
-  }
+  if (mainTab === 'published-dashboards' && subTab === 'permissions') return lazyScreen(<PermissionsScreen />);
+  if (mainTab === 'published-dashboards' && subTab === 'analytics') return lazyScreen(<AnalyticsScreen />);
+  if (mainTab === 'published-dashboards' && subTab === 'activity') return lazyScreen(<ActivityLogScreen />);
+  if (mainTab === 'dashboard-builder' && subTab === 'widgets') return lazyScreen(<WidgetsScreen />);
+  if (mainTab === 'dashboard-builder' && subTab === 'templates') return lazyScreen(<TemplatesScreen />);
   // The published list and the docs page serve their whole main tab, every sidebar item included.
   if (mainTab === 'published-dashboards') return <PublishedDashboards />;
   if (mainTab === 'api-docs') return <ApiDocs />;

@@ -1,16 +1,33 @@
 import { Card, Empty, Flex } from 'antd';
-import type { PublicTabDto, TabConfiguration } from '@common/schemas/dashboard';
+import type { PublicTabDto, TabConfiguration, Widget } from '@common/schemas/dashboard';
+import { isChartWidgetType } from '@common/schemas/widget';
 import { BucketView } from './BucketView';
 import { TableView } from './TableView';
 import { EmptyText } from './EmptyText';
+import { ChartWidget, WidgetFrame } from './widgets/ChartWidget';
+import { WidgetGrid } from './widgets/WidgetGrid';
+import { useWidgetEnv } from './widgets/widgetContext';
 
 /** One view of the records: "table" is a table, any other type a bucket board. */
-function View({ type, configuration }: { type: string | null; configuration: TabConfiguration }) {
-  return type === 'table' ? <TableView configuration={configuration} /> : <BucketView configuration={configuration} />;
+function View({ type, configuration, height }: { type: string | null; configuration: TabConfiguration; height?: number }) {
+  return type === 'table' ? <TableView configuration={configuration} height={height} /> : <BucketView configuration={configuration} />;
+}
+
+/** A widget in its grid cell: a KPI or chart, or a table or bucket board scrolling inside its card. */
+function GridWidget({ widget, height }: { widget: Widget; height: number }) {
+  if (isChartWidgetType(widget.type)) return <ChartWidget widget={widget} />;
+  return (
+    <WidgetFrame title={widget.name || widget.id}>
+      <div style={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
+        <View type={widget.type === 'table' ? 'table' : 'bucket'} configuration={widget.configuration ?? {}} height={Math.max(200, height - 150)} />
+      </div>
+    </WidgetFrame>
+  );
 }
 
 /** A tab: its visible widgets, or — without widgets — the tab itself by its own type. */
 export function TabContent({ tab }: { tab: PublicTabDto }) {
+  const { tv } = useWidgetEnv();
   if (tab.widgets.length === 0) return <View type={tab.type ?? 'table'} configuration={tab.configuration ?? {}} />;
   const visible = tab.widgets.filter((w) => w.visible !== false);
   if (visible.length === 0) {
@@ -20,13 +37,17 @@ export function TabContent({ tab }: { tab: PublicTabDto }) {
       </Card>
     );
   }
-  return (
-    <Flex vertical gap={16}>
-      {visible.map((w) => (
-        <Card key={w.id} title={w.name || w.id} data-testid="widget" styles={{ body: { padding: 12 } }}>
-          <View type={w.type === 'table' ? 'table' : 'bucket'} configuration={w.configuration ?? {}} />
-        </Card>
-      ))}
-    </Flex>
-  );
+  // Tables and bucket boards never laid out on the grid stack at their natural height, as before widgets had layouts.
+  if (visible.every((w) => !w.layout && !isChartWidgetType(w.type))) {
+    return (
+      <Flex vertical gap={16}>
+        {visible.map((w) => (
+          <Card key={w.id} title={w.name || w.id} data-testid="widget" styles={{ body: { padding: 12 } }}>
+            <View type={w.type === 'table' ? 'table' : 'bucket'} configuration={w.configuration ?? {}} />
+          </Card>
+        ))}
+      </Flex>
+    );
+  }
+  return <WidgetGrid widgets={visible} fill={tv} render={(w, height) => <GridWidget widget={w} height={height} />} />;
 }

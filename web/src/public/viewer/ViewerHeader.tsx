@@ -1,7 +1,7 @@
 import { ArrowLeftOutlined, DownOutlined, DownloadOutlined } from '@ant-design/icons';
 import { App, Badge, Button, Dropdown, Flex, Skeleton, Space, Typography, theme } from 'antd';
 import { csvFileName } from '@common/csv';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { publicApi as api } from '../../api/client';
@@ -44,7 +44,7 @@ async function exportSeen(dashboard: PublicDashboardResponse['dashboard'], path:
  * Back, name, description, Export CSV and the live indicator. `actions` false (not found, load
  * failure) leaves only the back button: there is nothing live to show or export.
  */
-export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed }: { dashboard: PublicDashboardResponse['dashboard'] | null; loading: boolean; tabId: string | null; actions?: boolean; feed?: ViewerFeed }) {
+export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed, extra }: { dashboard: PublicDashboardResponse['dashboard'] | null; loading: boolean; tabId: string | null; actions?: boolean; feed?: ViewerFeed; extra?: ReactNode }) {
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const { message } = App.useApp();
@@ -98,6 +98,7 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed }
         </div>
         {actions && (
           <Flex gap={12} align="center" wrap>
+            {extra}
             <span data-testid="live-indicator">
               {live ? <Badge status="processing" color={token.colorSuccess} text="Live • Updates every 30s" /> : <Badge status="warning" text="Reconnecting…" />}
             </span>

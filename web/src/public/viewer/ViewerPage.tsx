@@ -9,16 +9,46 @@ import { TabContent } from './TabContent';
 import { useViewerStore } from './viewerStore';
 import { useViewerSync } from './useViewerSync';
 import { ViewerTabContext } from './viewerExport';
+import { ViewerTheme } from '../PublicTheme';
+import { ThemeToggle } from './ThemeToggle';
+import { TvViewer } from './tv/TvViewer';
+import { rotateSeconds } from './tv/useWakeLock';
+import { useKeyMappings } from './useKeyMappings';
+import { useViewerTheme } from './viewerTheme';
+import { WidgetContext, viewerFeed } from './widgets/widgetContext';
 
 /**
  * The public dashboard viewer at /dashboards/:id (spec 2.13); a share link's page passes its own
- * feed. `?embed=1` leaves out the header (the page sits in someone else's iframe).
+ * feed. `?embed=1` leaves out the header (the page sits in someone else's iframe); `?tv=1` is TV
+ * mode and `&rotate=N` rotates its tabs.
  */
 export default function ViewerPage({ feed: given }: { feed?: ViewerFeed }) {
   const { id = '' } = useParams();
   const byId = useMemo(() => dashboardFeed(id), [id]);
   const feed = given ?? byId;
-  const embed = useSearchParams()[0].get('embed') === '1';
+  const [search] = useSearchParams();
+  const tv = search.get('tv') === '1';
+  const embed = search.get('embed') === '1';
+  const dark = useViewerTheme((s) => s.dark) || tv;
+  const keyMappings = useKeyMappings();
+  const env = useMemo(() => ({ feed: viewerFeed, keyMappings, dark, tv }), [keyMappings, dark, tv]);
+  return (
+    <ViewerTheme dark={dark} large={tv}>
+      <WidgetContext.Provider value={env}>
+        {tv ? <TvPage feed={feed} rotate={rotateSeconds(search.get('rotate'))} /> : <NormalViewer feed={feed} given={given} embed={embed} />}
+      </WidgetContext.Provider>
+    </ViewerTheme>
+  );
+}
+
+function TvPage({ feed, rotate }: { feed: ViewerFeed; rotate: number }) {
+  useViewerSync(feed);
+  const status = useViewerStore((s) => s.status);
+  const head = useViewerStore((s) => s.head);
+  return <TvViewer head={head} status={status} rotate={rotate} />;
+}
+
+function NormalViewer({ feed, given, embed }: { feed: ViewerFeed; given?: ViewerFeed; embed: boolean }) {
   const retry = useViewerSync(feed);
   const status = useViewerStore((s) => s.status);
   const head = useViewerStore((s) => s.head);
@@ -72,6 +102,7 @@ export default function ViewerPage({ feed: given }: { feed?: ViewerFeed }) {
           actions={status === 'loading' || status === 'ready'}
           tabId={activeTab?.id ?? null}
           feed={given}
+          extra={<ThemeToggle />}
         />
       )}
       <Layout.Content style={{ padding: 'clamp(12px, 3vw, 24px)', maxWidth: 1600, width: '100%', margin: '0 auto' }}>{body}</Layout.Content>

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { DashboardTab, Widget } from './dashboard';
+
+const issues = (input: unknown) => {
+  const r = Widget.safeParse(input);
+  return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+};
+
+describe('Widget schema', () => {
+  it('fills a chart configuration with its defaults', () => {
+    const w = Widget.parse({ id: 'w1', type: 'bar', configuration: { groupField: 'priority' }, layout: { x: 0, y: 0, w: 6, h: 4 } });
+    expect(w.configuration).toMatchObject({ groupField: 'priority', metric: 'count', topN: 8 });
+  });
+
+  it('names the missing field of an incomplete widget', () => {
+    expect(issues({ id: 'w', type: 'bar', configuration: {} })).toEqual(['configuration.groupField: Pick a field to group by']);
+    expect(issues({ id: 'w', type: 'line', configuration: { dateField: 'at', metric: 'sum' } })).toEqual(['configuration.valueField: Pick a numeric field to sum']);
+    expect(issues({ id: 'w', type: 'kpi', configuration: { metric: 'avg' } })).toEqual(['configuration.valueField: Pick a numeric field to compute']);
+    expect(issues({ id: 'w', type: 'kpi', configuration: { filter: { field: '', operator: 'eq', value: 'x' } } })).toEqual(['configuration.filter.field: Pick a field to filter on']);
+  });
+
+  it('refuses a layout outside the 12 columns', () => {
+    expect(issues({ id: 'w', type: 'kpi', layout: { x: 8, y: 0, w: 6, h: 2 } })).toEqual(['layout.w: A widget must fit in 12 columns']);
+  });
+
+  it('keeps table, bucket and unknown widgets as they are', () => {
+    expect(Widget.parse({ id: 'w', type: 'something', configuration: { bucketKey: 'status' } }).configuration).toEqual({ bucketKey: 'status' });
+  });
+
+  it('refuses two widgets with one id in a tab', () => {
+    const r = DashboardTab.safeParse({ id: 't', name: 'T', widgets: [{ id: 'a', type: 'kpi' }, { id: 'a', type: 'kpi' }] });
+    expect(r.success).toBe(false);
+  });
+});

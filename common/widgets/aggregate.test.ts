@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { Aggregator, aggregateSpec, bucketStart, matchesFilter, parseTime, toNumber } from './aggregate';
+import { BarConfig, KpiConfig, LineConfig } from '../schemas/widget';
+
+type Data = Record<string, unknown>;
+
+/** Recounts from scratch: what the incremental totals must always equal. */
+function fresh(spec: ConstructorParameters<typeof Aggregator>[0], records: Map<string, Data>) {
+  const a = new Aggregator(spec);
+  a.reset(records.values());
+  return a;
+}
+
+/** An aggregator over a map of records, changed the way the viewer changes it: before and after. */
+function live(spec: ConstructorParameters<typeof Aggregator>[0], initial: [string, Data][] = []) {
+  const data = new Map(initial);
+  const a = new Aggregator(spec, () => data.values());
+  a.reset(data.values());
+  return {
+    a,
+    data,
+    upsert: (id: string, d: Data) => {
+      a.update(data.get(id), d);
+      data.set(id, d);
+    },
+    remove: (id: string) => {
+      a.update(data.get(id), undefined);
+      data.delete(id);
+    },
+  };
+}
+
+describe('Aggregator', () => {
+  it('counts, sums, averages and finds min and max of a numeric field, strings that are numbers included', () => {
+    const records = [{ amount: 10 }, { amount: '30' }, { amount: 'n/a' }, {}];
+    const of = (metric: KpiConfig['metric']) => {
+      const a = new Aggregator({ metric, valueField: 'amount' });
+      a.reset(records);
+      return a.value();
+    };
+    expect([of('count'), of('sum'), of('avg'), of('min'), of('max')]).toEqual([4, 40, 20, 10, 30]);
+  });
+
+  it('has no average, minimum or maximum without numbers', () => {
+    const a = new Aggregator({ metric: 'avg', valueField: 'amount' });
+    a.reset([{ amount: 'x' }]);
+    expect(a.value()).toBeNull();
+  });
+
+  it('keeps the same totals as a recount through upserts, moves between groups and removals', () => {
+    const spec = { metric: 'sum' as const, groupField: 'status', valueField: 'amount' };
+    const { a, data, upsert, remove } = live(spec);
+    let seed = 7;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let step = 0; step < 2000; step++) {
+      const id = String(rand(60));
+      if (rand(5) === 0) remove(id);
+      else upsert(id, { status: ['open', 'closed', ''][rand(3)], amount: rand(100) });
+    }
+    expect(a.top()).toEqual(fresh(spec, data).top());
+    expect(a.size).toBe(data.size);
+  });
+
+  it('recomputes the minimum when the record holding it changes', () => {
+    const { a, upsert, remove } = live({ metric: 'min', valueField: 'v' }, [['a', { v: 1 }], ['b', { v: 5 }]]);
+    expect(a.value()).toBe(1);
+    upsert('a', { v: 9 });
+    expect(a.value()).toBe(5);
+    upsert('c', { v: -2 });
+    expect(a.value()).toBe(-2);
+    remove('c');
+    expect(a.value()).toBe(5);
+  });
+
+  it('groups the rest as "Other" after the top N, and empty values as "Unassigned"', () => {
+    const a = new Aggregator(aggregateSpec('bar', BarConfig.parse({ groupField: 'p', topN: 2 })));
+    a.reset(['a', 'a', 'a', 'b', 'b', 'c', '', 'd'].map((p) => ({ p })));
+    expect(a.top(2)).toEqual([{ key: 'a', value: 3 }, { key: 'b', value: 2 }, { key: 'Other', value: 3 }]);
+    expect(a.top().map((r) => r.key)).toContain('Unassigned');
+  });
+
+  it('applies the filter, with custom fields read from custom_fields', () => {
+    const { a, upsert } = live({ metric: 'count', filter: { field: 'custom_7', operator: 'eq', value: 'EMEA' } }, [
+      ['1', { custom_fields: [{ id: 7, value: 'emea' }] }], ['2', { custom_fields: [{ id: 7, value: 'APAC' }] }],
+    ]);
+    expect(a.value()).toBe(1);
+    upsert('2', { custom_fields: [{ id: 7, value: 'EMEA' }] });
+    expect(a.value()).toBe(2);
+    upsert('1', { custom_fields: [] });
+    expect([a.value(), a.size]).toEqual([1, 1]);
+  });
+
+  it('buckets dates per day with empty days as zeros, ending with the current day', () => {
+    const spec = aggregateSpec('line', LineConfig.parse({ dateField: 'at', interval: 'day', points: 3 }));
+    const a = new Aggregator(spec);
+    const now = new Date(2026, 4, 10, 15, 0).getTime();
+    a.reset([{ at: new Date(2026, 4, 10, 9).toISOString() }, { at: new Date(2026, 4, 8, 23).toISOString() }, { at: 'not a date' }]);
+    expect(a.series(3, now)).toEqual([
+      { start: new Date(2026, 4, 8).getTime(), value: 1 },
+      { start: new Date(2026, 4, 9).getTime(), value: 0 },
+      { start: new Date(2026, 4, 10).getTime(), value: 1 },
+    ]);
+  });
+});
+
+describe('helpers', () => {
+  it('reads numbers from numbers and numeric strings only', () => {
+    expect([toNumber(3), toNumber(' 4.5 '), toNumber(''), toNumber('x'), toNumber(null), toNumber(Infinity)]).toEqual([3, 4.5, null, null, null, null]);
+  });
+
+  it('compares numbers as numbers and text without case', () => {
+    expect(matchesFilter({ n: '10' }, { field: 'n', operator: 'gt', value: '9' })).toBe(true);
+    expect(matchesFilter({ s: 'In Progress' }, { field: 's', operator: 'eq', value: 'in progress' })).toBe(true);
+    expect(matchesFilter({ s: 'Closed' }, { field: 's', operator: 'neq', value: 'closed' })).toBe(false);
+    expect(matchesFilter({ s: 'Printer on fire' }, { field: 's', operator: 'contains', value: 'FIRE' })).toBe(true);
+  });
+
+  it('reads dates like Date.parse does, the common UTC form on a fast path', () => {
+    for (const text of ['1969-12-31T23:59:59Z', '2000-02-28T23:59:59.999Z', '2026-03-01T00:00:00Z', '2026-01-05T13:45:07Z', '2026-01-05T13:45:07.123Z', '2026-02-30T00:00:00Z', '2026-01-05T13:45:07+02:00', '2026-01-05', 'Jan 5, 2026 10:00', 'nonsense', '2026-1x-05T13:45:07Z']) {
+      expect(parseTime(text), text).toEqual(Date.parse(text));
+    }
+  });
+
+  it('starts weeks on Monday and hours on the hour', () => {
+    const thursday = new Date(2026, 0, 8, 13, 45).getTime();
+    expect(bucketStart(thursday, 'week')).toBe(new Date(2026, 0, 5).getTime());
+    expect(bucketStart(thursday, 'hour')).toBe(new Date(2026, 0, 8, 13).getTime());
+  });
+});

@@ -1,0 +1,104 @@
+import type { DashboardTab, Widget } from '../schemas/dashboard';
+
+/** A part a template needs from the source: the user picks which field plays it. */
+export interface TemplateRole {
+  key: string;
+  label: string;
+  kind: 'category' | 'number' | 'date';
+  /** Field names that usually play the role, tried in order when suggesting a mapping. */
+  guesses: RegExp;
+}
+
+export interface DashboardTemplate {
+  id: 'support-queue' | 'sales-pipeline' | 'inventory';
+  name: string;
+  description: string;
+  roles: TemplateRole[];
+  /** The tabs of a new dashboard, given the field chosen for every role. */
+  build(fields: Record<string, string>): DashboardTab[];
+}
+
+const at = (x: number, y: number, w: number, h: number) => ({ x, y, w, h });
+const widget = (id: string, name: string, type: Widget['type'], configuration: Record<string, unknown>, layout: ReturnType<typeof at>): Widget =>
+  ({ id, name, type, visible: true, configuration, layout }) as Widget;
+const tab = (id: string, name: string, style: DashboardTab['style'], configuration: DashboardTab['configuration'], widgets: Widget[] = []): DashboardTab =>
+  ({ id, name, style, configuration, widgets });
+
+const STATUS: TemplateRole = { key: 'status', label: 'Status', kind: 'category', guesses: /^(status|state)$|status/i };
+const DATE: TemplateRole = { key: 'date', label: 'Date', kind: 'date', guesses: /^(created_?at|created|date|timestamp)$|date|time|_at$/i };
+
+export const TEMPLATES: DashboardTemplate[] = [
+  {
+    id: 'support-queue',
+    name: 'Support queue',
+    description: 'Open, in progress and closed tickets, tickets by priority and per day, and the queue as a bucket board.',
+    roles: [STATUS, { key: 'priority', label: 'Priority', kind: 'category', guesses: /priority|severity|urgency/i }, DATE],
+    build: (f) => [
+      tab('tab1', 'Overview', null, {}, [
+        widget('open', 'Open', 'kpi', { metric: 'count', filter: { field: f.status, operator: 'eq', value: 'open' }, thresholds: [{ value: 0, color: 'blue' }] }, at(0, 0, 4, 2)),
+        widget('in-progress', 'In progress', 'kpi', { metric: 'count', filter: { field: f.status, operator: 'eq', value: 'in progress' }, thresholds: [{ value: 0, color: 'gold' }] }, at(4, 0, 4, 2)),
+        widget('closed', 'Closed', 'kpi', { metric: 'count', filter: { field: f.status, operator: 'eq', value: 'closed' }, thresholds: [{ value: 0, color: 'green' }] }, at(8, 0, 4, 2)),
+        widget('by-priority', 'Tickets by priority', 'bar', { groupField: f.priority, metric: 'count', topN: 6 }, at(0, 2, 5, 5)),
+        widget('per-day', 'Tickets per day', 'line', { dateField: f.date, interval: 'day', metric: 'count', points: 30, area: true }, at(5, 2, 7, 5)),
+      ]),
+      tab('tab2', 'Board', 'bucket', { bucketKey: f.status, buckets: [{ key: f.status, width: 300 }], displayKeys: [] }),
+      tab('tab3', 'All Tickets', 'table', { sortable: true, filterable: true, columns: [] }),
+    ],
+  },
+  {
+    id: 'sales-pipeline',
+    name: 'Sales pipeline',
+    description: 'Deals, pipeline value and average deal size, value by stage, deals by stage and value per week.',
+    roles: [
+      { key: 'stage', label: 'Stage', kind: 'category', guesses: /stage|status|state/i },
+      { key: 'amount', label: 'Amount', kind: 'number', guesses: /amount|value|price|total|revenue/i },
+      DATE,
+    ],
+    build: (f) => [
+      tab('tab1', 'Pipeline', null, {}, [
+        widget('deals', 'Deals', 'kpi', { metric: 'count' }, at(0, 0, 4, 2)),
+        widget('value', 'Pipeline value', 'kpi', { metric: 'sum', valueField: f.amount, unit: '$', unitPosition: 'prefix' }, at(4, 0, 4, 2)),
+        widget('average', 'Average deal', 'kpi', { metric: 'avg', valueField: f.amount, unit: '$', unitPosition: 'prefix' }, at(8, 0, 4, 2)),
+        widget('by-stage', 'Value by stage', 'bar', { groupField: f.stage, metric: 'sum', valueField: f.amount, topN: 8 }, at(0, 2, 7, 5)),
+        widget('stage-share', 'Deals by stage', 'donut', { groupField: f.stage, metric: 'count', topN: 6 }, at(7, 2, 5, 5)),
+        widget('per-week', 'Value per week', 'line', { dateField: f.date, interval: 'week', metric: 'sum', valueField: f.amount, points: 12, area: true }, at(0, 7, 12, 4)),
+      ]),
+      tab('tab2', 'All Deals', 'table', { sortable: true, filterable: true, columns: [] }),
+    ],
+  },
+  {
+    id: 'inventory',
+    name: 'Inventory',
+    description: 'Items, units in stock and low-stock items, units by category, items by category and updates per day.',
+    roles: [
+      { key: 'category', label: 'Category', kind: 'category', guesses: /category|type|group|warehouse|location/i },
+      { key: 'quantity', label: 'Quantity', kind: 'number', guesses: /quantity|qty|stock|units|count/i },
+      DATE,
+    ],
+    build: (f) => [
+      tab('tab1', 'Stock', null, {}, [
+        widget('items', 'Items', 'kpi', { metric: 'count' }, at(0, 0, 4, 2)),
+        widget('units', 'Units in stock', 'kpi', { metric: 'sum', valueField: f.quantity }, at(4, 0, 4, 2)),
+        widget('low', 'Low stock (10 or fewer)', 'kpi', { metric: 'count', filter: { field: f.quantity, operator: 'lte', value: '10' }, thresholds: [{ value: 1, color: 'red' }] }, at(8, 0, 4, 2)),
+        widget('units-by-category', 'Units by category', 'bar', { groupField: f.category, metric: 'sum', valueField: f.quantity, topN: 10, horizontal: true }, at(0, 2, 7, 6)),
+        widget('category-share', 'Items by category', 'donut', { groupField: f.category, metric: 'count', topN: 6 }, at(7, 2, 5, 6)),
+        widget('updates', 'Updates per day', 'line', { dateField: f.date, interval: 'day', metric: 'count', points: 30 }, at(0, 8, 12, 4)),
+      ]),
+      tab('tab2', 'All Items', 'table', { sortable: true, filterable: true, columns: [] }),
+    ],
+  },
+];
+
+/** A first guess of the field for every role, from the field names (each field used once). */
+export function suggestFields(template: DashboardTemplate, fields: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const used = new Set<string>();
+  for (const role of template.roles) {
+    const hit = fields.find((f) => !used.has(f) && role.guesses.test(f));
+    if (hit) {
+      out[role.key] = hit;
+      used.add(hit);
+    }
+  }
+  return out;
+}

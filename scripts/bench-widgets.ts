@@ -1,0 +1,78 @@
+/**
+ * Widget aggregation benchmark: what a pushed delta costs the viewer's KPI and chart totals at
+ * 100,000 records, against recounting every record, against a plain pass that only reads one
+ * field of every record (the machine's speed, measured in the same run), and against a 16.7 ms frame.
+ * Run: npm run bench:widgets   (also part of npm run bench:table; BENCH_RECORDS=n to pick the size)
+ */
+import { fieldValue } from '../common/cells';
+import { Aggregator, aggregateSpec } from '../common/widgets/aggregate';
+import { BarConfig, KpiConfig, LineConfig } from '../common/schemas/widget';
+
+const N = Number(process.env.BENCH_RECORDS ?? 100_000);
+const FRAME_MS = 1000 / 60;
+const STATUSES = ['open', 'in progress', 'closed'];
+const PRIORITIES = ['high', 'medium', 'low', 'urgent'];
+
+const record = (i: number, salt = 0) => ({
+  recordId: String(i),
+  data: {
+    status: STATUSES[(i + salt) % 3], priority: PRIORITIES[(i * 7 + salt) % 4], amount: (i * 37) % 1000,
+    created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(), custom_fields: [{ id: 1, value: i % 2 ? 'email' : 'chat' }],
+  },
+});
+
+const WIDGETS = {
+  'KPI (count, filtered)': aggregateSpec('kpi', KpiConfig.parse({ filter: { field: 'status', operator: 'eq', value: 'open' } })),
+  'KPI (max of a field)': aggregateSpec('kpi', KpiConfig.parse({ metric: 'max', valueField: 'amount' })),
+  'bar (sum by a field)': aggregateSpec('bar', BarConfig.parse({ groupField: 'priority', metric: 'sum', valueField: 'amount' })),
+  'line (count per day)': aggregateSpec('line', LineConfig.parse({ dateField: 'created_at', interval: 'day' })),
+};
+
+/** Median of `runs` timings of fn, in ms. */
+function median(runs: number, fn: () => void): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+}
+
+const records = Array.from({ length: N }, (_, i) => record(i));
+const fmt = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(1)} ms`);
+const plain = median(7, () => {
+  let open = 0;
+  for (const r of records) if (fieldValue(r.data, 'status') === 'open') open++;
+  if (open < 0) throw new Error('unreachable');
+});
+console.log(`Widget totals at ${N.toLocaleString('en-US')} records (node ${process.version}; median of runs)`);
+console.log(`Baseline: a plain pass reading one field of every record takes ${fmt(plain)}.\n`);
+console.log('| widget | full recount | recount ÷ plain pass | delta of 1 record | delta of 100 records | 100-record delta in a 16.7 ms frame | recount ÷ 100-record delta |');
+console.log('|---|---|---|---|---|---|---|');
+for (const [name, spec] of Object.entries(WIDGETS)) {
+  const current = records.map((r) => r.data);
+  const a = new Aggregator(spec, () => current);
+  const full = median(7, () => {
+    a.reset(current);
+    if (spec.groupField && !spec.interval) a.top(8);
+    else if (spec.interval) a.series(30, Date.UTC(2026, 2, 1));
+    else a.value();
+  });
+  let salt = 1;
+  const delta = (k: number) => () => {
+    salt++;
+    for (let j = 0; j < k; j++) {
+      const i = (salt * 7919 + j * 104_729) % N;
+      const r = record(i, salt);
+      a.update(current[i], r.data);
+      current[i] = r.data;
+    }
+    if (spec.groupField && !spec.interval) a.top(8);
+    else if (spec.interval) a.series(30, Date.UTC(2026, 2, 1));
+    else a.value();
+  };
+  const one = median(201, delta(1));
+  const hundred = median(51, delta(100));
+  console.log(`| ${name} | ${fmt(full)} | ${(full / plain).toFixed(1)}× | ${fmt(one)} | ${fmt(hundred)} | ${((hundred / FRAME_MS) * 100).toFixed(1)}% | ${(full / hundred).toFixed(0)}× |`);
+}

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/harness';
+
+let s: TestServer;
+let dashboardId: string;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s?.close());
+beforeEach(async () => {
+  await s.reset();
+  const source = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
+  dashboardId = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Ops', dataSourceId: source.id, isPublished: true } })).body.id;
+});
+
+const tabWith = (widgets: unknown[]) => ({ configuration: { tabs: [{ id: 'tab1', name: 'Overview', style: null, configuration: {}, widgets }] } });
+
+describe('widgets in a tab configuration', () => {
+  it('stores chart widgets with their layout and defaults, and shows them to the public viewer', async () => {
+    const widgets = [
+      { id: 'open', name: 'Open', type: 'kpi', configuration: { filter: { field: 'status', value: 'open' } }, layout: { x: 0, y: 0, w: 3, h: 2 } },
+      { id: 'bar', name: 'By priority', type: 'bar', configuration: { groupField: 'priority', topN: 5 }, layout: { x: 3, y: 0, w: 9, h: 5 } },
+    ];
+    const res = await s.http('PATCH', `/api/admin/dashboards/${dashboardId}`, { body: tabWith(widgets) });
+    expect(res.status).toBe(200);
+    expect(res.body.configuration.tabs[0].widgets[0]).toMatchObject({ type: 'kpi', configuration: { metric: 'count', filter: { field: 'status', operator: 'eq', value: 'open' } }, layout: { x: 0, y: 0, w: 3, h: 2 } });
+    const view = await s.http('GET', `/api/dashboards/${dashboardId}`, { token: null });
+    expect(view.body.tabs[0].widgets.map((w: { id: string; layout: unknown }) => [w.id, w.layout])).toEqual([['open', { x: 0, y: 0, w: 3, h: 2 }], ['bar', { x: 3, y: 0, w: 9, h: 5 }]]);
+  });
+
+  it('refuses an incomplete widget with a 400 naming the field at fault, and keeps the old tabs', async () => {
+    const res = await s.http('PATCH', `/api/admin/dashboards/${dashboardId}`, {
+      body: tabWith([{ id: 'sum', name: 'Revenue', type: 'line', configuration: { dateField: 'closed_at', metric: 'sum' }, layout: { x: 6, y: 0, w: 8, h: 4 } }]),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(res.body.error.fields).toEqual(expect.arrayContaining([
+      { path: 'configuration.tabs.0.widgets.0.configuration.valueField', message: 'Pick a numeric field to sum' },
+      { path: 'configuration.tabs.0.widgets.0.layout.w', message: 'A widget must fit in 12 columns' },
+    ]));
+    const after = await s.http('GET', `/api/admin/dashboards/${dashboardId}`);
+    expect(after.body.configuration.tabs[0].widgets).toEqual([]);
+  });
+});

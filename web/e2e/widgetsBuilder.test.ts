@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { BrowserHarness } from './browser';
+import { seedSource, signIn, startAdminBrowser, toast } from './adminHelpers';
+
+/** A condition polled for up to 10 s (the machine is shared; expect.poll's default is 1 s). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+
+/** Picks an option of the antd Select labelled `label`. */
+async function pick(page: Page, label: string, option: string) {
+  await page.getByLabel(label, { exact: true }).click();
+  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
+  await dropdown.locator('.ant-select-item-option', { hasText: option }).first().click();
+}
+
+const DAY = 86_400_000;
+const ORDERS = Array.from({ length: 12 }, (_, i) => ({
+  ticket_id: i + 1, subject: `Ticket ${i + 1}`, status: ['open', 'in progress', 'closed'][i % 3], priority: ['high', 'low'][i % 2],
+  amount: (i + 1) * 10, created_at: new Date(Date.now() - (i % 4) * DAY).toISOString(),
+}));
+
+describe('admin console: templates and the widget builder', () => {
+  let h: BrowserHarness;
+  const dashboards = async () => (await h.server.http('GET', '/api/admin/dashboards')).body as { id: string; name: string; isPublished: boolean; configuration: { tabs: { id: string; widgets: { id: string; name: string; type: string; layout: unknown; configuration: Record<string, unknown> }[] }[] } }[];
+
+  beforeAll(async () => {
+    h = await startAdminBrowser();
+    await seedSource(h, 'Helpdesk', ORDERS);
+    await signIn(h.page, '/admin?tab=dashboard-builder&sub=templates');
+  });
+  afterAll(() => h?.close());
+
+  it('starts a dashboard from the Support queue template, mapped onto the chosen fields', async () => {
+    const { page } = h;
+    await page.getByTestId('templates-screen').waitFor();
+    expect(await page.getByTestId('template-card').locator('.ant-card-head-title').allInnerTexts()).toEqual(['Support queue', 'Sales pipeline', 'Inventory']);
+    await page.getByRole('button', { name: 'Use Support queue' }).click();
+    const dialog = page.getByTestId('template-dialog');
+    // The fields are suggested from their names once the source's records are read.
+    await poll(() => dialog.getByLabel('Date field').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]').innerText()).toContain('created_at');
+    expect(await dialog.getByLabel('Status field').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]').innerText()).toContain('status');
+    await dialog.getByLabel('Name').fill('Helpdesk queue');
+    await dialog.getByText('Publish now').click();
+    await h.shot('templates-dialog');
+    await page.getByRole('button', { name: 'Create dashboard' }).click();
+    await toast(page, 'Dashboard Created');
+    await page.getByTestId('widgets-screen').waitFor();
+    await poll(async () => page.getByTestId('builder-widget').count()).toBe(5);
+    const [d] = await dashboards();
+    expect(d).toMatchObject({ name: 'Helpdesk queue', isPublished: true });
+    expect(d.configuration.tabs[0].widgets.map((w) => w.configuration.filter ?? w.configuration.groupField ?? w.configuration.dateField)).toEqual([
+      { field: 'status', operator: 'eq', value: 'open' }, { field: 'status', operator: 'eq', value: 'in progress' }, { field: 'status', operator: 'eq', value: 'closed' }, 'priority', 'created_at',
+    ]);
+    // The preview draws with the source's records: 4 open tickets.
+    await poll(() => page.locator('[data-testid=builder-widget][data-widget-id=open] [data-testid=kpi-value]').getAttribute('data-value')).toBe('4');
+  });
+
+  it('adds, edits, lays out, duplicates and removes widgets, refuses an incomplete one, saves and reloads', async () => {
+    const { page } = h;
+    await page.getByRole('button', { name: 'Add widget' }).hover();
+    await page.getByRole('menuitem', { name: 'Donut' }).click();
+    const editor = page.getByTestId('widget-editor');
+    await editor.getByLabel('Title').fill('Share by priority');
+    await editor.getByRole('button', { name: 'Done' }).click();
+    // Saving with a donut that groups by nothing names what is missing, in the editor and above the grid.
+    await page.getByRole('button', { name: 'Save widgets' }).click();
+    await page.getByTestId('widget-problems').waitFor();
+    expect(await page.getByTestId('widget-problems').innerText()).toContain('Share by priority: Pick a field to group by');
+    const card = page.locator('[data-testid=builder-widget]', { hasText: 'Share by priority' });
+    expect(await card.getByTestId('widget-problem').innerText()).toContain('Pick a field to group by');
+    await card.getByRole('button', { name: 'Edit Share by priority' }).click();
+    expect(await editor.getByText('Pick a field to group by').count()).toBe(1);
+    await pick(page, 'Group by', 'priority');
+    await editor.getByRole('button', { name: 'Done' }).click();
+    await poll(() => card.getByTestId('widget-table').locator('tbody tr').count()).toBe(2);
+
+    // Keyboard: the move handle takes arrows (move) and Shift+arrows (resize). (The closed drawer
+    // gives the focus back to the Edit button first.)
+    await editor.waitFor({ state: 'hidden' });
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Edit Share by priority');
+    const id = await card.getAttribute('data-widget-id');
+    await card.getByRole('button', { name: 'Move Share by priority', exact: true }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Shift+ArrowLeft');
+    await poll(() => page.getByTestId('grid-announce').innerText()).toMatch(/^Share by priority: column 3, row \d+, 5 wide, 5 high$/);
+    // Mouse: drag the "Tickets per day" chart by its handle to the left edge.
+    const line = page.locator('[data-testid=builder-widget]', { hasText: 'Tickets per day' });
+    const handle = (await line.getByRole('button', { name: 'Move Tickets per day', exact: true }).boundingBox())!;
+    const grid = (await page.getByTestId('builder-grid').boundingBox())!;
+    await page.mouse.move(handle.x + 5, handle.y + 5);
+    await page.mouse.down();
+    for (let i = 1; i <= 12; i++) await page.mouse.move(handle.x + 5 - ((handle.x - grid.x) * i) / 12, handle.y + 5 + 2 * i);
+    await page.mouse.up();
+
+    await page.locator('[data-testid=builder-widget]', { hasText: 'Closed' }).getByRole('button', { name: 'Duplicate Closed' }).click();
+    await page.locator('[data-testid=builder-widget]', { hasText: 'In progress' }).getByRole('button', { name: 'Remove In progress' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Remove' }).click();
+    await poll(() => page.getByTestId('builder-widget').count()).toBe(6);
+    await h.shot('widgets-builder');
+
+    await page.getByRole('button', { name: 'Save widgets' }).click();
+    await toast(page, 'Widgets saved');
+    const saved = (await dashboards())[0].configuration.tabs[0].widgets;
+    expect(saved.map((w) => w.name)).toEqual(['Open', 'Closed', 'Tickets by priority', 'Tickets per day', 'Share by priority', 'Closed (copy)']);
+    const donut = saved.find((w) => w.id === id)!;
+    expect(donut).toMatchObject({ type: 'donut', configuration: { groupField: 'priority', metric: 'count' } });
+    expect(donut.layout).toMatchObject({ x: 2, w: 5 });
+    expect(saved.find((w) => w.name === 'Tickets per day')!.layout).toMatchObject({ x: 0 });
+
+    await page.reload();
+    await page.getByTestId('widgets-screen').waitFor();
+    await poll(() => page.getByTestId('builder-widget').count()).toBe(6);
+    expect(await page.getByRole('button', { name: 'Save widgets' }).isDisabled()).toBe(true);
+    const box = async (name: string) => (await page.locator('[data-testid=builder-widget]', { hasText: name }).boundingBox())!;
+    const [perDay, builderGrid] = [await box('Tickets per day'), (await page.getByTestId('builder-grid').boundingBox())!];
+    expect(perDay.x - builderGrid.x).toBeLessThan(40);
+
+    // The Configure editor opens the same builder for a tab with widgets.
+    await page.goto(`/admin?tab=dashboard-builder&sub=configure&dashboard=${(await dashboards())[0].id}`);
+    await page.getByTestId('widget-builder').waitFor();
+    await poll(() => page.getByTestId('builder-widget').count()).toBe(6);
+  });
+});

@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ingest as ingestFor, lowContrastTexts, seed as seedFor, usePublicBrowser } from './publicFixtures';
+
+/** A condition polled for up to 10 s (the machine is shared; expect.poll's default is 1 s). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+
+const h = usePublicBrowser();
+
+const TICKETS = [
+  { ticket_id: 1, status: 'open', priority: 'high', created_at: new Date().toISOString(), effort: 3 },
+  { ticket_id: 2, status: 'open', priority: 'low', created_at: new Date(Date.now() - 86_400_000).toISOString(), effort: 5 },
+  { ticket_id: 3, status: 'closed', priority: 'high', created_at: new Date(Date.now() - 2 * 86_400_000).toISOString(), effort: 1 },
+  { ticket_id: 4, status: 'in progress', priority: 'medium', created_at: new Date().toISOString(), effort: 8 },
+];
+
+const OVERVIEW = {
+  id: 'overview', name: 'Overview', style: null, configuration: {},
+  widgets: [
+    { id: 'open', name: 'Open tickets', type: 'kpi', configuration: { metric: 'count', filter: { field: 'status', operator: 'eq', value: 'open' }, thresholds: [{ value: 3, color: 'red' }] }, layout: { x: 0, y: 0, w: 4, h: 2 } },
+    { id: 'effort', name: 'Average effort', type: 'kpi', configuration: { metric: 'avg', valueField: 'effort', decimals: 1, unit: 'h' }, layout: { x: 4, y: 0, w: 4, h: 2 } },
+    { id: 'share', name: 'Status share', type: 'donut', configuration: { groupField: 'status' }, layout: { x: 8, y: 0, w: 4, h: 5 } },
+    { id: 'priority', name: 'Tickets by priority', type: 'bar', configuration: { groupField: 'priority', topN: 2 }, layout: { x: 0, y: 2, w: 8, h: 5 } },
+    { id: 'per-day', name: 'Tickets per day', type: 'line', configuration: { dateField: 'created_at', interval: 'day', points: 7, area: true }, layout: { x: 0, y: 7, w: 12, h: 4 } },
+  ],
+};
+const BOARD = { id: 'board', name: 'Board', style: 'bucket', configuration: { bucketKey: 'status', displayKeys: ['ticket_id'] }, widgets: [] };
+
+/** The aggregated rows a chart widget shows (its screen-reader table). */
+const chartRows = (name: string) =>
+  h.page.locator('[data-testid=widget]', { hasText: name }).getByTestId('widget-table').locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+const kpi = (name: string) => h.page.locator('[data-testid=widget]', { hasText: name }).getByTestId('kpi-value');
+
+describe('widgets in the public viewer', () => {
+  it('draws KPI tiles and charts on the grid and updates them in place on an HTTP ingest, without a reload', async () => {
+    const { id, ds } = await seedFor(h, [OVERVIEW, BOARD], { name: 'Support queue', records: TICKETS });
+    const { page } = h;
+    await page.goto(`/dashboards/${id}`);
+    await poll(() => kpi('Open tickets').getAttribute('data-value')).toBe('2');
+    expect(await kpi('Average effort').innerText()).toBe('4.3 h');
+    await poll(() => chartRows('Tickets by priority')).toEqual([['high', '2'], ['low', '1'], ['Other', '1']]);
+    await page.locator('[data-testid=widget]', { hasText: 'Tickets by priority' }).locator('svg').first().waitFor();
+    await page.locator('[data-testid=widget]', { hasText: 'Status share' }).locator('svg').first().waitFor();
+    // The line ends with today: 2 tickets today, 1 yesterday, 1 the day before.
+    expect((await chartRows('Tickets per day')).map((r) => r[1])).toEqual(['0', '0', '0', '0', '1', '1', '2']);
+    // Laid out as configured: the bar sits under the first KPI, the donut to the right of both.
+    const box = (name: string) => page.locator('[data-testid=widget]', { hasText: name }).boundingBox();
+    const [open, bar, donut] = [await box('Open tickets'), await box('Tickets by priority'), await box('Status share')];
+    expect(bar!.y).toBeGreaterThan(open!.y + open!.height - 1);
+    expect(donut!.x).toBeGreaterThan(bar!.x + bar!.width - 1);
+    await h.shot('widgets-viewer-desktop');
+    expect(await lowContrastTexts(h)).toEqual([]);
+
+    // Marks that survive only without a reload and without the chart being drawn anew.
+    await page.evaluate(() => {
+      (window as unknown as { __same: boolean }).__same = true;
+      const svg = [...document.querySelectorAll('[data-testid=widget]')].find((w) => w.textContent?.includes('Tickets by priority'))!.querySelector('svg')!;
+      svg.setAttribute('data-mark', 'kept');
+    });
+    // The page notes when the tile's number and the bar's table change (same clock as this process).
+    await page.evaluate(() => {
+      const w = window as unknown as { __changed: Record<string, number> };
+      w.__changed = {};
+      const widgets = [...document.querySelectorAll('[data-testid=widget]')];
+      const watch = (name: string, el: Element) => new MutationObserver(() => (w.__changed[name] ??= Date.now())).observe(el, { attributes: true, childList: true, subtree: true, characterData: true });
+      watch('kpi', widgets.find((x) => x.textContent?.includes('Open tickets'))!.querySelector('[data-testid=kpi-value]')!);
+      watch('bar', widgets.find((x) => x.textContent?.includes('Tickets by priority'))!.querySelector('[data-testid=widget-table] tbody')!);
+    });
+    const t0 = Date.now();
+    const res = await ingestFor(h, ds.sourceId, [{ ticket_id: 5, status: 'open', priority: 'high', created_at: new Date().toISOString(), effort: 2 }]);
+    expect(res.status).toBe(200);
+    await expect.poll(() => kpi('Open tickets').getAttribute('data-value'), { timeout: 10_000, interval: 50 }).toBe('3');
+    await expect.poll(() => chartRows('Tickets by priority'), { timeout: 10_000, interval: 50 }).toEqual([['high', '3'], ['low', '1'], ['Other', '1']]);
+    const changed = await page.evaluate(() => (window as unknown as { __changed: Record<string, number> }).__changed);
+    console.log(`after the ingest was sent: KPI changed in ${changed.kpi - t0} ms, bar in ${changed.bar - t0} ms`);
+    // The threshold (3 or more open) turns the tile red once the number has eased to its value.
+    await poll(() => kpi('Open tickets').innerText()).toBe('3');
+    expect(await kpi('Open tickets').evaluate((el) => getComputedStyle(el).color)).not.toBe(await kpi('Average effort').evaluate((el) => getComputedStyle(el).color));
+    expect(await page.evaluate(() => (window as unknown as { __same?: boolean }).__same)).toBe(true);
+    expect(await page.locator('svg[data-mark=kept]').count()).toBe(1);
+
+    // A chart's CSV is its aggregated table.
+    const bar2 = page.locator('[data-testid=widget]', { hasText: 'Tickets by priority' });
+    const [download] = await Promise.all([page.waitForEvent('download'), bar2.getByRole('button', { name: 'Download Tickets by priority as CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('Tickets by priority.csv');
+    const csv = fs.readFileSync((await download.path())!, 'utf8');
+    expect(csv.slice(1).trim().split(/\r?\n/)).toEqual(['priority,Count', 'high,3', 'low,1', 'Other,1']);
+
+    // The dark theme toggle repaints the page and is remembered.
+    const bg = () => page.evaluate(() => getComputedStyle(document.querySelector('[data-testid=widget]')!).backgroundColor);
+    const light = await bg();
+    await page.getByRole('switch', { name: 'Dark theme' }).click();
+    await poll(bg).not.toBe(light);
+    await h.shot('widgets-viewer-dark');
+    expect(await lowContrastTexts(h)).toEqual([]);
+    await page.reload();
+    await poll(() => kpi('Open tickets').getAttribute('data-value')).toBe('3');
+    expect(await bg()).not.toBe(light);
+    await page.getByRole('switch', { name: 'Dark theme' }).click();
+    await poll(bg).toBe(light);
+
+    // A phone stacks the widgets in reading order, without sideways scrolling.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await poll(async () => (await box('Tickets by priority'))!.width).toBeLessThan(390);
+    expect((await box('Tickets by priority'))!.width).toBeGreaterThan(300);
+    await poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    const ys = await Promise.all(['Open tickets', 'Average effort', 'Status share', 'Tickets by priority', 'Tickets per day'].map(async (n) => (await box(n))!.y));
+    expect([...ys].sort((a, b) => a - b)).toEqual(ys);
+    await h.shot('widgets-viewer-phone');
+  });
+
+  it('counts every record with a KPI left at its defaults, and the landing page loads no chart code', async () => {
+    const requested: string[] = [];
+    h.page.on('request', (r) => requested.push(r.url()));
+    await h.page.goto('/');
+    await h.page.getByRole('main').waitFor();
+    expect(requested.filter((u) => /ChartView|echarts/i.test(u))).toEqual([]);
+
+    const { id } = await seedFor(h, [{ ...OVERVIEW, widgets: [{ id: 'k', name: 'Just a count', type: 'kpi', configuration: {} }] }], { records: TICKETS });
+    await h.page.goto(`/dashboards/${id}`);
+    await poll(() => kpi('Just a count').getAttribute('data-value')).toBe('4');
+    expect(await h.page.getByText('Records', { exact: true }).count()).toBe(1);
+  });
+});
+
+describe('TV mode', () => {
+  it('fills the screen without controls on the dark theme, hides the cursor, rotates tabs and says when it reconnects', async () => {
+    const { id } = await seedFor(h, [OVERVIEW, BOARD], { name: 'Support queue', records: TICKETS });
+    const { page } = h;
+    let down = false;
+    const open: { close(): Promise<void> }[] = [];
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      if (down) return void ws.close();
+      ws.connectToServer();
+      open.push(ws);
+    });
+    await page.route(/\/socket\.io\//, (route) => (down ? route.abort() : route.continue()));
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.goto(`/dashboards/${id}?tv=1&rotate=5`);
+    const tv = page.getByTestId('tv-mode');
+    await poll(() => kpi('Open tickets').getAttribute('data-value')).toBe('2');
+    await page.getByTestId('tv-live').waitFor();
+    expect(await page.getByRole('button').count()).toBe(0);
+    expect(await page.getByRole('tab').count()).toBe(0);
+    expect(await tv.evaluate((el) => getComputedStyle(el).cursor)).toBe('none');
+    const [r, g, b] = (await tv.evaluate((el) => getComputedStyle(el).backgroundColor)).match(/\d+/g)!.map(Number);
+    expect(r + g + b).toBeLessThan(100);
+    expect(parseFloat(await kpi('Open tickets').evaluate((el) => getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(56);
+    await page.locator('[data-testid=widget]', { hasText: 'Tickets by priority' }).locator('svg').first().waitFor();
+    await h.shot('widgets-tv-mode');
+
+    // After 5 s the board's tab comes round.
+    await page.getByTestId('bucket-group').first().waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain('Board');
+
+    down = true;
+    await Promise.all(open.splice(0).map((ws) => ws.close()));
+    await page.getByTestId('tv-reconnecting').waitFor();
+    expect(await page.getByTestId('tv-reconnecting').innerText()).toContain('Reconnecting…');
+    await h.shot('widgets-tv-reconnecting');
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+});

@@ -1,0 +1,101 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
+import type { Widget } from '@common/schemas/dashboard';
+import { FILTER_OPERATORS, THRESHOLD_COLORS, TIME_INTERVALS, type WidgetType } from '@common/schemas/widget';
+import { TYPE_LABELS, widgetProblems } from './widgetDrafts';
+
+type Config = Record<string, unknown>;
+const OPERATOR_LABELS: Record<(typeof FILTER_OPERATORS)[number], string> = { eq: 'is', neq: 'is not', gt: 'greater than', gte: 'at least', lt: 'less than', lte: 'at most', contains: 'contains' };
+const METRICS = [{ value: 'count', label: 'Count of records' }, { value: 'sum', label: 'Sum' }, { value: 'avg', label: 'Average' }, { value: 'min', label: 'Minimum' }, { value: 'max', label: 'Maximum' }];
+
+/** The side panel that edits one widget: its name, type and the settings of that type, with each problem under its field. */
+export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
+  widget: Widget | null; fields: string[]; label(field: string): string; onChange(widget: Widget): void; onClose(): void;
+}) {
+  if (!widget) return <Drawer open={false} onClose={onClose} />;
+  const c = widget.configuration as Config;
+  const problems = widgetProblems(widget);
+  const set = (patch: Config) => onChange({ ...widget, configuration: { ...c, ...patch } as Widget['configuration'] });
+  const item = (path: string, title: string, control: React.ReactNode, extra?: string) => (
+    <Form.Item label={title} validateStatus={problems[`configuration.${path}`] ? 'error' : undefined} help={problems[`configuration.${path}`]} extra={extra}>
+      {control}
+    </Form.Item>
+  );
+  const fieldSelect = (key: string, title: string, placeholder = 'Select a field') =>
+    item(key, title, <Select aria-label={title} allowClear showSearch placeholder={placeholder} value={(c[key] as string) || undefined} onChange={(v) => set({ [key]: v ?? undefined })} options={fields.map((f) => ({ value: f, label: label(f) }))} />);
+  const metric = (all: boolean) => (
+    <>
+      {item('metric', 'Value', <Select aria-label="Value" value={(c.metric as string) ?? 'count'} onChange={(v) => set({ metric: v })} options={all ? METRICS : METRICS.slice(0, 2)} />)}
+      {c.metric && c.metric !== 'count' && fieldSelect('valueField', 'Numeric field', 'Select a numeric field')}
+    </>
+  );
+  const filter = c.filter as { field?: string; operator?: string; value?: string } | undefined;
+  const setFilter = (patch: Config) => set({ filter: { field: '', operator: 'eq', value: '', ...filter, ...patch } });
+  const thresholds = (c.thresholds as { value: number; color: string }[] | undefined) ?? [];
+  const type = widget.type as WidgetType;
+
+  return (
+    <Drawer open title={`Edit ${widget.name || widget.id}`} onClose={onClose} size="large" data-testid="widget-editor" extra={<Button type="primary" onClick={onClose}>Done</Button>}>
+      <Form layout="vertical" requiredMark={false}>
+        <Form.Item label="Title" validateStatus={problems.name ? 'error' : undefined} help={problems.name}>
+          <Input aria-label="Title" value={widget.name} maxLength={200} onChange={(e) => onChange({ ...widget, name: e.target.value })} />
+        </Form.Item>
+        <Form.Item label="Type">
+          <Select aria-label="Type" value={type} onChange={(t) => onChange({ ...widget, type: t, configuration: {} })} options={Object.entries(TYPE_LABELS).map(([value, l]) => ({ value, label: l }))} />
+        </Form.Item>
+        <Form.Item label="Visible"><Switch aria-label="Visible" checked={widget.visible !== false} onChange={(v) => onChange({ ...widget, visible: v })} /></Form.Item>
+        <Divider />
+        {type === 'kpi' && (
+          <>
+            {metric(true)}
+            <Flex gap={12}>
+              {item('unit', 'Unit', <Input aria-label="Unit" placeholder="e.g. $ or h" value={(c.unit as string) ?? ''} maxLength={20} onChange={(e) => set({ unit: e.target.value })} />)}
+              {item('unitPosition', 'Unit position', <Segmented value={(c.unitPosition as string) ?? 'suffix'} onChange={(v) => set({ unitPosition: v })} options={[{ value: 'prefix', label: 'Before' }, { value: 'suffix', label: 'After' }]} />)}
+              {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" min={0} max={4} value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
+            </Flex>
+            <Typography.Text strong>Threshold colours</Typography.Text>
+            <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>The number takes the colour of the highest threshold it reaches.</Typography.Paragraph>
+            {thresholds.map((t, i) => (
+              <Flex key={i} gap={8} style={{ marginBottom: 8 }}>
+                <InputNumber aria-label={`Threshold ${i + 1} value`} value={t.value} onChange={(v) => set({ thresholds: thresholds.map((x, j) => (j === i ? { ...x, value: v ?? 0 } : x)) })} />
+                <Select aria-label={`Threshold ${i + 1} colour`} style={{ width: 140 }} value={t.color} onChange={(v) => set({ thresholds: thresholds.map((x, j) => (j === i ? { ...x, color: v } : x)) })} options={THRESHOLD_COLORS.map((v) => ({ value: v, label: v }))} />
+                <Button aria-label={`Remove threshold ${i + 1}`} icon={<DeleteOutlined />} onClick={() => set({ thresholds: thresholds.filter((_, j) => j !== i) })} />
+              </Flex>
+            ))}
+            {thresholds.length < 6 && <Button icon={<PlusOutlined />} onClick={() => set({ thresholds: [...thresholds, { value: 0, color: 'green' }] })}>Add threshold</Button>}
+          </>
+        )}
+        {(type === 'bar' || type === 'donut') && (
+          <>
+            {fieldSelect('groupField', 'Group by')}
+            {metric(false)}
+            {item('topN', type === 'bar' ? 'Bars shown (the rest is "Other")' : 'Slices shown (the rest is "Other")', <InputNumber aria-label="Groups shown" min={1} max={type === 'bar' ? 50 : 20} value={(c.topN as number) ?? (type === 'bar' ? 8 : 6)} onChange={(v) => set({ topN: v ?? undefined })} />)}
+            {type === 'bar' && item('horizontal', 'Horizontal bars', <Switch aria-label="Horizontal bars" checked={Boolean(c.horizontal)} onChange={(v) => set({ horizontal: v })} />)}
+          </>
+        )}
+        {type === 'line' && (
+          <>
+            {fieldSelect('dateField', 'Date field')}
+            {item('interval', 'Per', <Segmented value={(c.interval as string) ?? 'day'} onChange={(v) => set({ interval: v })} options={TIME_INTERVALS.map((v) => ({ value: v, label: v }))} />)}
+            {metric(false)}
+            {item('points', 'Points shown (ending now)', <InputNumber aria-label="Points shown" min={2} max={500} value={(c.points as number) ?? 30} onChange={(v) => set({ points: v ?? undefined })} />)}
+            {item('area', 'Fill the area', <Switch aria-label="Fill the area" checked={Boolean(c.area)} onChange={(v) => set({ area: v })} />)}
+          </>
+        )}
+        {type === 'bucket' && fieldSelect('bucketKey', 'Bucket key', 'Select a column for bucketing')}
+        {type === 'table' && <Typography.Paragraph type="secondary">Shows the records as a table with every field; a table tab chooses its columns.</Typography.Paragraph>}
+        {(type === 'kpi' || type === 'bar' || type === 'donut' || type === 'line') && (
+          <>
+            <Divider />
+            <Typography.Text strong>Filter (optional)</Typography.Text>
+            <Flex gap={8} wrap style={{ marginTop: 8 }}>
+              {item('filter.field', 'Field', <Select aria-label="Filter field" style={{ minWidth: 160 }} allowClear placeholder="No filter" value={filter?.field || undefined} onChange={(v) => (v ? setFilter({ field: v }) : set({ filter: undefined }))} options={fields.map((f) => ({ value: f, label: label(f) }))} />)}
+              {filter && item('filter.operator', 'Operator', <Select aria-label="Filter operator" style={{ minWidth: 130 }} value={filter.operator ?? 'eq'} onChange={(v) => setFilter({ operator: v })} options={FILTER_OPERATORS.map((v) => ({ value: v, label: OPERATOR_LABELS[v] }))} />)}
+              {filter && item('filter.value', 'Value', <Input aria-label="Filter value" value={filter.value ?? ''} onChange={(e) => setFilter({ value: e.target.value })} />)}
+            </Flex>
+          </>
+        )}
+      </Form>
+    </Drawer>
+  );
+}

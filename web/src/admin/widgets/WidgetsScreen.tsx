@@ -1,0 +1,47 @@
+import { Card, Flex, Segmented, Select, Skeleton, Typography } from 'antd';
+import { useState } from 'react';
+import { useDashboards } from '../stores/dashboards';
+import { EmptyState } from '../ui/States';
+import { WidgetBuilder } from './WidgetBuilder';
+
+/** Manage Dashboards > Widgets: pick a dashboard and a tab, then build its widgets on the grid. */
+export default function WidgetsScreen() {
+  const { items, status } = useDashboards();
+  const [dashboardId, setDashboardId] = useState<string | null>(null);
+  const [tabId, setTabId] = useState<string | null>(null);
+  if (status === 'idle' || (status === 'loading' && items.length === 0)) return <Card><Skeleton active /></Card>;
+  if (items.length === 0) return <EmptyState title="No Dashboards Available" text="Create a dashboard first (or start one from a template) to add widgets." />;
+  const dashboard = items.find((d) => d.id === dashboardId) ?? items[0];
+  const tabs = dashboard.configuration.tabs;
+  const tab = tabs.find((t) => t.id === tabId) ?? tabs[0];
+  return (
+    <Flex vertical gap={16} data-testid="widgets-screen">
+      <div>
+        <Typography.Title level={3} style={{ marginTop: 0 }}>Widgets</Typography.Title>
+        <Typography.Paragraph type="secondary">
+          KPI tiles, bar, donut and line charts, tables and bucket boards on a tab's grid. They update live on the published dashboard.
+        </Typography.Paragraph>
+      </div>
+      <Flex gap={16} wrap align="center">
+        <Select
+          aria-label="Dashboard"
+          style={{ minWidth: 260 }}
+          value={dashboard.id}
+          onChange={(id) => {
+            setDashboardId(id);
+            setTabId(null);
+          }}
+          options={items.map((d) => ({ value: d.id, label: d.name }))}
+        />
+        {tabs.length > 0 && <Segmented aria-label="Tab" value={tab?.id} onChange={(id) => setTabId(String(id))} options={tabs.map((t) => ({ value: t.id, label: t.name }))} />}
+      </Flex>
+      {!tab ? (
+        <EmptyState title="No tabs" text="Add a tab in Configure to place widgets on it." />
+      ) : !dashboard.dataSourceId ? (
+        <EmptyState title="No data source" text="Link this dashboard to a data source to build widgets from its records." />
+      ) : (
+        <WidgetBuilder key={`${dashboard.id}/${tab.id}`} dashboard={dashboard} tab={tab} />
+      )}
+    </Flex>
+  );
+}

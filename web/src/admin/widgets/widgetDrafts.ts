@@ -1,0 +1,50 @@
+import { Widget, type Widget as WidgetT } from '@common/schemas/dashboard';
+import { CUSTOM_FIELD_PREFIX } from '@common/constants';
+import { customFields } from '@common/cells';
+import type { RecordDto } from '@common/schemas/record';
+import type { WidgetType } from '@common/schemas/widget';
+import { defaultSize, placeWidgets } from '@common/widgets/layout';
+
+export const TYPE_LABELS: Record<WidgetType, string> = {
+  kpi: 'KPI tile', bar: 'Bar chart', donut: 'Donut', line: 'Line / area over time', table: 'Table', bucket: 'Bucket board',
+};
+
+/** A free widget id: w1, w2, … */
+function nextId(widgets: WidgetT[]): string {
+  const ids = new Set(widgets.map((w) => w.id));
+  let n = widgets.length + 1;
+  while (ids.has(`w${n}`)) n++;
+  return `w${n}`;
+}
+
+/** A new widget of a type, placed below the others; charts start incomplete until a field is picked. */
+export function newWidget(type: WidgetType, widgets: WidgetT[]): WidgetT {
+  const bottom = placeWidgets(widgets).reduce((m, w) => Math.max(m, w.layout.y + w.layout.h), 0);
+  return { id: nextId(widgets), name: TYPE_LABELS[type], type, visible: true, configuration: {}, layout: { x: 0, y: bottom, ...defaultSize(type) } };
+}
+
+/** A copy placed below the others, named "<name> (copy)". */
+export function duplicateWidget(widget: WidgetT, widgets: WidgetT[]): WidgetT {
+  const bottom = placeWidgets(widgets).reduce((m, w) => Math.max(m, w.layout.y + w.layout.h), 0);
+  const size = widget.layout ?? { ...defaultSize(widget.type), x: 0, y: 0 };
+  return { ...structuredClone(widget), id: nextId(widgets), name: `${widget.name || widget.id} (copy)`, layout: { ...size, x: 0, y: bottom } };
+}
+
+/** A widget's problems by path ("configuration.groupField" → "Pick a field to group by"). */
+export function widgetProblems(widget: WidgetT): Record<string, string> {
+  const parsed = Widget.safeParse(widget);
+  if (parsed.success) return {};
+  const out: Record<string, string> = {};
+  for (const i of parsed.error.issues) out[i.path.join('.')] ??= i.message;
+  return out;
+}
+
+/** The fields of the records (data keys and custom_<id> fields), in first-seen order. */
+export function recordFields(records: RecordDto[]): string[] {
+  const seen = new Set<string>();
+  for (const r of records.slice(0, 200)) {
+    for (const k of r.keyOrder?.length ? r.keyOrder : Object.keys(r.data)) if (k !== 'custom_fields') seen.add(k);
+    for (const f of customFields(r.data)) seen.add(`${CUSTOM_FIELD_PREFIX}${f.id}`);
+  }
+  return [...seen];
+}

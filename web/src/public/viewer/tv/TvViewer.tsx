@@ -1,0 +1,69 @@
+import { Alert, Flex, Result, Skeleton, Typography, theme } from 'antd';
+import { useEffect, useState } from 'react';
+import { useConnection } from '../../../realtime/socket';
+import { TabContent } from '../TabContent';
+import type { ViewerHead, ViewerStatus } from '../viewerStore';
+import { useWakeLock } from './useWakeLock';
+
+/**
+ * TV mode (/dashboards/<id>?tv=1): the whole screen for the widgets, no controls, larger type on the
+ * dark theme, tabs rotating every `rotate` seconds, the cursor hidden, the screen kept on, and a
+ * lost connection shown in large type. A click or key asks the browser for full screen.
+ */
+export function TvViewer({ head, status, rotate }: { head: ViewerHead | null; status: ViewerStatus; rotate: number }) {
+  const { token } = theme.useToken();
+  const connection = useConnection((s) => s.public);
+  const [index, setIndex] = useState(0);
+  const tabs = head?.tabs ?? [];
+  const count = tabs.length;
+  useWakeLock(true);
+
+  useEffect(() => {
+    if (!rotate || count < 2) return;
+    const timer = window.setInterval(() => setIndex((i) => (i + 1) % count), rotate * 1000);
+    return () => window.clearInterval(timer);
+  }, [rotate, count]);
+
+  useEffect(() => {
+    const full = () => {
+      if (!document.fullscreenElement) document.documentElement.requestFullscreen?.().catch(() => {});
+    };
+    window.addEventListener('click', full);
+    window.addEventListener('keydown', full);
+    return () => {
+      window.removeEventListener('click', full);
+      window.removeEventListener('keydown', full);
+    };
+  }, []);
+
+  const tab = tabs[index % Math.max(count, 1)];
+  let body;
+  if (status === 'notFound') body = <Result status="404" title="Dashboard Not Found" subTitle="The requested dashboard could not be found." />;
+  else if (status === 'error') body = <Result status="error" title="Failed to fetch dashboard" subTitle="Trying again…" />;
+  else if (!head) body = <Skeleton active paragraph={{ rows: 10 }} />;
+  else if (!tab) body = <Result title="No Tabs Configured" subTitle="This dashboard has no tabs configured yet." />;
+  else body = <TabContent key={tab.id} tab={tab} />;
+
+  return (
+    <div data-testid="tv-mode" style={{ minHeight: '100vh', background: token.colorBgLayout, color: token.colorText, cursor: 'none', padding: 'clamp(12px, 2vw, 32px)' }}>
+      <Flex align="center" justify="space-between" gap={24} wrap style={{ marginBottom: 20 }}>
+        <Typography.Title level={1} style={{ margin: 0, fontSize: 40 }} ellipsis>
+          {head?.dashboard.name ?? 'LiveDash'}
+          {tab && count > 1 && <Typography.Text type="secondary" style={{ fontSize: 28, fontWeight: 400 }}> · {tab.name}</Typography.Text>}
+        </Typography.Title>
+        <Flex align="center" gap={16}>
+          {count > 1 && (
+            <Flex gap={8} aria-label={`Tab ${index % count + 1} of ${count}`}>
+              {tabs.map((t, i) => <span key={t.id} style={{ width: 12, height: 12, borderRadius: 6, background: i === index % count ? token.colorPrimary : token.colorFillSecondary }} />)}
+            </Flex>
+          )}
+          {connection === 'live' && <Typography.Text type="secondary" style={{ fontSize: 22 }} data-testid="tv-live">● Live</Typography.Text>}
+        </Flex>
+      </Flex>
+      {connection !== 'live' && connection !== 'connecting' && (
+        <Alert data-testid="tv-reconnecting" type="warning" showIcon banner title={<span style={{ fontSize: 28 }}>Reconnecting… the numbers may be out of date</span>} style={{ marginBottom: 20 }} />
+      )}
+      {body}
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Skeleton, Tooltip } from 'antd';
+import { lazy, Suspense, type CSSProperties, type ReactNode } from 'react';
+import type { Widget } from '@common/schemas/dashboard';
+import type { ChartConfigs, ChartWidgetType, KpiConfig, WidgetFilter } from '@common/schemas/widget';
+import { downloadCsv } from './csvDownload';
+import { KpiValue } from './KpiValue';
+import { useFieldLabel, useWidgetEnv } from './widgetContext';
+import { parseChartWidget, useWidgetData, widgetTable } from './widgetData';
+
+const ChartView = lazy(() => import('./ChartView'));
+
+const HIDDEN: CSSProperties = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' };
+const OPERATOR_TEXT: Record<WidgetFilter['operator'], string> = { eq: 'is', neq: 'is not', gt: '>', gte: '≥', lt: '<', lte: '≤', contains: 'contains' };
+
+/** A widget's card: its name as title, the content filling the grid cell. */
+export function WidgetFrame({ title, extra, children }: { title: string; extra?: ReactNode; children: ReactNode }) {
+  const { tv } = useWidgetEnv();
+  return (
+    <Card
+      data-testid="widget"
+      title={title}
+      size={tv ? 'default' : 'small'}
+      extra={extra}
+      style={{ height: '100%', display: 'flex', flexDirection: 'column', position: 'relative' }}
+      styles={{ header: tv ? { fontSize: 22 } : undefined, body: { flex: 1, minHeight: 0, padding: 12, display: 'flex', flexDirection: 'column' } }}
+    >
+      {children}
+    </Card>
+  );
+}
+
+function kpiCaption(c: KpiConfig, label: (f: string | undefined) => string): string {
+  const what = c.metric === 'count' ? 'Records' : `${{ sum: 'Sum', avg: 'Average', min: 'Minimum', max: 'Maximum' }[c.metric]} of ${label(c.valueField)}`;
+  return c.filter ? `${what} where ${label(c.filter.field)} ${OPERATOR_TEXT[c.filter.operator]} ${c.filter.value || '(empty)'}` : what;
+}
+
+/** A KPI, bar, donut or line widget, live; an incomplete one says what is missing. */
+export function ChartWidget({ widget }: { widget: Widget }) {
+  const title = widget.name || widget.id;
+  const parsed = parseChartWidget(widget);
+  if (!parsed.ok) {
+    return (
+      <WidgetFrame title={title}>
+        <Alert type="warning" showIcon title="Incomplete widget" description={parsed.message} data-testid="widget-problem" />
+      </WidgetFrame>
+    );
+  }
+  return <LiveChart key={parsed.type} title={title} type={parsed.type} config={parsed.config} />;
+}
+
+function LiveChart({ title, type, config }: { title: string; type: ChartWidgetType; config: ChartConfigs[ChartWidgetType] }) {
+  const data = useWidgetData(type, config);
+  const label = useFieldLabel();
+  const { dark, tv } = useWidgetEnv();
+  const table = widgetTable(data, label);
+  const extra = tv ? null : (
+    <Tooltip title="Download as CSV">
+      <Button size="small" type="text" icon={<DownloadOutlined />} aria-label={`Download ${title} as CSV`} onClick={() => downloadCsv(title, table)} />
+    </Tooltip>
+  );
+  return (
+    <WidgetFrame title={title} extra={extra}>
+      {data.type === 'kpi' ? (
+        <KpiValue value={data.value} config={data.config} caption={kpiCaption(data.config, label)} large={tv} />
+      ) : (
+        <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
+          <div style={{ flex: 1, minHeight: 0 }}>
+            <ChartView data={data} dark={dark} large={tv} label={`${title}: ${table.slice(1).map((r) => r.join(' ')).join(', ')}`} />
+          </div>
+        </Suspense>
+      )}
+      {data.type !== 'kpi' && (
+        <table style={HIDDEN} data-testid="widget-table">
+          <thead><tr>{table[0].map((h, i) => <th key={i}>{h}</th>)}</tr></thead>
+          <tbody>{table.slice(1).map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j}>{c}</td>)}</tr>)}</tbody>
+        </table>
+      )}
+    </WidgetFrame>
+  );
+}

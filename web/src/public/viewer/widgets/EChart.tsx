@@ -1,0 +1,38 @@
+import { useEffect, useRef } from 'react';
+import { BarChart, LineChart, PieChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { SVGRenderer } from 'echarts/renderers';
+
+// Only the three chart types and the parts they use: the chunk stays a fraction of all of ECharts.
+echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
+
+export type ChartOption = echarts.EChartsCoreOption;
+
+/**
+ * One ECharts instance for the life of the widget: a new option is merged into it, so a pushed
+ * change animates the bars, slices or line to their new values instead of drawing the chart anew.
+ */
+export function EChart({ option, dark, label }: { option: ChartOption; dark: boolean; label: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+
+  useEffect(() => {
+    const el = host.current!;
+    const instance = echarts.init(el, dark ? 'dark' : undefined, { renderer: 'svg' });
+    chart.current = instance;
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, [dark]);
+
+  useEffect(() => {
+    chart.current?.setOption({ backgroundColor: 'transparent', animationDurationUpdate: 400, ...option });
+  }, [option, dark]);
+
+  return <div ref={host} role="img" aria-label={label} style={{ width: '100%', height: '100%', minHeight: 120 }} />;
+}

@@ -1,0 +1,58 @@
+import { Typography, theme } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import type { KpiConfig } from '@common/schemas/widget';
+import { formatKpi, thresholdColor } from '@common/widgets/format';
+
+const TWEEN_MS = 400;
+
+/** The shown number eases to a new value (a short transition instead of a jump). */
+function useTween(target: number | null): number | null {
+  const [shown, setShown] = useState(target);
+  const from = useRef(target);
+  useEffect(() => {
+    const start = from.current;
+    if (target === null || start === null || start === target || window.matchMedia('(prefers-reduced-motion: reduce)').matches) {
+      from.current = target;
+      setShown(target);
+      return;
+    }
+    const t0 = performance.now();
+    let frame = 0;
+    const step = (t: number) => {
+      const k = Math.min(1, (t - t0) / TWEEN_MS);
+      const v = start + (target - start) * (1 - (1 - k) ** 3);
+      from.current = v;
+      setShown(k < 1 ? v : target);
+      if (k < 1) frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
+  }, [target]);
+  return shown;
+}
+
+type Palette = 'green' | 'gold' | 'orange' | 'red' | 'blue' | 'purple';
+
+/** A KPI tile's number, coloured by its thresholds; `caption` says what it counts. */
+export function KpiValue({ value, config, caption, large }: { value: number | null; config: KpiConfig; caption: string; large: boolean }) {
+  const { token } = theme.useToken();
+  const shown = useTween(value);
+  const color = thresholdColor(value, config.thresholds);
+  // Shade 7 (8 for gold and orange) reads at 3:1 or more for large text: on white, and on the
+  // dark algorithm's palette, where higher shades are the lighter ones.
+  const shade = (c: Palette) => token[`${c}${c === 'gold' || c === 'orange' ? 8 : 7}` as `${Palette}6`];
+  const rounded = shown === null ? null : value !== null && shown === value ? value : Number(shown.toFixed(config.decimals));
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', justifyContent: 'center', height: '100%', minHeight: 0 }}>
+      <div
+        data-testid="kpi-value"
+        data-value={value ?? ''}
+        aria-live="polite"
+        style={{ fontSize: large ? 56 : 'clamp(28px, 4vw, 40px)', fontWeight: 600, lineHeight: 1.1, color: color ? shade(color) : token.colorText, fontVariantNumeric: 'tabular-nums', transition: 'color 0.4s' }}
+      >
+        {formatKpi(rounded, config)}
+      </div>
+      <Typography.Text type="secondary" style={{ fontSize: large ? 20 : undefined }}>{caption}</Typography.Text>
+    </div>
+  );
+}

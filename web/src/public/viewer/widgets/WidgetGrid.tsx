@@ -1,0 +1,49 @@
+import { Grid } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import type { Widget } from '@common/schemas/dashboard';
+import { GRID_COLUMNS, GRID_ROW_HEIGHT, type WidgetLayout } from '@common/schemas/widget';
+import { placeWidgets, readingOrder } from '@common/widgets/layout';
+
+const GAP = 16;
+/** What TV mode keeps above the grid: its title bar and padding. */
+const FILL_OFFSET = 140;
+
+function useViewportHeight(active: boolean): number {
+  const [height, setHeight] = useState(() => window.innerHeight);
+  useEffect(() => {
+    if (!active) return;
+    const onResize = () => setHeight(window.innerHeight);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, [active]);
+  return height;
+}
+/** Pixel height of a widget `h` rows tall (the gaps it spans included). */
+export const rowsHeight = (h: number, rowHeight = GRID_ROW_HEIGHT) => h * rowHeight + (h - 1) * GAP;
+
+/**
+ * A tab's widgets on the 12-column grid the builder lays out; on a phone, one column in reading
+ * order with each widget keeping its height.
+ */
+export function WidgetGrid({ widgets, render, fill = false }: { widgets: Widget[]; render(widget: Widget, height: number): ReactNode; fill?: boolean }) {
+  const screens = Grid.useBreakpoint();
+  const placed = placeWidgets(widgets);
+  const viewport = useViewportHeight(fill);
+  // Filling the screen (TV mode): rows share the height below the title bar, never under the builder's row height.
+  const rows = placed.reduce((m, w) => Math.max(m, w.layout.y + w.layout.h), 1);
+  const rowHeight = fill ? Math.max(GRID_ROW_HEIGHT, Math.floor((viewport - FILL_OFFSET - (rows - 1) * GAP) / rows)) : GRID_ROW_HEIGHT;
+  const narrow = screens.md === false;
+  const cell = (l: WidgetLayout) => (narrow ? { gridColumn: '1 / -1' } : { gridColumn: `${l.x + 1} / span ${l.w}`, gridRow: `${l.y + 1} / span ${l.h}` });
+  return (
+    <div
+      data-testid="widget-grid"
+      style={{ display: 'grid', gap: GAP, gridTemplateColumns: narrow ? 'minmax(0, 1fr)' : `repeat(${GRID_COLUMNS}, minmax(0, 1fr))`, gridAutoRows: narrow ? 'auto' : rowHeight }}
+    >
+      {(narrow ? readingOrder(placed) : placed).map((w) => (
+        <div key={w.id} style={{ ...cell(w.layout), minWidth: 0, height: narrow ? rowsHeight(Math.max(w.layout.h, w.type === 'kpi' ? 2 : 4), rowHeight) : undefined }}>
+          {render(w, rowsHeight(w.layout.h, rowHeight))}
+        </div>
+      ))}
+    </div>
+  );
+}

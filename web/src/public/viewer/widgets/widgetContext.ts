@@ -1,0 +1,69 @@
+import { createContext, useContext, useMemo, useRef, useSyncExternalStore } from 'react';
+import type { KeyMappings } from '@common/schemas/dataSource';
+import type { RecordDto } from '@common/schemas/record';
+import { Aggregator, type AggregateSpec } from '@common/widgets/aggregate';
+import { useViewerStore, type RecordsChange } from '../viewerStore';
+
+function* dataOf(records: Map<string, RecordDto>): Iterable<Record<string, unknown>> {
+  for (const r of records.values()) yield r.data;
+}
+
+/** Records a widget reads: the viewer's live store, or the builder's preview of a source. */
+export interface RecordFeed {
+  get(): { records: Map<string, RecordDto>; version: number; change: RecordsChange | null };
+  subscribe(listener: () => void): () => void;
+}
+
+export const viewerFeed: RecordFeed = { get: () => useViewerStore.getState(), subscribe: (l) => useViewerStore.subscribe(l) };
+
+/** A fixed list of records (the builder's preview); a new list is a new feed. */
+export function listFeed(list: RecordDto[]): RecordFeed {
+  const state = { records: new Map(list.map((r) => [r.recordId, r])), version: 1, change: null };
+  return { get: () => state, subscribe: () => () => {} };
+}
+
+export interface WidgetEnv {
+  feed: RecordFeed;
+  keyMappings: KeyMappings;
+  dark: boolean;
+  /** TV mode: larger type. */
+  tv: boolean;
+}
+
+export const WidgetContext = createContext<WidgetEnv>({ feed: viewerFeed, keyMappings: {}, dark: false, tv: false });
+export const useWidgetEnv = () => useContext(WidgetContext);
+
+/** A field's label from the source's key mappings, or the field name. */
+export function useFieldLabel(): (field: string | undefined) => string {
+  const { keyMappings } = useWidgetEnv();
+  return (field) => (field ? (keyMappings[field] ?? field) : '');
+}
+
+/**
+ * An aggregator kept in step with the feed: a change that touched some records moves only those
+ * records' parts (common/widgets/aggregate.ts); a missed or unknown change recounts everything.
+ * Returns the aggregator and the feed version it reflects (a new version re-renders the widget).
+ */
+export function useAggregator(spec: AggregateSpec): { aggregator: Aggregator; version: number } {
+  const { feed } = useWidgetEnv();
+  const key = JSON.stringify(spec);
+  // The spec's content (key) decides when to start over, not its identity.
+  const aggregator = useMemo(() => new Aggregator(JSON.parse(key) as AggregateSpec, () => dataOf(feed.get().records)), [key, feed]);
+  const seen = useRef<{ aggregator: Aggregator; version: number } | null>(null);
+  const sync = () => {
+    const s = feed.get();
+    const last = seen.current;
+    if (last?.aggregator === aggregator && last.version === s.version) return s.version;
+    if (last?.aggregator === aggregator && s.change && s.change.version === s.version && last.version === s.version - 1) {
+      const { previous } = s.change;
+      for (const id of s.change.removed) aggregator.update(previous.get(id)?.data, undefined);
+      for (const id of s.change.upserted) aggregator.update(previous.get(id)?.data, s.records.get(id)?.data);
+    } else {
+      aggregator.reset(dataOf(s.records));
+    }
+    seen.current = { aggregator, version: s.version };
+    return s.version;
+  };
+  const version = useSyncExternalStore(feed.subscribe, sync);
+  return { aggregator, version };
+}

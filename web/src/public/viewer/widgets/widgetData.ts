@@ -1,0 +1,61 @@
+import type { Widget } from '@common/schemas/dashboard';
+import { CHART_CONFIGS, type ChartConfigs, type ChartWidgetType, isChartWidgetType } from '@common/schemas/widget';
+import { aggregateSpec } from '@common/widgets/aggregate';
+import { useAggregator } from './widgetContext';
+
+export type WidgetData =
+  | { type: 'kpi'; config: ChartConfigs['kpi']; value: number | null; count: number }
+  | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: { key: string; value: number }[] }
+  | { type: 'line'; config: ChartConfigs['line']; rows: { start: number; value: number }[] };
+
+/** A chart widget's configuration, or the first problem that keeps it from being drawn. */
+export function parseChartWidget(widget: Pick<Widget, 'type' | 'configuration'>):
+  | { ok: true; type: ChartWidgetType; config: ChartConfigs[ChartWidgetType] }
+  | { ok: false; message: string } {
+  if (!isChartWidgetType(widget.type)) return { ok: false, message: `Unknown widget type "${widget.type}"` };
+  const parsed = CHART_CONFIGS[widget.type].safeParse(widget.configuration ?? {});
+  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? 'Incomplete widget' };
+  return { ok: true, type: widget.type, config: parsed.data };
+}
+
+/** The live aggregated numbers of a chart widget (recomputed record by record as the feed changes). */
+export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartWidgetType]): WidgetData {
+  const { aggregator } = useAggregator(aggregateSpec(type, config));
+  switch (type) {
+    case 'kpi': return { type, config: config as ChartConfigs['kpi'], value: aggregator.value(), count: aggregator.size };
+    case 'bar':
+    case 'donut': {
+      const c = config as ChartConfigs['bar'];
+      return { type, config: c, rows: aggregator.top(c.topN) };
+    }
+    case 'line': {
+      const c = config as ChartConfigs['line'];
+      return { type, config: c, rows: aggregator.series(c.points, Date.now()) };
+    }
+  }
+}
+
+const DATE_FORMATS = {
+  minute: new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hour12: false }),
+  hour: new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false }),
+  day: new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' }),
+  week: new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' }),
+};
+
+/** The label of an interval of a line chart ("Mar 4", "Week of Mar 2", "14:05"). */
+export function intervalLabel(start: number, interval: ChartConfigs['line']['interval']): string {
+  const text = DATE_FORMATS[interval].format(start);
+  return interval === 'week' ? `Week of ${text}` : text;
+}
+
+/** The widget's numbers as a table (header row first): what its CSV holds and screen readers read. */
+export function widgetTable(data: WidgetData, label: (field: string | undefined) => string): string[][] {
+  const c = data.config;
+  const metric = c.metric === 'count' ? 'Count' : `${{ sum: 'Sum', avg: 'Average', min: 'Minimum', max: 'Maximum' }[c.metric]} of ${label(c.valueField)}`;
+  switch (data.type) {
+    case 'kpi': return [[metric], [data.value === null ? '' : String(data.value)]];
+    case 'bar':
+    case 'donut': return [[label(data.config.groupField), metric], ...data.rows.map((r) => [r.key, String(r.value)])];
+    case 'line': return [[label(data.config.dateField), metric], ...data.rows.map((r) => [new Date(r.start).toISOString(), String(r.value)])];
+  }
+}
