@@ -2,11 +2,11 @@ import type { IngestRejection, IngestResult, IngestSourceResult } from '@common/
 import type { AppContext } from '../context';
 import { ApiError, BadRequestError, ForbiddenError, NotFoundError } from '../errors';
 import type { DataSourceDoc } from '../models';
+import { closeChange, openChange } from '../models/ingestJournal';
 import { presentDataSource } from '../presenters';
 import { findDataSource, isIngestKeyOf } from './dataSources';
 import { checkRecords, isObject, structureProblem } from './recordRules';
 import { writeRecords } from './writeRecords';
-import { closeChange, openChange } from '../models/ingestJournal';
 
 type Json = Record<string, unknown>;
 type Format = IngestResult['format'];
@@ -19,7 +19,6 @@ interface Item {
 
 /** Who is ingesting: the admin, or the holder of some credential that must be a source's ingest key. */
 export type IngestCredential = { admin: true } | { admin: false; credential: string };
-
 
 /** Recognises the four payload shapes of the API docs and flattens them to indexed items. */
 export function detectFormat(body: unknown, maxRecords: number): { format: Format; items: Item[]; primaryKey?: string } {
