@@ -2,34 +2,26 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import Router from '@koa/router';
-import { koaBody } from 'koa-body';
+import type Router from '@koa/router';
 import mongoose from 'mongoose';
 import crypto from 'node:crypto';
-import { isAdminPath } from '@common/adminPaths';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { startDatabase } from './db/startDatabase';
-import { ApiError } from './errors';
 import { DomainEventBus } from './events';
 import { createLogger, type Logger } from './log';
-import { requireAdmin } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
+import { createRateLimits } from './middleware/rateLimits';
+import { securityHeaders } from './middleware/securityHeaders';
 import { createModels } from './models';
 import { attachRealtime, type Realtime } from './realtime';
-import { dashboardsRouter } from './routes/dashboards';
-import { dataSourcesRouter } from './routes/dataSources';
-import { healthRouter } from './routes/health';
-import { ingestRouter } from './routes/ingest';
-import { publicDashboardsRouter } from './routes/publicDashboards';
+import { connectRedis, type RedisClient } from './redis';
+import { buildApiRouter, mountApi } from './routes';
 import { seedDemo } from './services/seedDemo';
 import { serveWebApp } from './static';
 import { startZendeskIntegration } from './integrations/zendesk';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Paths under /api that hold `admin` or `integrations` but are reached without the bearer token. */
-const ADMIN_EXEMPT = new Set<string>(['/api/integrations/zendesk/callback']);
 
 export interface RunningApp {
   ctx: AppContext;
@@ -37,10 +29,10 @@ export interface RunningApp {
   port: number;
   seeded: boolean;
   realtime: Realtime;
+  /** The /api router (tests enumerate its routes and their guards). */
+  api: Router;
   close(): Promise<void>;
 }
-
-const needsAdmin = (p: string) => !ADMIN_EXEMPT.has(p) && isAdminPath(p);
 
 /** Starts the database, the HTTP server with REST, Socket.IO and the web app. Cleans up if any step fails. */
 export async function startApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<RunningApp> {
@@ -49,6 +41,12 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     for (const fn of cleanups.reverse()) await fn().catch((e) => log.error('shutdown step failed', e));
   };
   try {
+    let redis: RedisClient | null = null;
+    if (config.REDIS_URL) {
+      redis = await connectRedis(config.REDIS_URL, log, 'rate limits');
+      const client = redis;
+      cleanups.push(async () => void (await client.quit().catch(() => client.destroy())));
+    }
     const db = await startDatabase(config, log);
     cleanups.push(() => db.stop());
     const conn = await mongoose.createConnection(db.uri, { autoCreate: false, autoIndex: false, serverSelectionTimeoutMS: 15_000 }).asPromise();
@@ -57,7 +55,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const adminToken = config.ADMIN_TOKEN ?? crypto.randomBytes(18).toString('base64url');
     const hello = (await conn.db!.admin().command({ hello: 1 })) as { setName?: string; msg?: string };
     const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
-    const ctx: AppContext = { config, log, db, conn, models, events: new DomainEventBus(), adminToken, startedAt: Date.now(), transactions };
+    const limits = createRateLimits(config, redis);
+    const ctx: AppContext = { config, log, db, conn, models, events: new DomainEventBus(), adminToken, startedAt: Date.now(), transactions, limits };
 
     const zendesk = await startZendeskIntegration(ctx);
     cleanups.push(() => zendesk.close());
@@ -66,27 +65,18 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const seeded = seedWanted ? await seedDemo(ctx) : false;
 
     const koa = new Koa();
-    koa.proxy = true;
+    koa.proxy = config.TRUST_PROXY;
     // A client that hangs up mid-response is not a server error.
     koa.on('error', (e: Error & { code?: string }) => {
       if (e.code === 'ERR_STREAM_PREMATURE_CLOSE' || e.code === 'ECONNRESET' || e.code === 'EPIPE') return;
       log.error('unhandled Koa error', e);
     });
-    koa.use(errorHandler(log, config.INGEST_MAX_BYTES));
+    koa.use(errorHandler(log));
+    koa.use(securityHeaders());
     koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST)));
-    koa.use(koaBody({ jsonLimit: config.INGEST_MAX_BYTES, jsonStrict: false, multipart: false, urlencoded: false, text: false }));
-
-    const api = new Router({ prefix: '/api' });
-    const admin = requireAdmin(adminToken);
-    api.use(async (c, next) => (needsAdmin(c.path) ? admin(c, next) : next()));
-    for (const r of [healthRouter(ctx), dataSourcesRouter(ctx), ingestRouter(ctx), dashboardsRouter(ctx), publicDashboardsRouter(ctx), zendesk.router]) {
-      api.use(r.routes(), r.allowedMethods({ throw: true }));
-    }
-    api.all('/{*rest}', (c) => {
-      throw new ApiError(404, 'not_found', `No API endpoint ${c.method} ${c.path}`);
-    });
-    koa.use(api.routes());
-    koa.use(api.allowedMethods());
+    // No global body parser: each route reads its body after its guard, with its own size limit.
+    const api = buildApiRouter(ctx, [zendesk.router]);
+    for (const mw of mountApi(api)) koa.use(mw);
 
     const server = http.createServer(koa.callback());
     const realtime = await attachRealtime(server, ctx);
@@ -104,7 +94,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     );
     const port = (server.address() as { port: number }).port;
     const url = config.PUBLIC_URL ?? `http://localhost:${port}`;
-    return { ctx, url, port, seeded, realtime, close: cleanup };
+    return { ctx, url, port, seeded, realtime, api, close: cleanup };
   } catch (e) {
     await cleanup();
     throw e;

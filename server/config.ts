@@ -18,6 +18,19 @@ const EnvSchema = z.object({
   INGEST_MAX_BYTES: positiveInt(512 * 1024 * 1024).default(16 * 1024 * 1024),
   INGEST_MAX_RECORDS: positiveInt(1_000_000).default(10_000),
   VIEW_MAX_RECORDS: positiveInt(10_000_000).default(100_000),
+  /** Largest JSON body of an admin call (dashboards, data sources, integrations). */
+  ADMIN_JSON_MAX_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
+  /** Trust X-Forwarded-For / -Proto from a reverse proxy (only behind one: clients could forge them). */
+  TRUST_PROXY: bool.default(false),
+  /** Failed admin-token or ingest-credential attempts per client address per window. */
+  RATE_LIMIT_AUTH_FAILURES: positiveInt(1_000_000).default(20),
+  RATE_LIMIT_AUTH_WINDOW_SECONDS: positiveInt(86_400).default(900),
+  /** Ingest requests per credential per window. */
+  RATE_LIMIT_INGEST: positiveInt(1_000_000).default(600),
+  RATE_LIMIT_INGEST_WINDOW_SECONDS: positiveInt(86_400).default(60),
+  /** OAuth config and callback requests per client address per window. */
+  RATE_LIMIT_OAUTH: positiveInt(1_000_000).default(30),
+  RATE_LIMIT_OAUTH_WINDOW_SECONDS: positiveInt(86_400).default(600),
   DB_ENGINE: z.enum(['auto', 'mongod', 'jongodb'], { error: 'must be auto, mongod or jongodb' }).default('auto'),
   /** Folder of the built web app (tests may build into their own). */
   WEB_DIST: z.string().min(1).default('dist/web'),

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { DatabaseHandle } from './db/startDatabase';
 import type { DomainEventBus } from './events';
 import type { Logger } from './log';
+import type { RateLimits } from './middleware/rateLimits';
 import type { Models } from './models';
 
 /** Everything a service needs, passed explicitly (no module-level singletons). */
@@ -17,4 +18,6 @@ export interface AppContext {
   startedAt: number;
   /** Whether the deployment runs multi-document transactions (replica set or sharded). */
   transactions: boolean;
+  /** Rate limits shared by the routes (per address, per credential). */
+  limits: RateLimits;
 }

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '@common/schemas/errors';
+import { ErrorCode, type ApiErrorBody } from '@common/schemas/errors';
 
 /** An error meant for the client: status, stable code and a message a person can act on. */
 export class ApiError extends Error {
@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields?: { path: string; message: string }[],
+    /** Extra response headers (Allow, Retry-After…). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -16,12 +18,15 @@ export class ApiError extends Error {
   }
 }
 
-export const NotFoundError = (what: string) => new ApiError(404, 'not_found', `${what} not found`);
+export const NotFoundError = (what: string) => new ApiError(404, ErrorCode.notFound, `${what} not found`);
 export const ValidationError = (message: string, fields?: { path: string; message: string }[]) =>
-  new ApiError(400, 'validation_failed', message, fields);
+  new ApiError(400, ErrorCode.validationFailed, message, fields);
 export const BadRequestError = (code: string, message: string) => new ApiError(400, code, message);
-export const UnauthorizedError = (message = 'Missing or invalid admin token: send Authorization: Bearer <token>') =>
-  new ApiError(401, 'unauthorized', message);
-export const ForbiddenError = (message: string) => new ApiError(403, 'forbidden', message);
-export const ConflictError = (message: string) => new ApiError(409, 'conflict', message);
-export const PayloadTooLargeError = (message: string) => new ApiError(413, 'payload_too_large', message);
+export const AdminTokenRequiredError = () =>
+  new ApiError(401, ErrorCode.adminTokenRequired, 'This endpoint needs the admin token: send Authorization: Bearer <token>');
+export const InvalidAdminTokenError = () => new ApiError(401, ErrorCode.invalidAdminToken, 'Invalid admin token');
+export const ForbiddenError = (message: string, code: string = ErrorCode.forbidden) => new ApiError(403, code, message);
+export const ConflictError = (message: string) => new ApiError(409, ErrorCode.conflict, message);
+export const PayloadTooLargeError = (message: string) => new ApiError(413, ErrorCode.payloadTooLarge, message);
+export const UnsupportedMediaTypeError = (message = 'Send the body as JSON with Content-Type: application/json') =>
+  new ApiError(415, ErrorCode.unsupportedMediaType, message);

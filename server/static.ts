@@ -2,8 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context, Next } from 'koa';
 import send from 'koa-send';
+import { isClientRoute } from '@common/clientRoutes';
 
-/** Serves the built web app with history fallback; /api and /socket.io never reach it. */
+/**
+ * Serves the built web app with history fallback; /api and /socket.io never reach it. Paths the app
+ * has no screen for get its 404 page with status 404.
+ */
 export function serveWebApp(root: string) {
   return async (ctx: Context, next: Next) => {
     if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.path.startsWith('/socket.io')) return next();
@@ -29,5 +33,6 @@ export function serveWebApp(root: string) {
     }
     ctx.set('Cache-Control', 'no-cache');
     await send(ctx, 'index.html', { root });
+    if (!isClientRoute(ctx.path)) ctx.status = 404;
   };
 }

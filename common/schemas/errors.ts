@@ -1,7 +1,41 @@
+/**
+ * Stable machine codes of API and socket errors. Client and server match errors by these codes,
+ * never by message text (messages are for people and may be reworded).
+ */
+export const ErrorCode = {
+  /** An admin route was called without `Authorization: Bearer <token>`. */
+  adminTokenRequired: 'admin_token_required',
+  /** The bearer token is not the admin token. */
+  invalidAdminToken: 'invalid_admin_token',
+  /** Ingest was called without any credential. */
+  ingestCredentialRequired: 'ingest_credential_required',
+  /** The credential is neither the admin token nor any data source's ingest key. */
+  invalidIngestCredential: 'invalid_ingest_credential',
+  /** A valid ingest key tried to write to another data source. */
+  ingestKeyForbidden: 'ingest_key_forbidden',
+  forbidden: 'forbidden',
+  notFound: 'not_found',
+  methodNotAllowed: 'method_not_allowed',
+  rateLimited: 'rate_limited',
+  validationFailed: 'validation_failed',
+  repeatedParameter: 'repeated_parameter',
+  payloadTooLarge: 'payload_too_large',
+  malformedJson: 'malformed_json',
+  jsonTooDeep: 'json_too_deep',
+  badContentEncoding: 'bad_content_encoding',
+  unsupportedMediaType: 'unsupported_media_type',
+  conflict: 'conflict',
+  internalError: 'internal_error',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Codes that mean "the admin token this client holds is missing or wrong: sign in again". */
+export const SIGN_IN_AGAIN_CODES: readonly string[] = [ErrorCode.adminTokenRequired, ErrorCode.invalidAdminToken];
+
 /** The one JSON shape of every failed API call. */
 export interface ApiErrorBody {
   error: {
-    /** Stable machine code, e.g. `not_found`, `validation_failed`. */
+    /** Stable machine code: one of `ErrorCode`, or a domain code such as `no_records`. */
     code: string;
     /** What went wrong, in words a person can act on. */
     message: string;
@@ -9,3 +43,6 @@ export interface ApiErrorBody {
     fields?: { path: string; message: string }[];
   };
 }
+
+/** Most levels of nesting a JSON body may have (objects and arrays); deeper bodies answer 400. */
+export const MAX_JSON_DEPTH = 64;

@@ -19,7 +19,9 @@ export const CreateIntegration = z
   .object({
     name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters'),
     description: z.string().max(2000, 'Description must be at most 2000 characters').optional().default(''),
-    type: z.enum(INTEGRATION_TYPES, { error: 'Type is required' }),
+    type: z.enum(INTEGRATION_TYPES, {
+      error: (issue) => (issue.input === undefined || issue.input === '' ? 'Type is required' : `Type must be one of ${INTEGRATION_TYPES.join(', ')}`),
+    }),
   })
   .strict();
 export type CreateIntegration = z.input<typeof CreateIntegration>;

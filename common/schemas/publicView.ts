@@ -15,7 +15,8 @@ export interface PublicDashboardResponse {
     updatedAt: string;
   };
   tabs: PublicTabDto[];
-  dataSource: { id: string; sourceId: string; name: string; primaryKey: string | null; keyMappings: KeyMappings } | null;
+  /** The source's name and labels; never its sourceId (the ingest target) — public pages do not need it. */
+  dataSource: { id: string; name: string; primaryKey: string | null; keyMappings: KeyMappings } | null;
   records: RecordDto[];
   /** The data source's revision these records reflect (realtime deltas continue from it). */
   revision: number;

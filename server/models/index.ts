@@ -26,6 +26,7 @@ const dataSourceSchema = new Schema(
   },
   { ...options, timestamps: true },
 );
+dataSourceSchema.index({ ingestKeyHash: 1 }, { sparse: true });
 
 const recordSchema = new Schema(
   {

@@ -4,7 +4,8 @@ import {
   MAX_BYTES_PER_MESSAGE, MAX_RECORDS_PER_MESSAGE, rooms, type ClientToServerEvents, type ServerToClientEvents, type SocketData,
 } from '@common/realtime';
 import type { AppContext } from '../context';
-import { isAdminToken } from '../middleware/auth';
+import { isAdminToken } from '../middleware/guards';
+import { ErrorCode } from '@common/schemas/errors';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
 import { connectRedisAdapter } from './redisAdapter';
 import { presentPublicSummary } from '../presenters';
@@ -41,10 +42,19 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   const io: RealtimeServer = new Server(server, { serveClient: false, maxHttpBufferSize: 1e6 });
   const redis = ctx.config.REDIS_URL ? await connectRedisAdapter(io, ctx.config.REDIS_URL, ctx.log) : null;
 
-  io.use((socket, next) => {
+  /** A refused handshake, with a stable code the client matches on (never the message). */
+  const refuse = (code: string, message: string) => Object.assign(new Error(message), { data: { code } });
+  io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (typeof token === 'string' && token) {
-      if (!isAdminToken(token, ctx.adminToken)) return next(new Error('Invalid admin token'));
+      // A wrong token in the handshake is a failed sign-in like a wrong bearer token over REST.
+      const address = socket.handshake.address;
+      const blocked = await ctx.limits.authFailures.blocked(address);
+      if (blocked) return next(refuse(ErrorCode.rateLimited, blocked));
+      if (!isAdminToken(token, ctx.adminToken)) {
+        await ctx.limits.authFailures.penalize(address);
+        return next(refuse(ErrorCode.invalidAdminToken, 'Invalid admin token'));
+      }
       socket.data.isAdmin = true;
     } else {
       socket.data.isAdmin = false;

@@ -141,7 +141,6 @@ export function publicDashboardHead(dashboard: DashboardDoc, dataSource: DataSou
     dataSource: dataSource
       ? {
           id: String(dataSource._id),
-          sourceId: dataSource.sourceId,
           name: dataSource.name,
           primaryKey: dataSource.primaryKey ?? null,
           keyMappings: { ...decodeKeys((dataSource.keyMappings ?? {}) as Record<string, string>), ...config.keyMappings },

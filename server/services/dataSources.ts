@@ -6,7 +6,7 @@ import { CUSTOM_SOURCE_PREFIX } from '@common/constants';
 import type { AppContext } from '../context';
 import { encodeKeys } from '../db/fieldNames';
 import { ApiError, ForbiddenError, NotFoundError } from '../errors';
-import { safeEqual } from '../middleware/auth';
+import { safeEqual } from '../middleware/guards';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { presentDashboard, presentDataSource, presentRecord } from '../presenters';
 
@@ -98,6 +98,11 @@ export async function rotateIngestKey(ctx: AppContext, id: string): Promise<Data
   const dto = presentDataSource(updated!);
   ctx.events.emit('datasource.changed', { dataSource: dto });
   return { ...dto, ingestKey: key.key };
+}
+
+/** The data source whose ingest key this credential is, if any (one indexed lookup by the key's hash). */
+export async function findSourceByIngestKey(ctx: AppContext, credential: string): Promise<DataSourceDoc | null> {
+  return ctx.models.DataSource.findOne({ ingestKeyHash: hashKey(credential) }).lean<DataSourceDoc>();
 }
 
 /** Whether a credential is this data source's ingest key. */

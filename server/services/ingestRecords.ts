@@ -1,4 +1,5 @@
 import type { IngestRejection, IngestResult, IngestSourceResult } from '@common/schemas/ingest';
+import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../context';
 import { ApiError, BadRequestError, ForbiddenError, NotFoundError } from '../errors';
 import type { DataSourceDoc } from '../models';
@@ -90,7 +91,7 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
       continue;
     }
     if (!who.admin && !isIngestKeyOf(ds, who.credential)) {
-      throw ForbiddenError(`This ingest key cannot write to data source ${sourceId}: use that source's own ingest key or the admin token`);
+      throw ForbiddenError(`This ingest key cannot write to data source ${sourceId}: use that source's own ingest key or the admin token`, ErrorCode.ingestKeyForbidden);
     }
     sources.set(sourceId, ds);
   }

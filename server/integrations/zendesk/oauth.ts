@@ -69,9 +69,10 @@ export async function requestToken(
 
 /**
  * The page the popup lands on: it tells the opener (only on our own origin) and then, after
- * 1.5 s, goes to the console with the result in the query (spec 2.4 and 4).
+ * 1.5 s, goes to the console with the result in the query (spec 2.4 and 4). Its one inline script
+ * carries the response's CSP nonce.
  */
-export function callbackPage(origin: string, result: { success: boolean; error: string | null; integrationId: string | null }): string {
+export function callbackPage(origin: string, result: { success: boolean; error: string | null; integrationId: string | null }, cspNonce: string): string {
   const msg: OAuthCompleteMessage = { type: OAUTH_COMPLETE, ...result };
   const q = new URLSearchParams({ oauth: result.success ? 'success' : 'error', provider: 'zendesk', integrationId: result.integrationId ?? '' });
   if (result.error) q.set('error', result.error);
@@ -80,7 +81,7 @@ export function callbackPage(origin: string, result: { success: boolean; error: 
   const safe = text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Zendesk authorization</title></head>
 <body style="font-family:system-ui,sans-serif;padding:40px"><p id="result">${safe}</p>
-<script>
+<script nonce="${cspNonce}">
 (function () {
   var msg = ${json(msg)};
   try { if (window.opener) window.opener.postMessage(msg, ${json(origin)}); } catch (e) {}

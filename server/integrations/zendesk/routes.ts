@@ -1,6 +1,9 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { z } from 'zod';
 import { CreateIntegration, IntegrationSettings, StartSync, ZendeskOAuthConfig } from '@common/schemas/integration';
-import { parse } from '../../middleware/validate';
+import { validate } from '../../middleware/validate';
+import { resourceRouter } from '../../routes/router';
 import { callbackPage, serverOrigin } from './oauth';
 import type { ZendeskRuntime } from './runtime';
 import {
@@ -8,60 +11,67 @@ import {
 } from './service';
 import { beginSync } from './sync';
 
-const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
+/** What Zendesk may put on the redirect back to us; anything else is ignored. */
+const CallbackQuery = z.object({
+  code: z.string().max(2000).optional(),
+  state: z.string().max(500).optional(),
+  error: z.string().max(500).optional(),
+  error_description: z.string().max(2000).optional(),
+});
 
-/** /api/integrations (spec 7). The admin bearer check is app-wide; only the OAuth callback is exempt. */
+/** /api/integrations (spec 7): admin-only, except the OAuth callback Zendesk redirects the popup to. */
 export function integrationsRouter(rt: ZendeskRuntime): Router {
-  const router = new Router({ prefix: '/integrations' });
+  const { router, auth, adminJson } = resourceRouter(rt.app);
+  const oauthLimit = async (c: Context, next: Next) => {
+    await rt.app.limits.oauth.consume(c, c.ip);
+    return next();
+  };
 
-  router.get('/', async (c) => {
+  router.get('/integrations', auth.admin(), async (c) => {
     c.body = await listIntegrations(rt);
   });
 
-  router.post('/', async (c) => {
-    const input = parse(CreateIntegration, c.request.body ?? {});
+  router.post('/integrations', auth.admin(), adminJson(), validate({ body: CreateIntegration }, async (c, { body }) => {
     c.status = 201;
-    c.body = await createIntegration(rt, { name: input.name, description: input.description ?? '', type: input.type });
-  });
+    c.body = await createIntegration(rt, { name: body.name, description: body.description ?? '', type: body.type });
+  }));
 
-  router.post('/zendesk/config', async (c) => {
-    const input = parse(ZendeskOAuthConfig, c.request.body ?? {});
-    c.body = { authUrl: await configureOAuth(rt, input, c) };
-  });
+  router.post('/integrations/zendesk/config', auth.admin(), oauthLimit, adminJson(), validate({ body: ZendeskOAuthConfig }, async (c, { body }) => {
+    c.body = { authUrl: await configureOAuth(rt, body, c) };
+  }));
 
-  router.get('/zendesk/callback', async (c) => {
-    const q = c.query;
-    const result = await completeOAuth(rt, { code: str(q.code), state: str(q.state), error: str(q.error), error_description: str(q.error_description) });
+  router.get('/integrations/zendesk/callback', auth.public(), oauthLimit, validate({ query: CallbackQuery.loose() }, async (c, { query }) => {
+    const result = await completeOAuth(rt, query);
     c.set('Cache-Control', 'no-store');
     c.set('Referrer-Policy', 'no-referrer');
+    // The popup came back from Zendesk's origin; it must keep its opener to report the result.
+    c.set('Cross-Origin-Opener-Policy', 'unsafe-none');
     c.type = 'html';
-    c.body = callbackPage(serverOrigin(rt.app, c), result);
-  });
+    c.body = callbackPage(serverOrigin(rt.app, c), result, c.state.cspNonce as string);
+  }));
 
-  router.delete('/:id', async (c) => {
+  router.delete('/integrations/:id', auth.admin(), async (c) => {
     await deleteIntegration(rt, c.params.id);
     c.body = { success: true };
   });
 
-  router.post('/:id/sync', async (c) => {
-    const input = parse(StartSync, c.request.body ?? {});
-    const { response } = await beginSync(rt, c.params.id, input.startDate);
+  router.post('/integrations/:id/sync', auth.admin(), adminJson(), validate({ body: StartSync }, async (c, { body }) => {
+    const { response } = await beginSync(rt, c.params.id, body.startDate);
     c.status = 202;
     c.body = response;
-  });
+  }));
 
-  router.get('/:id/sync-status', async (c) => {
+  router.get('/integrations/:id/sync-status', auth.admin(), async (c) => {
     c.body = await syncStatus(rt, c.params.id);
   });
 
-  router.get('/:id/records', async (c) => {
+  router.get('/integrations/:id/records', auth.admin(), async (c) => {
     c.body = await recordsSummary(rt, c.params.id);
   });
 
-  router.put('/:id/settings', async (c) => {
-    const input = parse(IntegrationSettings, c.request.body ?? {});
-    c.body = await updateSettings(rt, c.params.id, input);
-  });
+  router.put('/integrations/:id/settings', auth.admin(), adminJson(), validate({ body: IntegrationSettings }, async (c, { body }) => {
+    c.body = await updateSettings(rt, c.params.id, body);
+  }));
 
   return router;
 }

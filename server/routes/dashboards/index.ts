@@ -1,26 +1,27 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { CreateDashboard, UpdateDashboard } from '@common/schemas/dashboard';
 import type { AppContext } from '../../context';
-import { parse } from '../../middleware/validate';
+import { validate } from '../../middleware/validate';
 import { createDashboard, deleteDashboard, getDashboard, listDashboards, updateDashboard } from '../../services/dashboards';
+import { resourceRouter } from '../router';
 
 /** Admin dashboard management under /api/admin/dashboards (drafts included). */
 export function dashboardsRouter(app: AppContext): Router {
-  const router = new Router({ prefix: '/admin/dashboards' });
-  router.get('/', async (ctx) => {
+  const { router, auth, adminJson } = resourceRouter(app);
+  router.get('/admin/dashboards', auth.admin(), async (ctx) => {
     ctx.body = await listDashboards(app);
   });
-  router.get('/:id', async (ctx) => {
+  router.get('/admin/dashboards/:id', auth.admin(), async (ctx) => {
     ctx.body = await getDashboard(app, ctx.params.id);
   });
-  router.post('/', async (ctx) => {
+  router.post('/admin/dashboards', auth.admin(), adminJson(), validate({ body: CreateDashboard }, async (ctx, { body }) => {
     ctx.status = 201;
-    ctx.body = await createDashboard(app, parse(CreateDashboard, ctx.request.body));
-  });
-  router.patch('/:id', async (ctx) => {
-    ctx.body = await updateDashboard(app, ctx.params.id, parse(UpdateDashboard, ctx.request.body));
-  });
-  router.delete('/:id', async (ctx) => {
+    ctx.body = await createDashboard(app, body);
+  }));
+  router.patch('/admin/dashboards/:id', auth.admin(), adminJson(), validate({ body: UpdateDashboard }, async (ctx, { body }) => {
+    ctx.body = await updateDashboard(app, ctx.params.id, body);
+  }));
+  router.delete('/admin/dashboards/:id', auth.admin(), async (ctx) => {
     await deleteDashboard(app, ctx.params.id);
     ctx.body = { success: true };
   });

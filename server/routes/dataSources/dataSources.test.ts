@@ -15,7 +15,8 @@ describe('data sources', () => {
     expect(created.body).toMatchObject({ name: 'Orders', description: 'Shop orders', primaryKey: null, recordCount: 0, isActive: true });
     expect(created.body.sourceId).toMatch(/^CSTM_[A-Z0-9]+$/);
     expect(created.body.ingestKey).toMatch(/^ik_/);
-    const list = await s.http('GET', '/api/data/sources', { token: null });
+    expect((await s.http('GET', '/api/data/sources', { token: null })).status).toBe(401);
+    const list = await s.http('GET', '/api/data/sources');
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(1);
     expect(list.body[0].ingestKey).toBeUndefined();
@@ -52,13 +53,14 @@ describe('data sources', () => {
     expect((await s.http('POST', '/api/admin/data-sources', { body: { name: 'A' }, token: null })).status).toBe(401);
     const wrong = await s.http('POST', '/api/admin/data-sources', { body: { name: 'A' }, token: 'not-the-token' });
     expect(wrong.status).toBe(401);
-    expect(wrong.body.error).toEqual({ code: 'unauthorized', message: 'Invalid admin token' });
+    expect(wrong.body.error).toEqual({ code: 'invalid_admin_token', message: 'Invalid admin token' });
   });
 
   it('serves raw records with total, limit and offset', async () => {
     const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'A' } })).body;
     await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: Array.from({ length: 15 }, (_, i) => ({ n: i })) } });
-    const first = await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}`, { token: null });
+    expect((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}`, { token: null })).status).toBe(401);
+    const first = await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}`);
     expect(first.body.total).toBe(15);
     expect(first.body.records).toHaveLength(10);
     expect(first.body.records[0]).toMatchObject({ recordId: '0', data: { n: 0 }, keyOrder: ['n'] });

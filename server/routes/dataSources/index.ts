@@ -1,40 +1,38 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { CreateDataSource, RawQuery, UpdateDataSource } from '@common/schemas/dataSource';
 import type { AppContext } from '../../context';
-import { parse } from '../../middleware/validate';
+import { validate } from '../../middleware/validate';
 import {
   createDataSource, deleteDataSource, listDataSources, rawRecords, rotateIngestKey, updateDataSource,
 } from '../../services/dataSources';
+import { resourceRouter } from '../router';
 
-/** Data source reads (/api/data/...) and admin writes (/api/admin/data-sources). */
+/** Data sources: reads for the console (/api/data/…) and admin writes (/api/admin/data-sources) — all admin-only. */
 export function dataSourcesRouter(app: AppContext): Router {
-  const router = new Router();
+  const { router, auth, adminJson } = resourceRouter(app);
 
-  router.get('/data/sources', async (ctx) => {
+  router.get('/data/sources', auth.admin(), async (ctx) => {
     ctx.body = await listDataSources(app);
   });
 
-  router.get('/data/raw', async (ctx) => {
-    const q = parse(RawQuery, ctx.query);
-    ctx.body = await rawRecords(app, q.dataSourceId, q.limit, q.offset);
-  });
+  router.get('/data/raw', auth.admin(), validate({ query: RawQuery }, async (ctx, { query }) => {
+    ctx.body = await rawRecords(app, query.dataSourceId, query.limit, query.offset);
+  }));
 
-  router.post('/admin/data-sources', async (ctx) => {
-    const input = parse(CreateDataSource, ctx.request.body);
+  router.post('/admin/data-sources', auth.admin(), adminJson(), validate({ body: CreateDataSource }, async (ctx, { body }) => {
     ctx.status = 201;
-    ctx.body = await createDataSource(app, input);
-  });
+    ctx.body = await createDataSource(app, body);
+  }));
 
-  router.patch('/admin/data-sources/:id', async (ctx) => {
-    const patch = parse(UpdateDataSource, ctx.request.body);
-    ctx.body = await updateDataSource(app, ctx.params.id, patch);
-  });
+  router.patch('/admin/data-sources/:id', auth.admin(), adminJson(), validate({ body: UpdateDataSource }, async (ctx, { body }) => {
+    ctx.body = await updateDataSource(app, ctx.params.id, body);
+  }));
 
-  router.post('/admin/data-sources/:id/ingest-key', async (ctx) => {
+  router.post('/admin/data-sources/:id/ingest-key', auth.admin(), async (ctx) => {
     ctx.body = await rotateIngestKey(app, ctx.params.id);
   });
 
-  router.delete('/admin/data-sources/:id', async (ctx) => {
+  router.delete('/admin/data-sources/:id', auth.admin(), async (ctx) => {
     await deleteDataSource(app, ctx.params.id);
     ctx.body = { success: true };
   });

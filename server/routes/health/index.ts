@@ -1,13 +1,14 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import pkg from '../../../package.json' with { type: 'json' };
 import type { AppContext } from '../../context';
+import { resourceRouter } from '../router';
 
 const { version } = pkg;
 
 /** GET /api/health: status, database mode and readiness, version, uptime. */
 export function healthRouter(app: AppContext): Router {
-  const router = new Router();
-  router.get('/health', async (ctx) => {
+  const { router, auth } = resourceRouter(app);
+  router.get('/health', auth.public(), async (ctx) => {
     const ready = await app.conn.db!.admin().ping().then(() => true, () => false);
     ctx.status = ready ? 200 : 503;
     ctx.body = {

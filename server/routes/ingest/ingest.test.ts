@@ -22,7 +22,7 @@ describe('POST /api/data/ingest', () => {
     });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ success: true, format: 'standard', inserted: 2, updated: 0, rejected: 0 });
-    const sources = await s.http('GET', '/api/data/sources', { token: null });
+    const sources = await s.http('GET', '/api/data/sources');
     expect(sources.body[0]).toMatchObject({ primaryKey: 'ticket_id', recordCount: 2 });
 
     const before = (await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}`)).body.records[0];
@@ -107,11 +107,12 @@ describe('POST /api/data/ingest', () => {
     }
     const deep = `${'{"d":'.repeat(5000)}1${'}'.repeat(5000)}`;
     const nested = await s.http('POST', '/api/data/ingest', { raw: `{"sourceId":"${ds.sourceId}","records":[{"id":"ok"},{"id":"deep","deep":${deep}}]}` });
-    expect(nested.status).toBe(200);
-    expect(nested.body.rejections).toEqual([{ index: 1, sourceId: ds.sourceId, reason: 'record is nested deeper than 90 levels' }]);
+    expect(nested.status).toBe(400);
+    expect(nested.body.error).toEqual({ code: 'json_too_deep', message: 'The JSON body is nested deeper than the limit of 64 levels' });
     const malformed = await s.http('POST', '/api/data/ingest', { raw: '{"sourceId": ' });
     expect(malformed.status).toBe(400);
-    expect(malformed.body.error).toEqual({ code: 'malformed_json', message: 'Request body is not valid JSON' });
+    expect(malformed.body.error.code).toBe('malformed_json');
+    expect(malformed.body.error.message).toMatch(/^Request body is not valid JSON/);
     const text = await s.http('POST', '/api/data/ingest', { raw: 'a,b', headers: { 'content-type': 'text/csv' } });
     expect(text.status).toBe(415);
   });
@@ -137,17 +138,20 @@ describe('POST /api/data/ingest', () => {
     const b = await newSource('B');
     const payload = (sourceId: string) => ({ sourceId, records: [{ id: 1 }] });
     expect((await s.http('POST', '/api/data/ingest', { body: payload(a.sourceId), token: null })).status).toBe(401);
-    expect((await s.http('POST', '/api/data/ingest', { body: payload(a.sourceId), token: 'wrong' })).status).toBe(403);
+    const wrong = await s.http('POST', '/api/data/ingest', { body: payload(a.sourceId), token: 'wrong' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error.code).toBe('invalid_ingest_credential');
     expect((await s.http('POST', '/api/data/ingest', { body: payload(a.sourceId), token: a.ingestKey })).status).toBe(200);
     const other = await s.http('POST', '/api/data/ingest', { body: payload(b.sourceId), token: a.ingestKey });
     expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe('ingest_key_forbidden');
     expect(other.body.error.message).toContain(`cannot write to data source ${b.sourceId}`);
     const viaHeader = await s.http('POST', '/api/data/ingest', { body: payload(b.sourceId), token: null, headers: { 'x-ingest-key': b.ingestKey } });
     expect(viaHeader.status).toBe(200);
 
     const rotated = await s.http('POST', `/api/admin/data-sources/${a.id}/ingest-key`);
     expect(rotated.body.ingestKey).toMatch(/^ik_/);
-    expect((await s.http('POST', '/api/data/ingest', { body: payload(a.sourceId), token: a.ingestKey })).status).toBe(403);
+    expect((await s.http('POST', '/api/data/ingest', { body: payload(a.sourceId), token: a.ingestKey })).status).toBe(401);
     expect((await s.http('POST', '/api/data/ingest', { body: payload(a.sourceId), token: rotated.body.ingestKey })).status).toBe(200);
   });
 });

@@ -1,21 +1,22 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { parse } from '../../middleware/validate';
+import { validate } from '../../middleware/validate';
 import { listPublicDashboards, loadPublishedDashboard, publicDashboardView, publicViewEtag } from '../../services/dashboards';
 import { attachmentHeader, exportDashboardCsv } from '../../services/exportCsv';
+import { resourceRouter } from '../router';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 
 /** The public face: published dashboards only, no sign-in. */
 export function publicDashboardsRouter(app: AppContext): Router {
-  const router = new Router({ prefix: '/dashboards' });
+  const { router, auth } = resourceRouter(app);
 
-  router.get('/', async (ctx) => {
+  router.get('/dashboards', auth.public(), async (ctx) => {
     ctx.body = await listPublicDashboards(app);
   });
 
-  router.get('/:id', async (ctx) => {
+  router.get('/dashboards/:id', auth.public(), async (ctx) => {
     const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);
     const etag = publicViewEtag(dashboard, dataSource);
     ctx.set('ETag', etag);
@@ -27,14 +28,13 @@ export function publicDashboardsRouter(app: AppContext): Router {
     ctx.body = await publicDashboardView(app, dashboard, dataSource);
   });
 
-  router.get('/:id/export', async (ctx) => {
-    const { tab } = parse(ExportQuery, ctx.query);
+  router.get('/dashboards/:id/export', auth.public(), validate({ query: ExportQuery }, async (ctx, { query }) => {
     const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);
-    const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, tab);
+    const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, query.tab);
     ctx.set('Content-Disposition', attachmentHeader(fileName));
     ctx.type = 'text/csv; charset=utf-8';
     ctx.body = stream;
-  });
+  }));
 
   return router;
 }

@@ -29,7 +29,8 @@ describe('public dashboards', () => {
     expect(view.status).toBe(200);
     expect(view.body.dashboard).toMatchObject({ id: d.id, name: 'Support Overview', isPublished: true });
     expect(view.body.tabs).toEqual([{ id: 'tab1', name: 'Tab 1', type: null, configuration: {}, widgets: [] }]);
-    expect(view.body.dataSource).toMatchObject({ id: ds.id, sourceId: ds.sourceId, name: 'Tickets', primaryKey: 'id' });
+    expect(view.body.dataSource).toMatchObject({ id: ds.id, name: 'Tickets', primaryKey: 'id' });
+    expect(view.text).not.toContain(ds.sourceId);
     expect(view.body.records).toHaveLength(1);
     expect(view.body.records[0]).toMatchObject({ recordId: '1', data: { id: 1, status: 'open' }, keyOrder: ['id', 'status'] });
 

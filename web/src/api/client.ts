@@ -1,4 +1,4 @@
-import { isAdminPath } from '@common/adminPaths';
+import { SIGN_IN_AGAIN_CODES } from '@common/schemas/errors';
 import { useAdminToken } from './adminToken';
 
 /** A failed call: its message is "<status>: <response text>" (spec section 7). */
@@ -8,46 +8,57 @@ export class ApiCallError extends Error {
     message: string,
     /** The server's human message alone, for toasts. */
     readonly detail: string,
+    /** The server's stable error code (common/schemas/errors.ts), matched instead of the text. */
+    readonly code: string | null,
   ) {
     super(message);
   }
 }
 
+type Audience = 'admin' | 'public';
 
 /**
  * The one way the web app talks to the server: cookies sent, JSON content type only with a body,
- * the admin bearer token on admin and integrations paths, "<status>: <text>" errors, no retries.
+ * "<status>: <text>" errors, no retries. Admin calls carry the admin bearer token and return the
+ * console to sign-in when the server says the token is missing or wrong; public calls carry none.
  */
-export async function apiRequest<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
+async function request<T>(audience: Audience, method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
   const headers = new Headers(init.headers);
   if (body !== undefined) headers.set('Content-Type', 'application/json');
-  const token = useAdminToken.getState().token;
-  if (isAdminPath(path) && token) headers.set('Authorization', `Bearer ${token}`);
+  const token = audience === 'admin' ? useAdminToken.getState().token : null;
+  if (token) headers.set('Authorization', `Bearer ${token}`);
   const res = await fetch(path, { ...init, method, headers, credentials: 'include', body: body === undefined ? undefined : JSON.stringify(body) });
   if (!res.ok) {
     const text = await res.text();
     let detail = text || res.statusText;
+    let code: string | null = null;
     try {
-      const parsed = JSON.parse(text) as { error?: { message?: string } };
+      const parsed = JSON.parse(text) as { error?: { message?: string; code?: string } };
       if (parsed.error?.message) detail = parsed.error.message;
+      code = parsed.error?.code ?? null;
     } catch {
       // not JSON: keep the text
     }
-    if (res.status === 401 && isAdminPath(path)) useAdminToken.getState().signOut(detail);
-    throw new ApiCallError(res.status, `${res.status}: ${detail}`, detail);
+    if (audience === 'admin' && code && SIGN_IN_AGAIN_CODES.includes(code)) useAdminToken.getState().signOut(detail);
+    throw new ApiCallError(res.status, `${res.status}: ${detail}`, detail, code);
   }
   if (res.status === 204) return undefined as T;
   const type = res.headers.get('content-type') ?? '';
   return (type.includes('json') ? await res.json() : await res.text()) as T;
 }
 
-export const api = {
-  get: <T>(path: string, init?: RequestInit) => apiRequest<T>('GET', path, undefined, init),
-  post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, body),
-  patch: <T>(path: string, body: unknown) => apiRequest<T>('PATCH', path, body),
-  put: <T>(path: string, body: unknown) => apiRequest<T>('PUT', path, body),
-  delete: <T>(path: string) => apiRequest<T>('DELETE', path),
-};
+const client = (audience: Audience) => ({
+  get: <T>(path: string, init?: RequestInit) => request<T>(audience, 'GET', path, undefined, init),
+  post: <T>(path: string, body?: unknown) => request<T>(audience, 'POST', path, body),
+  patch: <T>(path: string, body: unknown) => request<T>(audience, 'PATCH', path, body),
+  put: <T>(path: string, body: unknown) => request<T>(audience, 'PUT', path, body),
+  delete: <T>(path: string) => request<T>(audience, 'DELETE', path),
+});
+
+/** Calls of the admin console: every one carries the admin token. */
+export const api = client('admin');
+/** Calls of the public pages: never a credential. */
+export const publicApi = client('public');
 
 /** A human message from any thrown value. */
 export const errorText = (e: unknown) => (e instanceof ApiCallError ? e.detail : e instanceof Error ? e.message : String(e));

@@ -2,7 +2,7 @@ import { ClockCircleOutlined, EyeOutlined } from '@ant-design/icons';
 import { Badge, Button, Card, Col, Empty, Flex, Result, Row, Skeleton, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { PublicDashboardSummaryDto } from '@common/schemas/dashboard';
-import { api } from '../api/client';
+import { publicApi as api } from '../api/client';
 import { getPublicSocket } from '../realtime/socket';
 import { formatTimestamp } from './cells';
 import { LinkButton } from './landing/LinkButton';

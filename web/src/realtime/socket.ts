@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { create } from 'zustand';
 import type { ClientToServerEvents, ServerToClientEvents } from '@common/realtime';
+import { SIGN_IN_AGAIN_CODES } from '@common/schemas/errors';
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline';
@@ -33,7 +34,8 @@ export function getAdminSocket(token: string, onUnauthorized: () => void): LiveS
   adminSocket?.socket.disconnect();
   const socket: LiveSocket = io({ transports: ['websocket', 'polling'], auth: { token } });
   socket.on('connect_error', (e) => {
-    if (e.message === 'Invalid admin token') onUnauthorized();
+    const code = (e as Error & { data?: { code?: string } }).data?.code;
+    if (code && SIGN_IN_AGAIN_CODES.includes(code)) onUnauthorized();
   });
   track(socket, 'admin');
   adminSocket = { token, socket };

@@ -1,11 +1,6 @@
-/** The user-dashboard shell's sections and their sub-pages (spec 2.1), for the router and the sidebar. */
-export const SHELL_SECTIONS = {
-  analytics: { title: 'Analytics', pages: ['overview', 'reports', 'trends', 'charts'] },
-  reports: { title: 'Reports', pages: ['scheduled', 'custom', 'export'] },
-  settings: { title: 'Settings', pages: ['profile', 'preferences', 'notifications', 'security'] },
-} as const;
+import { SHELL_SECTIONS, type ShellSection } from '@common/clientRoutes';
 
-export type ShellSection = keyof typeof SHELL_SECTIONS;
+export { SHELL_SECTIONS, type ShellSection };
 
 /** The page title by path prefix (spec 2.3): a section's name, otherwise "User Dashboard". */
 export function shellTitle(pathname: string): string {

@@ -3,7 +3,7 @@ import { App, Badge, Button, Flex, Skeleton, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
-import { api } from '../../api/client';
+import { publicApi as api } from '../../api/client';
 import { useConnection } from '../../realtime/socket';
 
 /** The download name: "<dashboard name>.csv", or "dashboard.csv" when the name has nothing usable (spec 7). */

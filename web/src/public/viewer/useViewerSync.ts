@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { PUBLIC_REFRESH_MS } from '@common/constants';
 import type { PublicDashboardChanged, RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
-import { ApiCallError, api } from '../../api/client';
+import { ApiCallError, publicApi as api } from '../../api/client';
 import { getPublicSocket } from '../../realtime/socket';
 import { RevisionGate } from './revisionGate';
 import { applyHead, applyRemoved, applyUpserted, loadView, markFailed, markNotFound, resetViewer, useViewerStore } from './viewerStore';

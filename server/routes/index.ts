@@ -1,0 +1,42 @@
+import Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import { ErrorCode } from '@common/schemas/errors';
+import type { AppContext } from '../context';
+import { ApiError } from '../errors';
+import { dashboardsRouter } from './dashboards';
+import { dataSourcesRouter } from './dataSources';
+import { healthRouter } from './health';
+import { ingestRouter } from './ingest';
+import { publicDashboardsRouter } from './publicDashboards';
+
+/** Every REST route under /api, each resource router declaring its own routes' audiences. */
+export function buildApiRouter(app: AppContext, extra: Router[]): Router {
+  const api = new Router({ prefix: '/api', sensitive: true, strict: true });
+  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), ...extra]) {
+    api.use(r.routes());
+  }
+  return api;
+}
+
+const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/');
+
+/**
+ * Mounts the API: unknown paths answer a JSON 404 and a wrong method on a known path a JSON 405
+ * with `Allow` — both before any guard or body parser runs.
+ */
+export function mountApi(api: Router): Middleware[] {
+  const shapeMisses = async (ctx: Context, next: Next) => {
+    await next();
+    if (!isApiPath(ctx.path) || ctx.body != null) return;
+    if (ctx.status === 405 || ctx.status === 501) {
+      const allow = ctx.response.get('Allow');
+      const err = new ApiError(405, ErrorCode.methodNotAllowed, `${ctx.method} is not allowed on ${ctx.path}; use ${allow || 'another method'}`, undefined, { Allow: allow });
+      ctx.status = 405;
+      ctx.body = err.toBody();
+    } else if (ctx.status === 404) {
+      ctx.body = new ApiError(404, ErrorCode.notFound, `No API endpoint ${ctx.method} ${ctx.path}`).toBody();
+      ctx.status = 404; // setting a body made it 200
+    }
+  };
+  return [shapeMisses, api.routes() as Middleware, api.allowedMethods() as Middleware];
+}

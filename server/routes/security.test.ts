@@ -1,0 +1,140 @@
+import type Router from '@koa/router';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Audience } from '../middleware/guards';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
+import { headOnlyRequest } from '../test/rawHttp';
+
+interface RouteInfo {
+  method: string;
+  path: string;
+  audience: Audience | undefined;
+}
+
+/** Every route the API router holds, read from the routers themselves, with the audience its guard declares. */
+function enumerateRoutes(api: Router): RouteInfo[] {
+  const out: RouteInfo[] = [];
+  for (const layer of api.stack) {
+    const guard = layer.stack[0] as { audience?: Audience };
+    for (const method of layer.methods.filter((m) => m !== 'HEAD')) out.push({ method, path: String(layer.path), audience: guard.audience });
+  }
+  return out;
+}
+
+const ID = '0123456789abcdef01234567';
+const concrete = (path: string) => path.replace(/:[A-Za-z]+/g, ID);
+
+/** Spellings of a path that must never reach its handler. */
+function variants(path: string): string[] {
+  const p = concrete(path);
+  const rest = p.slice('/api/'.length);
+  const capitalised = rest.split('/').map((s) => (s === ID ? s : s.charAt(0).toUpperCase() + s.slice(1))).join('/');
+  const encoded = `%${rest.charCodeAt(0).toString(16)}${rest.slice(1)}`;
+  return [p.toUpperCase(), `/api/${capitalised}`, `/api/${encoded}`, `/api//${rest}`, `/${p}`, `${p}/`];
+}
+
+let s: TestServer;
+let routes: RouteInfo[];
+beforeAll(async () => {
+  s = await startTestServer({ RATE_LIMIT_AUTH_FAILURES: '100000' });
+  routes = enumerateRoutes(s.app.api);
+});
+afterAll(() => s.close());
+
+describe('trust boundary: every route declares its audience', () => {
+  it('has a guard as the first middleware of every route, and the public surface is exactly the spec\'s', () => {
+    expect(routes.length).toBeGreaterThan(15);
+    for (const r of routes) expect(r.audience, `${r.method} ${r.path}`).toMatch(/^(public|ingest|admin)$/);
+    const open = routes.filter((r) => r.audience !== 'admin').map((r) => `${r.audience} ${r.method} ${r.path}`).sort();
+    expect(open).toEqual([
+      'ingest POST /api/data/ingest',
+      'public GET /api/dashboards',
+      'public GET /api/dashboards/:id',
+      'public GET /api/dashboards/:id/export',
+      'public GET /api/health',
+      'public GET /api/integrations/zendesk/callback',
+    ]);
+    expect(routes.filter((r) => r.path === '/api/data/sources' || r.path === '/api/data/raw').every((r) => r.audience === 'admin')).toBe(true);
+  });
+
+  it('answers 401 on every admin route without a token or with a wrong one, and 404 on every other spelling of its path', async () => {
+    const admin = routes.filter((r) => r.audience === 'admin');
+    for (const r of admin) {
+      const missing = await s.http(r.method, concrete(r.path), { token: null });
+      expect(missing.status, `${r.method} ${r.path}`).toBe(401);
+      expect(missing.body.error.code).toBe('admin_token_required');
+      const wrong = await s.http(r.method, concrete(r.path), { token: 'not-the-admin-token' });
+      expect(wrong.status, `${r.method} ${r.path} with a wrong token`).toBe(401);
+      expect(wrong.body.error.code).toBe('invalid_admin_token');
+      for (const v of variants(r.path)) {
+        const res = await s.http(r.method, v, { token: null });
+        expect(res.status, `${r.method} ${v}`).toBe(404);
+      }
+    }
+  });
+
+  it('refuses the outsider\'s reproductions: no listing, no key, no delete, no Zendesk reconfiguration', async () => {
+    const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Target' } })).body;
+    const attempts: [string, string, unknown?][] = [
+      ['GET', '/api/ADMIN/dashboards'],
+      ['POST', `/api/ADMIN/data-sources/${ds.id}/ingest-key`],
+      ['DELETE', `/api/Admin/data-sources/${ds.id}`],
+      ['POST', '/api/INTEGRATIONS/zendesk/config', { integrationId: ID, clientId: 'x', clientSecret: 'y', hostUrl: 'https://evil.example' }],
+      ['POST', `/api/INTEGRATIONS/${ID}/sync`, {}],
+      ['GET', '/api/data/sources'],
+      ['GET', `/api/data/raw?dataSourceId=${ds.sourceId}`],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await s.http(method, path, { token: null, body });
+      expect([401, 404], `${method} ${path}`).toContain(res.status);
+    }
+    const still = await s.http('GET', '/api/data/sources');
+    expect(still.body.map((d: { id: string }) => d.id)).toContain(ds.id);
+    expect(still.body[0].ingestKeyHint).toBe(ds.ingestKeyHint);
+  });
+
+  it('answers 404 for unknown API paths and 405 with Allow for a wrong method, as JSON', async () => {
+    const unknown = await s.http('POST', '/api/admin/nothing', { token: null, body: {} });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('not_found');
+    const wrongMethod = await s.http('PUT', '/api/admin/dashboards', { token: null, body: {} });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('HEAD, GET, POST');
+    expect(wrongMethod.body.error.code).toBe('method_not_allowed');
+  });
+
+  it('never reads the body of a request it refuses: 401, 404, 405 and 413 come back while the upload is still pending', async () => {
+    const big = { 'Content-Type': 'application/json', 'Content-Length': String(50 * 1024 * 1024) };
+    const bodied = routes.filter((r) => ['POST', 'PATCH', 'PUT'].includes(r.method));
+    expect(bodied.length).toBeGreaterThan(5);
+    for (const r of bodied) {
+      const res = await headOnlyRequest(s.url, r.method, concrete(r.path), big);
+      expect(res.status, `${r.method} ${r.path}`).toBe(401);
+      expect(res.head.toLowerCase()).toContain('connection: close');
+    }
+    expect((await headOnlyRequest(s.url, 'POST', '/api/admin/nothing', big)).status).toBe(404);
+    expect((await headOnlyRequest(s.url, 'PUT', '/api/admin/dashboards', big)).status).toBe(405);
+    const tooBig = await headOnlyRequest(s.url, 'POST', '/api/admin/dashboards', { ...big, Authorization: `Bearer ${ADMIN_TOKEN}` });
+    expect(tooBig.status).toBe(413);
+  });
+
+  it('limits bodies per route: about 1 MB for admin JSON, INGEST_MAX_BYTES for ingest', async () => {
+    const twoMb = JSON.stringify({ name: 'x', description: 'y'.repeat(2 * 1024 * 1024) });
+    const admin = await s.http('POST', '/api/admin/data-sources', { raw: twoMb });
+    expect(admin.status).toBe(413);
+    expect(admin.body.error).toEqual({ code: 'payload_too_large', message: 'Request body is larger than the limit of 1 MB' });
+    const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Big' } })).body;
+    const ingest = await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1, text: 'y'.repeat(2 * 1024 * 1024) }] } });
+    expect(ingest.status).toBe(200);
+  });
+
+  it('serves the web app\'s 404 page with status 404, and its screens with 200', async () => {
+    for (const path of ['/', '/admin', '/dashboards', '/dashboards/analytics/trends', `/dashboards/${ID}`]) {
+      expect((await fetch(s.url + path)).status, path).toBe(200);
+    }
+    for (const path of ['/nope', '/dashboards/analytics/nope', '/admin/extra', '/dashboards/a/b/c']) {
+      const res = await fetch(s.url + path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type')).toContain('text/html');
+    }
+  });
+});
