@@ -7,6 +7,7 @@ import { closeChange, openChange } from '../models/ingestJournal';
 import { presentDataSource } from '../presenters';
 import { findDataSource, isIngestKeyOf } from './dataSources';
 import { checkRecords, isObject, structureProblem } from './recordRules';
+import { withSourceLock } from './sourceLock';
 import { writeRecords } from './writeRecords';
 
 type Json = Record<string, unknown>;
@@ -160,13 +161,15 @@ export async function upsertRecordsIntoSource(
   const base = { sourceId: ds.sourceId, primaryKey: primaryKey ?? '', rejected: items.length - accepted.length };
   if (accepted.length === 0) return { ...base, inserted: 0, updated: 0, revision: ds.revision ?? 0 };
 
-  // Journalled: a process killed before closeChange leaves the source to be repaired at start.
-  const change = await openChange(ctx.models, ds._id);
-  if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
-  const { revision } = change;
-  const { inserted, updated, records } = await writeRecords(ctx, ds, accepted, revision);
-  const { after, recordCount } = await closeChange(ctx.models, ds._id, change, checked.newFields);
-  ctx.events.emit('records.upserted', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision, total: recordCount, records });
-  if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
-  return { ...base, inserted, updated, revision };
+  return withSourceLock(ctx, String(ds._id), async () => {
+    // Journalled: a process killed before closeChange leaves the source to be repaired at start.
+    const change = await openChange(ctx.models, ds._id);
+    if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
+    const { revision } = change;
+    const { inserted, updated, records } = await writeRecords(ctx, ds, accepted, revision);
+    const { after, recordCount } = await closeChange(ctx.models, ds._id, change, checked.newFields);
+    ctx.events.emit('records.upserted', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision, total: recordCount, records });
+    if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
+    return { ...base, inserted, updated, revision };
+  });
 }

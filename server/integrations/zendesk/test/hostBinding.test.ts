@@ -13,7 +13,8 @@ let foreign: RecordingHost;
 beforeAll(async () => {
   foreign = await startRecordingHost();
   // The foreign host is allowed over http too: what stops the tokens is the binding, not the scheme.
-  kit = await startKit({}, {}, [`127.0.0.1:${foreign.port}`]);
+  // Many authorizations in one file: the OAuth rate limit (not under test here) is raised.
+  kit = await startKit({}, { RATE_LIMIT_OAUTH: '1000' }, [`127.0.0.1:${foreign.port}`]);
 });
 afterAll(async () => {
   await kit?.close();
