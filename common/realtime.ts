@@ -5,13 +5,17 @@ import type { RecordDto } from './schemas/record';
 
 /**
  * The Socket.IO contract between server and web. Rooms:
- * - `dashboard:<id>` anyone, while the dashboard is published;
+ * - `dashboard:<id>` anyone, while the dashboard is published (head changes, removal);
+ * - `source:<dataSourceId>` joined with `dashboard:join`: the record deltas of the dashboard's data
+ *   source, sent once per change to the viewers of every published dashboard on it;
  * - `dashboards` anyone: the public list;
  * - `admin`, `datasource:<id>`, `integration:<id>` only with the admin token in the handshake
  *   (`auth: { token }`).
  */
 export const rooms = {
   dashboard: (id: string) => `dashboard:${id}`,
+  /** The public audience of a data source (viewers of its published dashboards). */
+  source: (dataSourceId: string) => `source:${dataSourceId}`,
   publicList: 'dashboards',
   admin: 'admin',
   dataSource: (id: string) => `datasource:${id}`,
@@ -34,12 +38,13 @@ interface Delta {
 }
 
 export interface RecordsUpserted extends Delta {
-  /** Set when sent to a dashboard room. */
+  /** No longer set: a delta goes once to the source's audience; match it by `dataSourceId`. */
   dashboardId?: string;
   records: RecordDto[];
 }
 
 export interface RecordsRemoved extends Delta {
+  /** No longer set (see RecordsUpserted). */
   dashboardId?: string;
   /** recordId values removed; with `all` every record of the source is gone. */
   recordIds: string[];
@@ -94,6 +99,10 @@ export interface ServerToClientEvents {
   /** Integration payloads are shaped by the integrations presenter (no secrets). */
   'admin:integration:changed': (e: { integrationId: string; integration: unknown }) => void;
   'admin:integration:removed': (e: { integrationId: string }) => void;
+  /** Sent after a `dashboard:join` (gives the client a recovery offset); nothing to do with it. */
+  'view:joined': (e: { dashboardId: string; revision: number }) => void;
+  /** Deltas may have been missed (the server lost Redis for a while): refetch, after a random delay. */
+  'view:resync': (e: { reason: string }) => void;
   'sync:progress': (e: SyncProgressEvent) => void;
   'sync:completed': (e: SyncCompletedEvent) => void;
   'sync:failed': (e: SyncFailedEvent) => void;
@@ -111,4 +120,6 @@ export interface ClientToServerEvents {
 
 export interface SocketData {
   isAdmin: boolean;
+  /** Dashboards this socket views → their data source (to leave the source's room with the last one). */
+  viewing?: Record<string, string | null>;
 }

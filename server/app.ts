@@ -19,6 +19,7 @@ import { connectRedis, type RedisClient } from './redis';
 import { buildApiRouter, mountApi } from './routes';
 import { seedDemo } from './services/seedDemo';
 import { serveWebApp } from './static';
+import { compressResponses } from './compression';
 import { startZendeskIntegration } from './integrations/zendesk';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,7 +44,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   try {
     let redis: RedisClient | null = null;
     if (config.REDIS_URL) {
-      redis = await connectRedis(config.REDIS_URL, log, 'rate limits');
+      redis = await connectRedis(config.REDIS_URL, log, 'rate limits', { offlineQueue: false });
       const client = redis;
       cleanups.push(async () => void (await client.quit().catch(() => client.destroy())));
     }
@@ -73,6 +74,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     });
     koa.use(errorHandler(log));
     koa.use(securityHeaders());
+    koa.use(compressResponses());
     koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST)));
     // No global body parser: each route reads its body after its guard, with its own size limit.
     const api = buildApiRouter(ctx, [zendesk.router]);

@@ -31,6 +31,8 @@ const EnvSchema = z.object({
   /** OAuth config and callback requests per client address per window. */
   RATE_LIMIT_OAUTH: positiveInt(1_000_000).default(30),
   RATE_LIMIT_OAUTH_WINDOW_SECONDS: positiveInt(86_400).default(600),
+  /** Memory the public view cache may hold (records, bodies, compressed forms); least recently viewed go first. */
+  VIEW_CACHE_MAX_BYTES: positiveInt(64 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
   DB_ENGINE: z.enum(['auto', 'mongod', 'jongodb'], { error: 'must be auto, mongod or jongodb' }).default('auto'),
   /** Folder of the built web app (tests may build into their own). */
   WEB_DIST: z.string().min(1).default('dist/web'),

@@ -17,7 +17,7 @@ export interface DomainEvents {
   'datasource.changed': { dataSource: DataSourceDto; metadataChanged?: boolean };
   'datasource.removed': { dataSourceId: string; sourceId: string };
   'dashboard.changed': { dashboard: DashboardDto; wasPublished: boolean; previousDataSourceId: string | null };
-  'dashboard.removed': { dashboardId: string; wasPublished: boolean };
+  'dashboard.removed': { dashboardId: string; wasPublished: boolean; dataSourceId?: string | null };
   'integration.changed': { integrationId: string; integration: IntegrationDto };
   'integration.removed': { integrationId: string };
   'sync.progress': SyncProgressEvent;

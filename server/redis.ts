@@ -1,65 +1,59 @@
 import { createClient } from 'redis';
 import type { Logger } from './log';
 
+/** How long the first connection to Redis may take before startup fails. */
+const CONNECT_TIMEOUT_MS = 3_000;
 
-/** How long the first connection may take before startup fails. */
-const FIRST_CONNECT_MS = 3_000;
-
-/**
- * Connects to Redis, failing fast at start: an unreachable REDIS_URL rejects within a few seconds
- * (the server then exits with a clear error) instead of retrying forever before it listens. Once
- * connected, a lost connection is retried with backoff while the server keeps serving; commands
- * fail at once meanwhile (no offline queue), so callers fall back instead of hanging.
- */
-export async function connectRedis(url: string, log: Logger, purpose: string): Promise<RedisClient> {
-  let connectedOnce = false;
-  const client = newClient(url, () => connectedOnce);
-  let lastError = '';
-  client.on('error', (e: Error) => {
-    if (!connectedOnce || e.message === lastError) return;
-    lastError = e.message;
-    log.warn(`redis (${purpose}): ${e.message} — retrying`);
-  });
-  client.on('ready', () => {
-    if (connectedOnce && lastError) log.info(`redis (${purpose}): connection restored`);
-    lastError = '';
-  });
-  const timeout = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error(`Redis at ${redactUrl(url)} did not answer within ${FIRST_CONNECT_MS / 1000} s`)), FIRST_CONNECT_MS + 500).unref(),
-  );
+/** host:port of a Redis URL, without credentials (for messages and logs). */
+export function redisAddress(url: string): string {
   try {
-    await Promise.race([client.connect(), timeout]);
-  } catch (e) {
-    client.destroy();
-    throw e;
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 6379}`;
+  } catch {
+    return 'the configured address';
   }
-  connectedOnce = true;
-  return client;
 }
 
-function newClient(url: string, connectedOnce: () => boolean) {
+/** Raised when REDIS_URL cannot be reached at startup; the process exits with it. */
+export class RedisUnreachableError extends Error {}
+
+function newClient(url: string, connected: () => boolean, offlineQueue: boolean) {
+  const where = redisAddress(url);
   return createClient({
     url,
-    disableOfflineQueue: true,
+    disableOfflineQueue: !offlineQueue,
     socket: {
-      connectTimeout: FIRST_CONNECT_MS,
-      reconnectStrategy: (retries, cause) => {
-        if (!connectedOnce()) return new Error(`Redis at ${redactUrl(url)} is unreachable (${cause?.message ?? 'no answer'})`);
-        return Math.min(100 * 2 ** retries, 5_000);
-      },
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      reconnectStrategy: (retries: number, cause: Error) =>
+        connected()
+          ? Math.min(50 * 2 ** retries, 2_000)
+          : new RedisUnreachableError(`REDIS_URL is unreachable (${where}): ${cause.message}. Start Redis there, or unset REDIS_URL to run a single process.`),
     },
   });
 }
 
 export type RedisClient = ReturnType<typeof newClient>;
 
-/** A Redis URL without its password, for logs and errors. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'the configured REDIS_URL';
-  }
+/**
+ * Connects to Redis. Unreachable at start: rejects within seconds with a clear message (no retry
+ * loop before listening). Lost later: reconnects with a capped backoff, forever, while the process
+ * keeps serving; `'ready'` fires again when it is back. With `offlineQueue: false` commands fail at
+ * once while disconnected (callers that have a fallback, such as the rate limits, use it).
+ */
+export async function connectRedis(url: string, log: Logger, role: string, opts: { offlineQueue?: boolean } = {}): Promise<RedisClient> {
+  let connected = false;
+  const client = newClient(url, () => connected, opts.offlineQueue ?? true);
+  let warned = false;
+  client.on('error', (e: Error) => {
+    if (!connected || warned) return;
+    warned = true;
+    log.warn(`redis (${role}): ${e.message}; reconnecting, serving on meanwhile`);
+  });
+  client.on('ready', () => {
+    if (warned) log.info(`redis (${role}): connected again`);
+    warned = false;
+  });
+  await client.connect();
+  connected = true;
+  return client;
 }

@@ -7,10 +7,14 @@ import type { AppContext } from '../context';
 import { isAdminToken } from '../middleware/guards';
 import { ErrorCode } from '@common/schemas/errors';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
-import { connectRedisAdapter } from './redisAdapter';
+import { joinDashboard, leaveDashboard } from './publicRooms';
+import { joinCluster } from './cluster';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
+
+/** How long a disconnected viewer's missed packets are kept for it. */
+export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -39,8 +43,24 @@ const chunk = <T>(list: T[], size: number, maxBytes = Infinity): T[][] => {
 
 /** Attaches Socket.IO to the HTTP server and turns domain events into room emits. */
 export async function attachRealtime(server: http.Server, ctx: AppContext): Promise<Realtime> {
-  const io: RealtimeServer = new Server(server, { serveClient: false, maxHttpBufferSize: 1e6 });
-  const redis = ctx.config.REDIS_URL ? await connectRedisAdapter(io, ctx.config.REDIS_URL, ctx.log) : null;
+  const io: RealtimeServer = new Server(server, {
+    serveClient: false,
+    maxHttpBufferSize: 1e6,
+    // Large frames (a big ingest's delta) go deflated; small ones as they are, so the common case
+    // costs no CPU and no zlib context per socket.
+    perMessageDeflate: { threshold: 4096, zlibDeflateOptions: { level: 3, memLevel: 7 } },
+    // A viewer back within two minutes gets the packets it missed and its rooms again (no refetch).
+    connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: true },
+  });
+  // Viewers refetch (each after a random delay) when their deltas may have a gap: Redis was lost.
+  const resync = () => io.local.emit('view:resync', { reason: 'redis' });
+  let redis: { close(): Promise<void> } | null = null;
+  try {
+    redis = ctx.config.REDIS_URL ? await joinCluster(io, ctx, ctx.config.REDIS_URL, resync) : null;
+  } catch (e) {
+    io.close();
+    throw e;
+  }
 
   /** A refused handshake, with a stable code the client matches on (never the message). */
   const refuse = (code: string, message: string) => Object.assign(new Error(message), { data: { code } });
@@ -71,18 +91,8 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       ack({ ok: true });
     };
 
-    socket.on('dashboard:join', async (dashboardId, ack) => {
-      if (typeof ack !== 'function') return;
-      if (typeof dashboardId !== 'string') return ack({ ok: false, reason: 'dashboardId must be a string' });
-      try {
-        const { dataSource } = await loadPublishedDashboard(ctx, dashboardId);
-        await socket.join(rooms.dashboard(dashboardId));
-        ack({ ok: true, revision: dataSource?.revision ?? 0 });
-      } catch {
-        ack({ ok: false, reason: 'Dashboard Not Found' });
-      }
-    });
-    socket.on('dashboard:leave', (id) => typeof id === 'string' && void socket.leave(rooms.dashboard(id)));
+    socket.on('dashboard:join', (dashboardId, ack) => void joinDashboard(ctx, socket, dashboardId, ack));
+    socket.on('dashboard:leave', (id) => void leaveDashboard(socket, id));
     socket.on('dashboards:join', (ack) => {
       void socket.join(rooms.publicList);
       if (typeof ack === 'function') ack({ ok: true });
@@ -100,22 +110,22 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   };
   const { events } = ctx;
   const off = [
-    events.on('records.upserted', serial(async (e) => {
+    // One emit per change, to the admins watching the source and to its public audience (the
+    // viewers of every published dashboard on it): no database read per ingest.
+    events.on('records.upserted', serial((e) => {
       const parts = chunk(e.records, MAX_RECORDS_PER_MESSAGE, MAX_BYTES_PER_MESSAGE);
-      const dashboards = await publishedDashboardsOnSource(ctx, e.dataSourceId);
       parts.forEach((records, part) => {
-        const base = { dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, records };
-        io.to(rooms.dataSource(e.dataSourceId)).emit('records:upserted', base);
-        for (const d of dashboards) io.to(rooms.dashboard(String(d._id))).emit('records:upserted', { ...base, dashboardId: String(d._id) });
+        io.to([rooms.dataSource(e.dataSourceId), rooms.source(e.dataSourceId)]).emit('records:upserted', {
+          dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, records,
+        });
       });
     })),
-    events.on('records.removed', serial(async (e) => {
+    events.on('records.removed', serial((e) => {
       const parts = chunk(e.recordIds, MAX_RECORDS_PER_MESSAGE * 10);
-      const dashboardIds = e.dashboardIds ?? (await publishedDashboardsOnSource(ctx, e.dataSourceId)).map((d) => String(d._id));
       parts.forEach((recordIds, part) => {
-        const base = { dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, recordIds, all: e.all };
-        io.to(rooms.dataSource(e.dataSourceId)).emit('records:removed', base);
-        for (const id of dashboardIds) io.to(rooms.dashboard(id)).emit('records:removed', { ...base, dashboardId: id });
+        io.to([rooms.dataSource(e.dataSourceId), rooms.source(e.dataSourceId)]).emit('records:removed', {
+          dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, recordIds, all: e.all,
+        });
       });
     })),
     events.on('datasource.changed', serial(async ({ dataSource, metadataChanged }) => {
@@ -129,17 +139,23 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     events.on('dashboard.changed', serial(async ({ dashboard, wasPublished, previousDataSourceId }) => {
       io.to(rooms.admin).emit('admin:dashboard:changed', { dashboard });
       if (!dashboard.isPublished) {
-        if (wasPublished) kick(dashboard.id);
+        if (wasPublished) kick(dashboard.id, [previousDataSourceId, dashboard.dataSourceId]);
         return;
+      }
+      // Viewers follow the dashboard to its new source's deltas at once (the clients also re-join).
+      if (previousDataSourceId !== dashboard.dataSourceId) {
+        const viewers = io.in(rooms.dashboard(dashboard.id));
+        if (previousDataSourceId) viewers.socketsLeave(rooms.source(previousDataSourceId));
+        if (dashboard.dataSourceId) viewers.socketsJoin(rooms.source(dashboard.dataSourceId));
       }
       const loaded = await loadPublishedDashboard(ctx, dashboard.id).catch(() => null);
       if (!loaded) return;
       await emitPublicHead(loaded.dashboard, previousDataSourceId !== dashboard.dataSourceId, loaded.dataSource);
       io.to(rooms.publicList).emit('dashboards:changed', { dashboard: presentPublicSummary(loaded.dashboard, loaded.dataSource?.updatedAt ?? null) });
     })),
-    events.on('dashboard.removed', serial(({ dashboardId, wasPublished }) => {
+    events.on('dashboard.removed', serial(({ dashboardId, wasPublished, dataSourceId }) => {
       io.to(rooms.admin).emit('admin:dashboard:removed', { dashboardId });
-      if (wasPublished) kick(dashboardId);
+      if (wasPublished) kick(dashboardId, [dataSourceId]);
     })),
     events.on('integration.changed', serial((e) => {
       io.to(rooms.admin).emit('admin:integration:changed', e);
@@ -168,11 +184,12 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     });
   }
 
-  /** An unpublished or deleted dashboard: tell its viewers and close the room. */
-  function kick(dashboardId: string) {
+  /** An unpublished or deleted dashboard: tell its viewers, take them out of its source's audience, close the room. */
+  function kick(dashboardId: string, dataSourceIds: (string | null | undefined)[]) {
     const room = rooms.dashboard(dashboardId);
     io.to(room).emit('dashboard:removed', { dashboardId });
-    io.in(room).socketsLeave(room);
+    const sources = dataSourceIds.filter((x): x is string => Boolean(x)).map((id) => rooms.source(id));
+    io.in(room).socketsLeave([...sources, room]);
     io.to(rooms.publicList).emit('dashboards:removed', { dashboardId });
   }
 

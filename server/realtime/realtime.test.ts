@@ -70,7 +70,8 @@ describe('pushed changes', () => {
     await ingest([{ id: 3, status: 'open' }]);
     await sleep(300);
     expect(deltas.items.map((d) => d.revision)).toEqual([2, 3]);
-    expect(deltas.items[0]).toMatchObject({ dashboardId: dash.id, dataSourceId: ds.id, total: 2, part: 0, parts: 1 });
+    expect(deltas.items[0]).toMatchObject({ dataSourceId: ds.id, total: 2, part: 0, parts: 1 });
+    expect(deltas.items[0].dashboardId).toBeUndefined();
     expect(deltas.items[0].records.map((r) => [r.recordId, r.data.status])).toEqual([['1', 'closed'], ['2', 'open']]);
     expect(deltas.items[1].total).toBe(3);
     expect((await adminSeen).dataSource).toMatchObject({ id: ds.id, recordCount: 2, primaryKey: 'id' });
@@ -150,7 +151,7 @@ describe('pushed changes', () => {
     const removed = next(v, 'records:removed');
     const adminRemoved = next(a, 'admin:datasource:removed');
     await s.http('DELETE', `/api/admin/data-sources/${ds.id}`);
-    expect(await removed).toMatchObject({ dashboardId: dash.id, dataSourceId: ds.id, all: true, total: 0 });
+    expect(await removed).toMatchObject({ dataSourceId: ds.id, all: true, total: 0 });
     expect(await adminRemoved).toEqual({ dataSourceId: ds.id, sourceId: ds.sourceId });
   });
 

@@ -114,6 +114,6 @@ describe('abuse gets a fast, explained 4xx', () => {
 
   it('fails to start, with a clear error, when REDIS_URL answers nothing', async () => {
     const port = await freePort();
-    await expect(startTestServer({ REDIS_URL: `redis://127.0.0.1:${port}` })).rejects.toThrow(`Redis at redis://127.0.0.1:${port}`);
+    await expect(startTestServer({ REDIS_URL: `redis://127.0.0.1:${port}` })).rejects.toThrow(`REDIS_URL is unreachable (127.0.0.1:${port})`);
   });
 });

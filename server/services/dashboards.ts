@@ -97,7 +97,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 export async function deleteDashboard(ctx: AppContext, id: string): Promise<void> {
   const d = await requireDashboard(ctx, id);
   await ctx.models.Dashboard.deleteOne({ _id: d._id });
-  ctx.events.emit('dashboard.removed', { dashboardId: String(d._id), wasPublished: Boolean(d.isPublished) });
+  ctx.events.emit('dashboard.removed', { dashboardId: String(d._id), wasPublished: Boolean(d.isPublished), dataSourceId: d.dataSourceId ?? null });
 }
 
 /** Published dashboards for the public list, newest first. */
@@ -115,12 +115,6 @@ export async function loadPublishedDashboard(ctx: AppContext, id: string): Promi
   if (!dashboard || !dashboard.isPublished) throw NotFoundError(`Dashboard ${id}`);
   const dataSource = dashboard.dataSourceId ? await findDataSource(ctx, dashboard.dataSourceId) : null;
   return { dashboard, dataSource };
-}
-
-/** A validator that changes whenever anything the public view shows changes. */
-export function publicViewEtag(dashboard: DashboardDoc, dataSource: DataSourceDoc | null): string {
-  const src = dataSource ? `${String(dataSource._id)}.${dataSource.revision ?? 0}.${dataSource.recordCount ?? 0}.${new Date(dataSource.updatedAt).getTime()}` : 'none';
-  return `W/"${String(dashboard._id)}.${dashboard.revision ?? 0}.${new Date(dashboard.updatedAt).getTime()}.${src}"`;
 }
 
 /** The public view without its records: what a viewer redraws when the dashboard's look changes. */

@@ -82,12 +82,14 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
     bySource.set(item.sourceId, list);
   }
 
+  let unknownSourceRejections = 0;
   const sources = new Map<string, DataSourceDoc>();
   for (const sourceId of bySource.keys()) {
     const ds = await findDataSource(ctx, sourceId);
     if (!ds) {
       if (format !== 'array') throw NotFoundError(`Data source ${sourceId}`);
       for (const item of bySource.get(sourceId)!) rejections.push({ index: item.index, sourceId, reason: `data source ${sourceId} not found` });
+      unknownSourceRejections += bySource.get(sourceId)!.length;
       bySource.delete(sourceId);
       continue;
     }
@@ -106,7 +108,7 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
   const updated = results.reduce((n, r) => n + r.updated, 0);
   const result: IngestResult = { success: inserted + updated > 0, format, received: items.length, inserted, updated, rejected: rejections.length, rejections, sources: results };
   if (!result.success) {
-    const allUnknown = rejections.every((r) => r.reason.startsWith('data source '));
+    const allUnknown = unknownSourceRejections === rejections.length;
     const first = rejections.slice(0, 5).map((r) => `#${r.index}: ${r.reason}`).join('; ');
     throw new ApiError(
       allUnknown ? 404 : 400,

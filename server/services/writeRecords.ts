@@ -37,7 +37,8 @@ async function replaceRecords(ctx: AppContext, docs: RecordDoc[]): Promise<void>
     await session.endSession();
   }
 }
-const isDuplicateKey = (e: unknown) => (e as { code?: number })?.code === 11000 || /E11000/.test(String((e as Error)?.message));
+/** MongoDB's duplicate-key error, by its code (both engines set it, also on bulk write errors). */
+const isDuplicateKey = (e: unknown) => (e as { code?: number })?.code === 11000;
 
 /**
  * Writes records of one source at one revision: new keys in one insertMany, known keys as

@@ -1,6 +1,7 @@
 import { startApp, type RunningApp } from '../app';
 import { loadConfig } from '../config';
 import { createLogger } from '../log';
+import { viewCacheOf } from '../viewCache';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -49,6 +50,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
     async reset() {
       await Promise.all(Object.values(app.ctx.conn.models).map((m) => m.deleteMany({})));
+      // The documents went without domain events: the view cache must forget them too.
+      viewCacheOf(app.ctx).clear();
     },
     close: () => app.close(),
   };

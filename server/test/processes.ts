@@ -12,10 +12,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** A real redis-server (Debian package) on a free loopback port, stopped by `stop()`. */
-export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startRedis(atPort?: number): Promise<{ url: string; port: number; stop(): Promise<void> }> {
   const bin = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => fs.existsSync(p));
   if (!bin) throw new Error('This test needs redis-server: apt-get install -y redis-server');
-  const port = await freePort();
+  const port = atPort ?? (await freePort());
   const child = spawn(bin, ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('redis-server did not start within 10 s')), 10_000);
@@ -27,7 +27,7 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
     });
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
   });
-  return { url: `redis://127.0.0.1:${port}`, stop: () => stopChild(child) };
+  return { url: `redis://127.0.0.1:${port}`, port, stop: () => stopChild(child) };
 }
 
 /** Runs `server/main.ts` as its own process; resolves once it listens. */

@@ -135,7 +135,7 @@ describe('user dashboard shell', () => {
         expect(text, path).toContain(t);
       }
     }
-  });
+  }, 90_000); // fifteen pages in one test
 
   it('answers unknown sub-pages of a section with the 404 page', async () => {
     for (const path of ['/dashboards/analytics/bogus', '/dashboards/reports/overview', '/dashboards/settings/profile/extra']) {

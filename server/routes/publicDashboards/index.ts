@@ -2,8 +2,9 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { validate } from '../../middleware/validate';
-import { listPublicDashboards, loadPublishedDashboard, publicDashboardView, publicViewEtag } from '../../services/dashboards';
+import { listPublicDashboards, loadPublishedDashboard } from '../../services/dashboards';
 import { attachmentHeader, exportDashboardCsv } from '../../services/exportCsv';
+import { sendPublicView } from '../../viewCache';
 import { resourceRouter } from '../router';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
@@ -16,17 +17,8 @@ export function publicDashboardsRouter(app: AppContext): Router {
     ctx.body = await listPublicDashboards(app);
   });
 
-  router.get('/dashboards/:id', auth.public(), async (ctx) => {
-    const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);
-    const etag = publicViewEtag(dashboard, dataSource);
-    ctx.set('ETag', etag);
-    ctx.set('Cache-Control', 'no-cache');
-    if (ctx.get('if-none-match') === etag) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.body = await publicDashboardView(app, dashboard, dataSource);
-  });
+  // Served from memory (server/viewCache): no database read for a known view, ETag and 304 included.
+  router.get('/dashboards/:id', auth.public(), (ctx) => sendPublicView(ctx, app, ctx.params.id));
 
   router.get('/dashboards/:id/export', auth.public(), validate({ query: ExportQuery }, async (ctx, { query }) => {
     const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);

@@ -14,7 +14,8 @@ export interface Kit {
 /** The real server plus a small simulator (a few hundred tickets keep the offline DB fast). */
 export async function startKit(simOpts: SimulatorOptions = {}, env: Record<string, string> = {}, moreHttpHosts: string[] = []): Promise<Kit> {
   const sim = await startZendeskSimulator({ tickets: 120, users: 30, organizations: 5, perPage: 40, ...simOpts });
-  const s = await startTestServer({ ZENDESK_SCHEDULER_TICK_MS: '0', ZENDESK_HTTP_HOSTS: [simHost(sim), ...moreHttpHosts].join(','), ...env });
+  // One server takes every OAuth round of a test file: far more than one admin's OAuth budget.
+  const s = await startTestServer({ ZENDESK_SCHEDULER_TICK_MS: '0', RATE_LIMIT_OAUTH: '10000', ZENDESK_HTTP_HOSTS: [simHost(sim), ...moreHttpHosts].join(','), ...env });
   return { s, sim, close: async () => Promise.all([s.close(), sim.close()]).then(() => undefined) };
 }
 

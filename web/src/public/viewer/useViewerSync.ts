@@ -7,11 +7,15 @@ import { getPublicSocket } from '../../realtime/socket';
 import { RevisionGate } from './revisionGate';
 import { applyHead, applyRemoved, applyUpserted, loadView, markFailed, markNotFound, resetViewer, useViewerStore } from './viewerStore';
 
+/** Longest random wait before a refetch that many viewers would make at once (restart, Redis back). */
+const RESYNC_JITTER_MS = 2_000;
+
 type Delta = { kind: 'upserted'; e: RecordsUpserted } | { kind: 'removed'; e: RecordsRemoved };
 
 /**
  * Keeps the viewer store in step with the server: REST fetch, then Socket.IO deltas in revision
- * order, a refetch on any gap or reconnect, and the 30 s refetch as a fallback.
+ * order, a refetch on any gap, a reconnect the server could not recover or a resync it asks for,
+ * and the 30 s refetch as a fallback.
  */
 export function useViewerSync(dashboardId: string): () => void {
   const refetchRef = useRef<() => Promise<void>>(async () => {});
@@ -25,6 +29,8 @@ export function useViewerSync(dashboardId: string): () => void {
     const gate = new RevisionGate();
 
     const apply = (d: Delta) => {
+      // Deltas come once per change to the source's audience: keep those of the shown source.
+      if (d.e.dataSourceId !== useViewerStore.getState().head?.dataSource?.id) return;
       const action = gate.decide(useViewerStore.getState().revision, d.e.revision, d.e.part);
       if (action === 'refetch') void refetch();
       if (action !== 'apply') return;
@@ -63,7 +69,6 @@ export function useViewerSync(dashboardId: string): () => void {
     };
 
     const onDelta = (d: Delta) => {
-      if (d.e.dashboardId && d.e.dashboardId !== dashboardId) return;
       if (inFlight) buffered.push(d);
       else if (useViewerStore.getState().status === 'ready') apply(d);
     };
@@ -71,22 +76,38 @@ export function useViewerSync(dashboardId: string): () => void {
     const onRemoved = (e: RecordsRemoved) => onDelta({ kind: 'removed', e });
     const onChanged = (e: PublicDashboardChanged) => {
       if (e.dashboardId !== dashboardId) return;
-      if (e.dataSourceChanged) void refetch();
-      else applyHead(e);
+      if (!e.dataSourceChanged) return applyHead(e);
+      // Another source now: join its audience (the server moved us already; this keeps it on record).
+      join();
+      void refetch();
     };
     const onRemovedDashboard = (e: { dashboardId: string }) => {
       if (e.dashboardId === dashboardId) markNotFound();
     };
-    const join = () =>
+    // After a reconnect the refetch is already planned (with its random wait): the ack adds none.
+    const join = (refetchPlanned = false) =>
       socket.emit('dashboard:join', dashboardId, (ack) => {
-        if (disposed) return;
+        if (disposed || refetchPlanned) return;
         if (!ack.ok) void refetch();
         else if (ack.revision !== undefined && ack.revision > useViewerStore.getState().revision && !inFlight) void refetch();
       });
-    // A reconnect may have missed deltas: refetch, then resume in the room.
+    // A refetch after a restart or a Redis blip waits a random moment, so thousands of viewers do
+    // not ask at once; it sends If-None-Match (the browser revalidates), so an unchanged view is a 304.
+    let resyncTimer: number | undefined;
+    const refetchSoon = () => {
+      if (resyncTimer !== undefined || disposed) return;
+      resyncTimer = window.setTimeout(() => {
+        resyncTimer = undefined;
+        void refetch();
+      }, Math.random() * RESYNC_JITTER_MS);
+    };
+    let connectedBefore = socket.connected;
     const onConnect = () => {
-      join();
-      void refetch();
+      // Back within the server's recovery window: rooms and missed deltas came with the connection.
+      if (socket.recovered) return;
+      join(connectedBefore);
+      if (connectedBefore) refetchSoon();
+      connectedBefore = true;
     };
 
     refetchRef.current = refetch;
@@ -95,6 +116,7 @@ export function useViewerSync(dashboardId: string): () => void {
     socket.on('dashboard:changed', onChanged);
     socket.on('dashboard:removed', onRemovedDashboard);
     socket.on('connect', onConnect);
+    socket.on('view:resync', refetchSoon);
     if (socket.connected) join();
     void refetch();
     // The 30 s refetch stays as the fallback (DECISIONS.md): it catches what is not pushed to
@@ -105,11 +127,13 @@ export function useViewerSync(dashboardId: string): () => void {
     return () => {
       disposed = true;
       window.clearInterval(timer);
+      window.clearTimeout(resyncTimer);
       socket.off('records:upserted', onUpserted);
       socket.off('records:removed', onRemoved);
       socket.off('dashboard:changed', onChanged);
       socket.off('dashboard:removed', onRemovedDashboard);
       socket.off('connect', onConnect);
+      socket.off('view:resync', refetchSoon);
       if (socket.connected) socket.emit('dashboard:leave', dashboardId);
     };
   }, [dashboardId]);

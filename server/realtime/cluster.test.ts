@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config';
+import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
+import { createLogger } from '../log';
+import { viewCacheOf } from '../viewCache';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
+import { freePort, startRedis, startServerProcess } from '../test/processes';
+import { join, openSocket, sleep } from '../test/sockets';
+
+let redis: Awaited<ReturnType<typeof startRedis>>;
+let db: DatabaseHandle;
+let a: TestServer;
+let b: Awaited<ReturnType<typeof startServerProcess>>;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
+  a = await startTestServer({ MONGODB_URI: db.uri, REDIS_URL: redis.url });
+  b = await startServerProcess({ MONGODB_URI: db.uri, REDIS_URL: redis.url, ADMIN_TOKEN, SEED_DEMO: 'false' });
+});
+afterAll(async () => {
+  await b?.stop();
+  await a?.close();
+  await db?.stop();
+  await redis?.stop();
+});
+
+type View = { dashboard: { name: string }; records: { recordId: string; data: Record<string, unknown> }[]; revision: number };
+
+const call = (base: string, method: string, path: string, body?: unknown) =>
+  fetch(base + path, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+const view = async (base: string, id: string): Promise<View> => (await fetch(`${base}/api/dashboards/${id}`)).json() as Promise<View>;
+
+/** Polls `base`'s public view until `ok` holds; resolves with the elapsed ms, or fails after `ms`. */
+async function seenWithin(base: string, id: string, ok: (v: View) => boolean, ms: number): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    const v = await view(base, id);
+    if (ok(v)) return Date.now() - start;
+    if (Date.now() - start > ms) throw new Error(`not seen on ${base} within ${ms} ms: revision ${v.revision}`);
+    await sleep(5);
+  }
+}
+
+async function publishedDashboard(base: string, name: string) {
+  const ds = (await (await call(base, 'POST', '/api/admin/data-sources', { name })).json()) as { id: string; sourceId: string };
+  await call(base, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 0 }] });
+  const d = (await (await call(base, 'POST', '/api/admin/dashboards', { name, dataSourceId: ds.id, isPublished: true })).json()) as { id: string };
+  return { ds, d };
+}
+
+describe('view caches of two processes sharing Redis and MongoDB', () => {
+  it('a GET on one process reflects a write on the other within 1 s, every time, over 100 rounds', async () => {
+    const { ds, d } = await publishedDashboard(a.url, 'Coherent');
+    // Both caches hold the view before the writes start.
+    await seenWithin(a.url, d.id, (v) => v.records.length === 1, 5_000);
+    await seenWithin(b.url, d.id, (v) => v.records.length === 1, 5_000);
+    const builds = viewCacheOf(a.app.ctx).stats.sourceBuilds;
+    const worst = { ms: 0 };
+    for (let round = 1; round <= 100; round++) {
+      const [writer, reader] = round % 2 ? [a.url, b.url] : [b.url, a.url];
+      if (round % 10 === 0) {
+        const name = `Coherent ${round}`;
+        expect((await call(writer, 'PATCH', `/api/admin/dashboards/${d.id}`, { name })).status).toBe(200);
+        worst.ms = Math.max(worst.ms, await seenWithin(reader, d.id, (v) => v.dashboard.name === name, 1_000));
+      } else {
+        const res = await call(writer, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: round % 7, round }] });
+        expect(res.status).toBe(200);
+        worst.ms = Math.max(worst.ms, await seenWithin(reader, d.id, (v) => v.records.some((r) => r.data.round === round), 1_000));
+      }
+    }
+    // Process A answered from its cache all along: no rebuild from the database.
+    expect(viewCacheOf(a.app.ctx).stats.sourceBuilds).toBe(builds);
+    expect(worst.ms).toBeLessThanOrEqual(1_000);
+  });
+
+  it('exits at once with a clear message when REDIS_URL is unreachable at start', async () => {
+    const port = await freePort();
+    const started = Date.now();
+    const failure = await startServerProcess({ MONGODB_URI: db.uri, REDIS_URL: `redis://127.0.0.1:${port}`, ADMIN_TOKEN, SEED_DEMO: 'false' }).then(
+      (p) => p.stop().then(() => null),
+      (e: Error) => e.message,
+    );
+    expect(failure).toMatch(/exited with 1/);
+    expect(failure).toContain(`REDIS_URL is unreachable (127.0.0.1:${port})`);
+    expect(failure).not.toMatch(/listening on/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('keeps serving while Redis is lost, and resynchronises viewers when it returns', async () => {
+    const { ds, d } = await publishedDashboard(a.url, 'Blip');
+    await seenWithin(b.url, d.id, (v) => v.records.length === 1, 5_000);
+    const viewer = await openSocket(b.url);
+    try {
+      expect(await join(viewer, 'dashboard:join', d.id)).toMatchObject({ ok: true });
+      const resyncs: unknown[] = [];
+      viewer.on('view:resync', (e) => resyncs.push(e));
+      await redis.stop();
+      // Lost: both processes still answer, and a write on A shows on B (read from the database).
+      expect((await call(a.url, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 1, during: 'outage' }] })).status).toBe(200);
+      await seenWithin(b.url, d.id, (v) => v.records.some((r) => r.data.during === 'outage'), 10_000);
+      expect((await fetch(`${b.url}/api/health`)).status).toBe(200);
+
+      redis = await startRedis(redis.port);
+      for (const end = Date.now() + 20_000; !resyncs.length && Date.now() < end; ) await sleep(50);
+      expect(resyncs[0]).toEqual({ reason: 'redis' });
+      // Back: caches are on and coherent again.
+      for (const end = Date.now() + 10_000; !viewCacheOf(a.app.ctx).isEnabled && Date.now() < end; ) await sleep(50);
+      expect(viewCacheOf(a.app.ctx).isEnabled).toBe(true);
+      await seenWithin(b.url, d.id, (v) => v.records.length === 2, 5_000);
+      expect((await call(a.url, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 2, during: 'after' }] })).status).toBe(200);
+      await seenWithin(b.url, d.id, (v) => v.records.some((r) => r.data.during === 'after'), 1_000);
+    } finally {
+      viewer.disconnect();
+    }
+  });
+});

@@ -1,0 +1,26 @@
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import type { Server } from 'socket.io';
+import type { AppContext } from '../context';
+import { connectRedis } from '../redis';
+import { startViewEventRelay } from './viewEventRelay';
+
+/**
+ * With REDIS_URL: rooms shared across processes through Redis Streams (which also keeps the
+ * packets a reconnecting viewer missed, for connection state recovery, and resumes after a Redis
+ * blip), and the view caches kept coherent through a pub/sub channel. Fails fast when Redis is
+ * unreachable at start.
+ */
+export async function joinCluster(io: Server, ctx: AppContext, url: string, onReset: () => void): Promise<{ close(): Promise<void> }> {
+  const pub = await connectRedis(url, ctx.log, 'rooms');
+  let sub;
+  try {
+    sub = await connectRedis(url, ctx.log, 'view events');
+  } catch (e) {
+    await pub.quit().catch(() => undefined);
+    throw e;
+  }
+  io.adapter(createAdapter(pub));
+  const relay = await startViewEventRelay(ctx, pub, sub, onReset);
+  ctx.log.info('realtime: Socket.IO uses the Redis adapter (several processes share rooms and view caches)');
+  return relay;
+}

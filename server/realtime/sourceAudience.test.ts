@@ -1,0 +1,104 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../test/harness';
+import { collect, join, next, openSocket, sleep, type TestSocket } from '../test/sockets';
+
+let s: TestServer;
+let sockets: TestSocket[] = [];
+let ds: { id: string; sourceId: string };
+let other: { id: string; sourceId: string };
+let d1: { id: string };
+let d2: { id: string };
+
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s?.close());
+beforeEach(async () => {
+  await s.reset();
+  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
+  other = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Orders' } })).body;
+  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
+  await s.http('POST', '/api/data/ingest', { body: { sourceId: other.sourceId, records: [{ no: 'a' }] } });
+  d1 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'One', dataSourceId: ds.id, isPublished: true } })).body;
+  d2 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Two', dataSourceId: ds.id, isPublished: true } })).body;
+});
+afterEach(() => {
+  sockets.forEach((x) => x.disconnect());
+  sockets = [];
+});
+
+const viewer = async (...dashboards: string[]) => {
+  const v = await openSocket(s.url);
+  sockets.push(v);
+  for (const id of dashboards) expect(await join(v, 'dashboard:join', id)).toMatchObject({ ok: true });
+  return v;
+};
+const ingest = (sourceId: string, records: unknown[]) => s.http('POST', '/api/data/ingest', { body: { sourceId, records } });
+
+/** Waits until `cond` holds, polling, or fails after `ms`. */
+async function until(cond: () => boolean, ms = 5000) {
+  for (const end = Date.now() + ms; !cond() && Date.now() < end; ) await sleep(20);
+  expect(cond()).toBe(true);
+}
+
+describe("a source's public audience", () => {
+  it('gets each record delta once, whatever number of dashboards on the source it views', async () => {
+    const both = await viewer(d1.id, d2.id);
+    const one = await viewer(d1.id);
+    const two = await viewer(d2.id);
+    const seen = [both, one, two].map((v) => collect(v, 'records:upserted'));
+    await ingest(ds.sourceId, [{ id: 2 }]);
+    await ingest(ds.sourceId, [{ id: 3 }]);
+    await until(() => seen.every((c) => c.items.length >= 2));
+    await sleep(200);
+    for (const c of seen) expect(c.items.map((d) => [d.dataSourceId, d.revision, d.records[0].recordId])).toEqual([[ds.id, 2, '2'], [ds.id, 3, '3']]);
+  });
+
+  it('sends deltas without a database read per event', async () => {
+    const v = await viewer(d1.id);
+    let calls = 0;
+    s.app.ctx.conn.set('debug', () => void calls++);
+    try {
+      const delta = next(v, 'records:upserted');
+      const record = { id: 'x', recordId: '7', data: { id: 7 }, keyOrder: ['id'], createdAt: new Date(0).toISOString(), lastUpdated: new Date(0).toISOString(), revision: 9 };
+      s.app.ctx.events.emit('records.upserted', { dataSourceId: ds.id, sourceId: ds.sourceId, revision: 9, total: 2, records: [record] });
+      expect((await delta).records).toEqual([record]);
+    } finally {
+      s.app.ctx.conn.set('debug', false);
+    }
+    expect(calls).toBe(0);
+  });
+
+  it('follows a dashboard to its new data source, and stops at leave', async () => {
+    const v = await viewer(d1.id);
+    const changed = next(v, 'dashboard:changed');
+    await s.http('PATCH', `/api/admin/dashboards/${d1.id}`, { body: { dataSourceId: other.id } });
+    expect(await changed).toMatchObject({ dashboardId: d1.id, dataSourceChanged: true });
+    const deltas = collect(v, 'records:upserted');
+    await ingest(ds.sourceId, [{ id: 5 }]);
+    await ingest(other.sourceId, [{ no: 'b' }]);
+    await until(() => deltas.items.length >= 1);
+    await sleep(200);
+    expect(deltas.items.map((d) => d.dataSourceId)).toEqual([other.id]);
+
+    v.emit('dashboard:leave', d1.id);
+    await sleep(100);
+    await ingest(other.sourceId, [{ no: 'c' }]);
+    await sleep(300);
+    expect(deltas.items).toHaveLength(1);
+  });
+
+  it('empties at once when a dashboard is unpublished or deleted', async () => {
+    const v1 = await viewer(d1.id);
+    const v2 = await viewer(d2.id);
+    const gone1 = next(v1, 'dashboard:removed');
+    const gone2 = next(v2, 'dashboard:removed');
+    await s.http('PATCH', `/api/admin/dashboards/${d1.id}`, { body: { isPublished: false } });
+    await s.http('DELETE', `/api/admin/dashboards/${d2.id}`);
+    await Promise.all([gone1, gone2]);
+    const after = [v1, v2].map((v) => collect(v, 'records:upserted'));
+    await ingest(ds.sourceId, [{ id: 8 }]);
+    await sleep(300);
+    expect(after.map((c) => c.items.length)).toEqual([0, 0]);
+  });
+});
