@@ -3,11 +3,12 @@ import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../context';
 import { ApiError, BadRequestError, ForbiddenError, NotFoundError } from '../errors';
 import type { DataSourceDoc } from '../models';
+import { closeChange, openChange } from '../models/ingestJournal';
 import { presentDataSource } from '../presenters';
 import { findDataSource, isIngestKeyOf } from './dataSources';
 import { checkRecords, isObject, structureProblem } from './recordRules';
+import { withSourceLock } from './sourceLock';
 import { writeRecords } from './writeRecords';
-import { closeChange, openChange } from '../models/ingestJournal';
 
 type Json = Record<string, unknown>;
 type Format = IngestResult['format'];
@@ -20,7 +21,6 @@ interface Item {
 
 /** Who is ingesting: the admin, or the holder of some credential that must be a source's ingest key. */
 export type IngestCredential = { admin: true } | { admin: false; credential: string };
-
 
 /** Recognises the four payload shapes of the API docs and flattens them to indexed items. */
 export function detectFormat(body: unknown, maxRecords: number): { format: Format; items: Item[]; primaryKey?: string } {
@@ -163,13 +163,15 @@ export async function upsertRecordsIntoSource(
   const base = { sourceId: ds.sourceId, primaryKey: primaryKey ?? '', rejected: items.length - accepted.length };
   if (accepted.length === 0) return { ...base, inserted: 0, updated: 0, revision: ds.revision ?? 0 };
 
-  // Journalled: a process killed before closeChange leaves the source to be repaired at start.
-  const change = await openChange(ctx.models, ds._id);
-  if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
-  const { revision } = change;
-  const { inserted, updated, records } = await writeRecords(ctx, ds, accepted, revision);
-  const { after, recordCount } = await closeChange(ctx.models, ds._id, change, checked.newFields);
-  ctx.events.emit('records.upserted', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision, total: recordCount, records });
-  if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
-  return { ...base, inserted, updated, revision };
+  return withSourceLock(ctx, String(ds._id), async () => {
+    // Journalled: a process killed before closeChange leaves the source to be repaired at start.
+    const change = await openChange(ctx.models, ds._id);
+    if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
+    const { revision } = change;
+    const { inserted, updated, records } = await writeRecords(ctx, ds, accepted, revision);
+    const { after, recordCount } = await closeChange(ctx.models, ds._id, change, checked.newFields);
+    ctx.events.emit('records.upserted', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision, total: recordCount, records });
+    if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
+    return { ...base, inserted, updated, revision };
+  });
 }

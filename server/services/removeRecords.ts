@@ -2,10 +2,15 @@ import type { AppContext } from '../context';
 import type { DataSourceDoc } from '../models';
 import { closeChange, openChange } from '../models/ingestJournal';
 import { presentDataSource } from '../presenters';
+import { withSourceLock } from './sourceLock';
 
 /** Removes records of a source by recordId, bumps its revision and announces the removal. */
 export async function removeRecords(ctx: AppContext, ds: DataSourceDoc, recordIds: string[]): Promise<number> {
   if (!recordIds.length) return 0;
+  return withSourceLock(ctx, String(ds._id), () => removeNow(ctx, ds, recordIds));
+}
+
+async function removeNow(ctx: AppContext, ds: DataSourceDoc, recordIds: string[]): Promise<number> {
   // Journalled like ingest: a process killed mid-way leaves the source to be recounted at start.
   const change = await openChange(ctx.models, ds._id);
   if (!change) return 0;

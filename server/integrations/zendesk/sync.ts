@@ -82,7 +82,8 @@ async function runSync(rt: ZendeskRuntime, doc: IntegrationDoc, initialFrom: num
         Object.assign(cursors, patch);
         const set: Record<string, unknown> = { cursors: { ...cursors } };
         if (patch.tickets) set['config.lastCursor'] = patch.tickets;
-        await rt.models.Integration.updateOne({ _id: id, ...leaseFilter }, { $set: set });
+        // Not after a reconfiguration (even by another process): the cursor belongs to the old account.
+        await rt.models.Integration.updateOne({ _id: id, ...leaseFilter, 'oauth.tokenOrigin': doc.oauth.tokenOrigin }, { $set: set });
       },
     };
     let fatal = false;

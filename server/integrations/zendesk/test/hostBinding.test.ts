@@ -4,7 +4,8 @@ import type { IntegrationDto } from '@common/schemas/integration';
 import { ConfigError, loadConfig } from '../../../config';
 import { ZendeskApiError, ZendeskClient } from '../client';
 import type { IntegrationDoc } from '../models';
-import { CLIENT, connected, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
+import { startTestServer } from '../../../test/harness';
+import { CLIENT, connected, simHost, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
 import { startRecordingHost, type RecordingHost } from './recordingHost';
 
 let kit: Kit;
@@ -12,7 +13,8 @@ let foreign: RecordingHost;
 beforeAll(async () => {
   foreign = await startRecordingHost();
   // The foreign host is allowed over http too: what stops the tokens is the binding, not the scheme.
-  kit = await startKit({}, {}, [`127.0.0.1:${foreign.port}`]);
+  // Many authorizations in one file: the OAuth rate limit (not under test here) is raised.
+  kit = await startKit({}, { RATE_LIMIT_OAUTH: '1000' }, [`127.0.0.1:${foreign.port}`]);
 });
 afterAll(async () => {
   await kit?.close();
@@ -122,6 +124,36 @@ describe('Zendesk secrets stay bound to their host', () => {
     expect(kit.sim.issuedTokens()).toBe(0);
     expect(tokensBefore).toBeGreaterThan(0);
     expectForeignHostUntouched([accessToken!, refreshToken!]);
+  });
+
+  it('a sync running in another process when the Host URL changes saves none of its cursors', async () => {
+    const zd = await connected(kit);
+    const other = await startTestServer({ MONGODB_URI: kit.s.app.ctx.db.uri, ZENDESK_SCHEDULER_TICK_MS: '0', ZENDESK_HTTP_HOSTS: simHost(kit.sim) });
+    try {
+      const reconfigured = new Promise<void>((resolve) => {
+        const off = other.app.ctx.events.on('records.upserted', () => {
+          off();
+          // The other process waits 2 s on Zendesk while this one moves the integration to another host.
+          kit.sim.rateLimitNext(1, 2);
+          void configure(zd.id, foreign.url).then((r) => {
+            expect(r.status).toBe(200);
+            resolve();
+          });
+        });
+      });
+      const started = await other.http('POST', `/api/integrations/${zd.id}/sync`, { body: { startDate: String(sixMonthsAgo()) } });
+      expect(started.status).toBe(202);
+      await reconfigured;
+      const done = await waitForSync(other, zd.id);
+      expect(done.lastSyncResults?.ticketsSynced).toBeGreaterThan(40);
+      const doc = await stored(zd.id);
+      expect(doc.cursors).toEqual({ tickets: null, users: null, organizations: null });
+      expect(doc.config.lastCursor).toBeNull();
+      expect(doc.oauth).toMatchObject({ hostUrl: foreign.url, accessToken: null, tokenOrigin: null });
+      expectForeignHostUntouched([]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('the client refuses to send a token to any origin but the one that issued it', async () => {
