@@ -35,6 +35,7 @@ describe('activity log', () => {
     expect((await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 2 }, { nope: true }] } })).status).toBe(200);
     expect((await s.http('POST', '/api/data/ingest', { token: 'wrong-ingest-key-123', body: { sourceId: ds.sourceId, records: [{ id: 3 }] } })).status).toBe(401);
     expect((await s.http('GET', '/api/admin/dashboards', { token: 'wrong-admin-token-456' })).status).toBe(401);
+    await expect(openSocket(s.url, 'wrong-socket-token-789')).rejects.toThrow('Invalid admin token');
 
     const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Queue', dataSourceId: ds.id } })).body;
     await s.http('PATCH', `/api/admin/dashboards/${d.id}`, { body: { isPublished: true } });
@@ -65,7 +66,7 @@ describe('activity log', () => {
     expect(byKey).toMatchObject({ objectId: ds.id, objectName: 'Tickets', keyHint: rotated.ingestKeyHint, details: { received: 2, inserted: 2, rejected: 0 } });
     expect(ingests.find((e) => e.credential === 'admin')).toMatchObject({ keyHint: null, details: { received: 2, updated: 1, rejected: 1 } });
     const failures = await entries('?kind=auth.failed');
-    expect(failures.map((e) => e.details.audience).sort()).toEqual(['admin', 'ingest']);
+    expect(failures.map((e) => `${e.details.audience} ${e.details.path}`).sort()).toEqual(['admin /api/admin/dashboards', 'admin /socket.io', 'ingest /api/data/ingest']);
     expect((await entries(`?objectId=${d.id}`)).map((e) => e.kind).sort()).toEqual(['dashboard.created', 'dashboard.deleted', 'dashboard.published', 'dashboard.unpublished', 'dashboard.updated', 'dashboard.updated']);
     expect((await s.http('GET', '/api/admin/activity?category=bogus')).body.error.code).toBe('validation_failed');
 
@@ -77,7 +78,7 @@ describe('activity log', () => {
 
     // No secret anywhere: admin token, ingest keys (also the refused attempts), OAuth client secret and tokens.
     const everything = JSON.stringify(await entries('?limit=1000')) + (await s.http('GET', '/api/admin/activity/export')).text;
-    for (const secret of [ADMIN_TOKEN, key, ds.ingestKey, 'wrong-ingest-key-123', 'wrong-admin-token-456']) expect(everything).not.toContain(secret);
+    for (const secret of [ADMIN_TOKEN, key, ds.ingestKey, 'wrong-ingest-key-123', 'wrong-admin-token-456', 'wrong-socket-token-789']) expect(everything).not.toContain(secret);
     expectNoSecrets(everything, kit);
   });
 });
