@@ -1,6 +1,7 @@
 import { Button, Flex, Select, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { EmbedOrigin, MAX_EMBED_ORIGINS, type EmbeddingDto } from '@common/schemas/embedding';
+import type { EmbeddingDto } from '@common/schemas/embedding';
+import { embedOriginProblem, MAX_EMBED_ORIGINS } from '@common/sharing';
 import { api, errorText } from '../../api/client';
 import { SECONDARY_TEXT } from '../ui/States';
 import { useToast } from '../ui/toast';
@@ -27,8 +28,7 @@ export function EmbedOriginsForm({ dashboardId, isPublished }: { dashboardId: st
   }, [dashboardId, toast]);
 
   const change = (next: string[]) => {
-    const wrong = next.map((o) => EmbedOrigin.safeParse(o)).find((r) => !r.success);
-    setProblem(wrong && !wrong.success ? wrong.error.issues[0].message : null);
+    setProblem(next.map(embedOriginProblem).find((p) => p !== null) ?? null);
     setOrigins(next);
   };
 
