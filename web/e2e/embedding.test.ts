@@ -68,5 +68,5 @@ describe('embedding', () => {
     await h.shot('embedded-refused', other);
     await host.close();
     await other.close();
-  });
+  }, 60_000);
 });
