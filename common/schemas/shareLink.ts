@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { PublicDashboardResponse } from './publicView';
+import { SHARE_LINK_LABEL_MAX } from '../sharing';
 
-/** Longest label of a share link. */
-export const SHARE_LINK_LABEL_MAX = 100;
+export { SHARE_LINK_LABEL_MAX } from '../sharing';
 
 /** POST /api/admin/dashboards/:id/links */
 export const CreateShareLink = z

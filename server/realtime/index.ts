@@ -76,6 +76,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       if (blocked) return next(refuse(ErrorCode.rateLimited, blocked));
       if (!isAdminToken(token, ctx.adminToken)) {
         await ctx.limits.authFailures.penalize(address);
+        ctx.activity.record({ kind: 'auth.failed', category: 'auth', summary: 'Refused admin token on the realtime (Socket.IO) handshake', address, details: { audience: 'admin', path: '/socket.io' } });
         return next(refuse(ErrorCode.invalidAdminToken, 'Invalid admin token'));
       }
       socket.data.isAdmin = true;

@@ -47,7 +47,7 @@ describe('share links', () => {
     await card.getByText('Acme support').waitFor();
     expect(await card.getByText('Revoked').count()).toBe(1);
     await h.shot('permissions-screen');
-  });
+  }, 60_000);
 
   it('an expiring link exports CSV when allowed and empties its viewer when it expires', async () => {
     const { id } = await seed(h, [TABLE_TAB], { name: 'Office TV', publish: true });
@@ -65,5 +65,5 @@ describe('share links', () => {
     await viewer.getByText('Dashboard Not Found').waitFor({ timeout: 15_000 });
     expect((await h.server.http('GET', `/api/share/${made.body.token}`, { token: null })).status).toBe(404);
     await viewer.close();
-  });
+  }, 60_000);
 });

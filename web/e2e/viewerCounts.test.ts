@@ -4,6 +4,7 @@ import { seed, TABLE_TAB, usePublicBrowser } from './publicFixtures';
 
 const h = usePublicBrowser();
 
+// Several pages and tabs per test: 60 s, as the default 30 s is tight when the suite runs two files at once.
 describe('live viewer counts', () => {
   it('move on Analytics and the Published Dashboards card as viewer tabs open and close', async () => {
     const { id } = await seed(h, [TABLE_TAB], { name: 'Support Board', publish: true });
@@ -32,5 +33,5 @@ describe('live viewer counts', () => {
     await first.close();
     await expect.poll(() => count.getAttribute('data-viewers'), { timeout: 15_000 }).toBe('0');
     await h.shot('published-viewer-count');
-  });
+  }, 60_000);
 });

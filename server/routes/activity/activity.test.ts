@@ -35,12 +35,14 @@ describe('activity log', () => {
     expect((await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 2 }, { nope: true }] } })).status).toBe(200);
     expect((await s.http('POST', '/api/data/ingest', { token: 'wrong-ingest-key-123', body: { sourceId: ds.sourceId, records: [{ id: 3 }] } })).status).toBe(401);
     expect((await s.http('GET', '/api/admin/dashboards', { token: 'wrong-admin-token-456' })).status).toBe(401);
+    await expect(openSocket(s.url, 'wrong-socket-token-789')).rejects.toThrow('Invalid admin token');
 
     const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Queue', dataSourceId: ds.id } })).body;
     await s.http('PATCH', `/api/admin/dashboards/${d.id}`, { body: { isPublished: true } });
     await s.http('PATCH', `/api/admin/dashboards/${d.id}`, { body: { isPublished: false } });
     const link = (await s.http('POST', `/api/admin/dashboards/${d.id}/links`, { body: { label: 'Acme' } })).body;
     await s.http('DELETE', `/api/admin/dashboards/${d.id}/links/${link.link.id}`);
+    await s.http('PUT', `/api/admin/dashboards/${d.id}/embedding`, { body: { origins: ['https://intranet.example.com'] } });
 
     const zd = await connected(kit, 'Zendesk Desk');
     expect((await s.http('POST', `/api/integrations/${zd.id}/sync`, { body: { startDate: String(sixMonthsAgo()) } })).status).toBe(202);
@@ -53,7 +55,7 @@ describe('activity log', () => {
     const kinds = all.map((e) => e.kind);
     for (const kind of [
       'dataSource.created', 'dataSource.updated', 'dataSource.keyRotated', 'ingest', 'auth.failed', 'dashboard.created', 'dashboard.published',
-      'dashboard.unpublished', 'dashboard.updated', 'shareLink.created', 'shareLink.revoked', 'integration.created', 'integration.configured',
+      'dashboard.unpublished', 'dashboard.updated', 'dashboard.embeddingChanged', 'shareLink.created', 'shareLink.revoked', 'integration.created', 'integration.configured',
       'sync.started', 'sync.completed', 'dashboard.deleted', 'dataSource.deleted',
     ]) expect(kinds, kind).toContain(kind);
     expect(all.every((e) => e.address === '127.0.0.1' || e.category === 'sync')).toBe(true);
@@ -65,8 +67,8 @@ describe('activity log', () => {
     expect(byKey).toMatchObject({ objectId: ds.id, objectName: 'Tickets', keyHint: rotated.ingestKeyHint, details: { received: 2, inserted: 2, rejected: 0 } });
     expect(ingests.find((e) => e.credential === 'admin')).toMatchObject({ keyHint: null, details: { received: 2, updated: 1, rejected: 1 } });
     const failures = await entries('?kind=auth.failed');
-    expect(failures.map((e) => e.details.audience).sort()).toEqual(['admin', 'ingest']);
-    expect((await entries(`?objectId=${d.id}`)).map((e) => e.kind).sort()).toEqual(['dashboard.created', 'dashboard.deleted', 'dashboard.published', 'dashboard.unpublished', 'dashboard.updated', 'dashboard.updated']);
+    expect(failures.map((e) => `${e.details.audience} ${e.details.path}`).sort()).toEqual(['admin /api/admin/dashboards', 'admin /socket.io', 'ingest /api/data/ingest']);
+    expect((await entries(`?objectId=${d.id}`)).map((e) => e.kind).sort()).toEqual(['dashboard.created', 'dashboard.deleted', 'dashboard.embeddingChanged', 'dashboard.published', 'dashboard.unpublished', 'dashboard.updated', 'dashboard.updated']);
     expect((await s.http('GET', '/api/admin/activity?category=bogus')).body.error.code).toBe('validation_failed');
 
     const csv = await s.http('GET', '/api/admin/activity/export?category=admin');
@@ -77,7 +79,7 @@ describe('activity log', () => {
 
     // No secret anywhere: admin token, ingest keys (also the refused attempts), OAuth client secret and tokens.
     const everything = JSON.stringify(await entries('?limit=1000')) + (await s.http('GET', '/api/admin/activity/export')).text;
-    for (const secret of [ADMIN_TOKEN, key, ds.ingestKey, 'wrong-ingest-key-123', 'wrong-admin-token-456']) expect(everything).not.toContain(secret);
+    for (const secret of [ADMIN_TOKEN, key, ds.ingestKey, 'wrong-ingest-key-123', 'wrong-admin-token-456', 'wrong-socket-token-789', link.token]) expect(everything).not.toContain(secret);
     expectNoSecrets(everything, kit);
   });
 });

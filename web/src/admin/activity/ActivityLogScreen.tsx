@@ -15,7 +15,7 @@ const CATEGORIES: { value: ActivityCategory; label: string }[] = [
 ];
 const KINDS = [
   'dataSource.created', 'dataSource.updated', 'dataSource.deleted', 'dataSource.keyRotated', 'dashboard.created', 'dashboard.updated', 'dashboard.deleted',
-  'dashboard.published', 'dashboard.unpublished', 'shareLink.created', 'shareLink.revoked', 'integration.created', 'integration.configured',
+  'dashboard.published', 'dashboard.unpublished', 'dashboard.embeddingChanged', 'shareLink.created', 'shareLink.revoked', 'integration.created', 'integration.configured',
   'integration.updated', 'integration.deleted', 'ingest', 'auth.failed', 'sync.started', 'sync.completed', 'sync.failed',
 ];
 const COLOR: Record<ActivityCategory, string> = { admin: 'blue', ingest: 'green', auth: 'red', sync: 'purple' };

@@ -1,7 +1,8 @@
 import { Button, DatePicker, Flex, Form, Input, Switch } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { SHARE_LINK_LABEL_MAX, type CreatedShareLinkDto } from '@common/schemas/shareLink';
+import type { CreatedShareLinkDto } from '@common/schemas/shareLink';
+import { SHARE_LINK_LABEL_MAX } from '@common/sharing';
 import { errorText } from '../../api/client';
 import { useToast } from '../ui/toast';
 import { shareLinksApi } from './api';

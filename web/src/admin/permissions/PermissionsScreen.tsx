@@ -1,7 +1,8 @@
-import { Card, Flex, Skeleton, Typography } from 'antd';
+import { Card, Divider, Flex, Skeleton, Typography } from 'antd';
 import { StatusTag } from '../dashboards/StatusTag';
 import { useDashboards } from '../stores/dashboards';
 import { EmptyState, LoadError, SECONDARY_TEXT } from '../ui/States';
+import { EmbedOriginsForm } from './EmbedOriginsForm';
 import { ShareLinksPanel } from './ShareLinksPanel';
 
 /** Permissions: every dashboard's share links (DECISIONS.md, sharing). */
@@ -19,11 +20,13 @@ export default function PermissionsScreen() {
   return (
     <Flex vertical gap={16} data-testid="permissions-screen">
       <Typography.Text style={{ color: SECONDARY_TEXT }}>
-        A share link opens one dashboard — published or draft — until it is revoked or expires. Its token is shown once, when the link is created.
+        A share link opens one dashboard — published or draft — until it is revoked or expires. Its token is shown once, when the link is created. Other sites may show a dashboard in an iframe only when their origin is allowed.
       </Typography.Text>
       {items.map((d) => (
         <Card key={d.id} data-testid="permissions-dashboard" title={<Flex gap={8} align="center">{d.name}<StatusTag isPublished={d.isPublished} /></Flex>}>
           <ShareLinksPanel dashboardId={d.id} />
+          <Divider />
+          <EmbedOriginsForm dashboardId={d.id} isPublished={d.isPublished} />
         </Card>
       ))}
     </Flex>
