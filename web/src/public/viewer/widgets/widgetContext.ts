@@ -40,6 +40,22 @@ export function useFieldLabel(): (field: string | undefined) => string {
 }
 
 /**
+ * Brings an aggregator that reflects feed version `seen` (null: none yet) to the feed's state: the
+ * change that made the current version moves only the records it touched (their old part out, the
+ * new one in); a missed or unknown change recounts everything.
+ */
+export function syncAggregator(aggregator: Aggregator, s: ReturnType<RecordFeed['get']>, seen: number | null): void {
+  if (seen === s.version) return;
+  if (seen !== null && s.change && s.change.version === s.version && seen === s.version - 1) {
+    const { previous } = s.change;
+    for (const id of s.change.removed) aggregator.update(previous.get(id)?.data, undefined);
+    for (const id of s.change.upserted) aggregator.update(previous.get(id)?.data, s.records.get(id)?.data);
+  } else {
+    aggregator.reset(dataOf(s.records));
+  }
+}
+
+/**
  * An aggregator kept in step with the feed: a change that touched some records moves only those
  * records' parts (common/widgets/aggregate.ts); a missed or unknown change recounts everything.
  * Returns the aggregator and the feed version it reflects (a new version re-renders the widget).
@@ -53,14 +69,7 @@ export function useAggregator(spec: AggregateSpec): { aggregator: Aggregator; ve
   const sync = () => {
     const s = feed.get();
     const last = seen.current;
-    if (last?.aggregator === aggregator && last.version === s.version) return s.version;
-    if (last?.aggregator === aggregator && s.change && s.change.version === s.version && last.version === s.version - 1) {
-      const { previous } = s.change;
-      for (const id of s.change.removed) aggregator.update(previous.get(id)?.data, undefined);
-      for (const id of s.change.upserted) aggregator.update(previous.get(id)?.data, s.records.get(id)?.data);
-    } else {
-      aggregator.reset(dataOf(s.records));
-    }
+    syncAggregator(aggregator, s, last?.aggregator === aggregator ? last.version : null);
     seen.current = { aggregator, version: s.version };
     return s.version;
   };
