@@ -9,8 +9,8 @@ import { useKeyMappings } from './useKeyMappings';
 import { currentRecords, useViewerStore } from './viewerStore';
 
 /** Cards a group draws at first, and how many more each time its end scrolls into view. */
-const CARDS_FIRST = 24;
-const CARDS_MORE = 48;
+const CARDS_FIRST = 12;
+const CARDS_MORE = 36;
 /** Groups drawn at first, and how many more each time the board's end scrolls into view. */
 const GROUPS_FIRST = 12;
 const GROUPS_MORE = 12;
