@@ -162,4 +162,27 @@ describe('values a person can read, one name per field, CSV as seen', () => {
     expect(new Set(titles).size).toBe(titles.length);
     expect(titles).toContain('Subject');
   }, 60_000);
+
+  it('draws a big bucket board progressively: a few cards per group first, more as a group scrolls', async () => {
+    const big = Array.from({ length: 1_600 }, (_, i) => ({ ticket_id: i + 1, subject: `Ticket ${i + 1}`, status: STATUS[i % 3], priority: PRIORITY[i % 5] }));
+    const { id } = await seed(h, [{ id: 'b', name: 'Board', style: 'bucket', configuration: { bucketKey: 'status', displayKeys: ['subject', 'priority'] }, widgets: [] }], { records: big });
+    const { page } = h;
+    await page.goto(`/dashboards/${id}`);
+    await page.getByTestId('bucket-card').first().waitFor();
+    const counts = await page.getByTestId('bucket-group').evaluateAll((gs) => gs.map((g) => g.querySelector('.ant-badge [title]')!.getAttribute('title')));
+    expect(counts).toEqual(['534', '533', '533']);
+    const cardsIn = (i: number) => page.getByTestId('bucket-group').nth(i).getByTestId('bucket-card').count();
+    // Every group starts with a page of cards, not its hundreds.
+    const first = await cardsIn(0);
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(60);
+    expect(await page.getByTestId('bucket-card').count()).toBeLessThan(180);
+    // Scrolling a group to its end draws more of it; the button does too.
+    await page.getByTestId('bucket-group').first().locator('.ant-card-body').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await expect.poll(() => cardsIn(0)).toBeGreaterThan(first);
+    const before = await cardsIn(1);
+    await page.getByTestId('bucket-group').nth(1).getByRole('button', { name: /Show more/ }).click();
+    await expect.poll(() => cardsIn(1)).toBeGreaterThan(before);
+    await h.shot('public-viewer-big-board');
+  }, 60_000);
 });

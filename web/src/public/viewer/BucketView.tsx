@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Empty, Flex, theme } from 'antd';
+import { Badge, Button, Card, Empty, Flex, Skeleton, theme } from 'antd';
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { TabConfiguration } from '@common/schemas/dashboard';
 import { fieldValue } from '../cells';
@@ -9,11 +9,13 @@ import { useKeyMappings } from './useKeyMappings';
 import { currentRecords, useViewerStore } from './viewerStore';
 
 /** Cards a group draws at first, and how many more each time its end scrolls into view. */
-const CARDS_FIRST = 24;
-const CARDS_MORE = 48;
+const CARDS_FIRST = 12;
+const CARDS_MORE = 36;
 /** Groups drawn at first, and how many more each time the board's end scrolls into view. */
 const GROUPS_FIRST = 12;
 const GROUPS_MORE = 12;
+/** The bucket key while the board's first background render is under way. */
+const DRAWING = '\u0000drawing';
 
 export { highlightColor } from './bucketModel';
 
@@ -37,10 +39,13 @@ function useNearEnd(onVisible: () => void, active: boolean) {
 
 /** Records grouped by the bucket key, one card per record (spec 2.13, bucket view), columns of the Bucket Width. */
 export function BucketView({ configuration }: { configuration: TabConfiguration }) {
-  const bucketKey = bucketKeyOf(configuration);
+  const configuredKey = bucketKeyOf(configuration);
+  // The board is first drawn in a background render (React slices it into short tasks), so opening
+  // a tab of 10,000 records does not freeze the page: the first, urgent render shows a skeleton.
+  const bucketKey = useDeferredValue(configuredKey, DRAWING);
   const version = useDeferredValue(useViewerStore((s) => s.version));
   const groups = useMemo(
-    () => (bucketKey ? groupIds(currentRecords(), (r) => fieldValue(r, bucketKey), (r) => r.recordId) : new Map<string, string[]>()),
+    () => (bucketKey && bucketKey !== DRAWING ? groupIds(currentRecords(), (r) => fieldValue(r, bucketKey), (r) => r.recordId) : new Map<string, string[]>()),
     // `version` stands for the store's records.
     [bucketKey, version],
   );
@@ -49,6 +54,7 @@ export function BucketView({ configuration }: { configuration: TabConfiguration 
   const look = useCardLook();
   const labels = useKeyMappings();
 
+  if (bucketKey === DRAWING) return <Skeleton active data-testid="bucket-skeleton" />;
   if (!bucketKey) {
     return <Card><Empty description={<EmptyText title="No Bucket Key Configured" text="Configure a bucket key to group records." />} /></Card>;
   }
