@@ -25,6 +25,7 @@ import { publicDashboardsRouter } from './routes/publicDashboards';
 import { seedDemo } from './services/seedDemo';
 import { serveWebApp } from './static';
 import { compressResponses } from './compression';
+import { publicViewFastPath } from './viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,7 +91,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     koa.use(api.routes());
     koa.use(api.allowedMethods());
 
-    const server = http.createServer(koa.callback());
+    // Known public views are answered from memory before the Koa stack (server/viewCache/fastPath).
+    const server = http.createServer(publicViewFastPath(ctx, koa.callback()));
     const realtime = await attachRealtime(server, ctx);
     cleanups.push(() => realtime.close());
     await new Promise<void>((resolve, reject) => {
