@@ -7,8 +7,9 @@
 import http from 'node:http';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../common/realtime';
+import { RECONNECT_DELAY_MAX_MS } from '../web/src/realtime/socket';
 
-type Command = { cmd: 'grow'; url: string; dashboardId: string; count: number } | { cmd: 'arm' } | { cmd: 'stop' };
+type Command = { cmd: 'grow'; url: string; dashboardId: string; count: number } | { cmd: 'arm' } | { cmd: 'status' } | { cmd: 'stop' };
 type Viewer = { socket: Socket<ServerToClientEvents, ClientToServerEvents>; etag: string };
 
 const JITTER_MS = 2_000;
@@ -16,7 +17,7 @@ const viewers: Viewer[] = [];
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const send = (msg: unknown) => process.send!(msg);
 const now = () => performance.timeOrigin + performance.now();
-let armed: { pending: number; bytes: number; refetches: number; notModified: number; recovered: number } | null = null;
+let armed: { pending: number; bytes: number; refetches: number; notModified: number; recovered: number; errors: number } | null = null;
 
 function get(url: string, etag: string): Promise<{ status: number; etag: string; bytes: number }> {
   return new Promise((resolve, reject) => {
@@ -32,7 +33,7 @@ function get(url: string, etag: string): Promise<{ status: number; etag: string;
 
 async function converge(v: Viewer, url: string) {
   await new Promise((r) => setTimeout(r, Math.random() * JITTER_MS));
-  for (let attempt = 0; attempt < 20; attempt++) {
+  for (let attempt = 0; attempt < 100; attempt++) {
     try {
       const res = await get(url, v.etag);
       if (!armed) return;
@@ -44,6 +45,7 @@ async function converge(v: Viewer, url: string) {
       if (armed.pending === 0) send({ type: 'converged', at: now(), ...armed });
       return;
     } catch {
+      if (armed) armed.errors++;
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 300));
     }
   }
@@ -56,7 +58,7 @@ process.on('message', async (m: Command) => {
       const batch = await Promise.all(
         Array.from({ length: Math.min(50, m.count - viewers.length) }, async () => {
           const first = await get(url, '');
-          const socket: Viewer['socket'] = connect(m.url, { transports: ['websocket'], forceNew: true });
+          const socket: Viewer['socket'] = connect(m.url, { transports: ['websocket'], forceNew: true, reconnectionDelayMax: RECONNECT_DELAY_MAX_MS });
           const v: Viewer = { socket, etag: first.etag };
           let connectedBefore = false;
           socket.on('connect', () => {
@@ -78,8 +80,10 @@ process.on('message', async (m: Command) => {
     }
     send({ type: 'grown', count: viewers.length });
   } else if (m.cmd === 'arm') {
-    armed = { pending: viewers.length, bytes: 0, refetches: 0, notModified: 0, recovered: 0 };
+    armed = { pending: viewers.length, bytes: 0, refetches: 0, notModified: 0, recovered: 0, errors: 0 };
     send({ type: 'armed' });
+  } else if (m.cmd === 'status') {
+    send({ type: 'status', total: viewers.length, connected: viewers.filter((v) => v.socket.connected).length, ...armed });
   } else if (m.cmd === 'stop') {
     viewers.forEach((v) => v.socket.disconnect());
     process.exit(0);

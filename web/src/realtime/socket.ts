@@ -8,6 +8,9 @@ export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline'
 /** Connection state per socket kind, for the "Live" indicators. */
 export const useConnection = create<{ public: ConnectionState; admin: ConnectionState }>(() => ({ public: 'connecting', admin: 'connecting' }));
 
+/** Longest wait between two reconnection attempts of the public socket. */
+export const RECONNECT_DELAY_MAX_MS = 3_000;
+
 let publicSocket: LiveSocket | null = null;
 let adminSocket: { token: string; socket: LiveSocket } | null = null;
 
@@ -21,7 +24,8 @@ function track(socket: LiveSocket, kind: 'public' | 'admin') {
 /** The anonymous socket used by public pages (one per tab). */
 export function getPublicSocket(): LiveSocket {
   if (!publicSocket) {
-    publicSocket = io({ transports: ['websocket', 'polling'] });
+    // Retries at most every 3 s (Socket.IO's default is 5 s): back sooner after a server restart.
+    publicSocket = io({ transports: ['websocket', 'polling'], reconnectionDelayMax: RECONNECT_DELAY_MAX_MS });
     track(publicSocket, 'public');
   }
   return publicSocket;
