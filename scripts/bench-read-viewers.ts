@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../common/realtime';
-import { RECONNECT_DELAY_MAX_MS } from '../web/src/realtime/socket';
+import { reconnectDelayMax } from '../web/src/realtime/socket';
 
 type Command = { cmd: 'grow'; url: string; dashboardId: string; count: number } | { cmd: 'arm' } | { cmd: 'status' } | { cmd: 'stop' };
 type Viewer = { socket: Socket<ServerToClientEvents, ClientToServerEvents>; etag: string };
@@ -58,7 +58,7 @@ process.on('message', async (m: Command) => {
       const batch = await Promise.all(
         Array.from({ length: Math.min(50, m.count - viewers.length) }, async () => {
           const first = await get(url, '');
-          const socket: Viewer['socket'] = connect(m.url, { transports: ['websocket'], forceNew: true, reconnectionDelayMax: RECONNECT_DELAY_MAX_MS });
+          const socket: Viewer['socket'] = connect(m.url, { transports: ['websocket'], forceNew: true, reconnectionDelayMax: reconnectDelayMax() });
           const v: Viewer = { socket, etag: first.etag };
           let connectedBefore = false;
           socket.on('connect', () => {

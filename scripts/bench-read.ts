@@ -7,7 +7,7 @@
  * - the bytes of a first visit of the demo viewer in chromium (HTML + JS + CSS + data), compressed;
  * - a reconnect storm: N viewers (child processes, scripts/bench-read-viewers.ts) on a server
  *   process that is restarted; time until every viewer has the view again, and the bytes it cost.
- * BENCH_STORM=1000,5000 and BENCH_SECONDS=3 change the sizes.
+ * BENCH_STORM=1000,5000 and BENCH_SECONDS=3 change the sizes; BENCH_ONLY=storm runs the storm alone.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -56,6 +56,10 @@ async function bare(status: number, headers: Record<string, string>, body: Buffe
 
 async function main() {
   if (!fs.existsSync('dist/web/index.html')) execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  if (process.env.BENCH_ONLY === 'storm') {
+    for (const n of STORM) await storm(n);
+    return;
+  }
   const h = await startBrowser({ env: { SEED_DEMO: 'true', WEB_DIST: 'dist/web' } });
   const load = await child('scripts/bench-read-load.ts');
   try {
