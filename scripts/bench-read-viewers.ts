@@ -17,7 +17,14 @@ const viewers: Viewer[] = [];
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const send = (msg: unknown) => process.send!(msg);
 const now = () => performance.timeOrigin + performance.now();
-let armed: { pending: number; bytes: number; refetches: number; notModified: number; recovered: number; errors: number } | null = null;
+let armed: { waiting: Set<Viewer>; bytes: number; refetches: number; notModified: number; recovered: number; errors: number } | null = null;
+
+/** A viewer has the view again: report when it was the last one. */
+function done(v: Viewer) {
+  if (!armed || !armed.waiting.delete(v) || armed.waiting.size) return;
+  const { waiting: _, ...counts } = armed;
+  send({ type: 'converged', at: now(), ...counts });
+}
 
 function get(url: string, etag: string): Promise<{ status: number; etag: string; bytes: number }> {
   return new Promise((resolve, reject) => {
@@ -27,6 +34,7 @@ function get(url: string, etag: string): Promise<{ status: number; etag: string;
       res.on('data', (c: Buffer) => (bytes += c.length));
       res.on('end', () => resolve({ status: res.statusCode!, etag: String(res.headers.etag ?? etag), bytes: bytes + head }));
     });
+    req.setTimeout(5_000, () => req.destroy(new Error('no answer within 5 s')));
     req.on('error', reject);
   });
 }
@@ -41,8 +49,7 @@ async function converge(v: Viewer, url: string) {
       armed.refetches++;
       if (res.status === 304) armed.notModified++;
       v.etag = res.etag;
-      armed.pending--;
-      if (armed.pending === 0) send({ type: 'converged', at: now(), ...armed });
+      done(v);
       return;
     } catch {
       if (armed) armed.errors++;
@@ -63,10 +70,8 @@ process.on('message', async (m: Command) => {
           let connectedBefore = false;
           socket.on('connect', () => {
             if (socket.recovered) {
-              if (!armed) return;
-              armed.recovered++;
-              if (--armed.pending === 0) send({ type: 'converged', at: now(), ...armed });
-              return;
+              if (armed) armed.recovered++;
+              return done(v);
             }
             socket.emit('dashboard:join', m.dashboardId, () => {});
             if (connectedBefore) void converge(v, url);
@@ -80,10 +85,10 @@ process.on('message', async (m: Command) => {
     }
     send({ type: 'grown', count: viewers.length });
   } else if (m.cmd === 'arm') {
-    armed = { pending: viewers.length, bytes: 0, refetches: 0, notModified: 0, recovered: 0, errors: 0 };
+    armed = { waiting: new Set(viewers), bytes: 0, refetches: 0, notModified: 0, recovered: 0, errors: 0 };
     send({ type: 'armed' });
   } else if (m.cmd === 'status') {
-    send({ type: 'status', total: viewers.length, connected: viewers.filter((v) => v.socket.connected).length, ...armed });
+    send({ type: 'status', total: viewers.length, connected: viewers.filter((v) => v.socket.connected).length, pending: armed?.waiting.size ?? 0, errors: armed?.errors ?? 0 });
   } else if (m.cmd === 'stop') {
     viewers.forEach((v) => v.socket.disconnect());
     process.exit(0);
