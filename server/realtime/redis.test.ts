@@ -4,7 +4,7 @@ import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
 import { createLogger } from '../log';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
 import { startRedis, startServerProcess } from '../test/processes';
-import { join, next, openSocket } from '../test/sockets';
+import { join, next, nextWhere, openSocket } from '../test/sockets';
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 let db: DatabaseHandle;
@@ -44,8 +44,10 @@ describe('two processes behind Redis', () => {
       await a.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 2, via: 'A' }] } });
       expect((await onB).records.map((r) => r.data)).toEqual([{ id: 2, via: 'A' }]);
 
-      const onA = next(viewerOnA, 'records:upserted');
-      const adminHeard = next(adminOnA, 'admin:datasource:changed');
+      // A's own events of id 2 may still be on their way to its sockets (the Streams adapter
+      // delivers local broadcasts once Redis has them): wait for the ones of B's write.
+      const onA = nextWhere(viewerOnA, 'records:upserted', (e) => e.records.some((r) => r.data.via === 'B'));
+      const adminHeard = nextWhere(adminOnA, 'admin:datasource:changed', (e) => e.dataSource.recordCount === 3);
       const res = await fetch(`${b.url}/api/data/ingest`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
