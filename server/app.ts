@@ -20,6 +20,7 @@ import { buildApiRouter, mountApi } from './routes';
 import { seedDemo } from './services/seedDemo';
 import { serveWebApp } from './static';
 import { compressResponses } from './compression';
+import { publicViewFastPath } from './viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startActivityLog } from './services/activityLog';
 import { embeddingHeaders } from './middleware/embeddingHeaders';
@@ -86,7 +87,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const api = buildApiRouter(ctx, [zendesk.router]);
     for (const mw of mountApi(api)) koa.use(mw);
 
-    const server = http.createServer(koa.callback());
+    // Known public views are answered from memory before the Koa stack (server/viewCache/fastPath).
+    const server = http.createServer(publicViewFastPath(ctx, koa.callback()));
     const realtime = await attachRealtime(server, ctx);
     cleanups.push(() => realtime.close());
     await new Promise<void>((resolve, reject) => {

@@ -28,6 +28,25 @@ export function next<E extends keyof ServerToClientEvents>(socket: TestSocket, e
   });
 }
 
+/** Resolves with the next payload of an event that satisfies `wanted`, or fails after a timeout. */
+export function nextWhere<E extends keyof ServerToClientEvents>(
+  socket: TestSocket, event: E, wanted: (payload: Parameters<ServerToClientEvents[E]>[0]) => boolean, timeoutMs = 3000,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve, reject) => {
+    const on = ((payload: Parameters<ServerToClientEvents[E]>[0]) => {
+      if (!wanted(payload)) return;
+      clearTimeout(t);
+      socket.off(event as 'records:upserted', on as never);
+      resolve(payload);
+    }) as never;
+    const t = setTimeout(() => {
+      socket.off(event as 'records:upserted', on);
+      reject(new Error(`no matching ${event} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.on(event as 'records:upserted', on);
+  });
+}
+
 /** Collects every payload of an event until stopped. */
 export function collect<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E) {
   const items: Parameters<ServerToClientEvents[E]>[0][] = [];

@@ -9,6 +9,7 @@ const MIN_COMPRESS_BYTES = 1024;
 /** Whether an If-None-Match header names this ETag (weak comparison, lists and `*` allowed). */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
+  if (header === etag) return true;
   const bare = etag.replace(/^W\//, '');
   return header.split(',').some((t) => {
     const v = t.trim();

@@ -14,6 +14,7 @@ const brotli = promisify(zlib.brotliCompress);
 export class ServedView {
   readonly etag: string;
   private readonly encoded = new Map<Encoding, Promise<Buffer>>();
+  private readonly ready = new Map<Encoding, Buffer>();
   private encodedBytes = 0;
 
   constructor(
@@ -36,10 +37,20 @@ export class ServedView {
         encoding === 'gzip'
           ? gzip(this.body, { level: 6 })
           : brotli(this.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: this.body.length } });
-      done.then((b) => (this.encodedBytes += b.length)).catch(() => this.encoded.delete(encoding));
+      done
+        .then((b) => {
+          this.encodedBytes += b.length;
+          this.ready.set(encoding, b);
+        })
+        .catch(() => this.encoded.delete(encoding));
       this.encoded.set(encoding, done);
     }
     return done;
+  }
+
+  /** The compressed body if it is already computed (no waiting), else null. */
+  compressedNow(encoding: Encoding): Buffer | null {
+    return this.ready.get(encoding) ?? null;
   }
 
   get bytes(): number {

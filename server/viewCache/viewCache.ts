@@ -86,6 +86,20 @@ export class ViewCache {
     return view;
   }
 
+  /**
+   * The served view of a published dashboard if it is held and current, without waiting or
+   * reading anything; null otherwise (then `view()` answers).
+   */
+  peek(dashboardId: string): ServedView | null {
+    if (!this.enabled) return null;
+    const held = this.served.get(dashboardId);
+    if (!held || this.dashboards.get(dashboardId) !== held.dashboard) return null;
+    const source = held.source;
+    if (source && (this.sources.get(source.dataSourceId) !== source || source.version !== held.sourceVersion)) return null;
+    if (source) source.lastViewed = Date.now();
+    return held.view;
+  }
+
   /** Forgets everything (e.g. after Redis was lost: events from other processes may be missing). */
   clear(): void {
     this.generation++;

@@ -9,6 +9,16 @@ export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline'
 /** Connection state per socket kind, for the "Live" indicators. */
 export const useConnection = create<{ public: ConnectionState; admin: ConnectionState }>(() => ({ public: 'connecting', admin: 'connecting' }));
 
+/**
+ * Longest wait between two reconnection attempts of a public socket: random per client, 1–4 s.
+ * Socket.IO caps its backoff after adding its jitter, so with one fixed cap every viewer of a
+ * restarted server would retry in the same instant, again and again; a cap of its own per client
+ * spreads them out (and brings them back sooner than the default 5 s).
+ */
+export function reconnectDelayMax(): number {
+  return 1_000 + Math.round(Math.random() * 3_000);
+}
+
 let publicSocket: LiveSocket | null = null;
 let adminSocket: { token: string; socket: LiveSocket } | null = null;
 
@@ -22,7 +32,7 @@ function track(socket: LiveSocket, kind: 'public' | 'admin') {
 /** The anonymous socket used by public pages (one per tab). */
 export function getPublicSocket(): LiveSocket {
   if (!publicSocket) {
-    publicSocket = io({ transports: ['websocket', 'polling'] });
+    publicSocket = io({ transports: ['websocket', 'polling'], reconnectionDelayMax: reconnectDelayMax() });
     track(publicSocket, 'public');
   }
   return publicSocket;

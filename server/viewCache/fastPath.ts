@@ -1,0 +1,56 @@
+import type http from 'node:http';
+import type { AppContext } from '../context';
+import { staticSecurityHeaders } from '../middleware/securityHeaders';
+import { viewCacheOf } from './registry';
+import { matchesEtag } from './send';
+import type { Encoding } from './servedView';
+
+const VIEW_PATH = /^\/api\/dashboards\/([0-9a-f]{24})$/;
+const MIN_COMPRESS_BYTES = 1024;
+
+/** Which of br / gzip an Accept-Encoding header takes (q=0 refuses), br first. */
+export function pickEncoding(header: string | undefined): Encoding | null {
+  if (!header) return null;
+  const q = new Map<string, number>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    q.set(name.trim(), qp ? Number(qp.slice(2)) || 0 : 1);
+  }
+  const take = (e: string) => (q.get(e) ?? q.get('*') ?? 0) > 0;
+  return take('br') ? 'br' : take('gzip') ? 'gzip' : null;
+}
+
+/**
+ * The public view's hot path: `GET /api/dashboards/<id>` for a view the cache holds is answered
+ * here, before the Koa stack, from memory (the same headers and bytes `sendPublicView` gives).
+ * Anything else — another path, a query string, an unknown or unpublished id, a cold view, the
+ * cache off while Redis is lost — goes to `next` (the Koa app) untouched.
+ */
+export function publicViewFastPath(app: AppContext, next: http.RequestListener): http.RequestListener {
+  const cache = viewCacheOf(app);
+  const security = staticSecurityHeaders();
+  return (req, res) => {
+    const m = req.method === 'GET' || req.method === 'HEAD' ? VIEW_PATH.exec(req.url ?? '') : null;
+    const view = m ? cache.peek(m[1]) : null;
+    if (!view) return next(req, res);
+    const headers: http.OutgoingHttpHeaders = {
+      ...security,
+      etag: view.etag,
+      'cache-control': 'no-cache',
+      vary: 'Accept-Encoding',
+    };
+    if (matchesEtag(req.headers['if-none-match'], view.etag)) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    const encoding = view.body.length >= MIN_COMPRESS_BYTES ? pickEncoding(req.headers['accept-encoding']) : null;
+    const ready = encoding ? view.compressedNow(encoding) : view.body;
+    if (!ready) return next(req, res);
+    headers['content-type'] = 'application/json; charset=utf-8';
+    headers['content-length'] = ready.length;
+    if (encoding) headers['content-encoding'] = encoding;
+    res.writeHead(200, headers);
+    res.end(req.method === 'HEAD' ? undefined : ready);
+  };
+}
