@@ -43,7 +43,7 @@ export function PendingIntegrations({ onResume }: { onResume(it: IntegrationDto)
             <Flex key={it.id} align="center" justify="space-between" gap={8} wrap data-testid="pending-integration">
               <span>
                 <Typography.Text strong>{it.name}</Typography.Text>{' '}
-                <Typography.Text type="secondary">started {relativeTime(it.createdAt)}</Typography.Text>
+                <Typography.Text type="secondary">started {relativeTime(it.createdAt).replace(/^Just now$/, 'just now')}</Typography.Text>
               </span>
               <Flex gap={8}>
                 <Button size="small" type="primary" icon={<PlayCircleOutlined />} onClick={() => onResume(it)}>Resume</Button>

@@ -17,6 +17,8 @@ describe('integration texts', () => {
   it('summarises sync errors in a sentence', () => {
     expect(summarizeSyncError('tickets: Zendesk request failed: HTTP 401 Unauthorized {"error":"invalid_token"} at GET /api/v2/incremental/tickets/cursor.json'))
       .toBe('Zendesk answered 401: the authorization expired — reconnect.');
+    expect(summarizeSyncError('tickets: GET /api/v2/tickets/123.json answered 401 (Couldn\'t authenticate you)'))
+      .toBe('Zendesk answered 401: the authorization expired — reconnect.');
     expect(summarizeSyncError('users: HTTP 503 Service Unavailable')).toBe('Zendesk answered 503: Zendesk had a problem on its side — try again later.');
     expect(summarizeSyncError('fetch failed: getaddrinfo ENOTFOUND acme.zendesk.com')).toBe('Zendesk could not be reached — check the Host URL and the network.');
     expect(summarizeSyncError('something odd')).toBe('The last sync failed.');

@@ -25,7 +25,8 @@ const BY_STATUS: Record<number, string> = {
 
 /** One sentence for a sync error ("Zendesk answered 401: the authorization expired — reconnect"); the raw text goes in the details. */
 export function summarizeSyncError(raw: string): string {
-  const status = /\b([45]\d\d)\b/.exec(raw)?.[1];
+  // "GET /api/v2/tickets/123.json answered 401": the status the answer names, before any other number.
+  const status = (/(?:answered|HTTP|status)\s*:?\s*([45]\d\d)\b/i.exec(raw) ?? /\b([45]\d\d)\b/.exec(raw))?.[1];
   if (status) {
     const n = Number(status);
     const why = BY_STATUS[n] ?? (n >= 500 ? 'Zendesk had a problem on its side — try again later' : 'the request failed');
