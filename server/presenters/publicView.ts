@@ -7,7 +7,7 @@ export type PublicHead = Pick<PublicDashboardResponse, 'dashboard' | 'tabs' | 'd
 
 /**
  * The public view's head (dashboard, tabs, source labels) from the admin DTOs the domain events
- * carry, so a cached view needs no database read. Same shape as `publicDashboardHead`.
+ * carry, so a cached view needs no database read; `publicDashboardHead` presents documents through it.
  */
 export function presentPublicHeadFromDtos(dashboard: DashboardDto, dataSource: DataSourceDto | null): PublicHead {
   const config = dashboard.configuration;

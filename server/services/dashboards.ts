@@ -3,10 +3,11 @@ import type { CreateDashboard, DashboardDto, DashboardTab, PublicDashboardSummar
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { DASHBOARD_REFRESH_MS } from '@common/constants';
 import type { AppContext } from '../context';
-import { decodeKeys, encodeKeys } from '../db/fieldNames';
+import { encodeKeys } from '../db/fieldNames';
 import { NotFoundError, ValidationError } from '../errors';
 import type { DashboardDoc, DataSourceDoc, RecordDoc } from '../models';
-import { dashboardConfiguration, presentDashboard, presentPublicSummary, presentPublicTab, presentRecord } from '../presenters';
+import { dashboardConfiguration, presentDashboard, presentDataSource, presentPublicSummary, presentRecord } from '../presenters';
+import { presentPublicHeadFromDtos } from '../presenters/publicView';
 import { findDataSource } from './dataSources';
 
 const FIRST_TAB: DashboardTab = { id: 'tab1', name: 'Tab 1', style: null, configuration: {}, widgets: [] };
@@ -123,31 +124,13 @@ export function publicViewEtag(dashboard: DashboardDoc, dataSource: DataSourceDo
   return `W/"${String(dashboard._id)}.${dashboard.revision ?? 0}.${new Date(dashboard.updatedAt).getTime()}.${src}"`;
 }
 
-/** The public view without its records: what a viewer redraws when the dashboard's look changes. */
+/**
+ * The public view without its records: what a viewer redraws when the dashboard's look changes.
+ * One presenter for both paths: the view cache builds the same head from the events' DTOs.
+ */
 export function publicDashboardHead(dashboard: DashboardDoc, dataSource: DataSourceDoc | null): Omit<PublicDashboardResponse, 'records' | 'truncated'> {
-  const config = dashboardConfiguration(dashboard);
-  return {
-    dashboard: {
-      id: String(dashboard._id),
-      name: dashboard.name,
-      description: dashboard.description ?? '',
-      dataSourceId: dashboard.dataSourceId ?? null,
-      isPublished: Boolean(dashboard.isPublished),
-      configuration: { keyMappings: config.keyMappings, refreshInterval: config.refreshInterval },
-      createdAt: new Date(dashboard.createdAt).toISOString(),
-      updatedAt: new Date(dashboard.updatedAt).toISOString(),
-    },
-    tabs: config.tabs.map(presentPublicTab),
-    dataSource: dataSource
-      ? {
-          id: String(dataSource._id),
-          name: dataSource.name,
-          primaryKey: dataSource.primaryKey ?? null,
-          keyMappings: { ...decodeKeys((dataSource.keyMappings ?? {}) as Record<string, string>), ...config.keyMappings },
-        }
-      : null,
-    revision: dataSource?.revision ?? 0,
-  };
+  const head = presentPublicHeadFromDtos(presentDashboard(dashboard, dataSource?.name ?? null), dataSource ? presentDataSource(dataSource) : null);
+  return { ...head, revision: dataSource?.revision ?? 0 };
 }
 
 /** Everything the public viewer draws: dashboard, tabs, data source and records. */

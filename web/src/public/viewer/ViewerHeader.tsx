@@ -25,7 +25,7 @@ function download(body: string, fileName: string) {
 }
 
 /** Every record of a tab, from the server's export at `path` (streamed from the database). */
-async function exportAll(dashboard: PublicDashboardResponse['dashboard'], path: string, _tabId: string | null, tabName: string | null) {
+async function exportAll(dashboard: PublicDashboardResponse['dashboard'], path: string, tabName: string | null) {
   const text = await api.get<string>(path);
   // The response decoder drops the BOM; put it back so spreadsheets read UTF-8.
   download(text.startsWith('\uFEFF') ? text : `\uFEFF${text}`, csvFileName(dashboard.name, tabName));
@@ -34,7 +34,7 @@ async function exportAll(dashboard: PublicDashboardResponse['dashboard'], path: 
 /** The current tab as the viewer shows it (filter, sort, visible columns); tabs without a table export every record. */
 async function exportSeen(dashboard: PublicDashboardResponse['dashboard'], path: string, tabId: string | null, tabName: string | null) {
   const view = tabId ? tableViewOf(tabId) : null;
-  if (!view) return exportAll(dashboard, path, tabId, tabName);
+  if (!view) return exportAll(dashboard, path, tabName);
   const head = useViewerStore.getState().head;
   const labels = head?.dataSource?.keyMappings ?? head?.dashboard.configuration.keyMappings ?? {};
   download(tableCsv(view(), labels), csvFileName(dashboard.name, tabName));
@@ -61,7 +61,7 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed, 
     if (!dashboard || !exportPath) return;
     setBusy(true);
     try {
-      await (all ? exportAll : exportSeen)(dashboard, exportPath, tabId, tabName);
+      await (all ? exportAll(dashboard, exportPath, tabName) : exportSeen(dashboard, exportPath, tabId, tabName));
     } catch (e) {
       console.error('CSV export failed', e);
       message.error('Failed to export dashboard');
