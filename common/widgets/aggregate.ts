@@ -1,4 +1,4 @@
-import { fieldValue, isEmptyValue } from '../cells';
+import { fieldReader, fieldValue, isEmptyValue } from '../cells';
 import type { ChartConfigs, Metric, TimeInterval, WidgetFilter } from '../schemas/widget';
 
 type Data = Record<string, unknown>;
@@ -52,14 +52,10 @@ export function matchesFilter(data: Data, filter: WidgetFilter | undefined): boo
   return compileFilter(filter)(data);
 }
 
-const digits = (s: string, from: number, n: number): number => {
-  let v = 0;
-  for (let i = from; i < from + n; i++) {
-    const d = s.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return NaN;
-    v = v * 10 + d;
-  }
-  return v;
+/** The digit at `i` of `s`, or NaN (which fails every range check below). */
+const digit = (s: string, i: number): number => {
+  const d = s.charCodeAt(i) - 48;
+  return d >= 0 && d <= 9 ? d : NaN;
 };
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
@@ -70,6 +66,15 @@ function daysFromCivil(y: number, m: number, d: number): number {
   const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return era * 146_097 + doe - 719_468;
+}
+
+/** Days since 1970 of the first of a month, by year * 16 + month: records share a few months. */
+const monthStarts = new Map<number, number>();
+function monthStart(y: number, mo: number): number {
+  const key = y * 16 + mo;
+  let days = monthStarts.get(key);
+  if (days === undefined) monthStarts.set(key, (days = daysFromCivil(y, mo, 1)));
+  return days;
 }
 
 // Character codes of "-", ":", "T", "Z" and ".".
@@ -88,23 +93,26 @@ export function parseTime(text: string): number {
   const n = text.length;
   if ((n === 20 || n === 24) && text.charCodeAt(n - 1) === Z && text.charCodeAt(4) === DASH && text.charCodeAt(7) === DASH && text.charCodeAt(10) === T
     && text.charCodeAt(13) === COLON && text.charCodeAt(16) === COLON && (n === 20 || text.charCodeAt(19) === DOT)) {
-    const mo = digits(text, 5, 2);
-    const d = digits(text, 8, 2);
-    const h = digits(text, 11, 2);
-    const mi = digits(text, 14, 2);
-    const sec = digits(text, 17, 2);
-    const ms = n === 24 ? digits(text, 20, 3) : 0;
-    // Ranges Date.parse takes as they are; the rest (NaN included) is left to it.
-    if (mo >= 1 && mo <= 12 && d >= 1 && d <= 28 && h <= 23 && mi <= 59 && sec <= 59 && ms >= 0) {
-      return ((daysFromCivil(digits(text, 0, 4), mo, d) * 24 + h) * 60 + mi) * 60_000 + sec * 1000 + ms;
+    const y = digit(text, 0) * 1000 + digit(text, 1) * 100 + digit(text, 2) * 10 + digit(text, 3);
+    const mo = digit(text, 5) * 10 + digit(text, 6);
+    const d = digit(text, 8) * 10 + digit(text, 9);
+    const h = digit(text, 11) * 10 + digit(text, 12);
+    const mi = digit(text, 14) * 10 + digit(text, 15);
+    const sec = digit(text, 17) * 10 + digit(text, 18);
+    const ms = n === 24 ? digit(text, 20) * 100 + digit(text, 21) * 10 + digit(text, 22) : 0;
+    // Ranges Date.parse takes as they are (NaN fails them all); the rest is left to it.
+    if (y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 28 && h <= 23 && mi <= 59 && sec <= 59 && ms >= 0) {
+      return (((monthStart(y, mo) + d - 1) * 24 + h) * 60 + mi) * 60_000 + sec * 1000 + ms;
     }
   }
   return Date.parse(text);
 }
 
+const MINUTE = 60_000;
+
 /** The start (local time) of the minute, hour, day or week (from Monday) holding `t`. */
 export function bucketStart(t: number, interval: TimeInterval): number {
-  if (interval === 'minute') return t - (((t % 60_000) + 60_000) % 60_000);
+  if (interval === 'minute') return Math.floor(t / MINUTE) * MINUTE;
   const d = new Date(t);
   if (interval === 'hour') d.setMinutes(0, 0, 0);
   else {
@@ -116,7 +124,7 @@ export function bucketStart(t: number, interval: TimeInterval): number {
 
 /** The start of the interval before the one starting at `start`. */
 export function previousBucket(start: number, interval: TimeInterval): number {
-  if (interval === 'minute') return start - 60_000;
+  if (interval === 'minute') return start - MINUTE;
   const d = new Date(start);
   if (interval === 'hour') d.setHours(d.getHours() - 1);
   else d.setDate(d.getDate() - (interval === 'week' ? 7 : 1));
@@ -140,12 +148,6 @@ export function aggregateSpec<T extends keyof ChartConfigs>(type: T, c: ChartCon
   return base;
 }
 
-/** One record's part in the totals: its group and its value (null: no number to add). */
-interface Part {
-  key: string;
-  value: number | null;
-}
-
 export interface GroupTotal {
   /** Records in the group. */
   count: number;
@@ -155,24 +157,46 @@ export interface GroupTotal {
 }
 
 /**
+ * A group: the field's value as text, or for a chart over time the start of the record's interval
+ * in minutes since 1970 (a small integer, which Maps hash fastest).
+ */
+type GroupKey = string | number;
+
+/** A record as the aggregator reads it (the viewer's RecordDto is one). */
+export interface DataHolder {
+  data: Data;
+}
+
+/**
  * Totals of one widget kept up to date record by record: a change takes the record's old part out
  * of its group and puts the new one in, so a pushed change costs O(1) instead of a pass over every
  * record. Nothing is stored per record (the caller knows the record before and after a change), so
- * a full recount is one pass that only touches the few group totals. Minimum and maximum are
- * recomputed from `all()` (once, lazily) only when the record holding them changes.
+ * a full recount is one pass that allocates nothing per record and only touches the few group
+ * totals. Minimum and maximum are recomputed from `all()` (once, lazily) only when the record
+ * holding them changes.
  */
 export class Aggregator {
-  private groups = new Map<string, GroupTotal>();
+  private groups = new Map<GroupKey, GroupTotal>();
   private records = 0;
   private extremes: { min: number; max: number } | null = null;
   private extremesStale = true;
   private readonly passes: (data: Data) => boolean;
+  private readonly groupOf: ((data: Data) => unknown) | null;
+  private readonly numberOf: ((data: Data) => unknown) | null;
   /** Interval starts by quarter hour: every time zone's hours and days begin on one, so records share the Date work. */
-  private readonly starts = new Map<number, string>();
+  private readonly starts = new Map<number, number>();
+  /** The last quarter hour looked up, and its interval start: records usually come in date order. */
+  private lastQuarter = NaN;
+  private lastStart = NaN;
+  /** The last group added to, for the same reason (forgotten when its group goes). */
+  private lastKey: GroupKey | null = null;
+  private lastGroup: GroupTotal | null = null;
 
-  /** `all` lists the current records' data, for the rare min / max recomputation. */
-  constructor(readonly spec: AggregateSpec, private readonly all: () => Iterable<Data> = () => []) {
+  /** `all` lists the current records, for the rare min / max recomputation. */
+  constructor(readonly spec: AggregateSpec, private readonly all: () => Iterable<DataHolder> = () => []) {
     this.passes = compileFilter(spec.filter);
+    this.groupOf = spec.groupField ? fieldReader(spec.groupField) : null;
+    this.numberOf = spec.metric !== 'count' && spec.valueField ? fieldReader(spec.valueField) : null;
   }
 
   /** Records that count (those passing the filter, with a group). */
@@ -180,13 +204,15 @@ export class Aggregator {
     return this.records;
   }
 
-  reset(records: Iterable<Data>): void {
+  /** Counts every record again (the viewer store's records: `map.values()`). */
+  reset(records: Iterable<DataHolder>): void {
     this.groups.clear();
+    this.lastKey = this.lastGroup = null;
     this.records = 0;
     // The pass finds the minimum and maximum too.
     this.extremes = null;
     this.extremesStale = false;
-    for (const data of records) this.add(data);
+    for (const r of records) this.add(r.data);
   }
 
   /** One record changed: `before` is what it held (undefined: new), `after` what it holds now (undefined: removed). */
@@ -196,34 +222,45 @@ export class Aggregator {
   }
 
   private add(data: Data): void {
-    const part = this.partOf(data);
-    if (!part) return;
+    if (!this.passes(data)) return;
+    const key = this.keyOf(data);
+    if (key === null) return;
     this.records += 1;
-    let g = this.groups.get(part.key);
-    if (!g) this.groups.set(part.key, (g = { count: 0, numbers: 0, sum: 0 }));
+    let g = key === this.lastKey ? this.lastGroup : this.groups.get(key);
+    if (!g) this.groups.set(key, (g = { count: 0, numbers: 0, sum: 0 }));
+    this.lastKey = key;
+    this.lastGroup = g;
     g.count += 1;
-    if (part.value !== null) {
+    const value = this.valueOf(data);
+    if (value !== null) {
       g.numbers += 1;
-      g.sum += part.value;
+      g.sum += value;
       if (!this.extremesStale) {
         const e = this.extremes;
-        this.extremes = e ? { min: Math.min(e.min, part.value), max: Math.max(e.max, part.value) } : { min: part.value, max: part.value };
+        if (!e) this.extremes = { min: value, max: value };
+        else if (value < e.min) e.min = value;
+        else if (value > e.max) e.max = value;
       }
     }
   }
 
   private take(data: Data): void {
-    const part = this.partOf(data);
-    const g = part && this.groups.get(part.key);
-    if (!part || !g) return;
+    if (!this.passes(data)) return;
+    const key = this.keyOf(data);
+    const g = key === null ? undefined : this.groups.get(key);
+    if (key === null || !g) return;
     this.records -= 1;
     g.count -= 1;
-    if (part.value !== null) {
+    const value = this.valueOf(data);
+    if (value !== null) {
       g.numbers -= 1;
-      g.sum -= part.value;
-      if (this.extremes && (part.value === this.extremes.min || part.value === this.extremes.max)) this.extremesStale = true;
+      g.sum -= value;
+      if (this.extremes && (value === this.extremes.min || value === this.extremes.max)) this.extremesStale = true;
     }
-    if (g.count === 0) this.groups.delete(part.key);
+    if (g.count === 0) {
+      this.groups.delete(key);
+      if (this.lastGroup === g) this.lastKey = this.lastGroup = null;
+    }
   }
 
   /** The KPI: a count, or the sum / average / minimum / maximum of the value field (null with no numbers). */
@@ -247,7 +284,7 @@ export class Aggregator {
 
   /** Groups by value, largest first; with `topN`, the rest are added up as "Other". */
   top(topN?: number): { key: string; value: number }[] {
-    const rows = [...this.groups].map(([key, g]) => ({ key, value: this.metricOf(g) }));
+    const rows = [...this.groups].map(([key, g]) => ({ key: String(key), value: this.metricOf(g) }));
     rows.sort((a, b) => b.value - a.value || a.key.localeCompare(b.key));
     if (topN === undefined || rows.length <= topN) return rows;
     const rest = rows.slice(topN).reduce((s, r) => s + r.value, 0);
@@ -258,10 +295,10 @@ export class Aggregator {
   series(points: number, now: number): { start: number; value: number }[] {
     const interval = this.spec.interval ?? 'day';
     let latest = now;
-    for (const key of this.groups.keys()) latest = Math.max(latest, Number(key));
+    for (const key of this.groups.keys()) if (typeof key === 'number' && key * MINUTE > latest) latest = key * MINUTE;
     const out: { start: number; value: number }[] = [];
     for (let start = bucketStart(latest, interval); out.length < points; start = previousBucket(start, interval)) {
-      const g = this.groups.get(String(start));
+      const g = this.groups.get(start / MINUTE);
       out.push({ start, value: g ? this.metricOf(g) : 0 });
     }
     return out.reverse();
@@ -271,35 +308,43 @@ export class Aggregator {
     return this.spec.metric === 'sum' ? g.sum : g.count;
   }
 
-  private partOf(data: Data): Part | null {
-    const { groupField, interval, metric, valueField } = this.spec;
-    if (!this.passes(data)) return null;
-    const value = metric === 'count' ? null : toNumber(valueField ? fieldValue(data, valueField) : undefined);
-    if (!groupField) return { key: '', value };
-    const raw = fieldValue(data, groupField);
-    if (interval) {
-      const t = typeof raw === 'number' ? raw : typeof raw === 'string' ? parseTime(raw) : NaN;
-      return Number.isFinite(t) ? { key: this.startOf(t, interval), value } : null;
-    }
-    const key = isEmptyValue(raw) ? EMPTY_GROUP : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
-    return { key, value };
+  /** The number a record adds (null: none, or the metric is a count). */
+  private valueOf(data: Data): number | null {
+    return this.numberOf ? toNumber(this.numberOf(data)) : null;
   }
 
-  private startOf(t: number, interval: TimeInterval): string {
-    if (interval === 'minute') return String(bucketStart(t, interval));
+  /** The record's group; null when it has none (a chart over time and no date). */
+  private keyOf(data: Data): GroupKey | null {
+    if (!this.groupOf) return '';
+    const raw = this.groupOf(data);
+    const interval = this.spec.interval;
+    if (interval) {
+      const t = typeof raw === 'number' ? raw : typeof raw === 'string' ? parseTime(raw) : NaN;
+      return Number.isFinite(t) ? this.startOf(t, interval) : null;
+    }
+    return isEmptyValue(raw) ? EMPTY_GROUP : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+  }
+
+  /** The start of the record's interval, in minutes since 1970. */
+  private startOf(t: number, interval: TimeInterval): number {
+    if (interval === 'minute') return Math.floor(t / MINUTE);
     const quarter = Math.floor(t / 900_000);
-    let key = this.starts.get(quarter);
-    if (key === undefined) this.starts.set(quarter, (key = String(bucketStart(t, interval))));
-    return key;
+    if (quarter === this.lastQuarter) return this.lastStart;
+    let start = this.starts.get(quarter);
+    if (start === undefined) this.starts.set(quarter, (start = bucketStart(t, interval) / MINUTE));
+    this.lastQuarter = quarter;
+    this.lastStart = start;
+    return start;
   }
 
   private minMax(): { min: number; max: number } | null {
     if (this.extremesStale) {
       let min = Infinity;
       let max = -Infinity;
-      for (const data of this.all()) {
-        const v = this.partOf(data)?.value;
-        if (v === null || v === undefined) continue;
+      for (const { data } of this.all()) {
+        if (!this.passes(data) || this.keyOf(data) === null) continue;
+        const v = this.valueOf(data);
+        if (v === null) continue;
         if (v < min) min = v;
         if (v > max) max = v;
       }

@@ -15,7 +15,7 @@ const delta = { dataSourceId: 'd', total: 0, part: 0, parts: 1 };
 describe('widget totals fed by the viewer store', () => {
   it('follow loads, pushed upserts (duplicates and new records included), removals and refetches record by record, equal to a recount', () => {
     const spec: AggregateSpec = { metric: 'sum', groupField: 'status', valueField: 'amount' };
-    const aggregator = new Aggregator(spec, () => currentRecords().map((r) => r.data));
+    const aggregator = new Aggregator(spec, () => currentRecords());
     let resets = 0;
     const reset = aggregator.reset.bind(aggregator);
     aggregator.reset = (records) => {
@@ -27,7 +27,7 @@ describe('widget totals fed by the viewer store', () => {
       syncAggregator(aggregator, useViewerStore.getState(), seen);
       seen = useViewerStore.getState().version;
       const recount = new Aggregator(spec);
-      recount.reset(currentRecords().map((r) => r.data));
+      recount.reset(currentRecords());
       expect(aggregator.top()).toEqual(recount.top());
       expect(aggregator.size).toBe(currentRecords().length);
     };

@@ -4,10 +4,6 @@ import type { RecordDto } from '@common/schemas/record';
 import { Aggregator, type AggregateSpec } from '@common/widgets/aggregate';
 import { useViewerStore, type RecordsChange } from '../viewerStore';
 
-function* dataOf(records: Map<string, RecordDto>): Iterable<Record<string, unknown>> {
-  for (const r of records.values()) yield r.data;
-}
-
 /** Records a widget reads: the viewer's live store, or the builder's preview of a source. */
 export interface RecordFeed {
   get(): { records: Map<string, RecordDto>; version: number; change: RecordsChange | null };
@@ -51,7 +47,7 @@ export function syncAggregator(aggregator: Aggregator, s: ReturnType<RecordFeed[
     for (const id of s.change.removed) aggregator.update(previous.get(id)?.data, undefined);
     for (const id of s.change.upserted) aggregator.update(previous.get(id)?.data, s.records.get(id)?.data);
   } else {
-    aggregator.reset(dataOf(s.records));
+    aggregator.reset(s.records.values());
   }
 }
 
@@ -64,7 +60,7 @@ export function useAggregator(spec: AggregateSpec): { aggregator: Aggregator; ve
   const { feed } = useWidgetEnv();
   const key = JSON.stringify(spec);
   // The spec's content (key) decides when to start over, not its identity.
-  const aggregator = useMemo(() => new Aggregator(JSON.parse(key) as AggregateSpec, () => dataOf(feed.get().records)), [key, feed]);
+  const aggregator = useMemo(() => new Aggregator(JSON.parse(key) as AggregateSpec, () => feed.get().records.values()), [key, feed]);
   const seen = useRef<{ aggregator: Aggregator; version: number } | null>(null);
   const sync = () => {
     const s = feed.get();
