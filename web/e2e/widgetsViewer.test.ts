@@ -124,7 +124,7 @@ describe('widgets in the public viewer', () => {
 });
 
 describe('TV mode', () => {
-  it('fills the screen without controls on the dark theme, hides the cursor, rotates tabs and says when it reconnects', async () => {
+  it('fills the screen without controls on the dark theme, keeps the screen on, hides the cursor, rotates tabs and says when it reconnects', async () => {
     const { id } = await seedFor(h, [OVERVIEW, BOARD], { name: 'Support queue', records: TICKETS });
     const { page } = h;
     let down = false;
@@ -136,8 +136,11 @@ describe('TV mode', () => {
     });
     await page.route(/\/socket\.io\//, (route) => (down ? route.abort() : route.continue()));
     await page.setViewportSize({ width: 1920, height: 1080 });
+    await h.context.grantPermissions(['screen-wake-lock'], { origin: h.server.url });
     await page.goto(`/dashboards/${id}?tv=1&rotate=5`);
     const tv = page.getByTestId('tv-mode');
+    // The screen is kept on where the browser allows it.
+    await poll(() => tv.getAttribute('data-wake-lock')).toBe('held');
     await poll(() => kpi('Open tickets').getAttribute('data-value')).toBe('2');
     await page.getByTestId('tv-live').waitFor();
     expect(await page.getByRole('button').count()).toBe(0);
