@@ -134,6 +134,4 @@ export interface ClientToServerEvents {
 
 export interface SocketData {
   isAdmin: boolean;
-  /** Dashboards this socket views → their data source (to leave the source's room with the last one). */
-  viewing?: Record<string, string | null>;
 }

@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import { isAdminToken } from '../middleware/guards';
 import { ErrorCode } from '@common/schemas/errors';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
-import { joinDashboard, leaveDashboard } from './publicRooms';
+import { emptyRoom, joinDashboard, leaveDashboard, moveRoom } from './publicRooms';
 import { joinCluster } from './cluster';
 import { attachShareRooms } from './shareRooms';
 import { attachActivityFeed } from './activityFeed';
@@ -96,7 +96,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     };
 
     socket.on('dashboard:join', (dashboardId, ack) => void joinDashboard(ctx, socket, dashboardId, ack));
-    socket.on('dashboard:leave', (id) => void leaveDashboard(socket, id));
+    socket.on('dashboard:leave', (id) => void leaveDashboard(ctx, socket, id));
     socket.on('dashboards:join', (ack) => {
       void socket.join(rooms.publicList);
       if (typeof ack === 'function') ack({ ok: true });
@@ -143,23 +143,19 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     events.on('dashboard.changed', serial(async ({ dashboard, wasPublished, previousDataSourceId }) => {
       io.to(rooms.admin).emit('admin:dashboard:changed', { dashboard });
       if (!dashboard.isPublished) {
-        if (wasPublished) kick(dashboard.id, [previousDataSourceId, dashboard.dataSourceId]);
+        if (wasPublished) await kick(dashboard.id, [previousDataSourceId, dashboard.dataSourceId]);
         return;
       }
       // Viewers follow the dashboard to its new source's deltas at once (the clients also re-join).
-      if (previousDataSourceId !== dashboard.dataSourceId) {
-        const viewers = io.in(rooms.dashboard(dashboard.id));
-        if (previousDataSourceId) viewers.socketsLeave(rooms.source(previousDataSourceId));
-        if (dashboard.dataSourceId) viewers.socketsJoin(rooms.source(dashboard.dataSourceId));
-      }
+      if (previousDataSourceId !== dashboard.dataSourceId) await moveRoom(ctx, io, rooms.dashboard(dashboard.id), previousDataSourceId, dashboard.dataSourceId);
       const loaded = await loadPublishedDashboard(ctx, dashboard.id).catch(() => null);
       if (!loaded) return;
       await emitPublicHead(loaded.dashboard, previousDataSourceId !== dashboard.dataSourceId, loaded.dataSource);
       io.to(rooms.publicList).emit('dashboards:changed', { dashboard: presentPublicSummary(loaded.dashboard, loaded.dataSource?.updatedAt ?? null) });
     })),
-    events.on('dashboard.removed', serial(({ dashboardId, wasPublished, dataSourceId }) => {
+    events.on('dashboard.removed', serial(async ({ dashboardId, wasPublished, dataSourceId }) => {
       io.to(rooms.admin).emit('admin:dashboard:removed', { dashboardId });
-      if (wasPublished) kick(dashboardId, [dataSourceId]);
+      if (wasPublished) await kick(dashboardId, [dataSourceId]);
     })),
     events.on('integration.changed', serial((e) => {
       io.to(rooms.admin).emit('admin:integration:changed', e);
@@ -188,13 +184,15 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     });
   }
 
-  /** An unpublished or deleted dashboard: tell its viewers, take them out of its source's audience, close the room. */
-  function kick(dashboardId: string, dataSourceIds: (string | null | undefined)[]) {
+  /**
+   * An unpublished or deleted dashboard: tell its viewers, close the room, and take them out of its
+   * source's audience unless something else they view needs it.
+   */
+  async function kick(dashboardId: string, dataSourceIds: (string | null | undefined)[]) {
     const room = rooms.dashboard(dashboardId);
     io.to(room).emit('dashboard:removed', { dashboardId });
-    const sources = dataSourceIds.filter((x): x is string => Boolean(x)).map((id) => rooms.source(id));
-    io.in(room).socketsLeave([...sources, room]);
     io.to(rooms.publicList).emit('dashboards:removed', { dashboardId });
+    await emptyRoom(ctx, io, room, dataSourceIds);
   }
 
   const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers (issue 13)

@@ -2,8 +2,50 @@ import type { Socket } from 'socket.io';
 import { rooms, type ClientToServerEvents, type JoinAck, type ServerToClientEvents, type SocketData } from '@common/realtime';
 import type { AppContext } from '../context';
 import { viewCacheOf } from '../viewCache';
+import type { DashboardDoc } from '../models';
 
 type ViewerSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+/** What the room bookkeeping needs of a socket, local or on another process (RemoteSocket). */
+export interface RoomMember {
+  rooms: Set<string>;
+  leave(room: string): unknown;
+}
+
+const DASHBOARD = rooms.dashboard('');
+const SHARE = rooms.share('');
+const SOURCE = rooms.source('');
+
+/**
+ * The source audiences a socket still needs, from the rooms it is in (the one truth, on every
+ * process): the source of each published dashboard it views and of each dashboard it views through
+ * a share link, except the rooms in `except`.
+ */
+async function neededSources(ctx: AppContext, joined: Iterable<string>, except: string[]): Promise<Set<string>> {
+  const needed = new Set<string>();
+  for (const room of joined) {
+    if (except.includes(room)) continue;
+    let dataSourceId: string | null = null;
+    if (room.startsWith(DASHBOARD)) {
+      dataSourceId = await viewCacheOf(ctx).view(room.slice(DASHBOARD.length)).then((v) => v.dataSourceId, () => null);
+    } else if (room.startsWith(SHARE)) {
+      const doc = await ctx.models.Dashboard.findById(room.slice(SHARE.length)).select('dataSourceId').lean<Pick<DashboardDoc, 'dataSourceId'>>().catch(() => null);
+      dataSourceId = doc?.dataSourceId ? String(doc.dataSourceId) : null;
+    }
+    if (dataSourceId) needed.add(rooms.source(dataSourceId));
+  }
+  return needed;
+}
+
+/**
+ * A socket stops viewing through `leaving` (a dashboard or share room and the like): it leaves
+ * them, and every source audience (of `sources`, or all it is in) nothing else it views needs.
+ */
+export async function releaseRooms(ctx: AppContext, socket: RoomMember, leaving: string[], sources?: string[]): Promise<void> {
+  const candidates = sources ?? [...socket.rooms].filter((r) => r.startsWith(SOURCE));
+  const needed = await neededSources(ctx, socket.rooms, leaving);
+  for (const room of [...leaving, ...candidates.filter((r) => !needed.has(r))]) await socket.leave(room);
+}
 
 /**
  * A viewer joins a published dashboard: its room (head changes, removal) and its data source's
@@ -18,7 +60,6 @@ export async function joinDashboard(ctx: AppContext, socket: ViewerSocket, dashb
     const joined = [rooms.dashboard(dashboardId)];
     if (view.dataSourceId) joined.push(rooms.source(view.dataSourceId));
     await socket.join(joined);
-    socket.data.viewing = { ...socket.data.viewing, [dashboardId]: view.dataSourceId };
     reply({ ok: true, revision: view.revision });
     // Sent as a broadcast (to the socket's own room) so it carries a recovery offset: a viewer that
     // drops before any delta arrived can still be recovered from this point.
@@ -28,16 +69,29 @@ export async function joinDashboard(ctx: AppContext, socket: ViewerSocket, dashb
   }
 }
 
-/**
- * Leaves a dashboard's room, and every source audience no other viewed dashboard needs (the
- * server may have moved the socket to a new source when the dashboard changed its source).
- */
-export async function leaveDashboard(socket: ViewerSocket, dashboardId: unknown): Promise<void> {
+/** Leaves a dashboard's room, and every source audience no other viewed dashboard needs. */
+export async function leaveDashboard(ctx: AppContext, socket: ViewerSocket, dashboardId: unknown): Promise<void> {
   if (typeof dashboardId !== 'string') return;
-  const viewing = { ...socket.data.viewing };
-  delete viewing[dashboardId];
-  socket.data.viewing = viewing;
-  const needed = new Set(Object.values(viewing).flatMap((id) => (id ? [rooms.source(id)] : [])));
-  const unneeded = [...socket.rooms].filter((r) => r.startsWith(rooms.source('')) && !needed.has(r));
-  await Promise.all([rooms.dashboard(dashboardId), ...unneeded].map((r) => socket.leave(r)));
+  await releaseRooms(ctx, socket, [rooms.dashboard(dashboardId)]);
+}
+
+/**
+ * The viewers in `room` (on every process) no longer view through it: each leaves it and those of
+ * `dataSourceIds` nothing else it views needs — a socket that views another dashboard of the same
+ * source keeps its deltas.
+ */
+export async function emptyRoom(ctx: AppContext, nsp: { in(room: string): { fetchSockets(): Promise<RoomMember[]> } }, room: string, dataSourceIds: (string | null | undefined)[], alsoLeave: (joined: Set<string>) => string[] = () => []): Promise<void> {
+  const sources = dataSourceIds.filter((x): x is string => Boolean(x)).map((id) => rooms.source(id));
+  for (const socket of await nsp.in(room).fetchSockets()) await releaseRooms(ctx, socket, [room, ...alsoLeave(socket.rooms)], sources);
+}
+
+/** A dashboard moved to another source: its viewers follow it, keeping the old source only if something else they view needs it. */
+export async function moveRoom(ctx: AppContext, nsp: { in(room: string): { fetchSockets(): Promise<(RoomMember & { join(room: string): unknown })[]> } }, room: string, from: string | null | undefined, to: string | null | undefined): Promise<void> {
+  for (const socket of await nsp.in(room).fetchSockets()) {
+    if (from) {
+      const needed = await neededSources(ctx, socket.rooms, [room]);
+      if (!needed.has(rooms.source(from))) await socket.leave(rooms.source(from));
+    }
+    if (to) await socket.join(rooms.source(to));
+  }
 }

@@ -5,6 +5,7 @@ import { findDataSource } from '../services/dataSources';
 import { loadDashboardForShare, removeDashboardLinks } from '../services/shareLinks';
 import type { DashboardDoc } from '../models';
 import type { RealtimeServer } from './index';
+import { moveRoom, releaseRooms, type RoomMember } from './publicRooms';
 
 /** Longest timer Node runs (about 24.8 days); later expiries are re-armed on the next join. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -18,12 +19,12 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Promise<void> {
   const expiries = new Map<string, NodeJS.Timeout>();
 
-  /** Rooms a share viewer leaves when its link ends (its source's deltas included). */
-  const shareRoomsOf = (joined: Set<string>) => [...joined].filter((r) => r.startsWith('share:') || r.startsWith('sharelink:') || r.startsWith(rooms.source('')));
-  const leaveShare = (socket: { id: string; rooms: Set<string>; leave(room: string): unknown }) => {
+  /** Rooms a share viewer leaves when its link ends (and its source's deltas, unless a dashboard it views needs them). */
+  const shareRoomsOf = (joined: Set<string>) => [...joined].filter((r) => r.startsWith(rooms.share('')) || r.startsWith(rooms.shareLink('')));
+  const leaveShare = async (socket: RoomMember & { id: string }) => {
     clearTimeout(expiries.get(socket.id));
     expiries.delete(socket.id);
-    for (const room of shareRoomsOf(socket.rooms)) void socket.leave(room);
+    await releaseRooms(ctx, socket, shareRoomsOf(socket.rooms));
   };
 
   io.on('connection', (socket) => {
@@ -32,14 +33,14 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
       if (typeof token !== 'string') return ack({ ok: false, reason: 'token must be a string' });
       try {
         const { link, dashboard, dataSource } = await loadDashboardForShare(ctx, token, { touch: false });
-        leaveShare(socket);
+        await leaveShare(socket);
         const dashboardId = String(dashboard._id);
         await socket.join([rooms.share(dashboardId), rooms.shareLink(String(link._id)), ...(dataSource ? [rooms.source(String(dataSource._id))] : [])]);
         if (link.expiresAt) {
           const ms = Math.min(new Date(link.expiresAt).getTime() - Date.now(), MAX_TIMER_MS);
           expiries.set(socket.id, setTimeout(() => {
             socket.emit('dashboard:removed', { dashboardId });
-            leaveShare(socket);
+            void leaveShare(socket);
           }, Math.max(0, ms)));
         }
         ack({ ok: true, revision: dataSource?.revision ?? 0 });
@@ -47,7 +48,7 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
         ack({ ok: false, reason: 'Dashboard Not Found' });
       }
     });
-    socket.on('share:leave', () => leaveShare(socket));
+    socket.on('share:leave', () => void leaveShare(socket));
     socket.on('disconnect', () => {
       clearTimeout(expiries.get(socket.id));
       expiries.delete(socket.id);
@@ -57,7 +58,7 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
   /** Empties a room: its viewers see "Dashboard Not Found" and stop receiving its updates. */
   const empty = async (room: string, dashboardId: string) => {
     io.to(room).emit('dashboard:removed', { dashboardId });
-    for (const socket of await io.in(room).fetchSockets()) for (const r of shareRoomsOf(socket.rooms)) socket.leave(r);
+    for (const socket of await io.in(room).fetchSockets()) await releaseRooms(ctx, socket, shareRoomsOf(socket.rooms));
   };
 
   async function emitHead(dashboard: DashboardDoc, dataSourceChanged: boolean) {
@@ -76,11 +77,7 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
   const off = [
     events.on('dashboard.changed', serial(async ({ dashboard, previousDataSourceId }) => {
       // Share viewers follow the dashboard to its new source's deltas (drafts too).
-      if (previousDataSourceId !== dashboard.dataSourceId) {
-        const viewers = io.in(rooms.share(dashboard.id));
-        if (previousDataSourceId) viewers.socketsLeave(rooms.source(previousDataSourceId));
-        if (dashboard.dataSourceId) viewers.socketsJoin(rooms.source(dashboard.dataSourceId));
-      }
+      if (previousDataSourceId !== dashboard.dataSourceId) await moveRoom(ctx, io, rooms.share(dashboard.id), previousDataSourceId, dashboard.dataSourceId);
       const doc = await ctx.models.Dashboard.findById(dashboard.id).lean<DashboardDoc>();
       if (doc) await emitHead(doc, previousDataSourceId !== dashboard.dataSourceId);
     })),

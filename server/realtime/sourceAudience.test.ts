@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { rooms } from '@common/realtime';
 import { startTestServer, type TestServer } from '../test/harness';
 import { collect, join, next, openSocket, sleep, type TestSocket } from '../test/sockets';
 
@@ -100,5 +101,32 @@ describe("a source's public audience", () => {
     await ingest(ds.sourceId, [{ id: 8 }]);
     await sleep(300);
     expect(after.map((c) => c.items.length)).toEqual([0, 0]);
+  });
+
+  it('keeps the deltas of a socket that still views another dashboard of the source when one is unpublished, and only then', async () => {
+    const d3 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Three', dataSourceId: other.id, isPublished: true } })).body;
+    const both = await viewer(d1.id, d2.id);
+    const only = await viewer(d1.id, d3.id);
+    const gone = [next(both, 'dashboard:removed'), next(only, 'dashboard:removed')];
+    await s.http('PATCH', `/api/admin/dashboards/${d1.id}`, { body: { isPublished: false } });
+    expect((await Promise.all(gone)).map((e) => e.dashboardId)).toEqual([d1.id, d1.id]);
+    const [seenBoth, seenOnly] = [both, only].map((v) => collect(v, 'records:upserted'));
+    await ingest(ds.sourceId, [{ id: 9 }]);
+    // Deltas go out in the order of the ingests: once Orders' delta reached `only`, Tickets' would have too.
+    await ingest(other.sourceId, [{ no: 'z' }]);
+    await until(() => seenBoth.items.length === 1 && seenOnly.items.length === 1);
+    expect(seenBoth.items.map((d) => [d.dataSourceId, d.records[0].recordId])).toEqual([[ds.id, '9']]);
+    expect(seenOnly.items.map((d) => d.dataSourceId)).toEqual([other.id]);
+
+    // Leaving the last dashboard of the source ends its deltas.
+    const inTicketsAudience = () => s.app.realtime.io.sockets.sockets.get(both.id!)?.rooms.has(rooms.source(ds.id));
+    expect(inTicketsAudience()).toBe(true);
+    both.emit('dashboard:leave', d2.id);
+    await until(() => inTicketsAudience() === false);
+    const marker = await viewer(d2.id);
+    const seenMarker = collect(marker, 'records:upserted');
+    await ingest(ds.sourceId, [{ id: 10 }]);
+    await until(() => seenMarker.items.length === 1);
+    expect(seenBoth.items).toHaveLength(1);
   });
 });
