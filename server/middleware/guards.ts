@@ -70,9 +70,10 @@ export function createGuards(app: AppContext) {
           throw new ApiError(401, ErrorCode.ingestCredentialRequired, "Ingest needs a credential: send Authorization: Bearer <admin token or the data source's ingest key>");
         }
         await limits.authFailures.check(ctx, ctx.ip);
+        const source = isAdminToken(credential, app.adminToken) ? null : await findSourceByIngestKey(app, credential);
         let state: IngestCredential;
         if (isAdminToken(credential, app.adminToken)) state = { admin: true };
-        else if (await findSourceByIngestKey(app, credential)) state = { admin: false, credential };
+        else if (source) state = { admin: false, source };
         else {
           return credentialFailed(
             ctx,

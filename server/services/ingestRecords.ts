@@ -5,7 +5,7 @@ import { ApiError, BadRequestError, ForbiddenError, NotFoundError } from '../err
 import type { DataSourceDoc } from '../models';
 import { closeChange, openChange } from '../models/ingestJournal';
 import { presentDataSource } from '../presenters';
-import { findDataSource, isIngestKeyOf } from './dataSources';
+import { findDataSource } from './dataSources';
 import { checkRecords, isObject, structureProblem } from './recordRules';
 import { withSourceLock } from './sourceLock';
 import { writeRecords } from './writeRecords';
@@ -20,7 +20,8 @@ interface Item {
 }
 
 /** Who is ingesting: the admin, or the holder of some credential that must be a source's ingest key. */
-export type IngestCredential = { admin: true } | { admin: false; credential: string };
+/** Who ingests: the admin, or the holder of one data source's ingest key (that source, as the guard found it by the key). */
+export type IngestCredential = { admin: true } | { admin: false; source: DataSourceDoc };
 
 /** Recognises the four payload shapes of the API docs and flattens them to indexed items. */
 export function detectFormat(body: unknown, maxRecords: number): { format: Format; items: Item[]; primaryKey?: string } {
@@ -85,7 +86,9 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
   let unknownSourceRejections = 0;
   const sources = new Map<string, DataSourceDoc>();
   for (const sourceId of bySource.keys()) {
-    const ds = await findDataSource(ctx, sourceId);
+    // An ingest key writes to its own source, which the guard already read.
+    const own = !who.admin && (sourceId === who.source.sourceId || sourceId === String(who.source._id));
+    const ds = own ? who.source : await findDataSource(ctx, sourceId);
     if (!ds) {
       if (format !== 'array') throw NotFoundError(`Data source ${sourceId}`);
       for (const item of bySource.get(sourceId)!) rejections.push({ index: item.index, sourceId, reason: `data source ${sourceId} not found` });
@@ -93,7 +96,7 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
       bySource.delete(sourceId);
       continue;
     }
-    if (!who.admin && !isIngestKeyOf(ds, who.credential)) {
+    if (!who.admin && String(ds._id) !== String(who.source._id)) {
       throw ForbiddenError(`This ingest key cannot write to data source ${sourceId}: use that source's own ingest key or the admin token`, ErrorCode.ingestKeyForbidden);
     }
     sources.set(sourceId, ds);

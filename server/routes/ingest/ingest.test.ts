@@ -142,6 +142,11 @@ describe('POST /api/data/ingest', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.body.error.code).toBe('invalid_ingest_credential');
     expect((await s.http('POST', '/api/data/ingest', { body: payload(a.sourceId), token: a.ingestKey })).status).toBe(200);
+    // Its source named by id works too; naming the other source by id does not.
+    expect((await s.http('POST', '/api/data/ingest', { body: payload(a.id), token: a.ingestKey })).status).toBe(200);
+    expect((await s.http('POST', '/api/data/ingest', { body: payload(b.id), token: a.ingestKey })).status).toBe(403);
+    const mixed = await s.http('POST', '/api/data/ingest', { body: [{ sourceId: a.sourceId, id: 2 }, { sourceId: b.sourceId, id: 3 }], token: a.ingestKey });
+    expect(mixed.status).toBe(403);
     const other = await s.http('POST', '/api/data/ingest', { body: payload(b.sourceId), token: a.ingestKey });
     expect(other.status).toBe(403);
     expect(other.body.error.code).toBe('ingest_key_forbidden');
