@@ -1,29 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config';
-import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
-import { createLogger } from '../log';
 import { viewCacheOf } from '../viewCache';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
+import { ADMIN_TOKEN, type TestServer } from '../test/harness';
+import { startCluster, type TestCluster } from '../test/cluster';
 import { freePort, startRedis, startServerProcess } from '../test/processes';
 import { join, openSocket, sleep } from '../test/sockets';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
-let db: DatabaseHandle;
+let cluster: TestCluster;
 let a: TestServer;
-let b: Awaited<ReturnType<typeof startServerProcess>>;
+let b: TestCluster['b'];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
-  a = await startTestServer({ MONGODB_URI: db.uri, REDIS_URL: redis.url });
-  b = await startServerProcess({ MONGODB_URI: db.uri, REDIS_URL: redis.url, ADMIN_TOKEN, SEED_DEMO: 'false' });
+  cluster = await startCluster();
+  ({ a, b } = cluster);
 });
-afterAll(async () => {
-  await b?.stop();
-  await a?.close();
-  await db?.stop();
-  await redis?.stop();
-});
+afterAll(() => cluster?.stop());
 
 type View = { dashboard: { name: string }; records: { recordId: string; data: Record<string, unknown> }[]; revision: number };
 
@@ -77,7 +67,7 @@ describe('view caches of two processes sharing Redis and MongoDB', () => {
   it('exits at once with a clear message when REDIS_URL is unreachable at start', async () => {
     const port = await freePort();
     const started = Date.now();
-    const failure = await startServerProcess({ MONGODB_URI: db.uri, REDIS_URL: `redis://127.0.0.1:${port}`, ADMIN_TOKEN, SEED_DEMO: 'false' }).then(
+    const failure = await startServerProcess({ MONGODB_URI: cluster.db.uri, REDIS_URL: `redis://127.0.0.1:${port}`, ADMIN_TOKEN, SEED_DEMO: 'false' }).then(
       (p) => p.stop().then(() => null),
       (e: Error) => e.message,
     );
@@ -95,13 +85,13 @@ describe('view caches of two processes sharing Redis and MongoDB', () => {
       expect(await join(viewer, 'dashboard:join', d.id)).toMatchObject({ ok: true });
       const resyncs: unknown[] = [];
       viewer.on('view:resync', (e) => resyncs.push(e));
-      await redis.stop();
+      await cluster.redis.stop();
       // Lost: both processes still answer, and a write on A shows on B (read from the database).
       expect((await call(a.url, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 1, during: 'outage' }] })).status).toBe(200);
       await seenWithin(b.url, d.id, (v) => v.records.some((r) => r.data.during === 'outage'), 10_000);
       expect((await fetch(`${b.url}/api/health`)).status).toBe(200);
 
-      redis = await startRedis(redis.port);
+      cluster.redis = await startRedis(cluster.redis.port);
       for (const end = Date.now() + 20_000; !resyncs.length && Date.now() < end; ) await sleep(50);
       expect(resyncs[0]).toEqual({ reason: 'redis' });
       // Back: caches are on and coherent again.

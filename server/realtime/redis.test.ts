@@ -1,28 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config';
-import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
-import { createLogger } from '../log';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
-import { startRedis, startServerProcess } from '../test/processes';
+import { ADMIN_TOKEN, type TestServer } from '../test/harness';
+import { startCluster, type TestCluster } from '../test/cluster';
 import { collect, join, next, openSocket } from '../test/sockets';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
-let db: DatabaseHandle;
+let cluster: TestCluster;
 let a: TestServer;
-let b: Awaited<ReturnType<typeof startServerProcess>>;
+let b: TestCluster['b'];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
-  a = await startTestServer({ MONGODB_URI: db.uri, REDIS_URL: redis.url });
-  b = await startServerProcess({ MONGODB_URI: db.uri, REDIS_URL: redis.url, ADMIN_TOKEN, SEED_DEMO: 'false' });
+  cluster = await startCluster();
+  ({ a, b } = cluster);
 });
-afterAll(async () => {
-  await b?.stop();
-  await a?.close();
-  await db?.stop();
-  await redis?.stop();
-});
+afterAll(() => cluster?.stop());
 
 describe('two processes behind Redis', () => {
   it('delivers a record ingested through process A to a viewer connected to process B, and back', async () => {

@@ -1,30 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JoinAck } from '@common/realtime';
 import type { DashboardAnalyticsDto } from '@common/schemas/analytics';
-import { loadConfig } from '../config';
-import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
-import { createLogger } from '../log';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
-import { startRedis, startServerProcess } from '../test/processes';
+import type { TestServer } from '../test/harness';
+import { startCluster, type TestCluster } from '../test/cluster';
 import { join, openSocket } from '../test/sockets';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
-let db: DatabaseHandle;
+let cluster: TestCluster;
 let a: TestServer;
-let b: Awaited<ReturnType<typeof startServerProcess>>;
+let b: TestCluster['b'];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
-  a = await startTestServer({ MONGODB_URI: db.uri, REDIS_URL: redis.url });
-  b = await startServerProcess({ MONGODB_URI: db.uri, REDIS_URL: redis.url, ADMIN_TOKEN, SEED_DEMO: 'false' });
+  cluster = await startCluster();
+  ({ a, b } = cluster);
 });
-afterAll(async () => {
-  await b?.stop();
-  await a?.close();
-  await db?.stop();
-  await redis?.stop();
-});
+afterAll(() => cluster?.stop());
 
 describe('viewer counts across processes', () => {
   it('counts viewers connected to another process through the Redis adapter', async () => {

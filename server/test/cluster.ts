@@ -1,0 +1,41 @@
+import { loadConfig } from '../config';
+import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
+import { createLogger } from '../log';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from './harness';
+import { startRedis, startServerProcess } from './processes';
+
+export interface TestCluster {
+  /** The redis-server; a test that restarts it puts the new one here so `stop()` ends it. */
+  redis: Awaited<ReturnType<typeof startRedis>>;
+  db: DatabaseHandle;
+  /** Process A runs in the test's own process (its app is reachable); B is a child process. */
+  a: TestServer;
+  b: Awaited<ReturnType<typeof startServerProcess>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Two server processes sharing one database and a real redis-server (the Redis adapter, view-cache
+ * relay and rate limits in play); `stop()` ends what was started, in reverse order.
+ */
+export async function startCluster(): Promise<TestCluster> {
+  const cluster = {} as TestCluster;
+  const stops: (() => Promise<void>)[] = [];
+  cluster.stop = async () => {
+    for (const s of stops.splice(0).reverse()) await s().catch(() => undefined);
+  };
+  try {
+    cluster.redis = await startRedis();
+    stops.push(() => cluster.redis.stop());
+    cluster.db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
+    stops.push(() => cluster.db.stop());
+    cluster.a = await startTestServer({ MONGODB_URI: cluster.db.uri, REDIS_URL: cluster.redis.url });
+    stops.push(() => cluster.a.close());
+    cluster.b = await startServerProcess({ MONGODB_URI: cluster.db.uri, REDIS_URL: cluster.redis.url, ADMIN_TOKEN, SEED_DEMO: 'false' });
+    stops.push(() => cluster.b.stop());
+    return cluster;
+  } catch (e) {
+    await cluster.stop();
+    throw e;
+  }
+}
