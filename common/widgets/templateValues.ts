@@ -58,3 +58,17 @@ export function suggestValues(roles: readonly ValuesRole[], values: readonly str
   }
   return out;
 }
+
+/**
+ * Values picked or typed in a multi-select, cleaned: trimmed, empties dropped, a value the records
+ * hold up to case spelled as they do, and no value twice up to case (filters ignore case).
+ */
+export function cleanPickedValues(picked: readonly string[], seen: readonly string[]): string[] {
+  const spelling = new Map(seen.map((v) => [v.toLowerCase(), v]));
+  const out = new Map<string, string>();
+  for (const raw of picked) {
+    const v = raw.trim();
+    if (v && !out.has(v.toLowerCase())) out.set(v.toLowerCase(), spelling.get(v.toLowerCase()) ?? v);
+  }
+  return [...out.values()];
+}

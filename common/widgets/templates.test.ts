@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DashboardConfiguration } from '../schemas/dashboard';
 import { TEMPLATES, fieldRoles, suggestFields, templateProblems, valueRoles, type DashboardTemplate } from './templates';
-import { distinctValues, normalizeValue, suggestValues } from './templateValues';
+import { cleanPickedValues, distinctValues, normalizeValue, suggestValues } from './templateValues';
 
 const template = (id: DashboardTemplate['id']) => TEMPLATES.find((t) => t.id === id)!;
 const support = template('support-queue');
@@ -87,5 +87,9 @@ describe('value suggestions', () => {
     expect(distinctValues(records, 'custom_9')).toEqual([{ value: 'chat', count: 1 }]);
     expect(distinctValues(records, 'status', 2).map((v) => v.value)).toEqual(['Solved', 'open']);
     expect(normalizeValue('  On_Hold - Customer ')).toBe('on hold customer');
+  });
+
+  it('cleans picked and typed values: the records\' spelling, no duplicates up to case, no empties', () => {
+    expect(cleanPickedValues(['solved', ' CLOSED ', 'Solved', '', 'archived'], ['solved', 'closed'])).toEqual(['solved', 'closed', 'archived']);
   });
 });

@@ -2,7 +2,7 @@ import { Card, Flex, Form, Select, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RecordDto } from '@common/schemas/record';
 import { suggestFields, templateProblems, valueRoles, type DashboardTemplate, type FieldRole, type TemplateMapping, type ValuesRole } from '@common/widgets/templates';
-import { distinctValues, suggestValues, type ValueCount } from '@common/widgets/templateValues';
+import { cleanPickedValues, distinctValues, suggestValues, type ValueCount } from '@common/widgets/templateValues';
 import { recordFields } from './widgetDrafts';
 
 /**
@@ -84,14 +84,15 @@ function ValueRoleSelects({ roles, field, m, label, error }: {
             disabled={!field}
             placeholder="Pick or type values"
             value={m.mapping.values[r.key] ?? []}
-            onChange={(v: string[]) => m.setRoleValues(r.key, v.map((x) => x.trim()).filter(Boolean))}
+            onChange={(v: string[]) => m.setRoleValues(r.key, cleanPickedValues(v, seen.map((x) => x.value)))}
             options={seen.map((v) => ({ value: v.value, label: v.value }))}
             optionRender={(o) => {
               const other = owner(String(o.value), r.key);
+              const n = counts.get(String(o.value));
               return (
                 <Flex justify="space-between" gap={8}>
                   <span>{o.label}</span>
-                  <Typography.Text type="secondary">{other ? `${other} · ` : ''}{counts.get(String(o.value)) ?? 0} records</Typography.Text>
+                  <Typography.Text type="secondary" style={{ marginInlineEnd: 8 }}>{other ? `${other} · ` : ''}{n === undefined ? 'not in the records' : `${n} record${n === 1 ? '' : 's'}`}</Typography.Text>
                 </Flex>
               );
             }}

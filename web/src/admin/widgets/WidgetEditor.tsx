@@ -2,7 +2,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
 import type { Widget } from '@common/schemas/dashboard';
 import { FILTER_OPERATORS, MAX_FILTER_VALUES, THRESHOLD_COLORS, TIME_INTERVALS, type WidgetType } from '@common/schemas/widget';
-import { distinctValues } from '@common/widgets/templateValues';
+import { cleanPickedValues, distinctValues } from '@common/widgets/templateValues';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
 import { TYPE_LABELS, widgetProblems } from './widgetDrafts';
 
@@ -119,9 +119,9 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
                     maxCount={MAX_FILTER_VALUES}
                     placeholder="Pick or type values"
                     value={filter.values ?? []}
-                    onChange={(v: string[]) => setFilter({ values: v.map((x) => x.trim()).filter(Boolean) })}
+                    onChange={(v: string[]) => setFilter({ values: cleanPickedValues(v, seenValues.map((x) => x.value)) })}
                     options={seenValues.map((v) => ({ value: v.value, label: v.value, count: v.count }))}
-                    optionRender={(o) => <Flex justify="space-between" gap={8}><span>{o.label}</span><Typography.Text type="secondary">{o.data.count}</Typography.Text></Flex>}
+                    optionRender={(o) => <Flex justify="space-between" gap={8}><span>{o.label}</span><Typography.Text type="secondary" style={{ marginInlineEnd: 8 }}>{o.data.count}</Typography.Text></Flex>}
                   />
                 </Form.Item>
               )}
