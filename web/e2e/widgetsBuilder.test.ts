@@ -8,13 +8,13 @@ const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 
 
 /** Picks an option of a labelled select and waits until the select shows it (a click that lands while
  * the dropdown is still sliding in, on a loaded machine, is tried again). */
-async function pick(page: Page, label: string, option: string) {
+async function pick(page: Page, label: string, option: string, exact = false) {
   const select = page.getByLabel(label, { exact: true }).locator('xpath=ancestor::div[contains(@class,"ant-select")][1]');
   for (let attempt = 0; attempt < 3; attempt++) {
     await page.getByLabel(label, { exact: true }).click();
     const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
-    await dropdown.locator('.ant-select-item-option', { hasText: option }).first().click();
-    const shown = await expect.poll(() => select.innerText(), { timeout: 3_000 }).toContain(option).then(() => true, () => false);
+    await dropdown.locator('.ant-select-item-option', { hasText: exact ? new RegExp(`^\\s*${option}\\s*$`) : option }).first().click();
+    const shown = await expect.poll(() => select.innerText(), { timeout: 3_000 }).toSatisfy((t: string) => (exact ? t.trim() === option : t.includes(option))).then(() => true, () => false);
     if (shown) return;
   }
   throw new Error(`${label} did not take "${option}"`);
@@ -35,6 +35,17 @@ const ZENDESK = Object.entries(ZENDESK_STATUSES).flatMap(([status, n]) => Array.
 const selectOf = (page: Page, label: string) => page.getByLabel(label, { exact: true }).locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " ant-select ")][1]');
 /** The texts of the values picked in a multi-select. */
 const picked = (page: Page, label: string) => selectOf(page, label).locator('.ant-select-selection-item-content').allInnerTexts();
+/** Adds an option to a multi-select, trying again when the click lands while the dropdown slides in. */
+async function pickMore(page: Page, label: string, option: string) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await page.getByLabel(label, { exact: true }).click();
+    const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
+    await dropdown.locator('.ant-select-item-option', { hasText: option }).first().click({ timeout: 3_000 }).catch(() => {});
+    const shown = await expect.poll(() => picked(page, label), { timeout: 3_000 }).toContain(option).then(() => true, () => false);
+    if (shown) return;
+  }
+  throw new Error(`${label} did not take "${option}"`);
+}
 
 describe('admin console: templates and the widget builder', () => {
   let h: BrowserHarness;
@@ -170,10 +181,10 @@ describe('admin console: templates and the widget builder', () => {
     await page.getByLabel('Closed values', { exact: true }).click();
     const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
     // The source's values, most frequent first, with their counts and the KPI already counting them.
-    expect((await dropdown.locator('.ant-select-item-option').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '))).toEqual([
+    await poll(async () => (await dropdown.locator('.ant-select-item-option').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '))).toEqual([
       'solved 5 records', 'open Open · 4 records', 'closed 3 records', 'pending In progress · 2 records', 'new Open · 1 record', 'hold In progress · 1 record',
     ]);
-    await dropdown.locator('.ant-select-item-option', { hasText: 'solved' }).click();
+    await pickMore(page, 'Closed values', 'solved');
     // Typed values: one the records hold (any case) takes their spelling; one they do not is kept as typed.
     for (const typed of ['CLOSED', 'archived']) {
       await page.getByLabel('Closed values', { exact: true }).fill(typed);
@@ -193,6 +204,34 @@ describe('admin console: templates and the widget builder', () => {
       { field: 'status', operator: 'in', value: '', values: ['hold', 'pending'] },
       { field: 'status', operator: 'in', value: '', values: ['solved', 'closed', 'archived'] },
     ]);
+
+    // The widget editor: "is one of" offers the field's values seen in the preview records.
+    await page.getByTestId('widgets-screen').waitFor();
+    await pick(page, 'Dashboard', 'Zendesk queue');
+    const openCard = page.locator('[data-testid=builder-widget][data-widget-id=open]');
+    const preview = () => openCard.getByTestId('kpi-value').getAttribute('data-value');
+    await poll(preview).toBe('5');
+    await openCard.getByRole('button', { name: 'Edit Open', exact: true }).click();
+    const editor = page.getByTestId('widget-editor');
+    await poll(() => picked(page, 'Filter values')).toEqual(['open', 'new']);
+    expect(await selectOf(page, 'Filter operator').innerText()).toContain('is one of');
+    await page.getByLabel('Filter values', { exact: true }).click();
+    const options = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last().locator('.ant-select-item-option');
+    await poll(async () => (await options.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '))).toEqual(['solved 5', 'open 4', 'closed 3', 'pending 2', 'new 1', 'hold 1']);
+    await pickMore(page, 'Filter values', 'pending');
+    await poll(preview).toBe('7');
+    await h.shot('widget-editor-one-of');
+    // "is" keeps the first value; back to "is one of" starts from it.
+    await pick(page, 'Filter operator', 'is', true);
+    expect(await editor.getByLabel('Filter value', { exact: true }).inputValue()).toBe('open');
+    await poll(preview).toBe('4');
+    await pick(page, 'Filter operator', 'is one of', true);
+    expect(await picked(page, 'Filter values')).toEqual(['open']);
+    await selectOf(page, 'Filter values').locator('.ant-select-selection-item-remove').click();
+    await editor.getByText('Pick at least one value').waitFor();
+    await editor.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await poll(preview).toBe('5');
 
     // The public dashboard counts each KPI's statuses, and follows an ingest live.
     await page.goto(`/dashboards/${d.id}`);
