@@ -19,6 +19,22 @@ describe('Widget schema', () => {
     expect(issues({ id: 'w', type: 'kpi', configuration: { filter: { field: '', operator: 'eq', value: 'x' } } })).toEqual(['configuration.filter.field: Pick a field to filter on']);
   });
 
+  it('takes an "is one of" filter with its values and asks for at least one', () => {
+    const kpi = (filter: unknown) => ({ id: 'w', type: 'kpi', configuration: { filter } });
+    expect(Widget.parse(kpi({ field: 'status', operator: 'in', values: [' new', 'open'] })).configuration).toMatchObject({ filter: { field: 'status', operator: 'in', value: '', values: ['new', 'open'] } });
+    expect(issues(kpi({ field: 'status', operator: 'in' }))).toEqual(['configuration.filter.values: Pick at least one value']);
+    expect(issues(kpi({ field: 'status', operator: 'in', values: [] }))).toEqual(['configuration.filter.values: Pick at least one value']);
+    expect(issues(kpi({ field: 'status', operator: 'in', values: ['open', ' '] }))).toEqual(['configuration.filter.values.1: A value cannot be empty']);
+    expect(issues(kpi({ field: 'status', operator: 'in', values: Array.from({ length: 51 }, (_, i) => `v${i}`) }))).toEqual(['configuration.filter.values: Pick at most 50 values']);
+    expect(issues({ id: 'w', type: 'bar', configuration: { groupField: 'p', filter: { field: 's', operator: 'in', values: ['a'] } } })).toEqual([]);
+  });
+
+  it('keeps stored single-value filters valid as they were', () => {
+    const stored = { id: 'w', type: 'kpi', configuration: { metric: 'count', filter: { field: 'status', operator: 'eq', value: 'open' } } };
+    expect(Widget.parse(stored).configuration).toMatchObject({ filter: { field: 'status', operator: 'eq', value: 'open' } });
+    expect((Widget.parse(stored).configuration as { filter: object }).filter).not.toHaveProperty('values');
+  });
+
   it('refuses a layout outside the 12 columns', () => {
     expect(issues({ id: 'w', type: 'kpi', layout: { x: 8, y: 0, w: 6, h: 2 } })).toEqual(['layout.w: A widget must fit in 12 columns']);
   });

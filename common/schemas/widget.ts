@@ -28,14 +28,24 @@ export type Metric = z.infer<typeof Metric>;
 /** Charts add up records: a count, or a sum of a numeric field. */
 export const ChartMetric = z.enum(['count', 'sum']);
 
-export const FILTER_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains'] as const;
+/** `in` ("is one of") compares with a list of values (`values`); the others with `value`. */
+export const FILTER_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'in'] as const;
 export const FilterOperator = z.enum(FILTER_OPERATORS);
 export type FilterOperator = z.infer<typeof FilterOperator>;
-export const WidgetFilter = z.object({
-  field: field('a field to filter on'),
-  operator: FilterOperator.default('eq'),
-  value: z.string().max(200).default(''),
-});
+export const MAX_FILTER_VALUES = 50;
+export const WidgetFilter = z
+  .object({
+    field: field('a field to filter on'),
+    operator: FilterOperator.default('eq'),
+    value: z.string().max(200).default(''),
+    values: z
+      .array(z.string({ error: 'A value must be text' }).trim().min(1, 'A value cannot be empty').max(200, 'A value must be at most 200 characters'))
+      .max(MAX_FILTER_VALUES, `Pick at most ${MAX_FILTER_VALUES} values`)
+      .optional(),
+  })
+  .superRefine((f, ctx) => {
+    if (f.operator === 'in' && !f.values?.length) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Pick at least one value' });
+  });
 export type WidgetFilter = z.infer<typeof WidgetFilter>;
 
 export const THRESHOLD_COLORS = ['green', 'gold', 'orange', 'red', 'blue', 'purple'] as const;

@@ -139,6 +139,27 @@ describe('helpers', () => {
     expect(matchesFilter({ s: 'Printer on fire' }, { field: 's', operator: 'contains', value: 'FIRE' })).toBe(true);
   });
 
+  it('"is one of" matches any of its values, text without case or spaces around, numbers as numbers', () => {
+    const oneOf = (values: string[], field = 's') => ({ field, operator: 'in' as const, value: '', values });
+    const statuses = ['new', 'Open', ' pending ', 'hold', 'solved', 'closed', '', undefined];
+    expect(statuses.map((s) => matchesFilter({ s }, oneOf(['NEW', 'open '])))).toEqual([true, true, false, false, false, false, false, false]);
+    expect(statuses.map((s) => matchesFilter({ s }, oneOf(['pending', 'Hold'])))).toEqual([false, false, true, true, false, false, false, false]);
+    expect([1, '2.0', 3, 'x'].map((n) => matchesFilter({ n }, oneOf(['1', '2'], 'n')))).toEqual([true, true, false, false]);
+    // A custom field (custom_<id>), and a filter with no values that matches nothing.
+    expect(matchesFilter({ custom_fields: [{ id: 7, value: 'Chat' }] }, oneOf(['email', 'chat'], 'custom_7'))).toBe(true);
+    expect(matchesFilter({ s: 'open' }, oneOf([]))).toBe(false);
+  });
+
+  it('counts the records whose field is one of the values, and follows records moving in and out', () => {
+    const filter = { field: 'status', operator: 'in' as const, value: '', values: ['new', 'open'] };
+    const { a, upsert, remove } = live({ metric: 'count', filter }, [['1', { status: 'new' }], ['2', { status: 'Open' }], ['3', { status: 'solved' }]]);
+    expect(a.value()).toBe(2);
+    upsert('3', { status: 'open' });
+    upsert('1', { status: 'pending' });
+    remove('2');
+    expect(a.value()).toBe(1);
+  });
+
   it('reads dates like Date.parse does, the common UTC form on a fast path', () => {
     for (const text of ['1969-12-31T23:59:59Z', '2000-02-28T23:59:59.999Z', '2026-03-01T00:00:00Z', '2026-01-05T13:45:07Z', '2026-01-05T13:45:07.123Z', '2026-02-30T00:00:00Z', '2026-01-05T13:45:07+02:00', '2026-01-05', 'Jan 5, 2026 10:00', 'nonsense', '2026-1x-05T13:45:07Z']) {
       expect(parseTime(text), text).toEqual(Date.parse(text));

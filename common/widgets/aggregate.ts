@@ -17,9 +17,28 @@ export function toNumber(v: unknown): number | null {
   return null;
 }
 
+/** A field's value as a filter compares it as text: trimmed, lower case; empty is "". */
+function filterText(raw: unknown): string {
+  return isEmptyValue(raw) ? '' : (typeof raw === 'object' ? JSON.stringify(raw) : String(raw)).trim().toLowerCase();
+}
+
+/** "Is one of": the field equals one of the values, as text case-insensitively or as a number ("5" is "5.0"). */
+function compileOneOf(field: string, values: readonly string[]): (data: Data) => boolean {
+  const texts = new Set(values.map((v) => v.trim().toLowerCase()));
+  const numbers = new Set(values.map(toNumber).filter((n): n is number => n !== null));
+  return (data) => {
+    const raw = fieldValue(data, field);
+    if (texts.has(filterText(raw))) return true;
+    if (numbers.size === 0) return false;
+    const n = toNumber(raw);
+    return n !== null && numbers.has(n);
+  };
+}
+
 /** A widget's filter compiled once: numbers compare as numbers, text case-insensitively. */
 export function compileFilter(filter: WidgetFilter | undefined): (data: Data) => boolean {
   if (!filter) return () => true;
+  if (filter.operator === 'in') return compileOneOf(filter.field, filter.values ?? []);
   const right = filter.value.trim().toLowerCase();
   const b = toNumber(filter.value);
   const op = filter.operator;
@@ -36,7 +55,7 @@ export function compileFilter(filter: WidgetFilter | undefined): (data: Data) =>
         case 'lte': return a <= b;
       }
     }
-    const left = isEmptyValue(raw) ? '' : (typeof raw === 'object' ? JSON.stringify(raw) : String(raw)).trim().toLowerCase();
+    const left = filterText(raw);
     switch (op) {
       case 'eq': return left === right;
       case 'neq': return left !== right;

@@ -60,7 +60,10 @@ export async function seedDemo(ctx: AppContext): Promise<boolean> {
   }));
   // The Support queue template (KPIs, tickets by priority and per day, the board), with the demo's
   // columns, card fields and colours filled in.
-  const [overview, board, table] = SUPPORT_QUEUE.build({ status: 'status', priority: 'priority', date: 'created_at' });
+  const [overview, board, table] = SUPPORT_QUEUE.build({
+    fields: { status: 'status', priority: 'priority', date: 'created_at' },
+    values: { open: ['open'], inProgress: ['in progress'], closed: ['closed'] },
+  });
   const tabs = [
     overview,
     { ...table, id: 'tab2', name: 'All Tickets', configuration: { sortable: true, filterable: true, columns } },

@@ -1,15 +1,15 @@
 import { AppstoreAddOutlined } from '@ant-design/icons';
 import { Button, Card, Checkbox, Col, Form, Input, Modal, Row, Select, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useState } from 'react';
 import type { DashboardDto } from '@common/schemas/dashboard';
-import { TEMPLATES, suggestFields, type DashboardTemplate } from '@common/widgets/templates';
+import { TEMPLATES, fieldRoles, valueRoles, type DashboardTemplate } from '@common/widgets/templates';
 import { api, errorText } from '../../api/client';
 import { navigateAdmin } from '../shell/nav';
 import { useDashboards } from '../stores/dashboards';
 import { useDataSources } from '../stores/dataSources';
 import { useToast } from '../ui/toast';
+import { TemplateMappingFields, useTemplateMapping } from './TemplateMapping';
 import { usePreviewRecords } from './usePreviewRecords';
-import { recordFields } from './widgetDrafts';
 
 /** Manage Dashboards > Templates: start a dashboard from Support queue, Sales pipeline or Inventory. */
 export default function TemplatesScreen() {
@@ -28,7 +28,7 @@ export default function TemplatesScreen() {
               actions={[<Button key="use" type="primary" icon={<AppstoreAddOutlined />} onClick={() => setChosen(t)} aria-label={`Use ${t.name}`}>Use template</Button>]}
             >
               <Typography.Paragraph>{t.description}</Typography.Paragraph>
-              <Typography.Text type="secondary">Needs: {t.roles.map((r) => r.label.toLowerCase()).join(', ')}</Typography.Text>
+              <Typography.Text type="secondary">Needs: {needs(t)}</Typography.Text>
             </Card>
           </Col>
         ))}
@@ -44,23 +44,20 @@ function UseTemplateDialog({ template, onClose }: { template: DashboardTemplate;
   const [sourceId, setSourceId] = useState<string | null>(sources[0]?.id ?? null);
   const [name, setName] = useState(template.name);
   const [publish, setPublish] = useState(false);
-  const [fields, setFields] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [tried, setTried] = useState(false);
   const preview = usePreviewRecords(sourceId);
-  const available = useMemo(() => recordFields(preview.records), [preview.records]);
-  useEffect(() => setFields(suggestFields(template, available)), [template, available]);
+  const mapping = useTemplateMapping(template, preview.records);
   const source = sources.find((s) => s.id === sourceId);
   const label = (f: string) => source?.keyMappings?.[f] ?? f;
-  const missing = template.roles.filter((r) => !fields[r.key]);
 
   const create = async () => {
     setTried(true);
-    if (!sourceId || !name.trim() || missing.length) return;
+    if (!sourceId || !name.trim() || Object.keys(mapping.problems).length) return;
     setBusy(true);
     try {
       const created = await api.post<DashboardDto>('/api/admin/dashboards', {
-        name: name.trim(), description: template.description, dataSourceId: sourceId, isPublished: publish, configuration: { tabs: template.build(fields) },
+        name: name.trim(), description: template.description, dataSourceId: sourceId, isPublished: publish, configuration: { tabs: template.build(mapping.mapping) },
       });
       useDashboards.getState().upsert(created);
       toast.success('Dashboard Created', `"${created.name}" was created from the ${template.name} template.`);
@@ -74,7 +71,7 @@ function UseTemplateDialog({ template, onClose }: { template: DashboardTemplate;
   };
 
   return (
-    <Modal open title={`New dashboard from "${template.name}"`} okText="Create dashboard" onOk={create} confirmLoading={busy} onCancel={onClose} data-testid="template-dialog">
+    <Modal open width={600} title={`New dashboard from "${template.name}"`} okText="Create dashboard" onOk={create} confirmLoading={busy} onCancel={onClose} data-testid="template-dialog">
       <Form layout="vertical" requiredMark={false}>
         <Form.Item label="Name" validateStatus={tried && !name.trim() ? 'error' : undefined} help={tried && !name.trim() ? 'Name is required' : undefined}>
           <Input aria-label="Name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
@@ -83,13 +80,17 @@ function UseTemplateDialog({ template, onClose }: { template: DashboardTemplate;
           <Select aria-label="Data source" value={sourceId ?? undefined} placeholder="Select a data source" onChange={setSourceId} options={sources.map((s) => ({ value: s.id, label: s.name }))} />
         </Form.Item>
         <Typography.Paragraph type="secondary">Which field plays each part{preview.loading && sourceId ? ' (reading the fields…)' : ''}:</Typography.Paragraph>
-        {template.roles.map((r) => (
-          <Form.Item key={r.key} label={`${r.label} (${r.kind})`} validateStatus={tried && !fields[r.key] ? 'error' : undefined} help={tried && !fields[r.key] ? `Pick the field that plays "${r.label.toLowerCase()}"` : undefined}>
-            <Select aria-label={`${r.label} field`} showSearch placeholder="Select a field" value={fields[r.key]} onChange={(v) => setFields((f) => ({ ...f, [r.key]: v }))} options={available.map((f) => ({ value: f, label: label(f) }))} />
-          </Form.Item>
-        ))}
+        <TemplateMappingFields template={template} m={mapping} label={label} tried={tried} />
         <Checkbox checked={publish} onChange={(e) => setPublish(e.target.checked)}>Publish now</Checkbox>
       </Form>
     </Modal>
   );
+}
+
+/** "status (which values are open, in progress, closed), priority, date". */
+function needs(t: DashboardTemplate): string {
+  return fieldRoles(t).map((r) => {
+    const values = valueRoles(t, r.key);
+    return values.length ? `${r.label.toLowerCase()} (which values are ${values.map((v) => v.label.toLowerCase()).join(', ')})` : r.label.toLowerCase();
+  }).join(', ');
 }

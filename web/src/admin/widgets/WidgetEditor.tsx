@@ -1,17 +1,21 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
 import type { Widget } from '@common/schemas/dashboard';
-import { FILTER_OPERATORS, THRESHOLD_COLORS, TIME_INTERVALS, type WidgetType } from '@common/schemas/widget';
+import { FILTER_OPERATORS, MAX_FILTER_VALUES, THRESHOLD_COLORS, TIME_INTERVALS, type WidgetType } from '@common/schemas/widget';
+import { cleanPickedValues, distinctValues } from '@common/widgets/templateValues';
+import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
 import { TYPE_LABELS, widgetProblems } from './widgetDrafts';
 
 type Config = Record<string, unknown>;
-const OPERATOR_LABELS: Record<(typeof FILTER_OPERATORS)[number], string> = { eq: 'is', neq: 'is not', gt: 'greater than', gte: 'at least', lt: 'less than', lte: 'at most', contains: 'contains' };
+const OPERATOR_LABELS: Record<(typeof FILTER_OPERATORS)[number], string> = { eq: 'is', neq: 'is not', gt: 'greater than', gte: 'at least', lt: 'less than', lte: 'at most', contains: 'contains', in: 'is one of' };
 const METRICS = [{ value: 'count', label: 'Count of records' }, { value: 'sum', label: 'Sum' }, { value: 'avg', label: 'Average' }, { value: 'min', label: 'Minimum' }, { value: 'max', label: 'Maximum' }];
 
 /** The side panel that edits one widget: its name, type and the settings of that type, with each problem under its field. */
 export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
   widget: Widget | null; fields: string[]; label(field: string): string; onChange(widget: Widget): void; onClose(): void;
 }) {
+  // The preview's records (the builder's widget context): the values an "is one of" filter offers.
+  const { feed } = useWidgetEnv();
   if (!widget) return <Drawer open={false} onClose={onClose} />;
   const c = widget.configuration as Config;
   const problems = widgetProblems(widget);
@@ -29,8 +33,16 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
       {c.metric && c.metric !== 'count' && fieldSelect('valueField', 'Numeric field', 'Select a numeric field')}
     </>
   );
-  const filter = c.filter as { field?: string; operator?: string; value?: string } | undefined;
+  const filter = c.filter as { field?: string; operator?: string; value?: string; values?: string[] } | undefined;
   const setFilter = (patch: Config) => set({ filter: { field: '', operator: 'eq', value: '', ...filter, ...patch } });
+  // Switching to or from "is one of" carries the value over (one value ↔ the first of the list).
+  const setOperator = (operator: string) =>
+    operator === 'in'
+      ? setFilter({ operator, value: '', values: filter?.values?.length ? filter.values : filter?.value?.trim() ? [filter.value.trim()] : [] })
+      : setFilter({ operator, value: filter?.operator === 'in' ? (filter.values?.[0] ?? '') : (filter?.value ?? ''), values: undefined });
+  const oneOf = filter?.operator === 'in';
+  const seenValues = oneOf && filter.field ? distinctValues([...feed.get().records.values()].map((r) => r.data), filter.field) : [];
+  const valuesProblem = Object.entries(problems).find(([path]) => path.startsWith('configuration.filter.values'))?.[1];
   const thresholds = (c.thresholds as { value: number; color: string }[] | undefined) ?? [];
   const type = widget.type as WidgetType;
 
@@ -90,8 +102,29 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             <Typography.Text strong>Filter (optional)</Typography.Text>
             <Flex gap={8} wrap style={{ marginTop: 8 }}>
               {item('filter.field', 'Field', <Select aria-label="Filter field" style={{ minWidth: 160 }} allowClear placeholder="No filter" value={filter?.field || undefined} onChange={(v) => (v ? setFilter({ field: v }) : set({ filter: undefined }))} options={fields.map((f) => ({ value: f, label: label(f) }))} />)}
-              {filter && item('filter.operator', 'Operator', <Select aria-label="Filter operator" style={{ minWidth: 130 }} value={filter.operator ?? 'eq'} onChange={(v) => setFilter({ operator: v })} options={FILTER_OPERATORS.map((v) => ({ value: v, label: OPERATOR_LABELS[v] }))} />)}
-              {filter && item('filter.value', 'Value', <Input aria-label="Filter value" value={filter.value ?? ''} onChange={(e) => setFilter({ value: e.target.value })} />)}
+              {filter && item('filter.operator', 'Operator', <Select aria-label="Filter operator" style={{ minWidth: 130 }} value={filter.operator ?? 'eq'} onChange={setOperator} options={FILTER_OPERATORS.map((v) => ({ value: v, label: OPERATOR_LABELS[v] }))} />)}
+              {filter && !oneOf && item('filter.value', 'Value', <Input aria-label="Filter value" value={filter.value ?? ''} onChange={(e) => setFilter({ value: e.target.value })} />)}
+              {filter && oneOf && (
+                <Form.Item
+                  label="Values"
+                  style={{ minWidth: 260, flex: 1 }}
+                  validateStatus={valuesProblem ? 'error' : undefined}
+                  help={valuesProblem}
+                  extra={filter.field && seenValues.length === 0 ? 'No values of this field in the preview records: type them.' : 'Values seen in the preview records, most frequent first; type to add others.'}
+                >
+                  <Select
+                    aria-label="Filter values"
+                    mode="tags"
+                    tokenSeparators={[',']}
+                    maxCount={MAX_FILTER_VALUES}
+                    placeholder="Pick or type values"
+                    value={filter.values ?? []}
+                    onChange={(v: string[]) => setFilter({ values: cleanPickedValues(v, seenValues.map((x) => x.value)) })}
+                    options={seenValues.map((v) => ({ value: v.value, label: v.value, count: v.count }))}
+                    optionRender={(o) => <Flex justify="space-between" gap={8}><span>{o.label}</span><Typography.Text type="secondary" style={{ marginInlineEnd: 8 }}>{o.data.count}</Typography.Text></Flex>}
+                  />
+                </Form.Item>
+              )}
             </Flex>
           </>
         )}

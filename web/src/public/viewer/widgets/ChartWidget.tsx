@@ -11,7 +11,7 @@ import { parseChartWidget, useWidgetData, widgetTable } from './widgetData';
 const ChartView = lazy(() => import('./ChartView'));
 
 const HIDDEN: CSSProperties = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' };
-const OPERATOR_TEXT: Record<WidgetFilter['operator'], string> = { eq: 'is', neq: 'is not', gt: '>', gte: '≥', lt: '<', lte: '≤', contains: 'contains' };
+const OPERATOR_TEXT: Record<WidgetFilter['operator'], string> = { eq: 'is', neq: 'is not', gt: '>', gte: '≥', lt: '<', lte: '≤', contains: 'contains', in: 'is one of' };
 
 /** A widget's card: its name as title, the content filling the grid cell. */
 export function WidgetFrame({ title, extra, children }: { title: string; extra?: ReactNode; children: ReactNode }) {
@@ -32,7 +32,9 @@ export function WidgetFrame({ title, extra, children }: { title: string; extra?:
 
 function kpiCaption(c: KpiConfig, label: (f: string | undefined) => string): string {
   const what = c.metric === 'count' ? 'Records' : `${{ sum: 'Sum', avg: 'Average', min: 'Minimum', max: 'Maximum' }[c.metric]} of ${label(c.valueField)}`;
-  return c.filter ? `${what} where ${label(c.filter.field)} ${OPERATOR_TEXT[c.filter.operator]} ${c.filter.value || '(empty)'}` : what;
+  if (!c.filter) return what;
+  const right = c.filter.operator === 'in' ? (c.filter.values ?? []).join(', ') : c.filter.value;
+  return `${what} where ${label(c.filter.field)} ${OPERATOR_TEXT[c.filter.operator]} ${right || '(empty)'}`;
 }
 
 /** A KPI, bar, donut or line widget, live; an incomplete one says what is missing. */
