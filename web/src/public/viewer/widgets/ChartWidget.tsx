@@ -63,7 +63,9 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
   );
   return (
     <WidgetFrame title={title} extra={extra}>
-      {data.type === 'kpi' ? (
+      {data.counting ? (
+        <Skeleton active title={false} paragraph={{ rows: 2 }} data-testid="widget-counting" />
+      ) : data.type === 'kpi' ? (
         <KpiValue value={data.value} config={data.config} caption={kpiCaption(data.config, label)} large={tv} />
       ) : (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
@@ -72,7 +74,7 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
           </div>
         </Suspense>
       )}
-      {data.type !== 'kpi' && (
+      {data.type !== 'kpi' && !data.counting && (
         <table style={HIDDEN} data-testid="widget-table">
           <thead><tr>{table[0].map((h, i) => <th key={i}>{h}</th>)}</tr></thead>
           <tbody>{table.slice(1).map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j}>{c}</td>)}</tr>)}</tbody>

@@ -1,7 +1,7 @@
-import { createContext, useContext, useMemo, useRef, useSyncExternalStore } from 'react';
+import { createContext, useContext } from 'react';
 import type { KeyMappings } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
-import { Aggregator, type AggregateSpec } from '@common/widgets/aggregate';
+import type { Aggregator } from '@common/widgets/aggregate';
 import { useViewerStore, type RecordsChange } from '../viewerStore';
 
 /** Records a widget reads: the viewer's live store, or the builder's preview of a source. */
@@ -35,6 +35,11 @@ export function useFieldLabel(): (field: string | undefined) => string {
   return (field) => (field ? (keyMappings[field] ?? field) : '');
 }
 
+/** Whether the feed's last change leads from version `seen` to the current one (so it can be applied record by record). */
+export function followsChange(s: ReturnType<RecordFeed['get']>, seen: number | null): boolean {
+  return seen !== null && s.change !== null && s.change.version === s.version && seen === s.version - 1;
+}
+
 /**
  * Brings an aggregator that reflects feed version `seen` (null: none yet) to the feed's state: the
  * change that made the current version moves only the records it touched (their old part out, the
@@ -42,33 +47,11 @@ export function useFieldLabel(): (field: string | undefined) => string {
  */
 export function syncAggregator(aggregator: Aggregator, s: ReturnType<RecordFeed['get']>, seen: number | null): void {
   if (seen === s.version) return;
-  if (seen !== null && s.change && s.change.version === s.version && seen === s.version - 1) {
-    const { previous } = s.change;
-    for (const id of s.change.removed) aggregator.update(previous.get(id)?.data, undefined);
-    for (const id of s.change.upserted) aggregator.update(previous.get(id)?.data, s.records.get(id)?.data);
+  if (followsChange(s, seen)) {
+    const { previous } = s.change!;
+    for (const id of s.change!.removed) aggregator.update(previous.get(id)?.data, undefined);
+    for (const id of s.change!.upserted) aggregator.update(previous.get(id)?.data, s.records.get(id)?.data);
   } else {
     aggregator.reset(s.records.values());
   }
-}
-
-/**
- * An aggregator kept in step with the feed: a change that touched some records moves only those
- * records' parts (common/widgets/aggregate.ts); a missed or unknown change recounts everything.
- * Returns the aggregator and the feed version it reflects (a new version re-renders the widget).
- */
-export function useAggregator(spec: AggregateSpec): { aggregator: Aggregator; version: number } {
-  const { feed } = useWidgetEnv();
-  const key = JSON.stringify(spec);
-  // The spec's content (key) decides when to start over, not its identity.
-  const aggregator = useMemo(() => new Aggregator(JSON.parse(key) as AggregateSpec, () => feed.get().records.values()), [key, feed]);
-  const seen = useRef<{ aggregator: Aggregator; version: number } | null>(null);
-  const sync = () => {
-    const s = feed.get();
-    const last = seen.current;
-    syncAggregator(aggregator, s, last?.aggregator === aggregator ? last.version : null);
-    seen.current = { aggregator, version: s.version };
-    return s.version;
-  };
-  const version = useSyncExternalStore(feed.subscribe, sync);
-  return { aggregator, version };
 }

@@ -1,12 +1,14 @@
 import type { Widget } from '@common/schemas/dashboard';
 import { CHART_CONFIGS, type ChartConfigs, type ChartWidgetType, isChartWidgetType } from '@common/schemas/widget';
 import { aggregateSpec } from '@common/widgets/aggregate';
-import { useAggregator } from './widgetContext';
+import { useAggregator } from './widgetTotals';
 
-export type WidgetData =
+/** A chart widget's numbers; `counting` while the first count of a large store is under way. */
+export type WidgetData = { counting: boolean } & (
   | { type: 'kpi'; config: ChartConfigs['kpi']; value: number | null; count: number }
   | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: { key: string; value: number }[] }
-  | { type: 'line'; config: ChartConfigs['line']; rows: { start: number; value: number }[] };
+  | { type: 'line'; config: ChartConfigs['line']; rows: { start: number; value: number }[] }
+);
 
 /** A chart widget's configuration, or the first problem that keeps it from being drawn. */
 export function parseChartWidget(widget: Pick<Widget, 'type' | 'configuration'>):
@@ -20,17 +22,17 @@ export function parseChartWidget(widget: Pick<Widget, 'type' | 'configuration'>)
 
 /** The live aggregated numbers of a chart widget (recomputed record by record as the feed changes). */
 export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartWidgetType]): WidgetData {
-  const { aggregator } = useAggregator(aggregateSpec(type, config));
+  const { aggregator, counting } = useAggregator(aggregateSpec(type, config));
   switch (type) {
-    case 'kpi': return { type, config: config as ChartConfigs['kpi'], value: aggregator.value(), count: aggregator.size };
+    case 'kpi': return { counting, type, config: config as ChartConfigs['kpi'], value: aggregator.value(), count: aggregator.size };
     case 'bar':
     case 'donut': {
       const c = config as ChartConfigs['bar'];
-      return { type, config: c, rows: aggregator.top(c.topN) };
+      return { counting, type, config: c, rows: aggregator.top(c.topN) };
     }
     case 'line': {
       const c = config as ChartConfigs['line'];
-      return { type, config: c, rows: aggregator.series(c.points, Date.now()) };
+      return { counting, type, config: c, rows: aggregator.series(c.points, Date.now()) };
     }
   }
 }
