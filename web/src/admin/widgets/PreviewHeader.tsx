@@ -1,4 +1,4 @@
-import { Alert, Typography } from 'antd';
+import { Alert, Badge, Flex, Typography } from 'antd';
 import { useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import { orderedRecords } from '../../public/viewer/recordStore';
@@ -16,10 +16,14 @@ export function PreviewSummary({ preview, sourceName }: { preview: PreviewRecord
   const status = useStore(preview.store, (s) => s.status);
   const shown = useStore(preview.store, (s) => s.order.length);
   const total = useStore(preview.store, (s) => s.total);
+  const live = useStore(preview.store, (s) => s.live);
   return (
-    <Typography.Text type="secondary" style={{ marginLeft: 'auto' }} data-testid="preview-summary">
-      {status === 'loading' ? 'Loading the preview…' : previewSummary(shown, Math.max(total, shown), sourceName)}
-    </Typography.Text>
+    <Flex gap={12} align="center" style={{ marginLeft: 'auto' }}>
+      <Typography.Text type="secondary" data-testid="preview-summary">
+        {status === 'loading' ? 'Loading the preview…' : previewSummary(shown, Math.max(total, shown), sourceName)}
+      </Typography.Text>
+      <Badge status={live ? 'processing' : 'default'} text={live ? 'Live' : 'Not live'} data-testid="preview-live" data-live={live} />
+    </Flex>
   );
 }
 

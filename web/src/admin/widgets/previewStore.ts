@@ -16,6 +16,8 @@ export interface PreviewState extends RecordsState {
   total: number;
   /** A revision was missed: the records must be fetched again. */
   stale: boolean;
+  /** In the source's room: pushed changes arrive. */
+  live: boolean;
 }
 
 /**
@@ -32,8 +34,13 @@ export class PreviewRecords {
   private buffered: PreviewDelta[] = [];
 
   constructor(readonly dataSourceId: string) {
-    this.store = createStore<PreviewState>(() => ({ ...emptyRecords(), version: 0, status: 'loading', error: null, total: 0, stale: false }));
+    this.store = createStore<PreviewState>(() => ({ ...emptyRecords(), version: 0, status: 'loading', error: null, total: 0, stale: false, live: false }));
     this.keeper = recordKeeper(this.store);
+  }
+
+  /** Joined the source's room (true) or lost the connection (false). */
+  setLive(live: boolean) {
+    if (this.store.getState().live !== live) this.store.setState({ live });
   }
 
   /** A fetch of the first page starts: deltas wait for its answer. */

@@ -55,11 +55,12 @@ export function useLivePreview(dataSourceId: string | null): PreviewRecords {
     };
     const onUpserted = (e: RecordsUpserted) => receive({ kind: 'upserted', e });
     const onRemoved = (e: RecordsRemoved) => receive({ kind: 'removed', e });
-    const room = socket ? followSource(socket, id) : null;
+    const room = socket ? followSource(socket, id, (ack) => !disposed && preview.setLive(ack.ok)) : null;
     let connectedBefore = socket?.connected ?? false;
+    const onDisconnect = () => preview.setLive(false);
     const onConnect = () => {
       // Back within the server's recovery window: the room and the missed deltas came with it.
-      if (socket?.recovered) return;
+      if (socket?.recovered) return preview.setLive(true);
       room?.rejoin();
       if (connectedBefore) void refetch();
       connectedBefore = true;
@@ -67,12 +68,14 @@ export function useLivePreview(dataSourceId: string | null): PreviewRecords {
     socket?.on('records:upserted', onUpserted);
     socket?.on('records:removed', onRemoved);
     socket?.on('connect', onConnect);
+    socket?.on('disconnect', onDisconnect);
     void refetch();
     return () => {
       disposed = true;
       socket?.off('records:upserted', onUpserted);
       socket?.off('records:removed', onRemoved);
       socket?.off('connect', onConnect);
+      socket?.off('disconnect', onDisconnect);
       room?.leave();
     };
   }, [preview, socket]);
