@@ -152,9 +152,9 @@ export async function removeDataSource(ctx: AppContext, ds: DataSourceDoc): Prom
   }
 }
 
-/** The first records of a source, as the raw data viewer shows them. */
 /**
- * A page of a source's records with the revision they reflect at least (read before the records; a
+ * A page of a source's records (the raw data viewer, the widget builder's preview) with the revision
+ * they reflect at least (read before the records; a
  * change still under way — its journal entry open — is not counted, so its pushed delta still
  * applies on a client that starts from this page).
  */
