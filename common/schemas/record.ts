@@ -21,4 +21,6 @@ export interface RawDataResponse {
   total: number;
   limit: number;
   offset: number;
+  /** The source revision the page reflects at least: pushed deltas after it apply on top. */
+  revision: number;
 }

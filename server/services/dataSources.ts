@@ -152,9 +152,15 @@ export async function removeDataSource(ctx: AppContext, ds: DataSourceDoc): Prom
   }
 }
 
-/** The first records of a source, as the raw data viewer shows them. */
+/**
+ * A page of a source's records (the raw data viewer, the widget builder's preview) with the revision
+ * they reflect at least (read before the records; a
+ * change still under way — its journal entry open — is not counted, so its pushed delta still
+ * applies on a client that starts from this page).
+ */
 export async function rawRecords(ctx: AppContext, idOrSourceId: string, limit: number, offset: number): Promise<RawDataResponse> {
   const ds = await requireDataSource(ctx, idOrSourceId);
+  const openChanges = Object.keys(ds.ingestJournal ?? {}).length;
   const { Record } = ctx.models;
   const [docs, total] = await Promise.all([
     Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).skip(offset).limit(limit).lean(),
@@ -166,5 +172,6 @@ export async function rawRecords(ctx: AppContext, idOrSourceId: string, limit: n
     total,
     limit,
     offset,
+    revision: Math.max(0, (ds.revision ?? 0) - openChanges),
   };
 }

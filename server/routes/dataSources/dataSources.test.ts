@@ -56,12 +56,14 @@ describe('data sources', () => {
     expect(wrong.body.error).toEqual({ code: 'invalid_admin_token', message: 'Invalid admin token' });
   });
 
-  it('serves raw records with total, limit and offset', async () => {
+  it('serves raw records with total, limit, offset and the source revision they reflect', async () => {
     const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'A' } })).body;
     await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: Array.from({ length: 15 }, (_, i) => ({ n: i })) } });
     expect((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}`, { token: null })).status).toBe(401);
     const first = await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}`);
     expect(first.body.total).toBe(15);
+    // One change since the source was created: revision 1.
+    expect(first.body.revision).toBe(1);
     expect(first.body.records).toHaveLength(10);
     expect(first.body.records[0]).toMatchObject({ recordId: '0', data: { n: 0 }, keyOrder: ['n'] });
     const page = await s.http('GET', `/api/data/raw?dataSourceId=${ds.sourceId}&limit=5&offset=12`);
@@ -69,6 +71,9 @@ describe('data sources', () => {
     expect((await s.http('GET', '/api/data/raw')).body.error.message).toBe('dataSourceId: dataSourceId is required');
     expect((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=0`)).body.error.message).toBe('limit: limit must be at least 1');
     expect((await s.http('GET', '/api/data/raw?dataSourceId=CSTM_NONE')).status).toBe(404);
+    // The next change makes it 2.
+    await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ n: 15 }] } });
+    expect((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}`)).body).toMatchObject({ total: 16, revision: 2 });
   });
 
   it('deletes a source with its records; dashboards on it are left with no data source', async () => {

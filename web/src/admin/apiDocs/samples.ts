@@ -50,7 +50,7 @@ export interface Endpoint {
 export const SOURCE_ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/api/data/ingest', auth: 'ingest', about: 'Ingest records in any of the four formats; ?primaryKey=<field> names the key field.' },
   { method: 'GET', path: '/api/data/sources', auth: 'none', about: 'List data sources.' },
-  { method: 'GET', path: '/api/data/raw?dataSourceId={id}', auth: 'none', about: 'The first records of a source (limit, offset).' },
+  { method: 'GET', path: '/api/data/raw?dataSourceId={id}', auth: 'none', about: 'The first records of a source (limit, offset), their total and the source revision they reflect.' },
   { method: 'POST', path: '/api/admin/data-sources', auth: 'admin', about: 'Create a custom data source {name, description}; the answer holds its ingest key.' },
   { method: 'PATCH', path: '/api/admin/data-sources/{id}', auth: 'admin', about: 'Update name, description, primaryKey or keyMappings.' },
   { method: 'POST', path: '/api/admin/data-sources/{id}/ingest-key', auth: 'admin', about: 'Rotate the ingest key (the old one stops working).' },

@@ -4,6 +4,7 @@ import type { RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { RawDataResponse, RecordDto } from '@common/schemas/record';
 import { api, errorText } from '../../api/client';
 import type { LoadStatus } from './entityStore';
+import { followSource } from '../../realtime/sourceRooms';
 import { useAdminSocket } from './useAdminRealtime';
 
 export interface SourceRecords {
@@ -82,18 +83,18 @@ export function useSourceRecords(dataSourceId: string | null): SourceRecords {
         return { ...s, records, total: e.total };
       });
     };
-    const join = () => socket.emit('datasource:join', dataSourceId, () => {});
+    // Counted per screen: another screen following this source keeps the room when this one closes.
+    const room = followSource(socket, dataSourceId);
     const onReconnect = () => {
-      join();
+      room.rejoin();
       void fetchNow();
     };
-    join();
     socket.on('records:upserted', onUpserted);
     socket.on('records:removed', onRemoved);
     socket.on('connect', onReconnect);
     return () => {
       seq.current++;
-      socket.emit('datasource:leave', dataSourceId);
+      room.leave();
       socket.off('records:upserted', onUpserted);
       socket.off('records:removed', onRemoved);
       socket.off('connect', onReconnect);

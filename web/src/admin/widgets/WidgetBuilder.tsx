@@ -1,25 +1,28 @@
 import { PlusOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Dropdown, Empty, Flex, Typography } from 'antd';
+import { Alert, Button, Card, Dropdown, Empty, Flex } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import type { DashboardDto, DashboardTab, Widget } from '@common/schemas/dashboard';
-import { WIDGET_TYPES, isChartWidgetType, type WidgetType } from '@common/schemas/widget';
-import { ChartWidget, WidgetFrame } from '../../public/viewer/widgets/ChartWidget';
-import { WidgetContext, listFeed } from '../../public/viewer/widgets/widgetContext';
+import { WIDGET_TYPES, type WidgetType } from '@common/schemas/widget';
+import { GridWidget } from '../../public/viewer/TabContent';
+import { rowsHeight } from '../../public/viewer/widgets/WidgetGrid';
+import { WidgetContext, storeFeed } from '../../public/viewer/widgets/widgetContext';
 import { useSaveTabs } from '../configure/useSaveTabs';
 import { useDataSources } from '../stores/dataSources';
 import { BuilderGrid } from './BuilderGrid';
-import { usePreviewRecords } from './usePreviewRecords';
-import { TYPE_LABELS, duplicateWidget, newWidget, recordFields, widgetProblems } from './widgetDrafts';
+import { PreviewError, PreviewSummary, usePreviewFields } from './PreviewHeader';
+import { useLivePreview } from './usePreviewRecords';
+import { TYPE_LABELS, duplicateWidget, newWidget, widgetProblems } from './widgetDrafts';
 import { WidgetEditor } from './WidgetEditor';
 
 /**
  * Builds a tab's widgets: add, edit, duplicate and remove them, lay them out on the grid, and save
- * the tab (PATCH /api/admin/dashboards/:id). The widgets draw live from the source's records.
+ * the tab (PATCH /api/admin/dashboards/:id). Every widget — KPIs, charts, tables and bucket boards —
+ * draws from the live preview of the source's records (usePreviewRecords.ts), as on the viewer.
  */
 export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab: DashboardTab }) {
   const saveTabs = useSaveTabs(dashboard);
   const source = useDataSources((s) => s.items.find((d) => d.id === dashboard.dataSourceId));
-  const preview = usePreviewRecords(dashboard.dataSourceId);
+  const preview = useLivePreview(dashboard.dataSourceId);
   const [draft, setDraft] = useState<Widget[]>(tab.widgets);
   const [editing, setEditing] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -29,8 +32,8 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
   useEffect(() => setDraft(JSON.parse(saved) as Widget[]), [tab.id, saved]);
 
   const keyMappings = useMemo(() => ({ ...(source?.keyMappings ?? {}), ...dashboard.configuration.keyMappings }), [source, dashboard.configuration.keyMappings]);
-  const env = useMemo(() => ({ feed: listFeed(preview.records), keyMappings, dark: false, tv: false }), [preview.records, keyMappings]);
-  const fields = useMemo(() => recordFields(preview.records), [preview.records]);
+  const env = useMemo(() => ({ feed: storeFeed(preview.store), keyMappings, dark: false, tv: false }), [preview, keyMappings]);
+  const fields = usePreviewFields(preview);
   const dirty = JSON.stringify(draft) !== saved;
   const problems = draft.map((w) => ({ w, p: Object.values(widgetProblems(w)) })).filter((x) => x.p.length > 0);
 
@@ -48,12 +51,8 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
     setSaving(false);
     setTried(false);
   };
-  const render = (w: Widget) =>
-    isChartWidgetType(w.type) ? <ChartWidget widget={w} /> : (
-      <WidgetFrame title={w.name || w.id}>
-        <Typography.Text type="secondary">{TYPE_LABELS[w.type as WidgetType] ?? 'Bucket board'} of the records — shown in full on the published dashboard.</Typography.Text>
-      </WidgetFrame>
-    );
+  // As on the viewer's grid (TabContent): the card's toolbar above it takes no grid row.
+  const render = (w: Widget) => <GridWidget widget={w} height={rowsHeight(w.layout?.h ?? 4)} />;
 
   return (
     <WidgetContext.Provider value={env}>
@@ -64,11 +63,9 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
           </Dropdown>
           <Button icon={<SaveOutlined />} onClick={save} loading={saving} disabled={!dirty}>Save widgets</Button>
           <Button icon={<UndoOutlined />} onClick={() => setDraft(JSON.parse(saved) as Widget[])} disabled={!dirty}>Discard changes</Button>
-          <Typography.Text type="secondary" style={{ marginLeft: 'auto' }}>
-            {preview.loading ? 'Loading the preview…' : `Preview with ${preview.records.length.toLocaleString()} of ${preview.total.toLocaleString()} records of ${source?.name ?? dashboard.dataSourceName ?? 'the data source'}`}
-          </Typography.Text>
+          <PreviewSummary preview={preview} sourceName={source?.name ?? dashboard.dataSourceName ?? 'the data source'} />
         </Flex>
-        {preview.error && <Alert type="error" showIcon title="Could not load the preview records" description={preview.error} />}
+        <PreviewError preview={preview} />
         {tried && problems.length > 0 && (
           <Alert
             type="error"

@@ -1,9 +1,10 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
-import type { Widget } from '@common/schemas/dashboard';
+import type { TabConfiguration, Widget } from '@common/schemas/dashboard';
 import { FILTER_OPERATORS, MAX_FILTER_VALUES, THRESHOLD_COLORS, TIME_INTERVALS, type WidgetType } from '@common/schemas/widget';
 import { cleanPickedValues, distinctValues } from '@common/widgets/templateValues';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
+import { RecordsWidgetFields } from './RecordsWidgetFields';
 import { TYPE_LABELS, widgetProblems } from './widgetDrafts';
 
 type Config = Record<string, unknown>;
@@ -94,8 +95,9 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {item('area', 'Fill the area', <Switch aria-label="Fill the area" checked={Boolean(c.area)} onChange={(v) => set({ area: v })} />)}
           </>
         )}
-        {type === 'bucket' && fieldSelect('bucketKey', 'Bucket key', 'Select a column for bucketing')}
-        {type === 'table' && <Typography.Paragraph type="secondary">Shows the records as a table with every field; a table tab chooses its columns.</Typography.Paragraph>}
+        {(type === 'table' || type === 'bucket') && (
+          <RecordsWidgetFields type={type} configuration={c as TabConfiguration} fields={fields} label={label} problems={problems} onChange={(next) => onChange({ ...widget, configuration: next })} />
+        )}
         {(type === 'kpi' || type === 'bar' || type === 'donut' || type === 'line') && (
           <>
             <Divider />

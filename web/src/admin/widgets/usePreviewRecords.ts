@@ -1,39 +1,95 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo } from 'react';
+import { useStore } from 'zustand';
+import type { RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { RawDataResponse, RecordDto } from '@common/schemas/record';
 import { api, errorText } from '../../api/client';
+import { orderedRecords } from '../../public/viewer/recordStore';
+import { followSource } from '../../realtime/sourceRooms';
+import { useAdminSocket } from '../stores/useAdminRealtime';
+import { PREVIEW_LIMIT, PreviewRecords, type PreviewDelta } from './previewStore';
 
-/** The most records one raw-data page holds: the builder's preview draws with up to this many. */
-export const PREVIEW_LIMIT = 1000;
-const REFRESH_MS = 10_000;
+export { PREVIEW_LIMIT } from './previewStore';
 
-/** Up to 1,000 records of a source for the builder's live preview, fetched again every 10 s. */
-export function usePreviewRecords(dataSourceId: string | null): { records: RecordDto[]; total: number; error: string | null; loading: boolean } {
-  const [state, setState] = useState<{ records: RecordDto[]; total: number; error: string | null; loading: boolean }>({ records: [], total: 0, error: null, loading: true });
+/**
+ * The live preview of a data source (previewStore.ts): the first 1,000 records from /api/data/raw,
+ * then the source's pushed deltas over the admin socket (`datasource:<id>` room). A missed
+ * revision, or a reconnect the server could not recover, fetches the first page again. Leaves the
+ * room when the source changes or the screen closes. Without a source: no records.
+ */
+export function useLivePreview(dataSourceId: string | null): PreviewRecords {
+  const socket = useAdminSocket();
+  const preview = useMemo(() => {
+    const p = new PreviewRecords(dataSourceId ?? '');
+    if (!dataSourceId) p.loaded({ records: [], total: 0, revision: 0 });
+    return p;
+  }, [dataSourceId]);
   useEffect(() => {
-    if (!dataSourceId) {
-      setState({ records: [], total: 0, error: null, loading: false });
-      return;
-    }
-    let live = true;
-    const load = async () => {
+    const id = preview.dataSourceId;
+    if (!id) return;
+    let disposed = false;
+    let inFlight = false;
+    let again = false;
+    const refetch = async (): Promise<void> => {
+      if (inFlight) {
+        again = true;
+        return;
+      }
+      inFlight = true;
+      preview.fetching();
       try {
-        const raw = await api.get<RawDataResponse>(`/api/data/raw?dataSourceId=${encodeURIComponent(dataSourceId)}&limit=${PREVIEW_LIMIT}`);
-        if (live) setState((s) => (sameRecords(s.records, raw.records) && s.total === raw.total ? s : { records: raw.records, total: raw.total, error: null, loading: false }));
+        const raw = await api.get<RawDataResponse>(`/api/data/raw?dataSourceId=${encodeURIComponent(id)}&limit=${PREVIEW_LIMIT}`);
+        if (!disposed) preview.loaded(raw);
       } catch (e) {
-        if (live) setState((s) => ({ ...s, error: errorText(e), loading: false }));
+        if (!disposed) preview.failed(errorText(e));
+      } finally {
+        inFlight = false;
+      }
+      if (disposed) return;
+      if (again || preview.store.getState().stale) {
+        again = false;
+        await refetch();
       }
     };
-    setState({ records: [], total: 0, error: null, loading: true });
-    void load();
-    const timer = window.setInterval(() => void load(), REFRESH_MS);
-    return () => {
-      live = false;
-      window.clearInterval(timer);
+    const receive = (d: PreviewDelta) => {
+      if (!disposed && preview.receive(d) === 'stale') void refetch();
     };
-  }, [dataSourceId]);
-  return state;
+    const onUpserted = (e: RecordsUpserted) => receive({ kind: 'upserted', e });
+    const onRemoved = (e: RecordsRemoved) => receive({ kind: 'removed', e });
+    const room = socket ? followSource(socket, id, (ack) => !disposed && preview.setLive(ack.ok)) : null;
+    let connectedBefore = socket?.connected ?? false;
+    const onDisconnect = () => preview.setLive(false);
+    const onConnect = () => {
+      // Back within the server's recovery window: the room and the missed deltas came with it.
+      if (socket?.recovered) return preview.setLive(true);
+      room?.rejoin();
+      if (connectedBefore) void refetch();
+      connectedBefore = true;
+    };
+    socket?.on('records:upserted', onUpserted);
+    socket?.on('records:removed', onRemoved);
+    socket?.on('connect', onConnect);
+    socket?.on('disconnect', onDisconnect);
+    void refetch();
+    return () => {
+      disposed = true;
+      socket?.off('records:upserted', onUpserted);
+      socket?.off('records:removed', onRemoved);
+      socket?.off('connect', onConnect);
+      socket?.off('disconnect', onDisconnect);
+      room?.leave();
+    };
+  }, [preview, socket]);
+  return preview;
 }
 
-function sameRecords(a: RecordDto[], b: RecordDto[]): boolean {
-  return a.length === b.length && a.every((r, i) => r.recordId === b[i].recordId && r.revision === b[i].revision && r.lastUpdated === b[i].lastUpdated);
+/** The preview's records in order, with the source's total (the Templates dialog reads the fields from them). */
+export function usePreviewRecords(dataSourceId: string | null): { records: RecordDto[]; total: number; error: string | null; loading: boolean } {
+  const { store } = useLivePreview(dataSourceId);
+  const version = useStore(store, (s) => s.version);
+  const total = useStore(store, (s) => s.total);
+  const error = useStore(store, (s) => s.error);
+  const status = useStore(store, (s) => s.status);
+  // `version` stands for the records.
+  const records = useMemo(() => orderedRecords(store.getState()), [store, version]);
+  return { records, total, error, loading: status === 'loading' };
 }

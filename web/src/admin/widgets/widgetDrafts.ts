@@ -4,6 +4,7 @@ import { customFields } from '@common/cells';
 import type { RecordDto } from '@common/schemas/record';
 import type { WidgetType } from '@common/schemas/widget';
 import { defaultSize, placeWidgets } from '@common/widgets/layout';
+import { bucketKeyOf } from '../../public/viewer/bucketModel';
 
 export const TYPE_LABELS: Record<WidgetType, string> = {
   kpi: 'KPI tile', bar: 'Bar chart', donut: 'Donut', line: 'Line / area over time', table: 'Table', bucket: 'Bucket board',
@@ -30,12 +31,16 @@ export function duplicateWidget(widget: WidgetT, widgets: WidgetT[]): WidgetT {
   return { ...structuredClone(widget), id: nextId(widgets), name: `${widget.name || widget.id} (copy)`, layout: { ...size, x: 0, y: bottom } };
 }
 
-/** A widget's problems by path ("configuration.groupField" → "Pick a field to group by"). */
+/**
+ * A widget's problems by path ("configuration.groupField" → "Pick a field to group by"): what the
+ * shared schema refuses, and a bucket board without its bucket key (the viewer would show only "No
+ * Bucket Key Configured"; the schema accepts it, as the spec does for tabs).
+ */
 export function widgetProblems(widget: WidgetT): Record<string, string> {
   const parsed = Widget.safeParse(widget);
-  if (parsed.success) return {};
   const out: Record<string, string> = {};
-  for (const i of parsed.error.issues) out[i.path.join('.')] ??= i.message;
+  if (!parsed.success) for (const i of parsed.error.issues) out[i.path.join('.')] ??= i.message;
+  if (widget.type === 'bucket' && !bucketKeyOf(widget.configuration ?? {})) out['configuration.bucketKey'] ??= 'Pick a field to bucket by';
   return out;
 }
 

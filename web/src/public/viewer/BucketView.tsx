@@ -5,8 +5,8 @@ import { fieldValue } from '../cells';
 import { BucketCard, useCardLook, type CardLook } from './BucketCard';
 import { bucketGridStyle, bucketKeyOf, bucketWidthOf, groupIds } from './bucketModel';
 import { EmptyText } from './EmptyText';
-import { useKeyMappings } from './useKeyMappings';
-import { currentRecords, useViewerStore } from './viewerStore';
+import { orderedRecords } from './recordStore';
+import { useFeedRecord, useFeedVersion, useWidgetEnv } from './widgets/widgetContext';
 
 /** Cards a group draws at first, and how many more each time its end scrolls into view. */
 const CARDS_FIRST = 12;
@@ -37,22 +37,25 @@ function useNearEnd(onVisible: () => void, active: boolean) {
   return ref;
 }
 
-/** Records grouped by the bucket key, one card per record (spec 2.13, bucket view), columns of the Bucket Width. */
+/**
+ * Records grouped by the bucket key, one card per record (spec 2.13, bucket view), columns of the
+ * Bucket Width, over the records of the page's feed (the viewer's store, or the builder's preview).
+ */
 export function BucketView({ configuration }: { configuration: TabConfiguration }) {
   const configuredKey = bucketKeyOf(configuration);
   // The board is first drawn in a background render (React slices it into short tasks), so opening
   // a tab of 10,000 records does not freeze the page: the first, urgent render shows a skeleton.
   const bucketKey = useDeferredValue(configuredKey, DRAWING);
-  const version = useDeferredValue(useViewerStore((s) => s.version));
+  const { feed, keyMappings: labels } = useWidgetEnv();
+  const version = useDeferredValue(useFeedVersion());
   const groups = useMemo(
-    () => (bucketKey && bucketKey !== DRAWING ? groupIds(currentRecords(), (r) => fieldValue(r, bucketKey), (r) => r.recordId) : new Map<string, string[]>()),
-    // `version` stands for the store's records.
-    [bucketKey, version],
+    () => (bucketKey && bucketKey !== DRAWING ? groupIds(orderedRecords(feed.get()), (r) => fieldValue(r, bucketKey), (r) => r.recordId) : new Map<string, string[]>()),
+    // `version` stands for the feed's records.
+    [bucketKey, feed, version],
   );
   const [groupLimit, setGroupLimit] = useState(GROUPS_FIRST);
   const more = useNearEnd(() => setGroupLimit((n) => n + GROUPS_MORE), groups.size > groupLimit);
   const look = useCardLook();
-  const labels = useKeyMappings();
 
   if (bucketKey === DRAWING) return <Skeleton active data-testid="bucket-skeleton" />;
   if (!bucketKey) {
@@ -113,7 +116,7 @@ const BucketGroup = memo(function BucketGroup({ name, ids, configuration, labels
 
 /** One record card; it selects its own record so a pushed change re-renders this card alone. */
 const RecordCard = memo(function RecordCard({ recordId, configuration, labels, look }: { recordId: string; configuration: TabConfiguration; labels: Record<string, string>; look: CardLook }) {
-  const record = useViewerStore((s) => s.records.get(recordId));
+  const record = useFeedRecord(recordId);
   if (!record) return null;
   return (
     <BucketCard

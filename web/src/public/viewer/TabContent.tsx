@@ -13,8 +13,11 @@ function View({ type, configuration, height }: { type: string | null; configurat
   return type === 'table' ? <TableView configuration={configuration} height={height} /> : <BucketView configuration={configuration} />;
 }
 
-/** A widget in its grid cell: a KPI or chart, or a table or bucket board scrolling inside its card. */
-function GridWidget({ widget, height }: { widget: Widget; height: number }) {
+/**
+ * A widget in its grid cell: a KPI or chart, or a table or bucket board scrolling inside its card
+ * (the viewer's grid and the widget builder's preview draw widgets with this).
+ */
+export function GridWidget({ widget, height }: { widget: Widget; height: number }) {
   if (isChartWidgetType(widget.type)) return <ChartWidget widget={widget} />;
   return (
     <WidgetFrame title={widget.name || widget.id}>

@@ -10,7 +10,8 @@ import { EmptyText } from './EmptyText';
 import { compareValues, LAST_UPDATED, searchText, tableColumns, warmSearchText, type ColumnSpec } from './tableModel';
 import { registerTableView, ViewerTabContext } from './viewerExport';
 import { VirtualTable } from './VirtualTable';
-import { currentRecords, useViewerStore } from './viewerStore';
+import { orderedRecords } from './recordStore';
+import { useFeedVersion, useWidgetEnv } from './widgets/widgetContext';
 
 const LAST_UPDATED_WIDTH = 190;
 const NO_ROWS: RecordDto[] = [];
@@ -37,13 +38,18 @@ function sortRecords(records: RecordDto[], sort: ColumnSort | undefined, specs: 
   return keyed.map((k) => k.r);
 }
 
-/** The table view: configured or all columns, filter, sorting, virtualised rows (spec 2.13). */
+/**
+ * The table view: configured or all columns, filter, sorting, virtualised rows (spec 2.13), over
+ * the records of the page's feed (the viewer's store, or the widget builder's preview).
+ */
 export function TableView({ configuration, height }: { configuration: TabConfiguration; height?: number | string }) {
   const filterable = configuration.filterable !== false;
   const sortable = configuration.sortable !== false;
   // Rows pick up their own record at once; re-deriving order, filter and sort for 100k records can wait.
-  const version = useDeferredValue(useViewerStore((s) => s.version));
-  const records = useMemo(() => currentRecords(), [version]);
+  const { feed } = useWidgetEnv();
+  const version = useDeferredValue(useFeedVersion());
+  // `version` stands for the feed's records.
+  const records = useMemo(() => orderedRecords(feed.get()), [feed, version]);
   const [showAll, setShowAll] = useState(false);
   const [query, setQuery] = useState('');
   const [sorting, setSorting] = useState<SortingState>([]);

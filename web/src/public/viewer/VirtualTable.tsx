@@ -7,8 +7,7 @@ import { fieldLabel } from '@common/formats';
 import type { RecordDto } from '@common/schemas/record';
 import { Cell, fieldValue, formatTimestamp } from '../cells';
 import { LAST_UPDATED, type ColumnSpec } from './tableModel';
-import { useKeyMappings } from './useKeyMappings';
-import { useViewerStore } from './viewerStore';
+import { useFeedRecord, useWidgetEnv } from './widgets/widgetContext';
 
 const ROW_HEIGHT = 40;
 
@@ -52,7 +51,7 @@ const clip: CSSProperties = { display: 'block', overflow: 'hidden', textOverflow
 export function VirtualTable({ table, specs, rows, height }: { table: Table<RecordDto>; specs: ColumnSpec[]; rows: RecordDto[]; height?: number | string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { token } = theme.useToken();
-  const labels = useKeyMappings();
+  const labels = useWidgetEnv().keyMappings;
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const minWidth = specs.reduce((n, c) => n + c.width, 0);
   const bodyHeight = Math.max(rows.length, 0) * ROW_HEIGHT;
@@ -130,7 +129,7 @@ export function VirtualTable({ table, specs, rows, height }: { table: Table<Reco
 
 /** One row; it selects its own record, so a pushed change to another record does not re-render it. */
 const RecordRow = memo(function RecordRow({ recordId, specs, top, odd, shadow }: { recordId: string; specs: ColumnSpec[]; top: number; odd: boolean; shadow: boolean }) {
-  const record = useViewerStore((s) => s.records.get(recordId));
+  const record = useFeedRecord(recordId);
   const { token } = theme.useToken();
   if (!record) return null;
   return (

@@ -1,22 +1,26 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
+import type { StoreApi } from 'zustand';
 import type { KeyMappings } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
 import type { Aggregator } from '@common/widgets/aggregate';
-import { useViewerStore, type RecordsChange } from '../viewerStore';
+import type { RecordsState } from '../recordStore';
+import { useViewerStore } from '../viewerStore';
 
-/** Records a widget reads: the viewer's live store, or the builder's preview of a source. */
+/**
+ * Records the widgets of a page read (KPIs, charts, tables, bucket boards): the viewer's live store,
+ * or the builder's live preview of a source. Both are record stores (recordStore.ts).
+ */
 export interface RecordFeed {
-  get(): { records: Map<string, RecordDto>; version: number; change: RecordsChange | null };
+  get(): Pick<RecordsState, 'records' | 'order' | 'version' | 'change'>;
   subscribe(listener: () => void): () => void;
 }
 
-export const viewerFeed: RecordFeed = { get: () => useViewerStore.getState(), subscribe: (l) => useViewerStore.subscribe(l) };
-
-/** A fixed list of records (the builder's preview); a new list is a new feed. */
-export function listFeed(list: RecordDto[]): RecordFeed {
-  const state = { records: new Map(list.map((r) => [r.recordId, r])), version: 1, change: null };
-  return { get: () => state, subscribe: () => () => {} };
+/** The feed of a zustand store holding records. */
+export function storeFeed<S extends RecordsState>(store: StoreApi<S>): RecordFeed {
+  return { get: () => store.getState(), subscribe: (l) => store.subscribe(l) };
 }
+
+export const viewerFeed: RecordFeed = storeFeed(useViewerStore);
 
 export interface WidgetEnv {
   feed: RecordFeed;
@@ -28,6 +32,18 @@ export interface WidgetEnv {
 
 export const WidgetContext = createContext<WidgetEnv>({ feed: viewerFeed, keyMappings: {}, dark: false, tv: false });
 export const useWidgetEnv = () => useContext(WidgetContext);
+
+/** The version of the feed's records (a new one on every change). */
+export function useFeedVersion(): number {
+  const { feed } = useWidgetEnv();
+  return useSyncExternalStore(feed.subscribe, () => feed.get().version);
+}
+
+/** One record of the feed: a row or card selecting its own record re-renders alone when it changes. */
+export function useFeedRecord(recordId: string): RecordDto | undefined {
+  const { feed } = useWidgetEnv();
+  return useSyncExternalStore(feed.subscribe, () => feed.get().records.get(recordId));
+}
 
 /** A field's label from the source's key mappings, or the field name. */
 export function useFieldLabel(): (field: string | undefined) => string {

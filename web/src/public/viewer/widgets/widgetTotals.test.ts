@@ -11,14 +11,14 @@ const record = (i: number, status: string, n: number) => ({ recordId: String(i),
 
 /** A record store as the viewer's: records by id, a version per change, and what the last change replaced. */
 function feedOf(size: number) {
-  let state = { records: new Map(Array.from({ length: size }, (_, i) => [String(i), record(i, i % 2 ? 'open' : 'closed', i % 10)])), version: 1, change: null as RecordsChange | null };
+  let state = { records: new Map(Array.from({ length: size }, (_, i) => [String(i), record(i, i % 2 ? 'open' : 'closed', i % 10)])), version: 1, change: null as RecordsChange | null, order: [] as string[] };
   const listeners = new Set<() => void>();
   const feed: RecordFeed = { get: () => state, subscribe: (l) => (listeners.add(l), () => listeners.delete(l)) };
   const upsert = (r: RecordDto) => {
     const records = new Map(state.records);
     const previous = new Map(state.records.has(r.recordId) ? [[r.recordId, state.records.get(r.recordId)!]] : []);
     records.set(r.recordId, r);
-    state = { records, version: state.version + 1, change: { version: state.version + 1, upserted: [r.recordId], removed: [], previous } };
+    state = { records, order: [], version: state.version + 1, change: { version: state.version + 1, upserted: [r.recordId], removed: [], previous } };
     listeners.forEach((l) => l());
   };
   return { feed, upsert, listeners };
