@@ -19,6 +19,16 @@ export interface OpenChange {
 
 const entry = (token: string) => `ingestJournal.${token}`;
 
+/**
+ * The revision whose record changes are all written: the source's revision less the changes still
+ * under way (each took one revision when it opened). A client that starts from a read carrying it
+ * still applies the pushed delta of a change that was being written during the read. Exact while
+ * a source's changes close in the order they opened (one process serialises them per source).
+ */
+export function settledRevision(ds: Pick<DataSourceDoc, 'revision' | 'ingestJournal'>): number {
+  return Math.max(0, (ds.revision ?? 0) - Object.keys((ds.ingestJournal ?? {}) as object).length);
+}
+
 /** Journals a change of a source's records and bumps its revision, in one write. Null when the source is gone. */
 export async function openChange(models: Models, dataSourceId: Id): Promise<OpenChange | null> {
   const token = crypto.randomBytes(8).toString('hex');

@@ -4,6 +4,7 @@ import type { RecordDto } from '@common/schemas/record';
 import { sourceKind } from '@common/constants';
 import { decodeKeys } from '../db/fieldNames';
 import type { DashboardDoc, DataSourceDoc, RecordDoc } from '../models';
+import { settledRevision } from '../models/ingestJournal';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : new Date(0).toISOString());
 
@@ -18,7 +19,7 @@ export function presentDataSource(ds: DataSourceDoc): DataSourceDto {
     keyMappings: decodeKeys((ds.keyMappings ?? {}) as Record<string, string>),
     fields: [...(ds.fields ?? [])],
     recordCount: ds.recordCount ?? 0,
-    revision: ds.revision ?? 0,
+    revision: settledRevision(ds),
     isActive: true,
     ingestKeyHint: sourceKind(ds.sourceId) === 'custom' ? (ds.ingestKeyHint ?? null) : null,
     integrationId: ds.integrationId ?? null,

@@ -3,6 +3,7 @@ import type { CreateDashboard, DashboardDto, DashboardTab, PublicDashboardSummar
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { DASHBOARD_REFRESH_MS } from '@common/constants';
 import type { AppContext } from '../context';
+import { settledRevision } from '../models/ingestJournal';
 import { encodeKeys } from '../db/fieldNames';
 import { NotFoundError, ValidationError } from '../errors';
 import type { DashboardDoc, DataSourceDoc, RecordDoc } from '../models';
@@ -130,7 +131,7 @@ export function publicViewEtag(dashboard: DashboardDoc, dataSource: DataSourceDo
  */
 export function publicDashboardHead(dashboard: DashboardDoc, dataSource: DataSourceDoc | null): Omit<PublicDashboardResponse, 'records' | 'truncated'> {
   const head = presentPublicHeadFromDtos(presentDashboard(dashboard, dataSource?.name ?? null), dataSource ? presentDataSource(dataSource) : null);
-  return { ...head, revision: dataSource?.revision ?? 0 };
+  return { ...head, revision: dataSource ? settledRevision(dataSource) : 0 };
 }
 
 /** Everything the public viewer draws: dashboard, tabs, data source and records. */

@@ -9,6 +9,7 @@ import { ApiError, ForbiddenError, NotFoundError } from '../errors';
 import { safeEqual } from '../middleware/guards';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { presentDashboard, presentDataSource, presentRecord } from '../presenters';
+import { settledRevision } from '../models/ingestJournal';
 
 const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
 
@@ -154,13 +155,11 @@ export async function removeDataSource(ctx: AppContext, ds: DataSourceDoc): Prom
 
 /**
  * A page of a source's records (the raw data viewer, the widget builder's preview) with the revision
- * they reflect at least (read before the records; a
- * change still under way — its journal entry open — is not counted, so its pushed delta still
- * applies on a client that starts from this page).
+ * they reflect at least (read before the records; a change still under way is not counted, so its
+ * pushed delta still applies on a client that starts from this page: settledRevision).
  */
 export async function rawRecords(ctx: AppContext, idOrSourceId: string, limit: number, offset: number): Promise<RawDataResponse> {
   const ds = await requireDataSource(ctx, idOrSourceId);
-  const openChanges = Object.keys(ds.ingestJournal ?? {}).length;
   const { Record } = ctx.models;
   const [docs, total] = await Promise.all([
     Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).skip(offset).limit(limit).lean(),
@@ -172,6 +171,6 @@ export async function rawRecords(ctx: AppContext, idOrSourceId: string, limit: n
     total,
     limit,
     offset,
-    revision: Math.max(0, (ds.revision ?? 0) - openChanges),
+    revision: settledRevision(ds),
   };
 }

@@ -1,6 +1,8 @@
 import zlib from 'node:zlib';
+import { Types } from 'mongoose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DataSourceDoc } from '../models';
+import { closeChange, openChange } from '../models/ingestJournal';
 import { loadPublishedDashboard, publicDashboardView } from '../services/dashboards';
 import { removeRecords } from '../services/removeRecords';
 import { startTestServer, type TestServer } from '../test/harness';
@@ -179,3 +181,32 @@ function rawGet(url: string, acceptEncoding: string): Promise<{ headers: Record<
       }),
   );
 }
+
+describe('a read during a change of the records', () => {
+  it('claims only the settled revision, from the cache, a fresh build, the database path and the raw data', async () => {
+    const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Busy' } })).body as { id: string; sourceId: string };
+    await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
+    const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Busy', dataSourceId: ds.id, isPublished: true } })).body as { id: string };
+    const revisionSeen = async () => ((await s.http('GET', `/api/dashboards/${d.id}`, { token: null })).body as { revision: number }).revision;
+    const raw = async () => ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}`)).body as { revision: number }).revision;
+    expect(await revisionSeen()).toBe(1);
+
+    // A change opens (revision 2 taken, its records not written yet), as an ingest does before its first write.
+    const change = (await openChange(s.app.ctx.models, new Types.ObjectId(ds.id)))!;
+    expect(change.revision).toBe(2);
+    const cache = viewCacheOf(s.app.ctx);
+    expect(await revisionSeen()).toBe(1);
+    cache.clear();
+    expect(await revisionSeen()).toBe(1);
+    cache.setEnabled(false);
+    try {
+      expect(await revisionSeen()).toBe(1);
+      expect(await raw()).toBe(1);
+      await closeChange(s.app.ctx.models, new Types.ObjectId(ds.id), change);
+      expect(await revisionSeen()).toBe(2);
+      expect(await raw()).toBe(2);
+    } finally {
+      cache.setEnabled(true);
+    }
+  });
+});
