@@ -82,7 +82,7 @@ describe('export and live updates', () => {
     await page.unroute('**/export**');
   });
 
-  it('applies pushed records in place, keeps filter and sort, and switches to Not Found when unpublished', async () => {
+  it('applies pushed records in place, keeps filter and sort (also across a tab switch), and switches to Not Found when unpublished', async () => {
     const { id, ds } = await seed([TABLE_TAB, BUCKET_TAB]);
     const { page } = h;
     await page.goto(`/dashboards/${id}`);
@@ -105,6 +105,14 @@ describe('export and live updates', () => {
     await page.getByRole('tab', { name: 'By Status' }).click();
     await page.getByTestId('bucket-group').first().waitFor();
     expect(await page.getByTestId('bucket-title').allInnerTexts()).toEqual(['open', 'in progress', 'waiting', 'Unassigned']);
+
+    // The table's tab is hidden now (kept mounted, paused): a record pushed meanwhile shows when it is back, filter and sort kept.
+    await ingest(ds.sourceId, [{ ticket_id: 10, subject: 'While away', status: 'open', priority: 'low' }]);
+    await page.getByText('While away').waitFor();
+    await page.getByRole('tab', { name: TABLE_TAB.name }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-row]').length === 4);
+    expect(await page.getByTestId('table-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-record-id')))).toEqual(['10', '9', '2', '1']);
+    expect(await page.getByPlaceholder('Filter records...').inputValue()).toBe('open');
 
     await h.server.http('PATCH', `/api/admin/dashboards/${id}`, { body: { isPublished: false } });
     await page.getByText('Dashboard Not Found').waitFor({ timeout: 5000 });
@@ -163,6 +171,8 @@ describe('connection loss', () => {
     await page.goto(`/dashboards/${id}`);
     await page.getByText('Live • Updates every 30s').waitFor();
     await page.getByTestId('table-row').first().waitFor();
+    // "Live" also shows while the first connection is still being made: wait until the page's socket is in the dashboard's room.
+    await expect.poll(async () => (await h.server.app.realtime.io.in(`dashboard:${id}`).fetchSockets()).length, { timeout: 15_000 }).toBe(1);
 
     down = true;
     await Promise.all(open.splice(0).map((ws) => ws.close()));

@@ -156,6 +156,8 @@ describe('TV mode', () => {
     await page.getByTestId('bucket-group').first().waitFor({ timeout: 15_000 });
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain('Board');
 
+    // The page's socket is in the dashboard's room (a first connection still being made shows no banner).
+    await expect.poll(async () => (await h.server.app.realtime.io.in(`dashboard:${id}`).fetchSockets()).length, { timeout: 15_000 }).toBe(1);
     down = true;
     await Promise.all(open.splice(0).map((ws) => ws.close()));
     await page.getByTestId('tv-reconnecting').waitFor();

@@ -9,6 +9,7 @@ import { TabContent } from './TabContent';
 import { useViewerStore } from './viewerStore';
 import { useViewerSync } from './useViewerSync';
 import { ViewerTabContext } from './viewerExport';
+import { TabShownContext } from './widgets/widgetContext';
 import { ViewerTheme } from '../PublicTheme';
 import { ThemeToggle } from './ThemeToggle';
 import { TvViewer } from './tv/TvViewer';
@@ -87,7 +88,7 @@ function NormalViewer({ feed, given, embed }: { feed: ViewerFeed; given?: Viewer
     body = (
       <>
         {truncated && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={`Showing the first ${total.toLocaleString()} records of this data source.`} />}
-        <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <ViewerTabContext.Provider value={tab.id}><TabContent tab={tab} /></ViewerTabContext.Provider> }))} />
+        <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <ViewerTabContext.Provider value={tab.id}><TabShownContext.Provider value={tab.id === active}><TabContent tab={tab} /></TabShownContext.Provider></ViewerTabContext.Provider> }))} />
       </>
     );
   }

@@ -1,4 +1,4 @@
-import { createContext, useContext, useSyncExternalStore } from 'react';
+import { createContext, useContext, useRef, useSyncExternalStore } from 'react';
 import type { StoreApi } from 'zustand';
 import type { KeyMappings } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
@@ -33,10 +33,19 @@ export interface WidgetEnv {
 export const WidgetContext = createContext<WidgetEnv>({ feed: viewerFeed, keyMappings: {}, dark: false, tv: false });
 export const useWidgetEnv = () => useContext(WidgetContext);
 
-/** The version of the feed's records (a new one on every change). */
+/** Whether the tab around a view is the one shown (the viewer keeps visited tabs mounted, hidden). */
+export const TabShownContext = createContext(true);
+
+/**
+ * The version of the feed's records (a new one on every change). In a hidden tab it stays at the
+ * version it had when the tab was hidden, so a table or board there does not sort, filter and group
+ * every record again on each pushed change; shown again, it catches up once.
+ */
 export function useFeedVersion(): number {
   const { feed } = useWidgetEnv();
-  return useSyncExternalStore(feed.subscribe, () => feed.get().version);
+  const shown = useContext(TabShownContext);
+  const last = useRef(0);
+  return useSyncExternalStore(feed.subscribe, () => (shown ? (last.current = feed.get().version) : last.current));
 }
 
 /** One record of the feed: a row or card selecting its own record re-renders alone when it changes. */
