@@ -17,7 +17,10 @@ describe('recountInSlices', () => {
     const h = harness();
     let result: { aggregator: Aggregator; slices: number } | null = null;
     recountInSlices(spec, () => records, records, (aggregator, slices) => (result = { aggregator, slices }), { schedule: h.schedule, now: h.now, sliceMs: 3 });
-    // The first slice ran at once and handed the rest to the scheduler.
+    // Nothing runs in the caller's task: the first slice is scheduled like the rest.
+    expect(result).toBeNull();
+    expect(h.queue).toHaveLength(1);
+    h.queue.shift()!();
     expect(result).toBeNull();
     expect(h.queue).toHaveLength(1);
     h.run();
@@ -39,8 +42,10 @@ describe('recountInSlices', () => {
   });
 
   it('finishes in one slice when the records fit the budget', () => {
+    const h = harness();
     let slices = 0;
-    recountInSlices(spec, () => records, records.slice(0, 10), (_, n) => (slices = n), { schedule: () => { throw new Error('not needed'); } });
+    recountInSlices(spec, () => records, records.slice(0, 10), (_, n) => (slices = n), { schedule: h.schedule });
+    h.run();
     expect(slices).toBe(1);
   });
 });

@@ -25,7 +25,8 @@ export interface SlicingOptions {
 /**
  * Counts `records` (copied at the start) into a new aggregator a slice at a time — each slice stops after `sliceMs` — so a
  * recount of 100,000 records never freezes the page; `done` receives the finished aggregator (the
- * caller keeps showing the old totals until then). Returns a function that abandons the recount.
+ * caller keeps showing the old totals until then; nothing runs before the first scheduled task).
+ * Returns a function that abandons the recount.
  */
 export function recountInSlices(
   spec: AggregateSpec,
@@ -54,7 +55,8 @@ export function recountInSlices(
     if (next < todo.length) schedule(step);
     else done(aggregator, slices);
   };
-  step();
+  // Not even the first slice runs in the caller's task (a render): each slice is a task of its own.
+  schedule(step);
   return () => {
     cancelled = true;
   };
