@@ -163,6 +163,9 @@ describe('admin console: dashboards, configure editor and published list', () =>
 
   it('lists the dashboard under Published Dashboards and deletes it with the exact confirmation', async () => {
     const { page } = h;
+    // From a fresh page: a retry must not start under a dialog the failed try left open.
+    await page.reload();
+    await page.getByTestId('admin-header').waitFor();
     await sidebar(page, 'published-dashboards');
     const card = page.getByTestId('published-card');
     await card.getByText('Live').waitFor();
@@ -186,6 +189,8 @@ describe('admin console: dashboards, configure editor and published list', () =>
       'Are you sure you want to delete the dashboard "Sales Pipeline"? This action cannot be undone and will also delete all associated dashboard tabs.',
     );
     await confirm.getByRole('button', { name: 'Delete' }).click();
+    // The dialog stays open (its button loading) until the DELETE answers: slow on a loaded machine.
+    await confirm.waitFor({ state: 'detached', timeout: 30_000 });
     await toast(page, 'Dashboard Deleted', 'Dashboard has been deleted successfully.');
     await page.getByText('No Dashboards').waitFor();
     await page.getByRole('button', { name: 'Create Dashboard' }).waitFor();
