@@ -80,7 +80,7 @@ for (const [name, spec] of Object.entries(WIDGETS)) {
       worst = Math.max(worst, performance.now() - t0);
     };
     let finished = false;
-    timed(() => recountInSlices(spec, () => current.values(), current.values(), (_, n) => ((slices = n), (finished = true)), { schedule: (step) => void queue.push(timed(step)) }))();
+    timed(() => recountInSlices(spec, () => current.values(), () => current.values(), (_, n) => ((slices = n), (finished = true)), { schedule: (step) => void queue.push(timed(step)) }))();
     while (queue.length) queue.shift()!();
     if (!finished) throw new Error('the sliced recount did not finish');
     return worst;

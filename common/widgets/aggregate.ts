@@ -1,4 +1,4 @@
-import { fieldReader, fieldValue, isEmptyValue } from '../cells';
+import { fieldReader, isEmptyValue } from '../cells';
 import type { ChartConfigs, Metric, TimeInterval, WidgetFilter } from '../schemas/widget';
 
 type Data = Record<string, unknown>;
@@ -26,8 +26,9 @@ function filterText(raw: unknown): string {
 function compileOneOf(field: string, values: readonly string[]): (data: Data) => boolean {
   const texts = new Set(values.map((v) => v.trim().toLowerCase()));
   const numbers = new Set(values.map(toNumber).filter((n): n is number => n !== null));
+  const read = fieldReader(field);
   return (data) => {
-    const raw = fieldValue(data, field);
+    const raw = read(data);
     if (texts.has(filterText(raw))) return true;
     if (numbers.size === 0) return false;
     const n = toNumber(raw);
@@ -42,8 +43,9 @@ export function compileFilter(filter: WidgetFilter | undefined): (data: Data) =>
   const right = filter.value.trim().toLowerCase();
   const b = toNumber(filter.value);
   const op = filter.operator;
+  const read = fieldReader(filter.field);
   return (data) => {
-    const raw = fieldValue(data, filter.field);
+    const raw = read(data);
     const a = b === null ? null : toNumber(raw);
     if (a !== null && b !== null) {
       switch (op) {

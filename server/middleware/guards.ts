@@ -62,7 +62,7 @@ export function createGuards(app: AppContext) {
         return next();
       }),
 
-    /** The admin token, or an existing data source's ingest key (the service checks it is the right source). */
+    /** The admin token, or an existing data source's ingest key (the service gets that source and refuses any other). */
     ingest: () =>
       guard('ingest', async (ctx, next) => {
         const credential = bearerToken(ctx) ?? (ctx.get('x-ingest-key').trim() || null);
@@ -70,9 +70,10 @@ export function createGuards(app: AppContext) {
           throw new ApiError(401, ErrorCode.ingestCredentialRequired, "Ingest needs a credential: send Authorization: Bearer <admin token or the data source's ingest key>");
         }
         await limits.authFailures.check(ctx, ctx.ip);
-        const source = isAdminToken(credential, app.adminToken) ? null : await findSourceByIngestKey(app, credential);
+        const admin = isAdminToken(credential, app.adminToken);
+        const source = admin ? null : await findSourceByIngestKey(app, credential);
         let state: IngestCredential;
-        if (isAdminToken(credential, app.adminToken)) state = { admin: true };
+        if (admin) state = { admin: true };
         else if (source) state = { admin: false, source };
         else {
           return credentialFailed(

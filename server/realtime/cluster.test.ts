@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { viewCacheOf } from '../viewCache';
-import { ADMIN_TOKEN, type TestServer } from '../test/harness';
-import { startCluster, type TestCluster } from '../test/cluster';
+import { ADMIN_TOKEN } from '../test/harness';
+import { useCluster } from '../test/cluster';
 import { freePort, startRedis, startServerProcess } from '../test/processes';
 import { join, openSocket, sleep } from '../test/sockets';
 
-let cluster: TestCluster;
-let a: TestServer;
-let b: TestCluster['b'];
-
-beforeAll(async () => {
-  cluster = await startCluster();
-  ({ a, b } = cluster);
-});
-afterAll(() => cluster?.stop());
+const cluster = useCluster();
 
 type View = { dashboard: { name: string }; records: { recordId: string; data: Record<string, unknown> }[]; revision: number };
 
@@ -41,14 +33,14 @@ async function publishedDashboard(base: string, name: string) {
 
 describe('view caches of two processes sharing Redis and MongoDB', () => {
   it('a GET on one process reflects a write on the other within 1 s, every time, over 100 rounds', async () => {
-    const { ds, d } = await publishedDashboard(a.url, 'Coherent');
+    const { ds, d } = await publishedDashboard(cluster.a.url, 'Coherent');
     // Both caches hold the view before the writes start.
-    await seenWithin(a.url, d.id, (v) => v.records.length === 1, 5_000);
-    await seenWithin(b.url, d.id, (v) => v.records.length === 1, 5_000);
-    const builds = viewCacheOf(a.app.ctx).stats.sourceBuilds;
+    await seenWithin(cluster.a.url, d.id, (v) => v.records.length === 1, 5_000);
+    await seenWithin(cluster.b.url, d.id, (v) => v.records.length === 1, 5_000);
+    const builds = viewCacheOf(cluster.a.app.ctx).stats.sourceBuilds;
     const worst = { ms: 0 };
     for (let round = 1; round <= 100; round++) {
-      const [writer, reader] = round % 2 ? [a.url, b.url] : [b.url, a.url];
+      const [writer, reader] = round % 2 ? [cluster.a.url, cluster.b.url] : [cluster.b.url, cluster.a.url];
       if (round % 10 === 0) {
         const name = `Coherent ${round}`;
         expect((await call(writer, 'PATCH', `/api/admin/dashboards/${d.id}`, { name })).status).toBe(200);
@@ -60,7 +52,7 @@ describe('view caches of two processes sharing Redis and MongoDB', () => {
       }
     }
     // Process A answered from its cache all along: no rebuild from the database.
-    expect(viewCacheOf(a.app.ctx).stats.sourceBuilds).toBe(builds);
+    expect(viewCacheOf(cluster.a.app.ctx).stats.sourceBuilds).toBe(builds);
     expect(worst.ms).toBeLessThanOrEqual(1_000);
   });
 
@@ -78,28 +70,28 @@ describe('view caches of two processes sharing Redis and MongoDB', () => {
   });
 
   it('keeps serving while Redis is lost, and resynchronises viewers when it returns', async () => {
-    const { ds, d } = await publishedDashboard(a.url, 'Blip');
-    await seenWithin(b.url, d.id, (v) => v.records.length === 1, 5_000);
-    const viewer = await openSocket(b.url);
+    const { ds, d } = await publishedDashboard(cluster.a.url, 'Blip');
+    await seenWithin(cluster.b.url, d.id, (v) => v.records.length === 1, 5_000);
+    const viewer = await openSocket(cluster.b.url);
     try {
       expect(await join(viewer, 'dashboard:join', d.id)).toMatchObject({ ok: true });
       const resyncs: unknown[] = [];
       viewer.on('view:resync', (e) => resyncs.push(e));
       await cluster.redis.stop();
       // Lost: both processes still answer, and a write on A shows on B (read from the database).
-      expect((await call(a.url, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 1, during: 'outage' }] })).status).toBe(200);
-      await seenWithin(b.url, d.id, (v) => v.records.some((r) => r.data.during === 'outage'), 10_000);
-      expect((await fetch(`${b.url}/api/health`)).status).toBe(200);
+      expect((await call(cluster.a.url, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 1, during: 'outage' }] })).status).toBe(200);
+      await seenWithin(cluster.b.url, d.id, (v) => v.records.some((r) => r.data.during === 'outage'), 10_000);
+      expect((await fetch(`${cluster.b.url}/api/health`)).status).toBe(200);
 
       cluster.redis = await startRedis(cluster.redis.port);
       for (const end = Date.now() + 20_000; !resyncs.length && Date.now() < end; ) await sleep(50);
       expect(resyncs[0]).toEqual({ reason: 'redis' });
       // Back: caches are on and coherent again.
-      for (const end = Date.now() + 10_000; !viewCacheOf(a.app.ctx).isEnabled && Date.now() < end; ) await sleep(50);
-      expect(viewCacheOf(a.app.ctx).isEnabled).toBe(true);
-      await seenWithin(b.url, d.id, (v) => v.records.length === 2, 5_000);
-      expect((await call(a.url, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 2, during: 'after' }] })).status).toBe(200);
-      await seenWithin(b.url, d.id, (v) => v.records.some((r) => r.data.during === 'after'), 1_000);
+      for (const end = Date.now() + 10_000; !viewCacheOf(cluster.a.app.ctx).isEnabled && Date.now() < end; ) await sleep(50);
+      expect(viewCacheOf(cluster.a.app.ctx).isEnabled).toBe(true);
+      await seenWithin(cluster.b.url, d.id, (v) => v.records.length === 2, 5_000);
+      expect((await call(cluster.a.url, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 2, during: 'after' }] })).status).toBe(200);
+      await seenWithin(cluster.b.url, d.id, (v) => v.records.some((r) => r.data.during === 'after'), 1_000);
     } finally {
       viewer.disconnect();
     }

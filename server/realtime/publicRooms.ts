@@ -80,9 +80,9 @@ export async function leaveDashboard(ctx: AppContext, socket: ViewerSocket, dash
  * `dataSourceIds` nothing else it views needs — a socket that views another dashboard of the same
  * source keeps its deltas.
  */
-export async function emptyRoom(ctx: AppContext, nsp: { in(room: string): { fetchSockets(): Promise<RoomMember[]> } }, room: string, dataSourceIds: (string | null | undefined)[], alsoLeave: (joined: Set<string>) => string[] = () => []): Promise<void> {
+export async function emptyRoom(ctx: AppContext, nsp: { in(room: string): { fetchSockets(): Promise<RoomMember[]> } }, room: string, dataSourceIds: (string | null | undefined)[]): Promise<void> {
   const sources = dataSourceIds.filter((x): x is string => Boolean(x)).map((id) => rooms.source(id));
-  for (const socket of await nsp.in(room).fetchSockets()) await releaseRooms(ctx, socket, [room, ...alsoLeave(socket.rooms)], sources);
+  for (const socket of await nsp.in(room).fetchSockets()) await releaseRooms(ctx, socket, [room], sources);
 }
 
 /** A dashboard moved to another source: its viewers follow it, keeping the old source only if something else they view needs it. */

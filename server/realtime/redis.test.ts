@@ -1,44 +1,36 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, type TestServer } from '../test/harness';
-import { startCluster, type TestCluster } from '../test/cluster';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../test/harness';
+import { useCluster } from '../test/cluster';
 import { collect, join, next, openSocket } from '../test/sockets';
 
-let cluster: TestCluster;
-let a: TestServer;
-let b: TestCluster['b'];
-
-beforeAll(async () => {
-  cluster = await startCluster();
-  ({ a, b } = cluster);
-});
-afterAll(() => cluster?.stop());
+const cluster = useCluster();
 
 describe('two processes behind Redis', () => {
   it('delivers a record ingested through process A to a viewer connected to process B, and back', async () => {
-    expect(b.log()).toContain('Redis adapter');
-    const health = await (await fetch(`${b.url}/api/health`)).json();
+    expect(cluster.b.log()).toContain('Redis adapter');
+    const health = await (await fetch(`${cluster.b.url}/api/health`)).json();
     expect(health.realtime.adapter).toBe('redis');
 
-    const ds = (await a.http('POST', '/api/admin/data-sources', { body: { name: 'Shared' } })).body;
-    await a.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
-    const dash = (await a.http('POST', '/api/admin/dashboards', { body: { name: 'Shared', dataSourceId: ds.id, isPublished: true } })).body;
+    const ds = (await cluster.a.http('POST', '/api/admin/data-sources', { body: { name: 'Shared' } })).body;
+    await cluster.a.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
+    const dash = (await cluster.a.http('POST', '/api/admin/dashboards', { body: { name: 'Shared', dataSourceId: ds.id, isPublished: true } })).body;
 
-    const viewerOnB = await openSocket(b.url);
-    const viewerOnA = await openSocket(a.url);
-    const adminOnA = await openSocket(a.url, ADMIN_TOKEN);
+    const viewerOnB = await openSocket(cluster.b.url);
+    const viewerOnA = await openSocket(cluster.a.url);
+    const adminOnA = await openSocket(cluster.a.url, ADMIN_TOKEN);
     try {
       expect(await join(viewerOnB, 'dashboard:join', dash.id)).toEqual({ ok: true, revision: 1 });
       await join(viewerOnA, 'dashboard:join', dash.id);
       const onB = next(viewerOnB, 'records:upserted');
       const firstOnA = next(viewerOnA, 'records:upserted');
-      await a.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 2, via: 'A' }] } });
+      await cluster.a.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 2, via: 'A' }] } });
       expect((await onB).records.map((r) => r.data)).toEqual([{ id: 2, via: 'A' }]);
       // A's own viewer hears it too (through the Redis stream, so not necessarily before B's).
       expect((await firstOnA).records.map((r) => r.data)).toEqual([{ id: 2, via: 'A' }]);
 
       const onA = next(viewerOnA, 'records:upserted');
       const adminHeard = collect(adminOnA, 'admin:datasource:changed');
-      const res = await fetch(`${b.url}/api/data/ingest`, {
+      const res = await fetch(`${cluster.b.url}/api/data/ingest`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
         body: JSON.stringify({ sourceId: ds.sourceId, records: [{ id: 3, via: 'B' }] }),

@@ -6,7 +6,6 @@ import { CUSTOM_SOURCE_PREFIX } from '@common/constants';
 import type { AppContext } from '../context';
 import { encodeKeys } from '../db/fieldNames';
 import { ApiError, ForbiddenError, NotFoundError } from '../errors';
-import { safeEqual } from '../middleware/guards';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { presentDashboard, presentDataSource, presentRecord } from '../presenters';
 import { settledRevision } from '../models/ingestJournal';
@@ -104,11 +103,6 @@ export async function rotateIngestKey(ctx: AppContext, id: string): Promise<Data
 /** The data source whose ingest key this credential is, if any (one indexed lookup by the key's hash). */
 export async function findSourceByIngestKey(ctx: AppContext, credential: string): Promise<DataSourceDoc | null> {
   return ctx.models.DataSource.findOne({ ingestKeyHash: hashKey(credential) }).lean<DataSourceDoc>();
-}
-
-/** Whether a credential is this data source's ingest key. */
-export function isIngestKeyOf(ds: DataSourceDoc, credential: string): boolean {
-  return Boolean(ds.ingestKeyHash) && safeEqual(hashKey(credential), ds.ingestKeyHash!);
 }
 
 /** The integration a data source is synced by, when that integration still exists. */

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../config';
 import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
 import { createLogger } from '../log';
@@ -16,10 +17,9 @@ export interface TestCluster {
 
 /**
  * Two server processes sharing one database and a real redis-server (the Redis adapter, view-cache
- * relay and rate limits in play); `stop()` ends what was started, in reverse order.
+ * relay and rate limits in play), filled into `cluster`; `stop()` ends what was started, in reverse order.
  */
-export async function startCluster(): Promise<TestCluster> {
-  const cluster = {} as TestCluster;
+export async function startCluster(cluster = {} as TestCluster): Promise<TestCluster> {
   const stops: (() => Promise<void>)[] = [];
   cluster.stop = async () => {
     for (const s of stops.splice(0).reverse()) await s().catch(() => undefined);
@@ -38,4 +38,12 @@ export async function startCluster(): Promise<TestCluster> {
     await cluster.stop();
     throw e;
   }
+}
+
+/** A cluster for a test file: started before its tests, stopped after them (read its fields inside the tests). */
+export function useCluster(): TestCluster {
+  const cluster = {} as TestCluster;
+  beforeAll(() => startCluster(cluster));
+  afterAll(() => cluster.stop?.());
+  return cluster;
 }

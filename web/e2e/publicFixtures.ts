@@ -177,3 +177,29 @@ export function lowContrastTexts(h: BrowserHarness): Promise<string[]> {
     return out;
   });
 }
+
+/**
+ * Routes the page's Socket.IO traffic so a test can cut it: `cut(dashboardId)` waits until the
+ * page's socket is in the dashboard's room ("Live" also shows while a first connection is still
+ * being made), then closes it and refuses new connections; `restore()` lets them through again.
+ */
+export async function cuttableSocket(h: BrowserHarness) {
+  let down = false;
+  const open: { close(): Promise<void> }[] = [];
+  await h.page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    if (down) return void ws.close();
+    ws.connectToServer();
+    open.push(ws);
+  });
+  await h.page.route(/\/socket\.io\//, (route) => (down ? route.abort() : route.continue()));
+  return {
+    async cut(dashboardId: string) {
+      await expect.poll(async () => (await h.server.app.realtime.io.in(`dashboard:${dashboardId}`).fetchSockets()).length, { timeout: 15_000 }).toBe(1);
+      down = true;
+      await Promise.all(open.splice(0).map((ws) => ws.close()));
+    },
+    restore() {
+      down = false;
+    },
+  };
+}

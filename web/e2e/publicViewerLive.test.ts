@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUCKET_TAB, RECORDS, TABLE_TAB, ingest as ingestFor, seed as seedFor, usePublicBrowser } from './publicFixtures';
+import { BUCKET_TAB, RECORDS, TABLE_TAB, cuttableSocket, ingest as ingestFor, seed as seedFor, usePublicBrowser } from './publicFixtures';
 
 const h = usePublicBrowser();
 const seed = (tabs: unknown[], name?: string) => seedFor(h, tabs, { name });
@@ -160,28 +160,18 @@ describe('connection loss', () => {
   it('shows Reconnecting… while the socket is down, then refetches what it missed and goes Live again', async () => {
     const { id, ds } = await seed([TABLE_TAB]);
     const { page } = h;
-    let down = false;
-    const open: { close(): Promise<void> }[] = [];
-    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
-      if (down) return void ws.close();
-      ws.connectToServer();
-      open.push(ws);
-    });
-    await page.route(/\/socket\.io\//, (route) => (down ? route.abort() : route.continue()));
+    const socket = await cuttableSocket(h);
     await page.goto(`/dashboards/${id}`);
     await page.getByText('Live • Updates every 30s').waitFor();
     await page.getByTestId('table-row').first().waitFor();
-    // "Live" also shows while the first connection is still being made: wait until the page's socket is in the dashboard's room.
-    await expect.poll(async () => (await h.server.app.realtime.io.in(`dashboard:${id}`).fetchSockets()).length, { timeout: 15_000 }).toBe(1);
 
-    down = true;
-    await Promise.all(open.splice(0).map((ws) => ws.close()));
+    await socket.cut(id);
     await page.getByText('Reconnecting…').waitFor();
     await ingest(ds.sourceId, [{ ticket_id: 42, subject: 'Missed while offline', status: 'open', priority: 'low' }]);
     await new Promise((r) => setTimeout(r, 300));
     expect(await page.getByText('Missed while offline').count()).toBe(0);
 
-    down = false;
+    socket.restore();
     // A refused handshake leaves socket.io waiting for its 20 s connect timeout before it retries.
     await page.getByText('Live • Updates every 30s').waitFor({ timeout: 45_000 });
     await page.getByText('Missed while offline').waitFor({ timeout: 5_000 });

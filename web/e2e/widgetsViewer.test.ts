@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ingest as ingestFor, lowContrastTexts, seed as seedFor, usePublicBrowser } from './publicFixtures';
+import { cuttableSocket, ingest as ingestFor, lowContrastTexts, seed as seedFor, usePublicBrowser } from './publicFixtures';
 
 /** A condition polled for up to 10 s (the machine is shared; expect.poll's default is 1 s). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
@@ -127,14 +127,7 @@ describe('TV mode', () => {
   it('fills the screen without controls on the dark theme, keeps the screen on, hides the cursor, rotates tabs and says when it reconnects', async () => {
     const { id } = await seedFor(h, [OVERVIEW, BOARD], { name: 'Support queue', records: TICKETS });
     const { page } = h;
-    let down = false;
-    const open: { close(): Promise<void> }[] = [];
-    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
-      if (down) return void ws.close();
-      ws.connectToServer();
-      open.push(ws);
-    });
-    await page.route(/\/socket\.io\//, (route) => (down ? route.abort() : route.continue()));
+    const socket = await cuttableSocket(h);
     await page.setViewportSize({ width: 1920, height: 1080 });
     await h.context.grantPermissions(['screen-wake-lock'], { origin: h.server.url });
     await page.goto(`/dashboards/${id}?tv=1&rotate=5`);
@@ -156,10 +149,7 @@ describe('TV mode', () => {
     await page.getByTestId('bucket-group').first().waitFor({ timeout: 15_000 });
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain('Board');
 
-    // The page's socket is in the dashboard's room (a first connection still being made shows no banner).
-    await expect.poll(async () => (await h.server.app.realtime.io.in(`dashboard:${id}`).fetchSockets()).length, { timeout: 15_000 }).toBe(1);
-    down = true;
-    await Promise.all(open.splice(0).map((ws) => ws.close()));
+    await socket.cut(id);
     await page.getByTestId('tv-reconnecting').waitFor();
     expect(await page.getByTestId('tv-reconnecting').innerText()).toContain('Reconnecting…');
     await h.shot('widgets-tv-reconnecting');

@@ -16,7 +16,7 @@ describe('recountInSlices', () => {
   it('counts in slices that stop at the time budget and ends with the totals of a recount at once', () => {
     const h = harness();
     let result: { aggregator: Aggregator; slices: number } | null = null;
-    recountInSlices(spec, () => records, records, (aggregator, slices) => (result = { aggregator, slices }), { schedule: h.schedule, now: h.now, sliceMs: 3 });
+    recountInSlices(spec, () => records, () => records, (aggregator, slices) => (result = { aggregator, slices }), { schedule: h.schedule, now: h.now, sliceMs: 3 });
     // Nothing runs in the caller's task: the first slice is scheduled like the rest.
     expect(result).toBeNull();
     expect(h.queue).toHaveLength(1);
@@ -35,7 +35,7 @@ describe('recountInSlices', () => {
   it('does not finish once abandoned', () => {
     const h = harness();
     let finished = false;
-    const cancel = recountInSlices(spec, () => records, records, () => (finished = true), { schedule: h.schedule, now: h.now, sliceMs: 3 });
+    const cancel = recountInSlices(spec, () => records, () => records, () => (finished = true), { schedule: h.schedule, now: h.now, sliceMs: 3 });
     cancel();
     h.run();
     expect(finished).toBe(false);
@@ -44,7 +44,7 @@ describe('recountInSlices', () => {
   it('finishes in one slice when the records fit the budget', () => {
     const h = harness();
     let slices = 0;
-    recountInSlices(spec, () => records, records.slice(0, 10), (_, n) => (slices = n), { schedule: h.schedule });
+    recountInSlices(spec, () => records, () => records.slice(0, 10), (_, n) => (slices = n), { schedule: h.schedule });
     h.run();
     expect(slices).toBe(1);
   });

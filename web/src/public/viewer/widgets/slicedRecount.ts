@@ -23,15 +23,16 @@ export interface SlicingOptions {
 }
 
 /**
- * Counts `records` (copied at the start) into a new aggregator a slice at a time — each slice stops after `sliceMs` — so a
- * recount of 100,000 records never freezes the page; `done` receives the finished aggregator (the
- * caller keeps showing the old totals until then; nothing runs before the first scheduled task).
- * Returns a function that abandons the recount.
+ * Counts records into a new aggregator a slice at a time — each slice stops after `sliceMs` — so a
+ * recount of 100,000 records never freezes the page. Nothing runs in the caller's task: the first
+ * slice calls `take` for the records as they are then (copied, since a store may change them
+ * while the count goes on). `done` receives the finished aggregator; the caller keeps showing the
+ * old totals until then. Returns a function that abandons the recount.
  */
 export function recountInSlices(
   spec: AggregateSpec,
   all: () => Iterable<DataHolder>,
-  records: Iterable<DataHolder>,
+  take: () => Iterable<DataHolder>,
   done: (aggregator: Aggregator, slices: number) => void,
   { schedule = nextTask, sliceMs = SLICE_MS, now = () => performance.now() }: SlicingOptions = {},
 ): () => void {
@@ -45,8 +46,7 @@ export function recountInSlices(
     if (cancelled) return;
     slices += 1;
     const end = now() + sliceMs;
-    // The records as they are now (the store may change while the count goes on): part of the first slice.
-    const todo = (list ??= Array.isArray(records) ? (records as readonly DataHolder[]) : [...records]);
+    const todo = (list ??= [...take()]);
     while (next < todo.length) {
       const stop = Math.min(todo.length, next + CHECK_EVERY);
       for (; next < stop; next++) aggregator.update(undefined, todo[next].data);
@@ -55,7 +55,6 @@ export function recountInSlices(
     if (next < todo.length) schedule(step);
     else done(aggregator, slices);
   };
-  // Not even the first slice runs in the caller's task (a render): each slice is a task of its own.
   schedule(step);
   return () => {
     cancelled = true;

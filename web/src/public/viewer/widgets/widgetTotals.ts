@@ -39,7 +39,7 @@ export class WidgetTotals {
         syncAggregator(this.aggregator, s, this.version);
         this.version = s.version;
       } else {
-        this.recount(s.version, s.records.values());
+        this.recount();
       }
     }
     return this.version ?? -1;
@@ -51,17 +51,19 @@ export class WidgetTotals {
     this.cancelRecount = null;
   }
 
-  /** Back on screen (StrictMode mounts twice): totals behind the feed ask for a snapshot, which recounts. */
-  resume(): void {
-    if (this.cancelRecount === null && this.version !== this.feed.get().version) for (const l of [...this.listeners]) l();
-  }
-
   private fresh(): Aggregator {
     return new Aggregator(this.spec, () => this.feed.get().records.values());
   }
 
-  private recount(version: number, records: Parameters<typeof recountInSlices>[2]): void {
-    this.cancelRecount = recountInSlices(this.spec, () => this.feed.get().records.values(), records, (done) => {
+  private recount(): void {
+    // The version the counted records hold: read with them, in the first slice.
+    let version = 0;
+    const take = () => {
+      const s = this.feed.get();
+      version = s.version;
+      return s.records.values();
+    };
+    this.cancelRecount = recountInSlices(this.spec, () => this.feed.get().records.values(), take, (done) => {
       this.cancelRecount = null;
       this.aggregator = done;
       this.version = version;
@@ -81,9 +83,7 @@ export function useAggregator(spec: AggregateSpec): { aggregator: Aggregator; ve
   // The spec's content (key) decides when to start over, not its identity.
   const totals = useMemo(() => new WidgetTotals(JSON.parse(key) as AggregateSpec, feed), [key, feed]);
   const version = useSyncExternalStore(totals.subscribe, totals.snapshot);
-  useEffect(() => {
-    totals.resume();
-    return () => totals.stop();
-  }, [totals]);
+  // A recount under way ends with the widget (or its settings); React's subscription asks for a new one when it mounts again.
+  useEffect(() => () => totals.stop(), [totals]);
   return { aggregator: totals.aggregator, version, counting: version === -1 };
 }
