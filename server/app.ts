@@ -24,6 +24,7 @@ import { publicViewFastPath } from './viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startActivityLog } from './services/activityLog';
 import { embeddingHeaders } from './middleware/embeddingHeaders';
+import { clientAddressOf } from './clientAddress';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -73,11 +74,13 @@ export async function startApp(config: Config, log: Logger = createLogger(config
 
     const koa = new Koa();
     koa.proxy = config.TRUST_PROXY;
+    koa.maxIpsCount = config.TRUST_PROXY_HOPS;
     // A client that hangs up mid-response is not a server error.
     koa.on('error', (e: Error & { code?: string }) => {
       if (e.code === 'ERR_STREAM_PREMATURE_CLOSE' || e.code === 'ECONNRESET' || e.code === 'EPIPE') return;
       log.error('unhandled Koa error', e);
     });
+    koa.use(clientAddressOf(config));
     koa.use(errorHandler(log));
     koa.use(securityHeaders());
     koa.use(compressResponses());

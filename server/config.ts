@@ -22,6 +22,8 @@ const EnvSchema = z.object({
   ADMIN_JSON_MAX_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
   /** Trust X-Forwarded-For / -Proto from a reverse proxy (only behind one: clients could forge them). */
   TRUST_PROXY: bool.default(false),
+  /** With TRUST_PROXY: how many proxies append to X-Forwarded-For; the client is the entry the outermost of them appended. */
+  TRUST_PROXY_HOPS: positiveInt(10).default(1),
   /** Failed admin-token or ingest-credential attempts per client address per window. */
   RATE_LIMIT_AUTH_FAILURES: positiveInt(1_000_000).default(20),
   RATE_LIMIT_AUTH_WINDOW_SECONDS: positiveInt(86_400).default(900),
