@@ -25,6 +25,7 @@ import { startZendeskIntegration } from './integrations/zendesk';
 import { startActivityLog } from './services/activityLog';
 import { embeddingHeaders } from './middleware/embeddingHeaders';
 import { clientAddressOf } from './clientAddress';
+import { keyedHash } from './keyedHash';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -60,7 +61,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const adminToken = config.ADMIN_TOKEN ?? crypto.randomBytes(18).toString('base64url');
     const hello = (await conn.db!.admin().command({ hello: 1 })) as { setName?: string; msg?: string };
     const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
-    const limits = createRateLimits(config, redis);
+    const limits = createRateLimits(config, redis, keyedHash(config.SERVER_SECRET, adminToken));
     const events = new DomainEventBus();
     const activity = await startActivityLog({ conn, config, log, events });
     cleanups.push(() => activity.close());
