@@ -10,7 +10,7 @@ import type { AppContext } from './context';
 import { startDatabase } from './db/startDatabase';
 import { DomainEventBus } from './events';
 import { createLogger, type Logger } from './log';
-import { errorHandler } from './middleware/errors';
+import { errorHandler, logKoaError } from './middleware/errors';
 import { createRateLimits } from './middleware/rateLimits';
 import { securityHeaders } from './middleware/securityHeaders';
 import { createModels } from './models';
@@ -76,11 +76,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const koa = new Koa();
     koa.proxy = config.TRUST_PROXY;
     koa.maxIpsCount = config.TRUST_PROXY_HOPS;
-    // A client that hangs up mid-response is not a server error.
-    koa.on('error', (e: Error & { code?: string }) => {
-      if (e.code === 'ERR_STREAM_PREMATURE_CLOSE' || e.code === 'ECONNRESET' || e.code === 'EPIPE') return;
-      log.error('unhandled Koa error', e);
-    });
+    // A client that hangs up, sends malformed HTTP or aborts its upload is not a server error.
+    koa.on('error', logKoaError(log));
     koa.use(clientAddressOf(config));
     koa.use(errorHandler(log));
     koa.use(securityHeaders());
