@@ -57,7 +57,10 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     cleanups.push(() => db.stop());
     const conn = await mongoose.createConnection(db.uri, { autoCreate: false, autoIndex: false, serverSelectionTimeoutMS: 15_000 }).asPromise();
     cleanups.push(() => conn.close());
-    const models = await createModels(conn);
+    const models = await createModels(conn, (sources) => {
+      const which = sources.map((ds) => `${ds.sourceId} ${JSON.stringify(ds.name)} (${ds.recordCount} records)`).join(', ');
+      log.warn(`repaired ${sources.length} data source(s) that a stopped process left in the middle of a change; count, fields and revision re-derived from their records: ${which}`);
+    });
     const adminToken = config.ADMIN_TOKEN ?? crypto.randomBytes(18).toString('base64url');
     const hello = (await conn.db!.admin().command({ hello: 1 })) as { setName?: string; msg?: string };
     const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
