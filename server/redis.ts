@@ -4,7 +4,7 @@ import type { Logger } from './log';
 /** How long the first connection to Redis may take before startup fails. */
 const CONNECT_TIMEOUT_MS = 3_000;
 /**
- * How long the first connection may take to answer (its handshake and a PING) once TCP is up: a
+ * How long the first connection may take in all — TCP connect, handshake and a PING answered: a
  * port that accepts and never replies must stop startup, not hang it.
  */
 const FIRST_ANSWER_TIMEOUT_MS = 5_000;
