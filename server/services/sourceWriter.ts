@@ -192,10 +192,8 @@ async function planKeying(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Pr
   if (checkRecords(ds.sourceId, new Set(ds.fields ?? []), job.items, keying).accepted.length === 0) return { ds, keying };
   const set = 'appendOnly' in keying ? { appendOnly: true, primaryKey: null } : { primaryKey: keying.primaryKey };
   const won = await ctx.models.DataSource.findOneAndUpdate({ _id: ds._id, primaryKey: null, appendOnly: { $ne: true } }, { $set: set }, { returnDocument: 'after' }).lean<DataSourceDoc>();
-  if (won) {
-    ctx.events.emit('datasource.changed', { dataSource: presentDataSource(won) });
-    return { ds: won, keying };
-  }
+  // The source's new keying reaches the console with the recount this write ends with.
+  if (won) return { ds: won, keying };
   const current = await ctx.models.DataSource.findById(ds._id).lean<DataSourceDoc>();
   if (!current) throw NotFoundError(`Data source ${ds.sourceId}`);
   // Another process set the keying first: this request follows it (or is refused if it named another key).

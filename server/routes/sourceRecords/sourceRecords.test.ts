@@ -23,8 +23,8 @@ async function newSource(body: Record<string, unknown> = {}): Promise<Source> {
 }
 const url = (ds: Source, query = '') => `/api/data/sources/${ds.sourceId}/records${query}`;
 const post = (path: string, raw: string, type: string, token: string | null = ADMIN_TOKEN) =>
-  s.http<IngestResult>('POST', path, { raw, token, headers: { 'content-type': type } });
-const postJson = (path: string, body: unknown, token: string | null = ADMIN_TOKEN) => s.http<IngestResult>('POST', path, { body, token });
+  s.http<IngestResult & { error: { code: string; message: string; fields: { path: string; message: string }[] } }>('POST', path, { raw, token, headers: { 'content-type': type } });
+const postJson = (path: string, body: unknown, token: string | null = ADMIN_TOKEN) => s.http<IngestResult & { error: { code: string; message: string; fields: { path: string; message: string }[] } }>('POST', path, { body, token });
 const raw = async (ds: Source) => (await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=1000`)).body as { total: number; records: { recordId: string; data: Record<string, unknown>; createdAt: string }[] };
 const source = async (ds: Source) => (await s.http('GET', '/api/data/sources')).body.find((d: { id: string }) => d.id === ds.id);
 

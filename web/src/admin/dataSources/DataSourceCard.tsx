@@ -5,6 +5,7 @@ import type { DataSourceDto } from '@common/schemas/dataSource';
 import { navigateAdmin } from '../shell/nav';
 import { copyText, useToast } from '../ui/toast';
 import { IngestKeyRow } from './IngestKeyRow';
+import { SourceUrlRow } from './SourceUrlRow';
 
 const KIND_LABEL = { custom: 'Custom', integration: 'Integration', other: 'Other' } as const;
 const KIND_COLOR = { custom: 'blue', integration: 'purple', other: 'default' } as const;
@@ -48,17 +49,28 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Pro
       </Flex>
       {ds.description && <Typography.Paragraph style={{ margin: '4px 0' }}>{ds.description}</Typography.Paragraph>}
       <Flex gap={16} wrap style={{ margin: '4px 0' }}>
-        <span>
-          <Typography.Text type="secondary">Primary key: </Typography.Text>
-          {ds.primaryKey ? <Typography.Text code data-testid="primary-key">{ds.primaryKey}</Typography.Text> : <Typography.Text italic data-testid="primary-key">Not set</Typography.Text>}
+        {ds.appendOnly ? (
+          <span data-testid="append-only">
+            <Typography.Text type="secondary">Append-only: </Typography.Text>every record kept
+          </span>
+        ) : (
+          <span>
+            <Typography.Text type="secondary">Primary key: </Typography.Text>
+            {ds.primaryKey ? <Typography.Text code data-testid="primary-key">{ds.primaryKey}</Typography.Text> : <Typography.Text italic data-testid="primary-key">Not set</Typography.Text>}
+          </span>
+        )}
+        <span data-testid="update-mode">
+          <Typography.Text type="secondary">Updates: </Typography.Text>
+          {ds.updateMode === 'merge' ? 'merge the fields sent' : 'replace the record'}
         </span>
         <span data-testid="record-count">
           <Typography.Text type="secondary">Records: </Typography.Text>
           {ds.recordCount.toLocaleString()}
         </span>
       </Flex>
+      {custom && <SourceUrlRow sourceId={ds.sourceId} />}
       {custom && <IngestKeyRow dataSource={ds} />}
-      {custom && !ds.primaryKey && (
+      {custom && ds.recordCount === 0 && (
         <Alert
           type="info"
           showIcon
