@@ -1,9 +1,9 @@
-import { Alert, Button, Card, Flex, Tag, Tooltip, Typography } from 'antd';
-import { CopyOutlined, DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Flex, Tag, Typography } from 'antd';
+import { DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
 import { sourceKind } from '@common/constants';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { navigateAdmin } from '../shell/nav';
-import { copyText, useToast } from '../ui/toast';
+import { CopyButton } from '../ui/CopyButton';
 import { IngestKeyRow } from './IngestKeyRow';
 import { SourceUrlRow } from './SourceUrlRow';
 
@@ -19,7 +19,6 @@ interface Props {
 
 /** One data source card (spec 2.5 plus the ingest key, edit and record count of DECISIONS.md). */
 export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Props) {
-  const toast = useToast();
   const kind = sourceKind(ds.sourceId);
   const custom = kind === 'custom';
   return (
@@ -34,18 +33,7 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Pro
       <Flex align="center" gap={4} wrap style={{ marginTop: 4 }}>
         <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>Source ID:</Typography.Text>
         <Typography.Text code data-testid="source-id" style={{ wordBreak: 'break-all' }}>{ds.sourceId}</Typography.Text>
-        <Tooltip title="Copy Source ID">
-          <Button
-            size="small"
-            type="text"
-            aria-label="Copy Source ID"
-            icon={<CopyOutlined />}
-            onClick={async () => {
-              await copyText(ds.sourceId);
-              toast.success('Source ID copied to clipboard');
-            }}
-          />
-        </Tooltip>
+        <CopyButton text={ds.sourceId} what="Source ID" label="Copy Source ID" />
       </Flex>
       {ds.description && <Typography.Paragraph style={{ margin: '4px 0' }}>{ds.description}</Typography.Paragraph>}
       <Flex gap={16} wrap style={{ margin: '4px 0' }}>
