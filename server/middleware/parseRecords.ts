@@ -63,7 +63,7 @@ function parseNdjson(text: string): ParsedRecords {
  * CSV with a header row (csv-parse). Values stay text; an empty cell leaves its field out of the
  * record (CSV cannot tell an empty value from a missing one, and under merge an absent field keeps
  * its stored value). A row with more or fewer cells than the header, or one the parser cannot
- * read, is set aside alone.
+ * read, is set aside alone; a stray quote inside a value is kept as written.
  */
 function parseCsvRecords(text: string): ParsedRecords {
   const out: ParsedRecords = { format: 'csv', items: [], unreadable: [] };
@@ -92,6 +92,9 @@ function parseCsvRecords(text: string): ParsedRecords {
   parseCsv(text, {
     bom: true,
     relax_column_count: true,
+    // A quote inside a value ("x"y, a"b) is kept as written: strict parsing loses its place there
+    // and would swallow the rows after it. A quote that opens a value and never closes still does.
+    relax_quotes: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
     on_record: (cells: string[], info) => {

@@ -62,13 +62,13 @@ describe('POST /api/data/sources/:sourceId/records: the four body shapes', () =>
 
   it('takes CSV with a header row: values stay text, empty cells leave the field out, a row with the wrong cell count is rejected alone', async () => {
     const ds = await newSource();
-    const csv = '\uFEFFid,name,"note, quoted"\n1,Ada,"says ""hi"""\n2,,x\n3,Grace\n4,Alan,\n';
+    const csv = '\uFEFFid,name,"note, quoted"\n1,Ada,"says ""hi"""\n2,,x\n3,Grace\n4,Alan,\n5,O"Neil,x"y\n';
     const res = await post(url(ds, '?primaryKey=id'), csv, 'text/csv; charset=utf-8');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ format: 'csv', received: 4, inserted: 3, rejected: 1 });
+    expect(res.body).toMatchObject({ format: 'csv', received: 5, inserted: 4, rejected: 1 });
     expect(res.body.rejections).toEqual([{ index: 2, sourceId: ds.sourceId, reason: 'row on line 4 has 2 cells, the header names 3 columns' }]);
     const byId = Object.fromEntries((await raw(ds)).records.map((r) => [r.recordId, r.data]));
-    expect(byId).toEqual({ '1': { id: '1', name: 'Ada', 'note, quoted': 'says "hi"' }, '2': { id: '2', 'note, quoted': 'x' }, '4': { id: '4', name: 'Alan' } });
+    expect(byId).toEqual({ '1': { id: '1', name: 'Ada', 'note, quoted': 'says "hi"' }, '2': { id: '2', 'note, quoted': 'x' }, '4': { id: '4', name: 'Alan' }, '5': { id: '5', name: 'O"Neil', 'note, quoted': 'x"y' } });
   });
 
   it('reads gzip and br bodies, and answers 415 naming the accepted types for any other Content-Type', async () => {
