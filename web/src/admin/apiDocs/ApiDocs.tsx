@@ -46,9 +46,11 @@ export function ApiDocs() {
       <Card title="Ingest data">
         <Typography.Paragraph>
           Send JSON records to <Typography.Text code style={{ wordBreak: 'break-all' }}>POST {origin}/api/data/ingest</Typography.Text>. The format is detected
-          automatically. A record is identified by its primary key: the <Typography.Text code>primaryKey</Typography.Text> you name
-          (in the body or as <Typography.Text code>?primaryKey=</Typography.Text>), else the source's primary key, else the first field
-          of the first record. Ingesting the same key again updates the record.
+          automatically. A record is identified by its primary key: the source's, else the <Typography.Text code>primaryKey</Typography.Text> you
+          name (in the body or as <Typography.Text code>?primaryKey=</Typography.Text>) while the source is empty, else the first field of
+          the first record when every record has it and no two share it. Ingesting the same key again updates the record. Any client
+          can also POST one object, an array, NDJSON or CSV to the source's own URL shown on its card
+          (<Typography.Text code style={{ wordBreak: 'break-all' }}>{origin}/api/data/sources/&lt;sourceId&gt;/records</Typography.Text>).
         </Typography.Paragraph>
         <Flex gap={16} wrap align="center" style={{ marginBottom: 12 }}>
           <Flex align="center" gap={8} style={{ flex: '1 1 260px', minWidth: 0, maxWidth: 520 }}>

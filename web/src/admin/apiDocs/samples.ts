@@ -48,11 +48,12 @@ export interface Endpoint {
 }
 
 export const SOURCE_ENDPOINTS: Endpoint[] = [
-  { method: 'POST', path: '/api/data/ingest', auth: 'ingest', about: 'Ingest records in any of the four formats; ?primaryKey=<field> names the key field.' },
+  { method: 'POST', path: '/api/data/sources/{sourceId}/records', auth: 'ingest', about: "A source's own URL: one JSON object, a JSON array, NDJSON (application/x-ndjson) or CSV (text/csv, header row); ?primaryKey=<path> while the source is empty (none: append-only), ?mode=merge|replace, ?key=<ingest key> for senders that only take a URL." },
+  { method: 'POST', path: '/api/data/ingest', auth: 'ingest', about: 'Ingest records in any of the four formats; ?primaryKey=<field> names the key field; ?mode=merge updates only the fields sent.' },
   { method: 'GET', path: '/api/data/sources', auth: 'none', about: 'List data sources.' },
   { method: 'GET', path: '/api/data/raw?dataSourceId={id}', auth: 'none', about: 'The first records of a source (limit, offset), their total and the source revision they reflect.' },
   { method: 'POST', path: '/api/admin/data-sources', auth: 'admin', about: 'Create a custom data source {name, description}; the answer holds its ingest key.' },
-  { method: 'PATCH', path: '/api/admin/data-sources/{id}', auth: 'admin', about: 'Update name, description, primaryKey or keyMappings.' },
+  { method: 'PATCH', path: '/api/admin/data-sources/{id}', auth: 'admin', about: 'Update name, description, keyMappings, updateMode; primaryKey or appendOnly only while the source is empty.' },
   { method: 'POST', path: '/api/admin/data-sources/{id}/ingest-key', auth: 'admin', about: 'Rotate the ingest key (the old one stops working).' },
   { method: 'DELETE', path: '/api/admin/data-sources/{id}', auth: 'admin', about: 'Delete a data source and its records.' },
 ];
