@@ -9,6 +9,7 @@ import { ApiError, ForbiddenError, NotFoundError } from '../errors';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { presentDashboard, presentDataSource, presentRecord } from '../presenters';
 import { settledRevision } from '../models/ingestJournal';
+import { applySourceSettings } from './retention';
 
 const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
 
@@ -78,8 +79,13 @@ export async function updateDataSource(ctx: AppContext, id: string, patch: Updat
   if (patch.description !== undefined) set.description = patch.description;
   if (patch.primaryKey !== undefined) set.primaryKey = patch.primaryKey;
   if (patch.keyMappings !== undefined) set.keyMappings = encodeKeys(patch.keyMappings);
+  // RETENTION (issue 18 #6/#7) — minimal persistence until the settings PATCH lands: a retention
+  // replaces the whole {maxRecords, maxAgeSeconds} (a missing limit is no limit).
+  if (patch.timeField !== undefined) set.timeField = patch.timeField;
+  if (patch.retention !== undefined) set.retention = { maxRecords: patch.retention.maxRecords ?? null, maxAgeSeconds: patch.retention.maxAgeSeconds ?? null };
   const updated = await ctx.models.DataSource.findByIdAndUpdate(ds._id, { $set: set }, { returnDocument: 'after' }).lean<DataSourceDoc>();
   if (!updated) throw NotFoundError(`Data source ${id}`);
+  await applySourceSettings(ctx, ds, updated);
   const dto = presentDataSource(updated);
   ctx.events.emit('datasource.changed', { dataSource: dto, metadataChanged: true });
   return dto;

@@ -7,6 +7,7 @@ import { closeChange, openChange } from '../models/ingestJournal';
 import { presentDataSource } from '../presenters';
 import { findDataSource } from './dataSources';
 import { checkRecords, isObject, structureProblem } from './recordRules';
+import { enforceRetention } from './retention';
 import { withSourceLock } from './sourceLock';
 import { writeRecords } from './writeRecords';
 
@@ -175,6 +176,8 @@ export async function upsertRecordsIntoSource(
     const { after, recordCount } = await closeChange(ctx.models, ds._id, change, checked.newFields);
     ctx.events.emit('records.upserted', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision, total: recordCount, records });
     if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
+    // RETENTION (issue 18 #7): still under the lock, so the answer finds the source within maxRecords.
+    if (after) await enforceRetention(ctx, after);
     return { ...base, inserted, updated, revision };
   });
 }

@@ -1,6 +1,7 @@
 import mongoose, { type AnyBulkWriteOperation } from 'mongoose';
 import type { RecordDto } from '@common/schemas/record';
 import type { AppContext } from '../context';
+import { recordTimeReader } from '@common/recordTime';
 import { encodeKeys } from '../db/fieldNames';
 import type { DataSourceDoc, RecordDoc } from '../models';
 
@@ -18,11 +19,11 @@ const BATCH = 1000;
  * each single write costs time proportional to the collection's size). Otherwise (standalone
  * mongod, or one or two records): one update per record.
  */
-async function replaceRecords(ctx: AppContext, docs: RecordDoc[]): Promise<void> {
+export async function replaceRecords(ctx: AppContext, docs: RecordDoc[]): Promise<void> {
   const { Record } = ctx.models;
   if (!ctx.transactions || docs.length <= 2) {
     const ops: AnyBulkWriteOperation<RecordDoc>[] = docs.map((d) => ({
-      updateOne: { filter: { _id: d._id }, update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: d.lastUpdated, revision: d.revision } } },
+      updateOne: { filter: { _id: d._id }, update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: d.lastUpdated, revision: d.revision, recordedAt: d.recordedAt } } },
     }));
     await Record.bulkWrite(ops, { ordered: true });
     return;
@@ -48,6 +49,8 @@ const isDuplicateKey = (e: unknown) => (e as { code?: number })?.code === 11000;
 export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, accepted: KeyedRecord[], revision: number): Promise<{ inserted: number; updated: number; records: RecordDto[] }> {
   const { Record } = ctx.models;
   const now = new Date();
+  // Retention: each record's time (its time field, else now), stored for the {dataSourceId, recordedAt} index.
+  const timeOf = recordTimeReader(ds.timeField);
   let inserted = 0;
   let updated = 0;
   const out = new Map<string, RecordDto>();
@@ -70,9 +73,10 @@ export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, accepted:
       const known = existing.get(recordId);
       const _id = known?._id ?? new mongoose.Types.ObjectId();
       const createdAt = known?.createdAt ?? now;
-      const doc = { _id, dataSourceId: ds._id, recordId, data, keyOrder, revision, createdAt, lastUpdated: now } as RecordDoc;
+      const recordedAt = new Date(timeOf(record, now.getTime()));
+      const doc = { _id, dataSourceId: ds._id, recordId, data, keyOrder, revision, createdAt, lastUpdated: now, recordedAt } as RecordDoc;
       if (known) replacements.push(doc);
-      else fresh.push({ _id, dataSourceId: ds._id, recordId, data, keyOrder, revision, createdAt: now, lastUpdated: now } as RecordDoc);
+      else fresh.push({ _id, dataSourceId: ds._id, recordId, data, keyOrder, revision, createdAt: now, lastUpdated: now, recordedAt } as RecordDoc);
       out.set(recordId, { id: String(_id), recordId, data: record, keyOrder, createdAt: new Date(createdAt).toISOString(), lastUpdated: now.toISOString(), revision });
     }
     if (fresh.length) {
@@ -86,7 +90,7 @@ export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, accepted:
           fresh.map((d) => ({
             updateOne: {
               filter: { dataSourceId: ds._id, recordId: d.recordId },
-              update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: now, revision }, $setOnInsert: { _id: d._id, createdAt: now } },
+              update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: now, revision, recordedAt: d.recordedAt }, $setOnInsert: { _id: d._id, createdAt: now } },
               upsert: true,
             },
           })),
