@@ -41,7 +41,7 @@ const EnvSchema = z.object({
   /** Records an append-only source keeps when it sets no maxRecords (default: 100,000; 1,000 on the offline engine). */
   APPEND_ONLY_MAX_RECORDS: positiveInt(100_000_000).optional(),
   /** Offline engine: the records collection's size past which the console warns that a write nears a second. */
-  OFFLINE_ENGINE_WARN_RECORDS: positiveInt(100_000_000).default(4_000),
+  OFFLINE_ENGINE_WARN_RECORDS: positiveInt(100_000_000).default(2_500),
   DB_ENGINE: z.enum(['auto', 'mongod', 'jongodb'], { error: 'must be auto, mongod or jongodb' }).default('auto'),
   /** Folder of the built web app (tests may build into their own). */
   WEB_DIST: z.string().min(1).default('dist/web'),

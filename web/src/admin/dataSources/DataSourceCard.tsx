@@ -5,6 +5,7 @@ import type { DataSourceDto } from '@common/schemas/dataSource';
 import { navigateAdmin } from '../shell/nav';
 import { copyText, useToast } from '../ui/toast';
 import { IngestKeyRow } from './IngestKeyRow';
+import { RetentionRow } from './RetentionText';
 
 const KIND_LABEL = { custom: 'Custom', integration: 'Integration', other: 'Other' } as const;
 const KIND_COLOR = { custom: 'blue', integration: 'purple', other: 'default' } as const;
@@ -57,6 +58,7 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Pro
           {ds.recordCount.toLocaleString()}
         </span>
       </Flex>
+      <RetentionRow dataSource={ds} />
       {custom && <IngestKeyRow dataSource={ds} />}
       {custom && !ds.primaryKey && (
         <Alert

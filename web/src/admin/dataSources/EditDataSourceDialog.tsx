@@ -1,4 +1,4 @@
-import { Form, Input, Modal, Select, Typography } from 'antd';
+import { AutoComplete, Flex, Form, Input, InputNumber, Modal, Select, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { api, errorText } from '../../api/client';
@@ -11,7 +11,19 @@ interface Values {
   description: string;
   primaryKey?: string | null;
   labels: Record<string, string>;
+  timeField?: string | null;
+  maxRecords?: number | null;
+  maxAge?: number | null;
+  maxAgeUnit: number;
 }
+
+const AGE_UNITS = [{ value: 60, label: 'minutes' }, { value: 3_600, label: 'hours' }, { value: 86_400, label: 'days' }];
+/** A stored maxAgeSeconds as the dialog shows it: the largest unit that divides it. */
+const ageParts = (seconds: number | null) => {
+  if (!seconds) return { maxAge: null, maxAgeUnit: 3_600 };
+  const unit = [...AGE_UNITS].reverse().find((u) => seconds % u.value === 0)?.value ?? 60;
+  return { maxAge: Math.round(seconds / unit), maxAgeUnit: unit };
+};
 
 /** Edit a data source (DECISIONS.md): name, description, primary key and field labels (keyMappings). */
 export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: DataSourceDto | null; onClose(): void }) {
@@ -32,6 +44,9 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
       description: shown.description,
       primaryKey: shown.primaryKey,
       labels: Object.fromEntries(fields.map((f) => [f, shown.keyMappings[f] ?? ''])),
+      timeField: shown.timeField,
+      maxRecords: shown.retention.maxRecords,
+      ...ageParts(shown.retention.maxAgeSeconds),
     }
     : undefined;
 
@@ -45,6 +60,9 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
         description: v.description ?? '',
         primaryKey: v.primaryKey || null,
         keyMappings,
+        // Retention (issue 18 #7): the whole {maxRecords, maxAgeSeconds}; a limit left empty is no limit.
+        timeField: v.timeField?.trim() || null,
+        retention: { maxRecords: v.maxRecords ?? null, ...(v.maxAge ? { maxAgeSeconds: v.maxAge * v.maxAgeUnit } : {}) },
       });
       useDataSources.getState().upsert(updated);
       toast.success('Data source updated successfully');
@@ -67,6 +85,24 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
         </Form.Item>
         <Form.Item label="Primary key" name="primaryKey" extra="The field that identifies a record; a second ingest of the same value updates it.">
           <Select allowClear placeholder="Not set" options={fields.map((f) => ({ value: f, label: f }))} />
+        </Form.Item>
+        <Form.Item label="Time field" name="timeField" extra="When a record happened (a field or path, ISO 8601 or epoch time). Retention and the viewer's default order use it; without it, the time a record arrived.">
+          <AutoComplete allowClear placeholder="Not set" options={fields.map((f) => ({ value: f }))} />
+        </Form.Item>
+        <Form.Item label="Retention" extra="The oldest records (by time field) go first. Empty: no limit (an append-only source keeps a default).">
+          <Flex gap={8} wrap align="center">
+            <span>Keep at most</span>
+            <Form.Item name="maxRecords" noStyle>
+              <InputNumber min={1} max={100_000_000} precision={0} placeholder="any number" aria-label="Keep at most records" style={{ width: 140 }} />
+            </Form.Item>
+            <span>records, younger than</span>
+            <Form.Item name="maxAge" noStyle>
+              <InputNumber min={1} precision={0} placeholder="any age" aria-label="Keep records younger than" style={{ width: 110 }} />
+            </Form.Item>
+            <Form.Item name="maxAgeUnit" noStyle>
+              <Select options={AGE_UNITS} aria-label="Age unit" style={{ width: 110 }} />
+            </Form.Item>
+          </Flex>
         </Form.Item>
         <Typography.Text strong>Field labels</Typography.Text>
         {fields.length === 0 && <Typography.Paragraph type="secondary">No fields yet: ingest data first.</Typography.Paragraph>}
