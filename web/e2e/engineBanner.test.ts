@@ -23,6 +23,8 @@ describe('admin console: the offline engine banner and a source\'s retention', (
     expect(await page.getByTestId('engine-banner').count()).toBe(0);
     await h.server.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 3, at: '2024-01-03T00:00:00Z' }, { id: 4, at: '2024-01-04T00:00:00Z' }] } });
     await card.getByTestId('record-count').getByText('4').waitFor();
+    await page.getByTestId('engine-name').getByText(/4 records in all sources/).waitFor();
+    expect((await page.getByTestId('engine-name').innerText()).toLowerCase()).toContain(offline ? 'offline engine (jongodb)' : 'mongo');
     if (!offline) return; // on mongod there is nothing to warn about
     const banner = page.getByTestId('engine-banner');
     await banner.waitFor();
