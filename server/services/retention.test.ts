@@ -8,8 +8,8 @@ let ds: { id: string; sourceId: string };
 let dash: { id: string };
 
 beforeAll(async () => {
-  // A short sweep for the age test; an append-only default small enough to reach.
-  s = await startTestServer({ RETENTION_SWEEP_MS: '100', APPEND_ONLY_MAX_RECORDS: '4' });
+  // A short sweep for the age test, at most 2 removals per sweep; an append-only default small enough to reach.
+  s = await startTestServer({ RETENTION_SWEEP_MS: '100', RETENTION_SWEEP_MAX_RECORDS: '2', APPEND_ONLY_MAX_RECORDS: '4' });
 });
 afterAll(() => s?.close());
 beforeEach(async () => {
@@ -58,6 +58,9 @@ describe('retention by count', () => {
     ]);
     expect(res.status).toBe(200);
     expect(await recordIds()).toEqual(['c', 'd', 'e']);
+    // The public view (served from the view cache) follows the eviction too.
+    const view = await until(async () => (await s.http('GET', `/api/dashboards/${dash.id}`, { token: null })).body.records as { recordId: string }[], (r) => r.length === 3);
+    expect(view.map((r) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
     const heard = await until(async () => removed.items, (items) => items.length > 0);
     expect(heard).toHaveLength(1);
     expect([...heard[0].recordIds].sort()).toEqual(['a', 'b']);
@@ -118,5 +121,17 @@ describe('retention by age', () => {
     expect(await until(recordIds, (ids) => ids.length === 1)).toEqual(['fresh']);
     const log = await until(async () => (await s.http('GET', `/api/admin/activity?kind=records.evicted&objectId=${ds.id}`)).body as { details: { removed: number } }[], (l) => l.length === 2);
     expect(log.map((e) => e.details.removed).sort()).toEqual([1, 2]);
+  });
+
+  it('removes at most RETENTION_SWEEP_MAX_RECORDS per sweep; the rest goes on the next ones', async () => {
+    const v = await viewer();
+    const removed = collect(v, 'records:removed');
+    await patch({ timeField: 'at' });
+    await ingest([1, 2, 3, 4, 5].map((id) => ({ id, at: minutesAgo(120 + id) })).concat([{ id: 6, at: minutesAgo(1) }]));
+    await patch({ retention: { maxAgeSeconds: 3600 } });
+    expect(await until(recordIds, (ids) => ids.length === 1)).toEqual(['6']);
+    const batches = await until(async () => removed.items.map((e) => e.recordIds.length), (sizes) => sizes.reduce((a, b) => a + b, 0) === 5);
+    expect(batches.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(2);
   });
 });
