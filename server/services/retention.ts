@@ -101,33 +101,44 @@ export async function applySourceSettings(ctx: AppContext, before: DataSourceDoc
   }
 }
 
+/** Whether a source has anything for the sweep to do (a limit, or the append-only default). */
+const hasRetention = (d: { retention?: unknown; appendOnly?: boolean | null }) => {
+  const r = (d.retention ?? {}) as { maxRecords?: number | null; maxAgeSeconds?: number | null };
+  return Boolean(r.maxAgeSeconds || r.maxRecords || d.appendOnly);
+};
+
 /**
  * The one retention loop of the process: every RETENTION_SWEEP_MS it removes records past their
  * source's maxAgeSeconds (and above maxRecords, after a limit was lowered), at most
- * RETENTION_SWEEP_MAX_RECORDS per tick; the rest waits for the next tick. `close()` stops it and
- * waits for a tick under way.
+ * RETENTION_SWEEP_MAX_RECORDS per tick; the rest waits for the next tick. The sources it watches
+ * are read once at start and then followed through `datasource.changed`, so a tick with nothing to
+ * do costs no database call. `close()` stops it and waits for a tick under way.
  */
 export function startRetentionSweep(ctx: AppContext): { close(): Promise<void>; tick(): Promise<number> } {
   let running: Promise<number> | null = null;
   let closed = false;
-  let backfilled = false;
+  let started = false;
+  const watched = new Set<string>();
+  const off = [
+    ctx.events.on('datasource.changed', ({ dataSource }) => void (hasRetention(dataSource) ? watched.add(dataSource.id) : watched.delete(dataSource.id))),
+    ctx.events.on('datasource.removed', ({ dataSourceId }) => void watched.delete(dataSourceId)),
+  ];
 
   const sweep = async (): Promise<number> => {
     const { DataSource, Record } = ctx.models;
-    if (!backfilled) {
-      // Records written before times were stored get theirs once.
+    if (!started) {
+      // Records written before times were stored get theirs once; the watched sources are read once.
       const ids = await Record.distinct('dataSourceId', { recordedAt: null });
       for (const ds of await DataSource.find({ _id: { $in: ids } }).lean<DataSourceDoc[]>()) if (!closed) await recomputeRecordTimes(ctx, ds);
-      backfilled = true;
+      for (const ds of await DataSource.find().lean<DataSourceDoc[]>()) if (hasRetention(ds)) watched.add(String(ds._id));
+      started = true;
     }
+    if (!watched.size) return 0;
     let budget = ctx.config.RETENTION_SWEEP_MAX_RECORDS;
-    const sources = await DataSource.find({
-      $or: [{ 'retention.maxAgeSeconds': { $gt: 0 } }, { 'retention.maxRecords': { $gt: 0 } }, { appendOnly: true }],
-    }).lean<DataSourceDoc[]>();
-    for (const ds of sources) {
+    for (const id of [...watched]) {
       if (closed || budget <= 0) break;
-      budget -= await withSourceLock(ctx, String(ds._id), async () => {
-        const fresh = await DataSource.findById(ds._id).lean<DataSourceDoc>();
+      budget -= await withSourceLock(ctx, id, async () => {
+        const fresh = await DataSource.findById(id).lean<DataSourceDoc>();
         if (!fresh) return 0;
         return (await sweepAge(ctx, fresh, budget)) + (await enforceRetention(ctx, fresh));
       });
@@ -144,6 +155,7 @@ export function startRetentionSweep(ctx: AppContext): { close(): Promise<void>; 
       .finally(() => (running = null));
     return running;
   };
+  void tick();
   const timer = setInterval(() => void tick(), ctx.config.RETENTION_SWEEP_MS);
   timer.unref();
   return {
@@ -151,6 +163,7 @@ export function startRetentionSweep(ctx: AppContext): { close(): Promise<void>; 
     async close() {
       closed = true;
       clearInterval(timer);
+      off.forEach((fn) => fn());
       await running;
     },
   };
