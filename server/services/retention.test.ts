@@ -59,8 +59,10 @@ describe('retention by count', () => {
     expect(res.status).toBe(200);
     expect(await recordIds()).toEqual(['c', 'd', 'e']);
     // The public view (served from the view cache) follows the eviction too.
-    const view = await until(async () => (await s.http('GET', `/api/dashboards/${dash.id}`, { token: null })).body.records as { recordId: string }[], (r) => r.length === 3);
-    expect(view.map((r) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
+    const view = await until(async () => (await s.http('GET', `/api/dashboards/${dash.id}`, { token: null })).body, (v) => v.records.length === 3);
+    expect(view.records.map((r: { recordId: string }) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
+    // The viewer orders by the same time field (newest first) when no column is sorted.
+    expect(view.dataSource).toMatchObject({ timeField: 'at', appendOnly: false });
     const heard = await until(async () => removed.items, (items) => items.length > 0);
     expect(heard).toHaveLength(1);
     expect([...heard[0].recordIds].sort()).toEqual(['a', 'b']);
