@@ -1,5 +1,5 @@
 import mongoose, { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
-import { repairInterruptedChanges } from './ingestJournal';
+import { repairInterruptedChanges, type RepairedSource } from './ingestJournal';
 import { shareLinkSchema, type ShareLinkDoc } from './shareLink';
 
 export type { ShareLinkDoc } from './shareLink';
@@ -94,7 +94,7 @@ export const schemas = { dataSource: dataSourceSchema, record: recordSchema, das
  * Registers the models on a connection, builds their indexes (collections are created lazily) and
  * repairs the data sources a killed process left mid-change (models/ingestJournal).
  */
-export async function createModels(conn: Connection, onRepaired?: (sourceIds: string[]) => void): Promise<Models> {
+export async function createModels(conn: Connection, onRepaired?: (sources: RepairedSource[]) => void): Promise<Models> {
   const models: Models = {
     DataSource: conn.model<DataSourceDoc>('DataSource', dataSourceSchema, 'datasources'),
     Record: conn.model<RecordDoc>('Record', recordSchema, 'records'),
