@@ -23,6 +23,7 @@ import { compressResponses } from './compression';
 import { publicViewFastPath } from './viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startActivityLog } from './services/activityLog';
+import { startRetentionSweep } from './services/retention';
 import { embeddingHeaders } from './middleware/embeddingHeaders';
 import { clientAddressOf } from './clientAddress';
 import { keyedHash } from './keyedHash';
@@ -69,6 +70,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const activity = await startActivityLog({ conn, config, log, events });
     cleanups.push(() => activity.close());
     const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, limits, activity };
+
+    const retention = startRetentionSweep(ctx);
+    cleanups.push(() => retention.close());
 
     const zendesk = await startZendeskIntegration(ctx);
     cleanups.push(() => zendesk.close());

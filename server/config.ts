@@ -39,6 +39,13 @@ const EnvSchema = z.object({
   VIEW_CACHE_MAX_BYTES: positiveInt(64 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
   /** Days the activity log keeps an entry (a TTL index removes older ones). */
   ACTIVITY_RETENTION_DAYS: positiveInt(3650).default(90),
+  /** Retention: how often records past a source's maxAgeSeconds are swept, and the most removed per sweep. */
+  RETENTION_SWEEP_MS: positiveInt(3_600_000).default(30_000),
+  RETENTION_SWEEP_MAX_RECORDS: positiveInt(10_000_000).default(10_000),
+  /** Records an append-only source keeps when it sets no maxRecords (default: 100,000; 1,000 on the offline engine). */
+  APPEND_ONLY_MAX_RECORDS: positiveInt(100_000_000).optional(),
+  /** Offline engine: the records collection's size past which the console warns that a write nears a second. */
+  OFFLINE_ENGINE_WARN_RECORDS: positiveInt(100_000_000).default(2_500),
   DB_ENGINE: z.enum(['auto', 'mongod', 'jongodb'], { error: 'must be auto, mongod or jongodb' }).default('auto'),
   /** Folder of the built web app (tests may build into their own). */
   WEB_DIST: z.string().min(1).default('dist/web'),

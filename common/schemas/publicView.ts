@@ -16,7 +16,11 @@ export interface PublicDashboardResponse {
   };
   tabs: PublicTabDto[];
   /** The source's name and labels; never its sourceId (the ingest target) — public pages do not need it. */
-  dataSource: { id: string; name: string; primaryKey: string | null; keyMappings: KeyMappings } | null;
+  dataSource: {
+    id: string; name: string; primaryKey: string | null; keyMappings: KeyMappings;
+    /** The time field (a path) and append-only flag: with either, the table's default order is newest first (common/recordTime). */
+    timeField: string | null; appendOnly: boolean;
+  } | null;
   records: RecordDto[];
   /** The data source's revision these records reflect (realtime deltas continue from it). */
   revision: number;

@@ -52,11 +52,14 @@ const recordSchema = new Schema(
     revision: { type: Number, default: 0 },
     createdAt: { type: Date, required: true },
     lastUpdated: { type: Date, required: true },
+    /** The time the record happened: its source's time field, else lastUpdated (common/recordTime); retention's order. */
+    recordedAt: { type: Date, default: null },
   },
   options,
 );
 recordSchema.index({ dataSourceId: 1, recordId: 1 }, { unique: true });
 recordSchema.index({ dataSourceId: 1, revision: 1 });
+recordSchema.index({ dataSourceId: 1, recordedAt: 1 });
 
 const dashboardSchema = new Schema(
   {

@@ -13,11 +13,13 @@ import { shareLinksRouter } from './shareLinks';
 import { activityRouter } from './activity';
 import { analyticsRouter } from './analytics';
 import { embeddingRouter } from './embedding';
+import { engineRouter } from './engine';
+import { manageRecordsRouter } from './sourceRecords/manage';
 
 /** Every REST route under /api, each resource router declaring its own routes' audiences. */
 export function buildApiRouter(app: AppContext, extra: Router[]): Router {
   const api = new Router({ prefix: '/api', sensitive: true, strict: true });
-  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), ...extra]) {
+  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), manageRecordsRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), engineRouter(app), ...extra]) {
     api.use(r.routes());
   }
   return api;

@@ -46,8 +46,11 @@ describe('trust boundary: every route declares its audience', () => {
     for (const r of routes) expect(r.audience, `${r.method} ${r.path}`).toMatch(/^(public|ingest|admin)$/);
     const open = routes.filter((r) => r.audience !== 'admin').map((r) => `${r.audience} ${r.method} ${r.path}`).sort();
     expect(open).toEqual([
+      'ingest DELETE /api/data/sources/:sourceId/records/:key',
       'ingest POST /api/data/ingest',
       'ingest POST /api/data/sources/:sourceId/records',
+      'ingest POST /api/data/sources/:sourceId/records/delete',
+      'ingest PUT /api/data/sources/:sourceId/records',
       'public GET /api/dashboards',
       'public GET /api/dashboards/:id',
       'public GET /api/dashboards/:id/export',

@@ -10,6 +10,7 @@ import { ApiError, ForbiddenError, NotFoundError } from '../errors';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { presentDashboard, presentDataSource, presentRecord } from '../presenters';
 import { settledRevision } from '../models/ingestJournal';
+import { applySourceSettings } from './retention';
 import { withSourceLock } from './sourceLock';
 
 const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
@@ -98,7 +99,9 @@ function storedSettings(s: Settings): { fields: Record<string, unknown>; setType
     fields.appendOnly = s.appendOnly;
     if (s.appendOnly) fields.primaryKey = null;
   }
-  for (const k of ['updateMode', 'timeField', 'retention', 'dateOrder'] as const) if (s[k] !== undefined) fields[k] = s[k];
+  for (const k of ['updateMode', 'timeField', 'dateOrder'] as const) if (s[k] !== undefined) fields[k] = s[k];
+  // A retention replaces the whole {maxRecords, maxAgeSeconds}: a limit not sent is no limit.
+  if (s.retention !== undefined) fields.retention = { maxRecords: s.retention.maxRecords ?? null, maxAgeSeconds: s.retention.maxAgeSeconds ?? null };
   const setTypes: Record<string, string> = {};
   const unsetTypes: string[] = [];
   for (const [path, type] of Object.entries(s.fieldTypes ?? {})) {
@@ -122,8 +125,10 @@ export async function updateDataSource(ctx: AppContext, id: string, patch: Updat
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.description !== undefined) set.description = patch.description;
   if (patch.keyMappings !== undefined) set.keyMappings = encodeKeys(patch.keyMappings);
+  let before = found;
   const updated = await withSourceLock(ctx, String(found._id), async () => {
     const ds = (await ctx.models.DataSource.findById(found._id).lean<DataSourceDoc>()) ?? found;
+    before = ds;
     const keyChanges = (patch.primaryKey !== undefined && (patch.primaryKey ?? null) !== (ds.primaryKey ?? null)) || (patch.appendOnly !== undefined && patch.appendOnly !== Boolean(ds.appendOnly));
     if (keyChanges && (await ctx.models.Record.exists({ dataSourceId: ds._id }))) {
       const field = patch.primaryKey !== undefined ? 'primaryKey' : 'appendOnly';
@@ -134,6 +139,8 @@ export async function updateDataSource(ctx: AppContext, id: string, patch: Updat
     return ctx.models.DataSource.findByIdAndUpdate(ds._id, { $set: set, ...(Object.keys($unset).length ? { $unset } : {}) }, { returnDocument: 'after' }).lean<DataSourceDoc>();
   });
   if (!updated) throw NotFoundError(`Data source ${id}`);
+  // A new time field re-times the records; a lowered retention applies at once.
+  await applySourceSettings(ctx, before, updated);
   const dto = presentDataSource(updated);
   ctx.events.emit('datasource.changed', { dataSource: dto, metadataChanged: true });
   return dto;

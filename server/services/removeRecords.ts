@@ -7,10 +7,11 @@ import { withSourceLock } from './sourceLock';
 /** Removes records of a source by recordId, bumps its revision and announces the removal. */
 export async function removeRecords(ctx: AppContext, ds: DataSourceDoc, recordIds: string[]): Promise<number> {
   if (!recordIds.length) return 0;
-  return withSourceLock(ctx, String(ds._id), () => removeNow(ctx, ds, recordIds));
+  return withSourceLock(ctx, String(ds._id), () => removeRecordsInLock(ctx, ds, recordIds));
 }
 
-async function removeNow(ctx: AppContext, ds: DataSourceDoc, recordIds: string[]): Promise<number> {
+/** removeRecords for a caller that already holds the source's lock (retention, record management). */
+export async function removeRecordsInLock(ctx: AppContext, ds: DataSourceDoc, recordIds: string[]): Promise<number> {
   // Journalled like ingest: a process killed mid-way leaves the source to be recounted at start.
   const change = await openChange(ctx.models, ds._id);
   if (!change) return 0;

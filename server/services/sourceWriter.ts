@@ -7,6 +7,7 @@ import type { DataSourceDoc } from '../models';
 import { closeChange, openChange } from '../models/ingestJournal';
 import { presentDataSource } from '../presenters';
 import { checkRecords, isObject, type CheckedRecords, type Keying } from './recordRules';
+import { enforceRetention } from './retention';
 import { withSourceLock } from './sourceLock';
 import { writeRecords, type RecordWrite } from './writeRecords';
 
@@ -138,6 +139,8 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
     st.flushes++;
     ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: ds.sourceId, revision, total: recordCount, records: written.records });
     if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
+    // Retention (still under the lock): once the flush is answered the source holds at most maxRecords.
+    if (after) await enforceRetention(ctx, after);
   }
   prepared.forEach((p, group) => {
     const c = counts.get(group) ?? { inserted: 0, updated: 0 };

@@ -2,6 +2,7 @@ import mongoose, { type AnyBulkWriteOperation } from 'mongoose';
 import type { UpdateMode } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
 import type { AppContext } from '../context';
+import { recordTimeReader } from '@common/recordTime';
 import { decodeKeys, encodeKeys } from '../db/fieldNames';
 import type { DataSourceDoc, RecordDoc } from '../models';
 
@@ -15,11 +16,11 @@ const BATCH = 1000;
  * each single write costs time proportional to the collection's size). Otherwise (standalone
  * mongod, or one or two records): one update per record.
  */
-async function replaceRecords(ctx: AppContext, docs: RecordDoc[]): Promise<void> {
+export async function replaceRecords(ctx: AppContext, docs: RecordDoc[]): Promise<void> {
   const { Record } = ctx.models;
   if (!ctx.transactions || docs.length <= 2) {
     const ops: AnyBulkWriteOperation<RecordDoc>[] = docs.map((d) => ({
-      updateOne: { filter: { _id: d._id }, update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: d.lastUpdated, revision: d.revision } } },
+      updateOne: { filter: { _id: d._id }, update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: d.lastUpdated, revision: d.revision, recordedAt: d.recordedAt } } },
     }));
     await Record.bulkWrite(ops, { ordered: true });
     return;
@@ -63,6 +64,8 @@ interface State {
  */
 export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, writes: RecordWrite[], revision: number): Promise<{ counts: Map<number, { inserted: number; updated: number }>; records: RecordDto[] }> {
   const now = new Date();
+  // Retention and ordering: each record's time (its time field, else when this version arrived), for the {dataSourceId, recordedAt} index.
+  const timeOf = recordTimeReader(ds.timeField);
   const counts = new Map<number, { inserted: number; updated: number }>();
   const states = new Map<string, State>();
   const out = new Map<string, RecordDto>();
@@ -96,7 +99,7 @@ export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, writes: R
     const replacements: RecordDoc[] = [];
     for (const recordId of touched) {
       const st = states.get(recordId)!;
-      (st.stored ? replacements : fresh).push({ _id: st._id, dataSourceId: ds._id, recordId, data: encodeKeys(st.data), keyOrder: st.keyOrder, revision, createdAt: st.createdAt, lastUpdated: now } as RecordDoc);
+      (st.stored ? replacements : fresh).push({ _id: st._id, dataSourceId: ds._id, recordId, data: encodeKeys(st.data), keyOrder: st.keyOrder, revision, createdAt: st.createdAt, lastUpdated: now, recordedAt: new Date(timeOf(st.data, now.getTime())) } as RecordDoc);
       st.stored = true;
       out.delete(recordId);
       out.set(recordId, { id: String(st._id), recordId, data: st.data, keyOrder: st.keyOrder, createdAt: new Date(st.createdAt).toISOString(), lastUpdated: now.toISOString(), revision });
@@ -127,7 +130,7 @@ async function insertFresh(ctx: AppContext, ds: DataSourceDoc, fresh: RecordDoc[
       fresh.map((d) => ({
         updateOne: {
           filter: { dataSourceId: ds._id, recordId: d.recordId },
-          update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: now, revision }, $setOnInsert: { _id: d._id, createdAt: now } },
+          update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: now, revision, recordedAt: d.recordedAt }, $setOnInsert: { _id: d._id, createdAt: now } },
           upsert: true,
         },
       })),

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import pkg from '../../../package.json' with { type: 'json' };
 import type { AppContext } from '../../context';
+import { engineStatus } from '../../services/engineStatus';
 import { resourceRouter } from '../router';
 
 const { version } = pkg;
@@ -18,13 +19,16 @@ export function healthRouter(app: AppContext): Router {
     ctx.body = { status: ready ? 'ok' : 'degraded', ...details(ready) };
   };
   router.get('/health', auth.public(), (ctx) => answer(ctx, () => ({ database: { mode: app.db.mode } })));
-  router.get('/admin/health', auth.admin(), (ctx) =>
-    answer(ctx, (ready) => ({
+  router.get('/admin/health', auth.admin(), async (ctx) => {
+    // The engine and how near its writes are to a second (also GET /api/admin/engine, the console's banner).
+    const engine = await engineStatus(app).catch(() => null);
+    return answer(ctx, (ready) => ({
       database: { mode: app.db.mode, ready, persistent: app.db.persistent, reason: app.db.reason },
+      engine,
       realtime: { adapter: app.config.REDIS_URL ? 'redis' : 'memory' },
       version,
       uptimeSeconds: Math.round((Date.now() - app.startedAt) / 1000),
-    })),
-  );
+    }));
+  });
   return router;
 }

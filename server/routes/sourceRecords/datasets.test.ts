@@ -21,7 +21,8 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(() => s.reset());
 
-const newSource = async (name: string) => (await s.http('POST', '/api/admin/data-sources', { body: { name } })).body as { id: string; sourceId: string; ingestKey: string };
+// A retention above the offline engine's append-only default (1,000), so every movie stays.
+const newSource = async (name: string) => (await s.http('POST', '/api/admin/data-sources', { body: { name, retention: { maxRecords: 10_000 } } })).body as { id: string; sourceId: string; ingestKey: string };
 const count = async (id: string) => (await s.http('GET', `/api/data/raw?dataSourceId=${id}&limit=1`)).body.total as number;
 
 describe('datasets we did not write, through a source URL', () => {
@@ -34,7 +35,7 @@ describe('datasets we did not write, through a source URL', () => {
     expect(await count(ds.id)).toBe(3201);
     const listed = (await s.http('GET', '/api/data/sources')).body.find((d: { id: string }) => d.id === ds.id);
     expect(listed).toMatchObject({ appendOnly: true, recordCount: 3201 });
-  });
+  }, 120_000);
 
   it('names every duplicate title with ?primaryKey=Title, and rejects the movies without one', async () => {
     const ds = await newSource('Movies by title');
@@ -55,7 +56,7 @@ describe('datasets we did not write, through a source URL', () => {
       expect(w.message).toBe(`replaced by record #${later}`);
     }
     expect(await count(ds.id)).toBe(distinct.size);
-  });
+  }, 120_000);
 
   it('refuses the cars on /api/data/ingest when their first field (Name) repeats, instead of keeping 311 of 406', async () => {
     const ds = await newSource('Cars');

@@ -56,6 +56,10 @@ export const SOURCE_ENDPOINTS: Endpoint[] = [
   { method: 'PATCH', path: '/api/admin/data-sources/{id}', auth: 'admin', about: 'Update name, description, keyMappings, updateMode; primaryKey or appendOnly only while the source is empty.' },
   { method: 'POST', path: '/api/admin/data-sources/{id}/ingest-key', auth: 'admin', about: 'Rotate the ingest key (the old one stops working).' },
   { method: 'DELETE', path: '/api/admin/data-sources/{id}', auth: 'admin', about: 'Delete a data source and its records.' },
+  { method: 'DELETE', path: '/api/data/sources/{sourceId}/records/{key}', auth: 'ingest', about: 'Delete one record by its primary-key value (an append-only record by its id); 404 when absent.' },
+  { method: 'POST', path: '/api/data/sources/{sourceId}/records/delete', auth: 'ingest', about: 'Delete the records matching every filter {filters:[{field, operator, value}], dryRun}; dryRun only counts.' },
+  { method: 'PUT', path: '/api/data/sources/{sourceId}/records', auth: 'ingest', about: 'Replace the whole set with a JSON array of records (atomic where transactions run).' },
+  { method: 'GET', path: '/api/admin/engine', auth: 'admin', about: 'The database engine, the records collection size and, on the offline engine, whether writes near a second.' },
 ];
 
 export const PUBLIC_ENDPOINTS: Endpoint[] = [

@@ -6,6 +6,7 @@ import { navigateAdmin } from '../shell/nav';
 import { CopyButton } from '../ui/CopyButton';
 import { IngestKeyRow } from './IngestKeyRow';
 import { SourceUrlRow } from './SourceUrlRow';
+import { RetentionRow } from './RetentionText';
 
 const KIND_LABEL = { custom: 'Custom', integration: 'Integration', other: 'Other' } as const;
 const KIND_COLOR = { custom: 'blue', integration: 'purple', other: 'default' } as const;
@@ -57,6 +58,7 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Pro
         </span>
       </Flex>
       {custom && <SourceUrlRow sourceId={ds.sourceId} />}
+      <RetentionRow dataSource={ds} />
       {custom && <IngestKeyRow dataSource={ds} />}
       {custom && ds.recordCount === 0 && (
         <Alert

@@ -12,6 +12,7 @@ import { EmptyState, LoadError } from '../ui/States';
 import { useToast } from '../ui/toast';
 import { CreateDataSourceDialog } from './CreateDataSourceDialog';
 import { DataSourceCard } from './DataSourceCard';
+import { EngineLine } from '../engine/EngineLine';
 import { EditDataSourceDialog } from './EditDataSourceDialog';
 import { RawDataViewer } from './RawDataViewer';
 
@@ -89,6 +90,7 @@ export function DataSourcesOverview() {
           </Card>
         </Col>
       </Row>
+      <EngineLine />
       {status === 'error' && items.length > 0 && (
         <Flex justify="center" style={{ marginTop: 12 }}>
           <Typography.Text type="danger">Failed to fetch data sources: {error} </Typography.Text>

@@ -1,4 +1,4 @@
-import { AutoComplete, Form, Input, Modal, Radio, Typography } from 'antd';
+import { AutoComplete, Flex, Form, Input, InputNumber, Modal, Radio, Select, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import type { DataSourceDto, UpdateMode } from '@common/schemas/dataSource';
 import { api, errorText } from '../../api/client';
@@ -14,14 +14,27 @@ interface Values {
   primaryKey?: string | null;
   updateMode: UpdateMode;
   labels: Record<string, string>;
+  timeField?: string | null;
+  maxRecords?: number | null;
+  maxAge?: number | null;
+  maxAgeUnit: number;
 }
+
+const AGE_UNITS = [{ value: 60, label: 'minutes' }, { value: 3_600, label: 'hours' }, { value: 86_400, label: 'days' }];
+/** A stored maxAgeSeconds as the dialog shows it: the largest unit that divides it. */
+const ageParts = (seconds: number | null) => {
+  if (!seconds) return { maxAge: null, maxAgeUnit: 3_600 };
+  const unit = [...AGE_UNITS].reverse().find((u) => seconds % u.value === 0)?.value ?? 60;
+  return { maxAge: Math.round(seconds / unit), maxAgeUnit: unit };
+};
+
 
 const keyingOf = (ds: DataSourceDto): Values['keying'] => (ds.appendOnly ? 'appendOnly' : ds.primaryKey ? 'key' : 'unset');
 
 /**
  * Edit a data source (DECISIONS.md): name, description, field labels (keyMappings), how records
  * are identified (a primary key, or append-only; only while the source is empty) and how an update
- * of a known key lands (replace or merge).
+ * of a known key lands (replace or merge), its time field and retention.
  */
 export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: DataSourceDto | null; onClose(): void }) {
   const [form] = Form.useForm<Values>();
@@ -43,6 +56,9 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
       primaryKey: shown.primaryKey,
       updateMode: shown.updateMode,
       labels: Object.fromEntries(fields.map((f) => [f, shown.keyMappings[f] ?? ''])),
+      timeField: shown.timeField,
+      maxRecords: shown.retention.maxRecords,
+      ...ageParts(shown.retention.maxAgeSeconds),
     }
     : undefined;
 
@@ -61,6 +77,9 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
         ...keying,
         updateMode: v.updateMode,
         keyMappings,
+        // Retention (issue 18 #7): the whole {maxRecords, maxAgeSeconds}; a limit left empty is no limit.
+        timeField: v.timeField?.trim() || null,
+        retention: { maxRecords: v.maxRecords ?? null, ...(v.maxAge ? { maxAgeSeconds: v.maxAge * v.maxAgeUnit } : {}) },
       });
       useDataSources.getState().upsert(updated);
       toast.success('Data source updated successfully');
@@ -106,6 +125,24 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
             <Radio value="replace">Replace the whole record</Radio>
             <Radio value="merge">Merge: only the fields sent change</Radio>
           </Radio.Group>
+        </Form.Item>
+        <Form.Item label="Time field" name="timeField" extra="When a record happened (a field or path, ISO 8601 or epoch time). Retention and the viewer's default order use it; without it, the time a record arrived.">
+          <AutoComplete allowClear placeholder="Not set" options={fields.map((f) => ({ value: f }))} />
+        </Form.Item>
+        <Form.Item label="Retention" extra="The oldest records (by time field) go first. Empty: no limit (an append-only source keeps a default).">
+          <Flex gap={8} wrap align="center">
+            <span>Keep at most</span>
+            <Form.Item name="maxRecords" noStyle>
+              <InputNumber min={1} max={100_000_000} precision={0} placeholder="any number" aria-label="Keep at most records" style={{ width: 140 }} />
+            </Form.Item>
+            <span>records, younger than</span>
+            <Form.Item name="maxAge" noStyle>
+              <InputNumber min={1} precision={0} placeholder="any age" aria-label="Keep records younger than" style={{ width: 110 }} />
+            </Form.Item>
+            <Form.Item name="maxAgeUnit" noStyle>
+              <Select options={AGE_UNITS} aria-label="Age unit" style={{ width: 110 }} />
+            </Form.Item>
+          </Flex>
         </Form.Item>
         <Typography.Text strong>Field labels</Typography.Text>
         {fields.length === 0 && <Typography.Paragraph type="secondary">No fields yet: ingest data first.</Typography.Paragraph>}

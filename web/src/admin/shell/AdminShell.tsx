@@ -3,6 +3,7 @@ import { HomeOutlined, LogoutOutlined, MenuFoldOutlined, MenuOutlined, MenuUnfol
 import { useCallback, useState } from 'react';
 import { useAdminToken } from '../../api/adminToken';
 import { closeAdminSocket } from '../../realtime/socket';
+import { EngineBanner } from '../engine/EngineBanner';
 import { useOAuthReturn } from '../integrations/useOAuthReturn';
 import { useAdminRealtime } from '../stores/useAdminRealtime';
 import { AdminContent } from './AdminContent';
@@ -110,6 +111,7 @@ export function AdminShell() {
             </Flex>
           </Flex>
         </Layout.Header>
+        <EngineBanner />
         <Layout.Content style={{ padding: phone ? '4px 12px 16px' : '8px 24px 24px', minWidth: 0 }}>
           <Tabs
             activeKey={onSubTab ? place.subTab : ''}

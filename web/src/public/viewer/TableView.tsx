@@ -11,6 +11,8 @@ import { compareValues, LAST_UPDATED, searchText, tableColumns, warmSearchText, 
 import { registerTableView, ViewerTabContext } from './viewerExport';
 import { VirtualTable } from './VirtualTable';
 import { orderedRecords } from './recordStore';
+import { defaultTimeOrder, newestFirst } from './timeOrder';
+import { useViewerStore } from './viewerStore';
 import { useFeedVersion, useWidgetEnv } from './widgets/widgetContext';
 
 const LAST_UPDATED_WIDTH = 190;
@@ -84,7 +86,12 @@ export function TableView({ configuration, height }: { configuration: TabConfigu
     sortDescFirst: false,
     enableMultiSort: false,
   });
-  const rows = useMemo(() => sortRecords(filtered, sorting[0], specs), [filtered, sorting, specs]);
+  // No column sorted: a source with a time field (or append-only) shows its newest records first.
+  const timeOrder = useViewerStore((s) => defaultTimeOrder(s.head?.dataSource));
+  const rows = useMemo(
+    () => (sorting[0] || timeOrder === null ? sortRecords(filtered, sorting[0], specs) : newestFirst(filtered, timeOrder)),
+    [filtered, sorting, specs, timeOrder],
+  );
 
   // Export CSV of this tab writes what this table shows.
   const tabId = useContext(ViewerTabContext);

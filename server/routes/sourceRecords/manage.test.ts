@@ -1,0 +1,157 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/harness';
+import { collect, join, openSocket, type TestSocket } from '../../test/sockets';
+
+let s: TestServer;
+let sockets: TestSocket[] = [];
+let ds: { id: string; sourceId: string; ingestKey: string };
+let other: { id: string; sourceId: string; ingestKey: string };
+let dash: { id: string };
+
+beforeAll(async () => {
+  s = await startTestServer({ RATE_LIMIT_AUTH_FAILURES: '100000', RATE_LIMIT_INGEST: '100000' });
+});
+afterAll(() => s?.close());
+beforeEach(async () => {
+  await s.reset();
+  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Orders' } })).body;
+  other = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Other' } })).body;
+  await s.http('POST', '/api/data/ingest', {
+    body: { sourceId: ds.sourceId, records: [{ id: 'a', amount: 5, status: 'open' }, { id: 'b', amount: 50, status: 'closed' }, { id: 'c', amount: 500, status: 'Open' }, { id: 'd', amount: 7, status: 'pending' }] },
+  });
+  dash = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Orders', dataSourceId: ds.id, isPublished: true } })).body;
+});
+afterEach(() => {
+  sockets.forEach((x) => x.disconnect());
+  sockets = [];
+});
+
+const viewer = async () => {
+  const v = await openSocket(s.url);
+  sockets.push(v);
+  expect((await join(v, 'dashboard:join', dash.id)).ok).toBe(true);
+  return v;
+};
+const recordIds = async () => ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=1000`)).body.records as { recordId: string }[]).map((r) => r.recordId).sort();
+const until = async <T>(read: () => T, ok: (v: T) => boolean) => {
+  for (let i = 0; i < 200 && !ok(read()); i++) await new Promise((r) => setTimeout(r, 25));
+  return read();
+};
+
+describe('DELETE /api/data/sources/:sourceId/records/:key', () => {
+  it('deletes one record by its primary-key value with the source\'s ingest key, live to viewers', async () => {
+    const v = await viewer();
+    const removed = collect(v, 'records:removed');
+    const res = await s.http('DELETE', `/api/data/sources/${ds.sourceId}/records/b`, { token: ds.ingestKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ deleted: 1, recordId: 'b' });
+    expect(await recordIds()).toEqual(['a', 'c', 'd']);
+    expect((await until(() => removed.items, (i) => i.length > 0))[0]).toMatchObject({ recordIds: ['b'], total: 3, all: false });
+    // The admin token, by the source's id.
+    expect((await s.http('DELETE', `/api/data/sources/${ds.id}/records/a`)).status).toBe(200);
+    expect(await recordIds()).toEqual(['c', 'd']);
+  });
+
+  it('answers 404 for a key that is not there, and the same 403 for another source\'s key whether that source exists or not', async () => {
+    const missing = await s.http('DELETE', `/api/data/sources/${ds.sourceId}/records/zzz`, { token: ds.ingestKey });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('not_found');
+    const foreign = await s.http('DELETE', `/api/data/sources/${ds.sourceId}/records/a`, { token: other.ingestKey });
+    const nowhere = await s.http('DELETE', '/api/data/sources/CSTM_NOPE/records/a', { token: other.ingestKey });
+    expect([foreign.status, nowhere.status]).toEqual([403, 403]);
+    expect(foreign.body.error.code).toBe('ingest_key_forbidden');
+    expect(nowhere.body.error.code).toBe('ingest_key_forbidden');
+    expect((await s.http('DELETE', `/api/data/sources/${ds.sourceId}/records/a`, { token: null })).status).toBe(401);
+    expect((await s.http('DELETE', '/api/data/sources/CSTM_NOPE/records/a')).status).toBe(404);
+    expect(await recordIds()).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('deletes a record of an append-only source by its record id', async () => {
+    await s.app.ctx.models.DataSource.updateOne({ _id: other.id }, { $set: { appendOnly: true } });
+    const put = await s.http('PUT', `/api/data/sources/${other.sourceId}/records`, { body: [{ msg: 'x' }, { msg: 'x' }], token: other.ingestKey });
+    expect(put.body).toMatchObject({ stored: 2, removed: 0 });
+    const rows = (await s.http('GET', `/api/data/raw?dataSourceId=${other.id}`)).body.records as { id: string; recordId: string }[];
+    expect(rows).toHaveLength(2);
+    expect((await s.http('DELETE', `/api/data/sources/${other.sourceId}/records/${rows[0].recordId}`, { token: other.ingestKey })).status).toBe(200);
+    expect((await s.http('GET', `/api/data/raw?dataSourceId=${other.id}`)).body.total).toBe(1);
+  });
+});
+
+describe('POST /api/data/sources/:sourceId/records/delete', () => {
+  it('counts first with dryRun, then deletes what every filter matches, live to viewers', async () => {
+    const filters = [{ field: 'status', operator: 'in', values: ['open', 'pending'] }, { field: 'amount', operator: 'lt', value: '100' }];
+    const dry = await s.http('POST', `/api/data/sources/${ds.sourceId}/records/delete`, { body: { filters, dryRun: true }, token: ds.ingestKey });
+    expect(dry.status).toBe(200);
+    expect(dry.body).toEqual({ matched: 2, deleted: 0, dryRun: true });
+    expect(await recordIds()).toEqual(['a', 'b', 'c', 'd']);
+    const v = await viewer();
+    const removed = collect(v, 'records:removed');
+    const res = await s.http('POST', `/api/data/sources/${ds.sourceId}/records/delete`, { body: { filters }, token: ds.ingestKey });
+    expect(res.body).toEqual({ matched: 2, deleted: 2, dryRun: false });
+    expect(await recordIds()).toEqual(['b', 'c']);
+    expect([...(await until(() => removed.items, (i) => i.length > 0))[0].recordIds].sort()).toEqual(['a', 'd']);
+    const log = (await s.http('GET', `/api/admin/activity?kind=records.deleted&objectId=${ds.id}`)).body;
+    expect(log[0]).toMatchObject({ credential: 'ingestKey', details: { deleted: 2, filters: 2 } });
+  });
+
+  it('refuses a request without filters or with a bad one, naming the field', async () => {
+    const none = await s.http('POST', `/api/data/sources/${ds.sourceId}/records/delete`, { body: { filters: [] } });
+    expect(none.status).toBe(400);
+    expect(none.body.error.fields[0].path).toBe('filters');
+    const bad = await s.http('POST', `/api/data/sources/${ds.sourceId}/records/delete`, { body: { filters: [{ field: 'x', operator: 'like' }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields[0].path).toBe('filters.0.operator');
+    const foreign = await s.http('POST', `/api/data/sources/${ds.sourceId}/records/delete`, { body: { filters: [{ field: 'id', value: 'a' }] }, token: other.ingestKey });
+    expect(foreign.status).toBe(403);
+    expect(await recordIds()).toEqual(['a', 'b', 'c', 'd']);
+  });
+});
+
+describe('PUT /api/data/sources/:sourceId/records', () => {
+  it('replaces the whole set: viewers get the records that went and the new ones', async () => {
+    const v = await viewer();
+    const removed = collect(v, 'records:removed');
+    const upserted = collect(v, 'records:upserted');
+    const res = await s.http('PUT', `/api/data/sources/${ds.sourceId}/records`, { body: [{ id: 'c', amount: 1 }, { id: 'e', amount: 2 }], token: ds.ingestKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ stored: 2, removed: 3, atomic: true });
+    expect(await recordIds()).toEqual(['c', 'e']);
+    expect([...(await until(() => removed.items, (i) => i.length > 0))[0].recordIds].sort()).toEqual(['a', 'b', 'd']);
+    const pushed = (await until(() => upserted.items, (i) => i.length > 0))[0];
+    expect(pushed.records.map((r) => r.data)).toEqual([{ id: 'c', amount: 1 }, { id: 'e', amount: 2 }]);
+    expect(pushed.total).toBe(2);
+  });
+
+  it('replaces nothing when a record is not valid, and takes only a JSON array', async () => {
+    const bad = await s.http('PUT', `/api/data/sources/${ds.sourceId}/records`, { body: [{ id: 'x' }, { amount: 3 }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('records_rejected');
+    expect(bad.body.error.message).toContain('#1: record has no primary key field "id"');
+    const notArray = await s.http('PUT', `/api/data/sources/${ds.sourceId}/records`, { body: { records: [] } });
+    expect(notArray.status).toBe(400);
+    expect(await recordIds()).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('lets concurrent readers see the old set or the new one, never a mix', async () => {
+    const oldSet = Array.from({ length: 40 }, (_, i) => ({ id: `old${i}`, v: i }));
+    const newSet = Array.from({ length: 40 }, (_, i) => ({ id: `new${i}`, v: i }));
+    await s.http('PUT', `/api/data/sources/${ds.sourceId}/records`, { body: oldSet });
+    const oldIds = oldSet.map((r) => r.id).sort().join();
+    const newIds = newSet.map((r) => r.id).sort().join();
+    let done = false;
+    const seen: string[] = [];
+    const reader = async () => {
+      while (!done) seen.push((await recordIds()).join());
+    };
+    const readers = Array.from({ length: 6 }, reader);
+    // Back and forth a few times: each switch is a chance for a reader to land mid-way.
+    for (const set of [newSet, oldSet, newSet, oldSet]) await s.http('PUT', `/api/data/sources/${ds.sourceId}/records`, { body: set });
+    const res = await s.http('PUT', `/api/data/sources/${ds.sourceId}/records`, { body: newSet });
+    done = true;
+    await Promise.all(readers);
+    expect(res.body.atomic).toBe(true);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const ids of seen) expect(ids === oldIds || ids === newIds, `a read saw ${ids.split(',').length} records: ${ids.slice(0, 80)}…`).toBe(true);
+    expect((await recordIds()).join()).toBe(newIds);
+  });
+});

@@ -1,0 +1,141 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../test/harness';
+import { collect, join, openSocket, type TestSocket } from '../test/sockets';
+
+let s: TestServer;
+let sockets: TestSocket[] = [];
+let ds: { id: string; sourceId: string };
+let dash: { id: string };
+
+beforeAll(async () => {
+  // A short sweep for the age test, at most 2 removals per sweep; an append-only default small enough to reach.
+  s = await startTestServer({ RETENTION_SWEEP_MS: '100', RETENTION_SWEEP_MAX_RECORDS: '2', APPEND_ONLY_MAX_RECORDS: '4' });
+});
+afterAll(() => s?.close());
+beforeEach(async () => {
+  await s.reset();
+  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Stream' } })).body;
+  dash = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Live', dataSourceId: ds.id, isPublished: true } })).body;
+});
+afterEach(() => {
+  sockets.forEach((x) => x.disconnect());
+  sockets = [];
+});
+
+const viewer = async () => {
+  const v = await openSocket(s.url);
+  sockets.push(v);
+  expect((await join(v, 'dashboard:join', dash.id)).ok).toBe(true);
+  return v;
+};
+const ingest = (records: unknown[]) => s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records } });
+const patch = (body: unknown) => s.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body });
+const recordIds = async () => ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=100`)).body.records as { recordId: string }[]).map((r) => r.recordId).sort();
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+
+/** Polls a condition (no fixed sleeps): the sweep runs on its own clock. */
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('retention by count', () => {
+  it('answers a write with the source at most maxRecords, the oldest by time field gone, pushed live and logged as a count', async () => {
+    expect((await patch({ timeField: 'at', retention: { maxRecords: 3 } })).status).toBe(200);
+    const v = await viewer();
+    const removed = collect(v, 'records:removed');
+    // Arrival order differs from time order: the time field decides who goes.
+    const res = await ingest([
+      { id: 'c', at: minutesAgo(3) },
+      { id: 'a', at: minutesAgo(50) },
+      { id: 'e', at: minutesAgo(1) },
+      { id: 'b', at: Math.floor(Date.now() / 1000) - 40 * 60 }, // epoch seconds
+      { id: 'd', at: minutesAgo(2) },
+    ]);
+    expect(res.status).toBe(200);
+    expect(await recordIds()).toEqual(['c', 'd', 'e']);
+    // The public view (served from the view cache) follows the eviction too.
+    const view = await until(async () => (await s.http('GET', `/api/dashboards/${dash.id}`, { token: null })).body, (v) => v.records.length === 3);
+    expect(view.records.map((r: { recordId: string }) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
+    // The viewer orders by the same time field (newest first) when no column is sorted.
+    expect(view.dataSource).toMatchObject({ timeField: 'at', appendOnly: false });
+    const heard = await until(async () => removed.items, (items) => items.length > 0);
+    expect(heard).toHaveLength(1);
+    expect([...heard[0].recordIds].sort()).toEqual(['a', 'b']);
+    expect(heard[0].total).toBe(3);
+    const ds2 = (await s.http('GET', '/api/data/sources')).body.find((d: { id: string }) => d.id === ds.id);
+    expect(ds2).toMatchObject({ recordCount: 3, retention: { maxRecords: 3, maxAgeSeconds: null }, timeField: 'at' });
+
+    const log = (await s.http('GET', `/api/admin/activity?kind=records.evicted&objectId=${ds.id}`)).body;
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ objectId: ds.id, details: { removed: 2 } });
+    // Counts, not contents.
+    expect(JSON.stringify(log[0])).not.toContain(minutesAgo(50).slice(0, 13));
+  });
+
+  it('without a time field, the first received go first; a lowered limit applies at once', async () => {
+    await ingest([{ id: 1 }, { id: 2 }]);
+    await ingest([{ id: 3 }]);
+    await ingest([{ id: 4 }]);
+    expect((await patch({ retention: { maxRecords: 2 } })).status).toBe(200);
+    expect(await recordIds()).toEqual(['3', '4']);
+  });
+
+  it('re-reads every record\'s time when the time field changes', async () => {
+    await ingest([{ id: 'new', at: minutesAgo(1) }]);
+    await ingest([{ id: 'old', at: minutesAgo(90) }]);
+    // Received last, but it happened first once the time field says so.
+    await patch({ timeField: 'at' });
+    await patch({ retention: { maxRecords: 1 } });
+    expect(await recordIds()).toEqual(['new']);
+  });
+
+  it('gives an append-only source a default limit (APPEND_ONLY_MAX_RECORDS)', async () => {
+    await s.app.ctx.models.DataSource.updateOne({ _id: ds.id }, { $set: { appendOnly: true } });
+    await ingest([1, 2, 3, 4, 5, 6].map((id) => ({ id })));
+    // Append-only records carry server ids: the newest four by arrival stay.
+    const kept = ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=100`)).body.records as { data: { id: number } }[]).map((r) => r.data.id);
+    expect(kept.sort()).toEqual([3, 4, 5, 6]);
+    const engine = (await s.http('GET', '/api/admin/engine')).body;
+    expect(engine.appendOnlyDefaultMaxRecords).toBe(4);
+  });
+});
+
+describe('retention by age', () => {
+  it('sweeps records older than maxAgeSeconds by their time field, live to viewers, logged as a count', async () => {
+    const v = await viewer();
+    const removed = collect(v, 'records:removed');
+    await patch({ timeField: 'at' });
+    await ingest([
+      { id: 'fresh', at: minutesAgo(1) },
+      { id: 'stale', at: minutesAgo(120) },
+      { id: 'older', at: minutesAgo(600) },
+    ]);
+    await patch({ retention: { maxAgeSeconds: 3600 } });
+    expect(await until(recordIds, (ids) => ids.length === 1)).toEqual(['fresh']);
+    const heard = await until(async () => removed.items.flatMap((e) => e.recordIds), (ids) => ids.length === 2);
+    expect(heard.sort()).toEqual(['older', 'stale']);
+
+    // Later arrivals are swept by the loop, not only on the PATCH.
+    await ingest([{ id: 'late', at: minutesAgo(61) }]);
+    expect(await until(recordIds, (ids) => ids.length === 1)).toEqual(['fresh']);
+    const log = await until(async () => (await s.http('GET', `/api/admin/activity?kind=records.evicted&objectId=${ds.id}`)).body as { details: { removed: number } }[], (l) => l.length === 2);
+    expect(log.map((e) => e.details.removed).sort()).toEqual([1, 2]);
+  });
+
+  it('removes at most RETENTION_SWEEP_MAX_RECORDS per sweep; the rest goes on the next ones', async () => {
+    const v = await viewer();
+    const removed = collect(v, 'records:removed');
+    await patch({ timeField: 'at' });
+    await ingest([1, 2, 3, 4, 5].map((id) => ({ id, at: minutesAgo(120 + id) })).concat([{ id: 6, at: minutesAgo(1) }]));
+    await patch({ retention: { maxAgeSeconds: 3600 } });
+    expect(await until(recordIds, (ids) => ids.length === 1)).toEqual(['6']);
+    const batches = await until(async () => removed.items.map((e) => e.recordIds.length), (sizes) => sizes.reduce((a, b) => a + b, 0) === 5);
+    expect(batches.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(2);
+  });
+});
