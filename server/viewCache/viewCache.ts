@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { canonicalObjectId } from '@common/ids';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { AppContext } from '../context';
 import { NotFoundError } from '../errors';
@@ -70,6 +71,8 @@ export class ViewCache {
 
   /** The public view of a published dashboard (404 for drafts and unknown ids). */
   async view(dashboardId: string): Promise<ServedView> {
+    // Only the canonical spelling is ever a key here (the edges canonicalise, common/ids.ts).
+    if (canonicalObjectId(dashboardId) !== dashboardId) throw NotFoundError(`Dashboard ${dashboardId}`);
     if (!this.enabled) return this.fromDatabase(dashboardId);
     const dashboard = await this.dashboard(dashboardId);
     const source = dashboard.dataSourceId ? await this.source(dashboard.dataSourceId) : null;

@@ -5,6 +5,8 @@ import { CreateShareLink, type ShareViewResponse } from '@common/schemas/shareLi
 import type { AppContext } from '../../context';
 import { ForbiddenError } from '../../errors';
 import { validate } from '../../middleware/validate';
+import { canonicalParams } from '../../middleware/params';
+import { ObjectIdParam, ShareTokenParam } from '@common/ids';
 import { publicDashboardView, publicViewEtag } from '../../services/dashboards';
 import { attachmentHeader, exportDashboardCsv } from '../../services/exportCsv';
 import { createShareLink, listShareLinks, loadDashboardForShare, revokeShareLink } from '../../services/shareLinks';
@@ -18,19 +20,22 @@ const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').
  */
 export function shareLinksRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
+  const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
+  const link = canonicalParams({ id: ObjectIdParam, linkId: ObjectIdParam }, 'Share link');
+  const token = canonicalParams({ token: ShareTokenParam }, 'Share link');
 
-  router.get('/admin/dashboards/:id/links', auth.admin(), async (ctx) => {
+  router.get('/admin/dashboards/:id/links', auth.admin(), dashboardId, async (ctx) => {
     ctx.body = await listShareLinks(app, ctx.params.id);
   });
-  router.post('/admin/dashboards/:id/links', auth.admin(), adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
+  router.post('/admin/dashboards/:id/links', auth.admin(), dashboardId, adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
     ctx.status = 201;
     ctx.body = await createShareLink(app, ctx.params.id, body);
   }));
-  router.delete('/admin/dashboards/:id/links/:linkId', auth.admin(), async (ctx) => {
+  router.delete('/admin/dashboards/:id/links/:linkId', auth.admin(), link, async (ctx) => {
     ctx.body = await revokeShareLink(app, ctx.params.id, ctx.params.linkId);
   });
 
-  router.get('/share/:token', auth.public(), async (ctx) => {
+  router.get('/share/:token', auth.public(), token, async (ctx) => {
     const { link, dashboard, dataSource } = await loadDashboardForShare(app, ctx.params.token);
     const etag = publicViewEtag(dashboard, dataSource).replace(/"$/, `.${link.allowCsv ? 'csv' : 'nocsv'}"`);
     ctx.set('ETag', etag);
@@ -45,7 +50,7 @@ export function shareLinksRouter(app: AppContext): Router {
     ctx.body = body;
   });
 
-  router.get('/share/:token/export', auth.public(), validate({ query: ExportQuery }, async (ctx, { query }) => {
+  router.get('/share/:token/export', auth.public(), token, validate({ query: ExportQuery }, async (ctx, { query }) => {
     const { link, dashboard, dataSource } = await loadDashboardForShare(app, ctx.params.token);
     if (!link.allowCsv) throw ForbiddenError('CSV export is turned off for this share link', ErrorCode.shareCsvForbidden);
     const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, query.tab);
