@@ -12,7 +12,7 @@ import { canonicalShareToken } from '@common/ids';
 /** 24 random bytes: 192 bits, 32 URL-safe characters. */
 const TOKEN_BYTES = 24;
 /** lastUsedAt is written at most this often per link, so busy links cost no write per view. */
-const LAST_USED_RESOLUTION_MS = 60_000;
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 export const hashShareToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
