@@ -134,4 +134,6 @@ export interface ClientToServerEvents {
 
 export interface SocketData {
   isAdmin: boolean;
+  /** The share link a socket views through (its expiry is armed again on a recovered session). */
+  share?: { dashboardId: string; expiresAt: string | null };
 }

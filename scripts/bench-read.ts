@@ -2,12 +2,14 @@
  * `npm run bench:read`: the public read path. In one run, on loopback, bounded and self-stopping:
  * - public view req/s (demo dashboard, 150 records) against a bare node:http server sending the
  *   same bytes, identity and gzip, and 304 req/s against a bare 304 — the load comes from a child
- *   process (scripts/bench-read-load.ts);
+ *   process (scripts/bench-read-load.ts); the same dashboard through a share link (`/api/share/<token>`)
+ *   likewise, and its req/s against the public view's;
  * - a 10,000-record view: built from the database once, then served from the cache;
  * - the bytes of a first visit of the demo viewer in chromium (HTML + JS + CSS + data), compressed;
  * - a reconnect storm: N viewers (child processes, scripts/bench-read-viewers.ts) on a server
  *   process that is restarted; time until every viewer has the view again, and the bytes it cost.
- * BENCH_STORM=1000,5000 and BENCH_SECONDS=3 change the sizes; BENCH_ONLY=storm runs the storm alone.
+ * BENCH_STORM=1000,5000 and BENCH_SECONDS=3 change the sizes; BENCH_ONLY=storm runs the storm alone,
+ * BENCH_ONLY=views the view table alone.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -66,12 +68,14 @@ async function main() {
     const s = h.server;
     const demo = ((await s.http('GET', '/api/dashboards', { token: null })).body as { id: string; name: string }[])[0];
     const viewUrl = `${s.url}/api/dashboards/${demo.id}`;
+    const { token } = (await s.http('POST', `/api/admin/dashboards/${demo.id}/links`, { body: { label: 'Bench' } })).body as { token: string };
+    const shareUrl = `${s.url}/api/share/${token}`;
     console.log(`engine: ${s.app.ctx.db.mode}; demo dashboard "${demo.name}"; ${CONNECTIONS} keep-alive connections × ${SECONDS} s per row; load from a child process`);
 
     // The exact bytes the app sends, for the bare server to send too.
-    const raw = (enc: string, extra: Record<string, string> = {}) =>
+    const raw = (enc: string, extra: Record<string, string> = {}, url = viewUrl) =>
       new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        http.get(viewUrl, { headers: { 'accept-encoding': enc, ...extra } }, (res) => {
+        http.get(url, { headers: { 'accept-encoding': enc, ...extra } }, (res) => {
           const parts: Buffer[] = [];
           res.on('data', (c: Buffer) => parts.push(c));
           res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) }));
@@ -86,34 +90,50 @@ async function main() {
       return r.requests / (turnMs / 1000);
     };
     const notModified = await raw('gzip', { 'if-none-match': etag });
+    const shareIdentity = await raw('identity', {}, shareUrl);
+    const shareGzip = await raw('gzip', {}, shareUrl);
     // The bare server sends the app's own headers too (less those node:http adds by itself).
     const headersOf = (r: { headers: http.IncomingHttpHeaders }) =>
       Object.fromEntries(Object.entries(r.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]));
-    const rows: [string, Record<string, string>, number, Record<string, string>, Buffer][] = [
-      ['view, identity', { 'accept-encoding': 'identity' }, 200, headersOf(identity), identity.body],
-      ['view, gzip', { 'accept-encoding': 'gzip' }, 200, headersOf(gzip), gzip.body],
-      ['304 Not Modified', { 'accept-encoding': 'gzip', 'if-none-match': etag }, 304, headersOf(notModified), Buffer.alloc(0)],
+    const rows: [string, string, Record<string, string>, number, Record<string, string>, Buffer][] = [
+      ['view, identity', viewUrl, { 'accept-encoding': 'identity' }, 200, headersOf(identity), identity.body],
+      ['view, gzip', viewUrl, { 'accept-encoding': 'gzip' }, 200, headersOf(gzip), gzip.body],
+      ['304 Not Modified', viewUrl, { 'accept-encoding': 'gzip', 'if-none-match': etag }, 304, headersOf(notModified), Buffer.alloc(0)],
+      ['share, identity', shareUrl, { 'accept-encoding': 'identity' }, 200, headersOf(shareIdentity), shareIdentity.body],
+      ['share, gzip', shareUrl, { 'accept-encoding': 'gzip' }, 200, headersOf(shareGzip), shareGzip.body],
     ];
     console.log('\nrequest              bytes      app req/s   bare node:http req/s   ratio');
-    for (const [name, headers, status, bareHeaders, body] of rows) {
+    for (const [name, url, headers, status, bareHeaders, body] of rows) {
       // Interleaved in short turns, so a busy neighbour on the machine weighs on both alike.
       const b = await bare(status, bareHeaders, body);
       let app = 0;
       let base = 0;
       for (let turn = 0; turn < TURNS; turn++) {
-        app += (await rate(viewUrl, headers)) / TURNS;
+        app += (await rate(url, headers)) / TURNS;
         base += (await rate(b.url, headers)) / TURNS;
       }
       await b.close();
       console.log(`${name.padEnd(18)} ${String(body.length).padStart(7)}   ${app.toFixed(0).padStart(9)}   ${base.toFixed(0).padStart(20)}   ${(app / base).toFixed(2)}`);
     }
+    // The share view against the public view, in alternating turns too (goal: at least 0.5).
+    console.log('\nshare view vs public view (alternating turns)   share req/s   public req/s   ratio');
+    for (const encoding of ['identity', 'gzip']) {
+      let pub = 0;
+      let shared = 0;
+      for (let turn = 0; turn < TURNS; turn++) {
+        pub += (await rate(viewUrl, { 'accept-encoding': encoding })) / TURNS;
+        shared += (await rate(shareUrl, { 'accept-encoding': encoding })) / TURNS;
+      }
+      console.log(`${encoding.padEnd(46)} ${shared.toFixed(0).padStart(11)}   ${pub.toFixed(0).padStart(12)}   ${(shared / pub).toFixed(2)}`);
+    }
+    if (process.env.BENCH_ONLY === 'views') return;
     await bigView(s, load);
     await firstVisit(h, demo.id);
   } finally {
     load.send({ stop: true });
     await h.close();
   }
-  for (const n of STORM) await storm(n);
+  if (process.env.BENCH_ONLY !== 'views') for (const n of STORM) await storm(n);
 }
 
 /** A 10,000-record view: its first build from the database, then answers from the cache. */

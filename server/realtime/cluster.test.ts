@@ -32,6 +32,20 @@ async function publishedDashboard(base: string, name: string) {
 }
 
 describe('view caches of two processes sharing Redis and MongoDB', () => {
+  it('a share link revoked on one process answers 404 on the other at once, though its view was held there', async () => {
+    const { d } = await publishedDashboard(cluster.a.url, 'Shared');
+    const made = (await (await call(cluster.a.url, 'POST', `/api/admin/dashboards/${d.id}/links`, { label: 'Partner' })).json()) as { token: string; link: { id: string } };
+    const share = `${cluster.b.url}/api/share/${made.token}`;
+    expect((await fetch(share)).status).toBe(200);
+    expect((await fetch(share)).status).toBe(200);
+    expect((await call(cluster.a.url, 'DELETE', `/api/admin/dashboards/${d.id}/links/${made.link.id}`)).status).toBe(200);
+    const start = Date.now();
+    while ((await fetch(share)).status !== 404) {
+      expect(Date.now() - start).toBeLessThan(1_000);
+      await sleep(5);
+    }
+  });
+
   it('a GET on one process reflects a write on the other within 1 s, every time, over 100 rounds', async () => {
     const { ds, d } = await publishedDashboard(cluster.a.url, 'Coherent');
     // Both caches hold the view before the writes start.

@@ -12,10 +12,12 @@ import { joinCluster } from './cluster';
 import { attachShareRooms } from './shareRooms';
 import { attachActivityFeed } from './activityFeed';
 import { attachViewerCounts } from './viewerCounts';
+import { recheckRecoveredSessions } from './recoveryCheck';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
 import { clientAddress } from '../clientAddress';
+import { canonicalObjectId } from '@common/ids';
 
 /** How long a disconnected viewer's missed packets are kept for it. */
 export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
@@ -65,6 +67,8 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     io.close();
     throw e;
   }
+  // A recovered session keeps only the rooms it may still hold (on whichever adapter is in use).
+  recheckRecoveredSessions(io, ctx);
 
   /** A refused handshake, with a stable code the client matches on (never the message). */
   const refuse = (code: string, message: string) => Object.assign(new Error(message), { data: { code } });
@@ -102,10 +106,17 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       void socket.join(rooms.publicList);
       if (typeof ack === 'function') ack({ ok: true });
     });
-    socket.on('datasource:join', (id, ack) => adminOnly(ack, () => typeof id === 'string' && void socket.join(rooms.dataSource(id))));
-    socket.on('datasource:leave', (id) => typeof id === 'string' && void socket.leave(rooms.dataSource(id)));
-    socket.on('integration:join', (id, ack) => adminOnly(ack, () => typeof id === 'string' && void socket.join(rooms.integration(id))));
-    socket.on('integration:leave', (id) => typeof id === 'string' && void socket.leave(rooms.integration(id)));
+    // Admin rooms are keyed by canonical ids (common/ids.ts): another spelling is the same room.
+    const adminRoom = (room: (id: string) => string, raw: unknown) => {
+      const id = canonicalObjectId(raw);
+      return id ? room(id) : null;
+    };
+    const joinAdminRoom = (ack: unknown, room: string | null) => adminOnly(ack, () => room && void socket.join(room));
+    const leaveAdminRoom = (room: string | null) => room && void socket.leave(room);
+    socket.on('datasource:join', (raw, ack) => joinAdminRoom(ack, adminRoom(rooms.dataSource, raw)));
+    socket.on('datasource:leave', (raw) => leaveAdminRoom(adminRoom(rooms.dataSource, raw)));
+    socket.on('integration:join', (raw, ack) => joinAdminRoom(ack, adminRoom(rooms.integration, raw)));
+    socket.on('integration:leave', (raw) => leaveAdminRoom(adminRoom(rooms.integration, raw)));
   });
 
   // Emits happen in the order of the writes that caused them.
@@ -205,7 +216,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     close: async () => {
       await closeShareRooms();
       closeActivityFeed();
-      closeViewerCounts();
+      await closeViewerCounts();
       off.forEach((fn) => fn());
       await queue;
       await new Promise<void>((resolve) => io.close(() => resolve()));

@@ -3,6 +3,8 @@ import { rooms, type ClientToServerEvents, type JoinAck, type ServerToClientEven
 import type { AppContext } from '../context';
 import { viewCacheOf } from '../viewCache';
 import type { DashboardDoc } from '../models';
+import { canonicalObjectId } from '@common/ids';
+import { viewerCounter } from './viewerCounts';
 
 type ViewerSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -21,7 +23,7 @@ const SOURCE = rooms.source('');
  * process): the source of each published dashboard it views and of each dashboard it views through
  * a share link, except the rooms in `except`.
  */
-async function neededSources(ctx: AppContext, joined: Iterable<string>, except: string[]): Promise<Set<string>> {
+export async function neededSources(ctx: AppContext, joined: Iterable<string>, except: string[]): Promise<Set<string>> {
   const needed = new Set<string>();
   for (const room of joined) {
     if (except.includes(room)) continue;
@@ -51,15 +53,19 @@ export async function releaseRooms(ctx: AppContext, socket: RoomMember, leaving:
  * A viewer joins a published dashboard: its room (head changes, removal) and its data source's
  * public audience (record deltas). The answer comes from the view cache, not the database.
  */
-export async function joinDashboard(ctx: AppContext, socket: ViewerSocket, dashboardId: unknown, ack: unknown): Promise<void> {
+export async function joinDashboard(ctx: AppContext, socket: ViewerSocket, rawId: unknown, ack: unknown): Promise<void> {
   if (typeof ack !== 'function') return;
   const reply = ack as (r: JoinAck) => void;
-  if (typeof dashboardId !== 'string') return reply({ ok: false, reason: 'dashboardId must be a string' });
+  if (typeof rawId !== 'string') return reply({ ok: false, reason: 'dashboardId must be a string' });
+  // One room per dashboard whatever the spelling (common/ids.ts); what cannot be an id is not found.
+  const dashboardId = canonicalObjectId(rawId);
+  if (!dashboardId) return reply({ ok: false, reason: 'Dashboard Not Found' });
   try {
     const view = await viewCacheOf(ctx).view(dashboardId);
     const joined = [rooms.dashboard(dashboardId)];
     if (view.dataSourceId) joined.push(rooms.source(view.dataSourceId));
     await socket.join(joined);
+    viewerCounter(ctx)?.viewed(dashboardId, socket);
     reply({ ok: true, revision: view.revision });
     // Sent as a broadcast (to the socket's own room) so it carries a recovery offset: a viewer that
     // drops before any delta arrived can still be recovered from this point.
@@ -70,8 +76,9 @@ export async function joinDashboard(ctx: AppContext, socket: ViewerSocket, dashb
 }
 
 /** Leaves a dashboard's room, and every source audience no other viewed dashboard needs. */
-export async function leaveDashboard(ctx: AppContext, socket: ViewerSocket, dashboardId: unknown): Promise<void> {
-  if (typeof dashboardId !== 'string') return;
+export async function leaveDashboard(ctx: AppContext, socket: ViewerSocket, rawId: unknown): Promise<void> {
+  const dashboardId = canonicalObjectId(rawId);
+  if (!dashboardId) return;
   await releaseRooms(ctx, socket, [rooms.dashboard(dashboardId)]);
 }
 

@@ -4,7 +4,11 @@ import { publicDashboardHead } from '../services/dashboards';
 import { findDataSource } from '../services/dataSources';
 import { loadDashboardForShare, removeDashboardLinks } from '../services/shareLinks';
 import type { DashboardDoc } from '../models';
+import { canonicalShareToken } from '@common/ids';
+import { viewerCounter } from './viewerCounts';
 import type { RealtimeServer } from './index';
+
+type RealtimeSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
 import { moveRoom, releaseRooms, type RoomMember } from './publicRooms';
 
 /** Longest timer Node runs (about 24.8 days); later expiries are re-armed on the next join. */
@@ -27,22 +31,33 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
     await releaseRooms(ctx, socket, shareRoomsOf(socket.rooms));
   };
 
+  /** At the link's expiry the socket is told and leaves its rooms. */
+  const armExpiry = (socket: RealtimeSocket, dashboardId: string, expiresAt: string | null) => {
+    if (!expiresAt) return;
+    const ms = Math.min(new Date(expiresAt).getTime() - Date.now(), MAX_TIMER_MS);
+    expiries.set(socket.id, setTimeout(() => {
+      socket.emit('dashboard:removed', { dashboardId });
+      void leaveShare(socket);
+    }, Math.max(0, ms)));
+  };
+
   io.on('connection', (socket) => {
+    // A recovered session still holding its link's rooms (checked again, recoveryCheck.ts) keeps its expiry.
+    const held = socket.data.share;
+    if (socket.recovered && held && [...socket.rooms].some((r) => r.startsWith(rooms.shareLink('')))) armExpiry(socket, held.dashboardId, held.expiresAt);
     socket.on('share:join', async (token, ack) => {
       if (typeof ack !== 'function') return;
       if (typeof token !== 'string') return ack({ ok: false, reason: 'token must be a string' });
+      if (!canonicalShareToken(token)) return ack({ ok: false, reason: 'Dashboard Not Found' });
       try {
         const { link, dashboard, dataSource } = await loadDashboardForShare(ctx, token, { touch: false });
         await leaveShare(socket);
         const dashboardId = String(dashboard._id);
         await socket.join([rooms.share(dashboardId), rooms.shareLink(String(link._id)), ...(dataSource ? [rooms.source(String(dataSource._id))] : [])]);
-        if (link.expiresAt) {
-          const ms = Math.min(new Date(link.expiresAt).getTime() - Date.now(), MAX_TIMER_MS);
-          expiries.set(socket.id, setTimeout(() => {
-            socket.emit('dashboard:removed', { dashboardId });
-            void leaveShare(socket);
-          }, Math.max(0, ms)));
-        }
+        const expiresAt = link.expiresAt ? new Date(link.expiresAt).toISOString() : null;
+        socket.data.share = { dashboardId, expiresAt };
+        armExpiry(socket, dashboardId, expiresAt);
+        viewerCounter(ctx)?.viewed(dashboardId, socket);
         ack({ ok: true, revision: dataSource?.revision ?? 0 });
       } catch {
         ack({ ok: false, reason: 'Dashboard Not Found' });

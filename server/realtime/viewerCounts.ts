@@ -1,4 +1,6 @@
+import type { Socket } from 'socket.io';
 import { rooms } from '@common/realtime';
+import { canonicalViewerPage } from '@common/ids';
 import type { AppContext } from '../context';
 import { ViewStats } from '../services/viewStats';
 import type { RealtimeServer } from './index';
@@ -8,6 +10,21 @@ export interface ViewerCounter {
   /** Open viewers of each dashboard, counted in its rooms across every process (the adapter). */
   viewers(dashboardIds: string[]): Promise<Map<string, number>>;
   stats: ViewStats;
+  /** A socket opened a dashboard (joined its public or share room): one view, once per viewer page. */
+  viewed(dashboardId: string, socket: Pick<Socket, 'handshake' | 'id'>): void;
+}
+
+/** Pending views are written this often (and when the server stops). */
+export const VIEWS_FLUSH_MS = 5_000;
+
+/**
+ * The viewer page a socket belongs to: the id the web app sends in its handshake (`auth.page`,
+ * made once per page load and sent again on every reconnect), else the socket's session id (which
+ * a recovered connection keeps; a client without a page id counts again after an unrecovered reconnect).
+ */
+export function viewerPageOf(socket: Pick<Socket, 'handshake' | 'id'>): string {
+  const page = canonicalViewerPage((socket.handshake.auth as { page?: unknown } | undefined)?.page);
+  return page ? `page:${page}` : `session:${socket.id}`;
 }
 
 const counters = new WeakMap<AppContext, ViewerCounter>();
@@ -27,10 +44,12 @@ function dashboardOfRoom(room: string): string | null {
 const RECOUNT_MS = 200;
 
 /**
- * Live viewer counts: every socket joining a dashboard's viewer room counts one view today, and
- * each join or leave pushes the dashboard's viewer count (all processes) to the admin room.
+ * Live viewer counts: each join or leave of a dashboard's viewer rooms pushes the dashboard's
+ * viewer count (all processes) to the admin room. Views are counted once per viewer page and day
+ * in memory (`viewed`, called by the joins) and written every VIEWS_FLUSH_MS, one write per
+ * dashboard, and when the server stops.
  */
-export async function attachViewerCounts(io: RealtimeServer, ctx: AppContext): Promise<() => void> {
+export async function attachViewerCounts(io: RealtimeServer, ctx: AppContext): Promise<() => Promise<void>> {
   const stats = await ViewStats.open(ctx.conn);
   const count = async (dashboardId: string) => (await io.in([rooms.dashboard(dashboardId), rooms.share(dashboardId)]).fetchSockets()).length;
   const counter: ViewerCounter = {
@@ -38,18 +57,22 @@ export async function attachViewerCounts(io: RealtimeServer, ctx: AppContext): P
     async viewers(ids) {
       return new Map(await Promise.all(ids.map(async (id) => [id, await count(id)] as const)));
     },
+    viewed(dashboardId, socket) {
+      stats.view(dashboardId, viewerPageOf(socket));
+    },
   };
   counters.set(ctx, counter);
+  const flush = () => stats.flush().catch((e) => ctx.log.error('writing view counts failed', e));
+  const flusher = setInterval(() => void flush(), VIEWS_FLUSH_MS);
+  flusher.unref();
 
   const timers = new Map<string, NodeJS.Timeout>();
-  const today = new Map<string, { day: string; views: number }>();
   const push = (dashboardId: string) => {
     if (timers.has(dashboardId)) return;
     timers.set(dashboardId, setTimeout(() => {
       timers.delete(dashboardId);
-      void count(dashboardId)
-        .then((viewers) => {
-          const t = today.get(dashboardId) ?? { day: new Date().toISOString().slice(0, 10), views: 0 };
+      void Promise.all([count(dashboardId), stats.today(dashboardId)])
+        .then(([viewers, t]) => {
           io.to(rooms.admin).emit('admin:viewers', { dashboardId, viewers, viewsToday: t.views, day: t.day });
         })
         .catch((e) => ctx.log.error('viewer count failed', e));
@@ -57,26 +80,19 @@ export async function attachViewerCounts(io: RealtimeServer, ctx: AppContext): P
   };
 
   const adapter = io.of('/').adapter;
-  const onJoin = (room: string) => {
-    const dashboardId = dashboardOfRoom(room);
-    if (!dashboardId) return;
-    void stats
-      .count(dashboardId)
-      .then((t) => today.set(dashboardId, t))
-      .catch((e) => ctx.log.error('view count failed', e))
-      .finally(() => push(dashboardId));
-  };
-  const onLeave = (room: string) => {
+  const onJoinOrLeave = (room: string) => {
     const dashboardId = dashboardOfRoom(room);
     if (dashboardId) push(dashboardId);
   };
-  adapter.on('join-room', onJoin);
-  adapter.on('leave-room', onLeave);
-  return () => {
-    adapter.off('join-room', onJoin);
-    adapter.off('leave-room', onLeave);
+  adapter.on('join-room', onJoinOrLeave);
+  adapter.on('leave-room', onJoinOrLeave);
+  return async () => {
+    adapter.off('join-room', onJoinOrLeave);
+    adapter.off('leave-room', onJoinOrLeave);
+    clearInterval(flusher);
     for (const t of timers.values()) clearTimeout(t);
     timers.clear();
     counters.delete(ctx);
+    await flush();
   };
 }

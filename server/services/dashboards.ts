@@ -119,12 +119,6 @@ export async function loadPublishedDashboard(ctx: AppContext, id: string): Promi
   return { dashboard, dataSource };
 }
 
-/** A validator that changes whenever anything a share link's view shows changes (share views are read from the database). */
-export function publicViewEtag(dashboard: DashboardDoc, dataSource: DataSourceDoc | null): string {
-  const src = dataSource ? `${String(dataSource._id)}.${dataSource.revision ?? 0}.${dataSource.recordCount ?? 0}.${new Date(dataSource.updatedAt).getTime()}` : 'none';
-  return `W/"${String(dashboard._id)}.${dashboard.revision ?? 0}.${new Date(dashboard.updatedAt).getTime()}.${src}"`;
-}
-
 /**
  * The public view without its records: what a viewer redraws when the dashboard's look changes.
  * One presenter for both paths: the view cache builds the same head from the events' DTOs.

@@ -3,7 +3,8 @@ import type { EmbeddingDto } from '@common/schemas/embedding';
 import { embedOriginProblem } from '@common/sharing';
 import type { AppContext } from '../context';
 import { getDashboard } from './dashboards';
-import { loadDashboardForShare, SHARE_TOKEN_PATTERN } from './shareLinks';
+import { loadDashboardForShare } from './shareLinks';
+import { canonicalObjectId, canonicalShareToken } from '@common/ids';
 
 const embeddingSchema = new Schema(
   {
@@ -55,9 +56,9 @@ const VIEWER_BY_TOKEN = /^\/s\/([^/]+)$/;
  */
 export async function frameAncestorsFor(ctx: AppContext, path: string): Promise<string[]> {
   const byId = VIEWER_BY_ID.exec(path);
-  if (byId) return allowedOriginsOf(ctx, byId[1]);
+  if (byId) return allowedOriginsOf(ctx, canonicalObjectId(byId[1]) ?? '');
   const byToken = VIEWER_BY_TOKEN.exec(path);
-  if (byToken && SHARE_TOKEN_PATTERN.test(byToken[1])) {
+  if (byToken && canonicalShareToken(byToken[1])) {
     const shared = await loadDashboardForShare(ctx, byToken[1], { touch: false }).catch(() => null);
     if (shared) return allowedOriginsOf(ctx, String(shared.dashboard._id));
   }

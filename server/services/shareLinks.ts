@@ -7,13 +7,12 @@ import type { DashboardDoc, DataSourceDoc, ShareLinkDoc } from '../models';
 import { presentShareLink, shareLinkStatus } from '../presenters/shareLink';
 import { getDashboard } from './dashboards';
 import { findDataSource } from './dataSources';
+import { canonicalShareToken } from '@common/ids';
 
 /** 24 random bytes: 192 bits, 32 URL-safe characters. */
 const TOKEN_BYTES = 24;
-/** A token as links carry it (base64url); anything else is not a link. */
-export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 /** lastUsedAt is written at most this often per link, so busy links cost no write per view. */
-const LAST_USED_RESOLUTION_MS = 60_000;
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 export const hashShareToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
@@ -77,7 +76,7 @@ export interface SharedDashboard {
  * whose dashboard is gone, are all the same 404.
  */
 export async function loadDashboardForShare(ctx: AppContext, token: string, opts: { touch?: boolean } = {}): Promise<SharedDashboard> {
-  if (!SHARE_TOKEN_PATTERN.test(token)) throw linkNotFound();
+  if (canonicalShareToken(token) === null) throw linkNotFound();
   const link = await ctx.models.ShareLink.findOne({ tokenHash: hashShareToken(token) }).lean<ShareLinkDoc>();
   if (!link || shareLinkStatus(link) !== 'active') throw linkNotFound();
   const dashboard = mongoose.isObjectIdOrHexString(link.dashboardId) ? await ctx.models.Dashboard.findById(link.dashboardId).lean<DashboardDoc>() : null;

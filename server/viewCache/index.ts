@@ -1,3 +1,3 @@
 export { ViewCache, VIEW_EVENTS, type ViewEvent, type ViewEventName } from './viewCache';
 export { viewCacheOf } from './registry';
-export { sendPublicView } from './send';
+export { sendPublicView, sendShareView } from './send';

@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { canonicalObjectId } from '@common/ids';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { AppContext } from '../context';
 import { NotFoundError } from '../errors';
@@ -6,12 +7,16 @@ import type { DomainEvents } from '../events';
 import type { DashboardDoc, DataSourceDoc, RecordDoc } from '../models';
 import { presentDashboard, presentDataSource, presentRecord } from '../presenters';
 import { presentPublicHeadFromDtos, serializePublicView } from '../presenters/publicView';
-import { loadPublishedDashboard, publicDashboardView } from '../services/dashboards';
+import { publicDashboardView } from '../services/dashboards';
+import { findDataSource } from '../services/dataSources';
 import { ServedView } from './servedView';
 import { SourceView } from './sourceView';
+import { isLive, ShareLinkCache } from './shareLinks';
 
-/** The domain events that change a public view; the cache listens to these (locally and from Redis). */
-export const VIEW_EVENTS = ['records.upserted', 'records.removed', 'datasource.changed', 'datasource.removed', 'dashboard.changed', 'dashboard.removed'] as const;
+/** The domain events that change a public or share view; the cache listens to these (locally and from Redis). */
+export const VIEW_EVENTS = ['records.upserted', 'records.removed', 'datasource.changed', 'datasource.removed', 'dashboard.changed', 'dashboard.removed', 'shareLink.revoked'] as const;
+/** Share views held at most (one body per link); beyond it the oldest goes and is built again when asked. */
+const MAX_SHARE_VIEWS = 1_000;
 export type ViewEventName = (typeof VIEW_EVENTS)[number];
 export type ViewEvent = { [K in ViewEventName]: { name: K; payload: DomainEvents[K] } }[ViewEventName];
 
@@ -24,18 +29,28 @@ interface Served {
   view: ServedView;
 }
 
+/** A share link's view: its dashboard's served view (`base`) plus the link's own `share` part. */
+interface SharedServed {
+  base: ServedView;
+  view: ServedView;
+}
+
 /**
  * Public views served from memory. Per data source the presented records (built once from
  * MongoDB, then kept current by the domain events); per dashboard its last known DTO. A served
  * body is built once per (dashboard, source version). Events that arrive while a source is being
  * read from the database are replayed on the result, so no write falls between the read and the
- * events. Least recently viewed sources are dropped beyond `maxBytes`.
+ * events. Least recently viewed sources are dropped beyond `maxBytes`. Share links' views are the
+ * same bodies (drafts included) with the link's `share` part, looked up by token in memory.
  */
 export class ViewCache {
   private readonly dashboards = new Map<string, DashboardDto | typeof REMOVED>();
   private readonly sources = new Map<string, SourceView>();
   private readonly builds = new Map<string, { events: ViewEvent[]; promise: Promise<SourceView> }>();
   private readonly served = new Map<string, Served>();
+  private readonly shared = new Map<string, SharedServed>();
+  /** Share links by token (revocation applied from the events, expiry checked per lookup). */
+  readonly links: ShareLinkCache;
   private generation = 0;
   private enabled = true;
   /** Database reads made to build views (tests and the benchmark read it). */
@@ -44,7 +59,9 @@ export class ViewCache {
   constructor(
     private readonly ctx: AppContext,
     private readonly maxBytes: number,
-  ) {}
+  ) {
+    this.links = new ShareLinkCache(ctx);
+  }
 
   /** Applies one domain event (from this process or another). Never throws, never awaits. */
   apply(e: ViewEvent): void {
@@ -58,6 +75,11 @@ export class ViewCache {
       case 'dashboard.removed':
         this.dashboards.set(e.payload.dashboardId, REMOVED);
         this.served.delete(e.payload.dashboardId);
+        this.links.removeDashboard(e.payload.dashboardId);
+        return;
+      case 'shareLink.revoked':
+        this.links.revoke(e.payload.link.id);
+        this.shared.delete(e.payload.link.id);
         return;
       default: {
         const sourceId = e.name === 'datasource.changed' ? e.payload.dataSource.id : e.payload.dataSourceId;
@@ -68,10 +90,13 @@ export class ViewCache {
     }
   }
 
-  /** The public view of a published dashboard (404 for drafts and unknown ids). */
-  async view(dashboardId: string): Promise<ServedView> {
-    if (!this.enabled) return this.fromDatabase(dashboardId);
-    const dashboard = await this.dashboard(dashboardId);
+  /** The public view of a published dashboard (404 for drafts — unless `drafts`, for share links — and unknown ids). */
+  async view(dashboardId: string, opts: { drafts?: boolean } = {}): Promise<ServedView> {
+    const drafts = opts.drafts ?? false;
+    // Only the canonical spelling is ever a key here (the edges canonicalise, common/ids.ts).
+    if (canonicalObjectId(dashboardId) !== dashboardId) throw NotFoundError(`Dashboard ${dashboardId}`);
+    if (!this.enabled) return this.fromDatabase(dashboardId, drafts);
+    const dashboard = await this.dashboard(dashboardId, drafts);
     const source = dashboard.dataSourceId ? await this.source(dashboard.dataSourceId) : null;
     const held = this.served.get(dashboardId);
     if (held && held.dashboard === dashboard && held.source === source && held.sourceVersion === source?.version) return held.view;
@@ -90,13 +115,48 @@ export class ViewCache {
    * The served view of a published dashboard if it is held and current, without waiting or
    * reading anything; null otherwise (then `view()` answers).
    */
-  peek(dashboardId: string): ServedView | null {
+  peek(dashboardId: string, opts: { drafts?: boolean } = {}): ServedView | null {
     if (!this.enabled) return null;
     const held = this.served.get(dashboardId);
     if (!held || this.dashboards.get(dashboardId) !== held.dashboard) return null;
+    if (!held.dashboard.isPublished && !opts.drafts) return null;
     const source = held.source;
     if (source && (this.sources.get(source.dataSourceId) !== source || source.version !== held.sourceVersion)) return null;
     if (source) source.lastViewed = Date.now();
+    return held.view;
+  }
+
+  /**
+   * The view a live share link opens (its dashboard, published or not, plus the link's `share`
+   * part); 404 for unknown, revoked and expired tokens alike. Counts a use of the link.
+   */
+  async shareView(token: string): Promise<ServedView> {
+    const link = await this.links.get(token, { hold: this.enabled });
+    if (!link || !isLive(link)) throw NotFoundError('Share link');
+    const base = await this.view(link.dashboardId, { drafts: true });
+    let held = this.shared.get(link.id);
+    if (!held || held.base !== base) {
+      const share = { allowCsv: link.allowCsv, expiresAt: link.expiresAt };
+      const text = `${base.body.toString('utf8', 0, base.body.length - 1)},"share":${JSON.stringify(share)}}`;
+      held = { base, view: ServedView.fromText(text, base.revision, base.dataSourceId) };
+      if (this.enabled && !link.revoked) {
+        this.shared.delete(link.id);
+        if (this.shared.size >= MAX_SHARE_VIEWS) this.shared.delete(this.shared.keys().next().value!);
+        this.shared.set(link.id, held);
+      }
+    }
+    this.links.touch(link);
+    return held.view;
+  }
+
+  /** The share view of a token if its link is held and live and its view current, without waiting; null otherwise. */
+  peekShare(token: string): ServedView | null {
+    if (!this.enabled) return null;
+    const link = this.links.peek(token);
+    if (!link || !isLive(link)) return null;
+    const held = this.shared.get(link.id);
+    if (!held || this.peek(link.dashboardId, { drafts: true }) !== held.base) return null;
+    this.links.touch(link);
     return held.view;
   }
 
@@ -106,6 +166,8 @@ export class ViewCache {
     this.dashboards.clear();
     this.sources.clear();
     this.served.clear();
+    this.shared.clear();
+    this.links.clear();
   }
 
   /** Off: every view is read from the database (while other processes' events cannot reach us). */
@@ -123,14 +185,15 @@ export class ViewCache {
     let n = 0;
     for (const s of this.sources.values()) n += s.bytes;
     for (const s of this.served.values()) n += s.view.bytes;
+    for (const s of this.shared.values()) n += s.view.bytes;
     return n;
   }
 
-  private async dashboard(id: string): Promise<DashboardDto> {
+  private async dashboard(id: string, drafts: boolean): Promise<DashboardDto> {
     const held = this.dashboards.get(id);
     if (held === REMOVED) throw NotFoundError(`Dashboard ${id}`);
     if (held) {
-      if (!held.isPublished) throw NotFoundError(`Dashboard ${id}`);
+      if (!held.isPublished && !drafts) throw NotFoundError(`Dashboard ${id}`);
       return held;
     }
     if (!mongoose.isObjectIdOrHexString(id)) throw NotFoundError(`Dashboard ${id}`);
@@ -142,7 +205,7 @@ export class ViewCache {
     let dto: DashboardDto | typeof REMOVED | undefined = now;
     if (now !== REMOVED && doc && (!now || (doc.revision ?? 0) > now.revision)) dto = presentDashboard(doc, null);
     if (dto && generation === this.generation) this.dashboards.set(id, dto);
-    if (!dto || dto === REMOVED || !dto.isPublished) throw NotFoundError(`Dashboard ${id}`);
+    if (!dto || dto === REMOVED || (!dto.isPublished && !drafts)) throw NotFoundError(`Dashboard ${id}`);
     return dto;
   }
 
@@ -201,9 +264,11 @@ export class ViewCache {
     }
   }
 
-  private async fromDatabase(dashboardId: string): Promise<ServedView> {
+  private async fromDatabase(dashboardId: string, drafts: boolean): Promise<ServedView> {
     this.stats.databaseViews++;
-    const { dashboard, dataSource } = await loadPublishedDashboard(this.ctx, dashboardId);
+    const dashboard = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
+    if (!dashboard || (!dashboard.isPublished && !drafts)) throw NotFoundError(`Dashboard ${dashboardId}`);
+    const dataSource = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
     const view = await publicDashboardView(this.ctx, dashboard, dataSource);
     const text = serializePublicView(
       { dashboard: view.dashboard, tabs: view.tabs, dataSource: view.dataSource },

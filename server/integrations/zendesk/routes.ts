@@ -3,6 +3,8 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { CreateIntegration, IntegrationSettings, StartSync, ZendeskOAuthConfig } from '@common/schemas/integration';
 import { validate } from '../../middleware/validate';
+import { canonicalParams } from '../../middleware/params';
+import { ObjectIdParam } from '@common/ids';
 import { resourceRouter } from '../../routes/router';
 import { callbackPage, serverOrigin } from './oauth';
 import type { ZendeskRuntime } from './runtime';
@@ -22,6 +24,7 @@ const CallbackQuery = z.object({
 /** /api/integrations (spec 7): admin-only, except the OAuth callback Zendesk redirects the popup to. */
 export function integrationsRouter(rt: ZendeskRuntime): Router {
   const { router, auth, adminJson } = resourceRouter(rt.app);
+  const integrationId = canonicalParams({ id: ObjectIdParam }, 'Integration');
   const oauthLimit = async (c: Context, next: Next) => {
     await rt.app.limits.oauth.consume(c, c.ip);
     return next();
@@ -50,26 +53,26 @@ export function integrationsRouter(rt: ZendeskRuntime): Router {
     c.body = callbackPage(serverOrigin(rt.app, c), result, c.state.cspNonce as string);
   }));
 
-  router.delete('/integrations/:id', auth.admin(), async (c) => {
+  router.delete('/integrations/:id', auth.admin(), integrationId, async (c) => {
     await deleteIntegration(rt, c.params.id);
     c.body = { success: true };
   });
 
-  router.post('/integrations/:id/sync', auth.admin(), adminJson(), validate({ body: StartSync }, async (c, { body }) => {
+  router.post('/integrations/:id/sync', auth.admin(), integrationId, adminJson(), validate({ body: StartSync }, async (c, { body }) => {
     const { response } = await beginSync(rt, c.params.id, body.startDate);
     c.status = 202;
     c.body = response;
   }));
 
-  router.get('/integrations/:id/sync-status', auth.admin(), async (c) => {
+  router.get('/integrations/:id/sync-status', auth.admin(), integrationId, async (c) => {
     c.body = await syncStatus(rt, c.params.id);
   });
 
-  router.get('/integrations/:id/records', auth.admin(), async (c) => {
+  router.get('/integrations/:id/records', auth.admin(), integrationId, async (c) => {
     c.body = await recordsSummary(rt, c.params.id);
   });
 
-  router.put('/integrations/:id/settings', auth.admin(), adminJson(), validate({ body: IntegrationSettings }, async (c, { body }) => {
+  router.put('/integrations/:id/settings', auth.admin(), integrationId, adminJson(), validate({ body: IntegrationSettings }, async (c, { body }) => {
     c.body = await updateSettings(rt, c.params.id, body);
   }));
 

@@ -2,6 +2,8 @@ import type Router from '@koa/router';
 import { CreateDataSource, RawQuery, UpdateDataSource } from '@common/schemas/dataSource';
 import type { AppContext } from '../../context';
 import { validate } from '../../middleware/validate';
+import { canonicalParams } from '../../middleware/params';
+import { DataSourceRefParam } from '@common/ids';
 import {
   createDataSource, deleteDataSource, listDataSources, rawRecords, rotateIngestKey, updateDataSource,
 } from '../../services/dataSources';
@@ -10,6 +12,7 @@ import { resourceRouter } from '../router';
 /** Data sources: reads for the console (/api/data/…) and admin writes (/api/admin/data-sources) — all admin-only. */
 export function dataSourcesRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
+  const dataSourceId = canonicalParams({ id: DataSourceRefParam }, 'Data source');
 
   router.get('/data/sources', auth.admin(), async (ctx) => {
     ctx.body = await listDataSources(app);
@@ -24,15 +27,15 @@ export function dataSourcesRouter(app: AppContext): Router {
     ctx.body = await createDataSource(app, body);
   }));
 
-  router.patch('/admin/data-sources/:id', auth.admin(), adminJson(), validate({ body: UpdateDataSource }, async (ctx, { body }) => {
+  router.patch('/admin/data-sources/:id', auth.admin(), dataSourceId, adminJson(), validate({ body: UpdateDataSource }, async (ctx, { body }) => {
     ctx.body = await updateDataSource(app, ctx.params.id, body);
   }));
 
-  router.post('/admin/data-sources/:id/ingest-key', auth.admin(), async (ctx) => {
+  router.post('/admin/data-sources/:id/ingest-key', auth.admin(), dataSourceId, async (ctx) => {
     ctx.body = await rotateIngestKey(app, ctx.params.id);
   });
 
-  router.delete('/admin/data-sources/:id', auth.admin(), async (ctx) => {
+  router.delete('/admin/data-sources/:id', auth.admin(), dataSourceId, async (ctx) => {
     await deleteDataSource(app, ctx.params.id);
     ctx.body = { success: true };
   });

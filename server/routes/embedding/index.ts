@@ -2,16 +2,19 @@ import type Router from '@koa/router';
 import { UpdateEmbedding } from '@common/schemas/embedding';
 import type { AppContext } from '../../context';
 import { validate } from '../../middleware/validate';
+import { canonicalParams } from '../../middleware/params';
+import { ObjectIdParam } from '@common/ids';
 import { getEmbedding, setEmbedding } from '../../services/embedding';
 import { resourceRouter } from '../router';
 
 /** A dashboard's allowed embedding origins (frame-ancestors of its viewer pages). */
 export function embeddingRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
-  router.get('/admin/dashboards/:id/embedding', auth.admin(), async (ctx) => {
+  const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
+  router.get('/admin/dashboards/:id/embedding', auth.admin(), dashboardId, async (ctx) => {
     ctx.body = await getEmbedding(app, ctx.params.id);
   });
-  router.put('/admin/dashboards/:id/embedding', auth.admin(), adminJson(), validate({ body: UpdateEmbedding }, async (ctx, { body }) => {
+  router.put('/admin/dashboards/:id/embedding', auth.admin(), dashboardId, adminJson(), validate({ body: UpdateEmbedding }, async (ctx, { body }) => {
     ctx.body = await setEmbedding(app, ctx.params.id, body.origins);
   }));
   return router;

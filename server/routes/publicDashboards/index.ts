@@ -2,6 +2,8 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { validate } from '../../middleware/validate';
+import { canonicalParams } from '../../middleware/params';
+import { ObjectIdParam } from '@common/ids';
 import { listPublicDashboards, loadPublishedDashboard } from '../../services/dashboards';
 import { attachmentHeader, exportDashboardCsv } from '../../services/exportCsv';
 import { sendPublicView } from '../../viewCache';
@@ -12,15 +14,16 @@ const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').
 /** The public face: published dashboards only, no sign-in. */
 export function publicDashboardsRouter(app: AppContext): Router {
   const { router, auth } = resourceRouter(app);
+  const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
 
   router.get('/dashboards', auth.public(), async (ctx) => {
     ctx.body = await listPublicDashboards(app);
   });
 
   // Served from memory (server/viewCache): no database read for a known view, ETag and 304 included.
-  router.get('/dashboards/:id', auth.public(), (ctx) => sendPublicView(ctx, app, ctx.params.id));
+  router.get('/dashboards/:id', auth.public(), dashboardId, (ctx) => sendPublicView(ctx, app, ctx.params.id));
 
-  router.get('/dashboards/:id/export', auth.public(), validate({ query: ExportQuery }, async (ctx, { query }) => {
+  router.get('/dashboards/:id/export', auth.public(), dashboardId, validate({ query: ExportQuery }, async (ctx, { query }) => {
     const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);
     const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, query.tab);
     ctx.set('Content-Disposition', attachmentHeader(fileName));

@@ -1,14 +1,16 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { ErrorCode } from '@common/schemas/errors';
-import { CreateShareLink, type ShareViewResponse } from '@common/schemas/shareLink';
+import { CreateShareLink } from '@common/schemas/shareLink';
 import type { AppContext } from '../../context';
 import { ForbiddenError } from '../../errors';
 import { validate } from '../../middleware/validate';
-import { publicDashboardView, publicViewEtag } from '../../services/dashboards';
+import { canonicalParams } from '../../middleware/params';
+import { ObjectIdParam, ShareTokenParam } from '@common/ids';
 import { attachmentHeader, exportDashboardCsv } from '../../services/exportCsv';
 import { createShareLink, listShareLinks, loadDashboardForShare, revokeShareLink } from '../../services/shareLinks';
 import { resourceRouter } from '../router';
+import { sendShareView } from '../../viewCache';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 
@@ -18,34 +20,26 @@ const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').
  */
 export function shareLinksRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
+  const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
+  const link = canonicalParams({ id: ObjectIdParam, linkId: ObjectIdParam }, 'Share link');
+  const token = canonicalParams({ token: ShareTokenParam }, 'Share link');
 
-  router.get('/admin/dashboards/:id/links', auth.admin(), async (ctx) => {
+  router.get('/admin/dashboards/:id/links', auth.admin(), dashboardId, async (ctx) => {
     ctx.body = await listShareLinks(app, ctx.params.id);
   });
-  router.post('/admin/dashboards/:id/links', auth.admin(), adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
+  router.post('/admin/dashboards/:id/links', auth.admin(), dashboardId, adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
     ctx.status = 201;
     ctx.body = await createShareLink(app, ctx.params.id, body);
   }));
-  router.delete('/admin/dashboards/:id/links/:linkId', auth.admin(), async (ctx) => {
+  router.delete('/admin/dashboards/:id/links/:linkId', auth.admin(), link, async (ctx) => {
     ctx.body = await revokeShareLink(app, ctx.params.id, ctx.params.linkId);
   });
 
-  router.get('/share/:token', auth.public(), async (ctx) => {
-    const { link, dashboard, dataSource } = await loadDashboardForShare(app, ctx.params.token);
-    const etag = publicViewEtag(dashboard, dataSource).replace(/"$/, `.${link.allowCsv ? 'csv' : 'nocsv'}"`);
-    ctx.set('ETag', etag);
-    ctx.set('Cache-Control', 'no-cache, private');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    if (ctx.get('if-none-match') === etag) {
-      ctx.status = 304;
-      return;
-    }
-    const view = await publicDashboardView(app, dashboard, dataSource);
-    const body: ShareViewResponse = { ...view, share: { allowCsv: Boolean(link.allowCsv), expiresAt: link.expiresAt ? new Date(link.expiresAt).toISOString() : null } };
-    ctx.body = body;
-  });
+  // Served from memory like the public view (server/viewCache): the token is looked up in the link
+  // cache (revocation applied from the relayed events, expiry checked per request).
+  router.get('/share/:token', auth.public(), token, (ctx) => sendShareView(ctx, app, ctx.params.token));
 
-  router.get('/share/:token/export', auth.public(), validate({ query: ExportQuery }, async (ctx, { query }) => {
+  router.get('/share/:token/export', auth.public(), token, validate({ query: ExportQuery }, async (ctx, { query }) => {
     const { link, dashboard, dataSource } = await loadDashboardForShare(app, ctx.params.token);
     if (!link.allowCsv) throw ForbiddenError('CSV export is turned off for this share link', ErrorCode.shareCsvForbidden);
     const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, query.tab);

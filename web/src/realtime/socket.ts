@@ -19,6 +19,12 @@ export function reconnectDelayMax(): number {
   return 1_000 + Math.round(Math.random() * 3_000);
 }
 
+/**
+ * This page load's viewer page id, sent in the public socket's handshake on every (re)connect: the
+ * server counts one view per viewer page and dashboard a day, whatever the joins and reconnects.
+ */
+const viewerPage = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 let publicSocket: LiveSocket | null = null;
 let adminSocket: { token: string; socket: LiveSocket } | null = null;
 
@@ -32,7 +38,7 @@ function track(socket: LiveSocket, kind: 'public' | 'admin') {
 /** The anonymous socket used by public pages (one per tab). */
 export function getPublicSocket(): LiveSocket {
   if (!publicSocket) {
-    publicSocket = io({ transports: ['websocket', 'polling'], reconnectionDelayMax: reconnectDelayMax() });
+    publicSocket = io({ transports: ['websocket', 'polling'], reconnectionDelayMax: reconnectDelayMax(), auth: { page: viewerPage } });
     track(publicSocket, 'public');
   }
   return publicSocket;
