@@ -1,0 +1,45 @@
+/**
+ * A source's type model as the places that show values use it: each field's type and how the
+ * source writes numeric dates. Tables, cards, charts, filters and CSV take one `FieldTyping`.
+ */
+import { isEmptyValue } from '../cells';
+import type { ValueFormat } from '../formats';
+import type { DateOrder, FieldType } from '../schemas/dataSource';
+import { timeOf } from './dates';
+
+export interface FieldTyping {
+  fieldTypes: Record<string, FieldType>;
+  dateOrder: DateOrder;
+}
+
+export const NO_TYPING: FieldTyping = { fieldTypes: {}, dateOrder: 'mdy' };
+
+/** A column's value format with its field's type (own property only: a field named "toString" has none). */
+export function typedFormat(typing: FieldTyping | null | undefined, field: string, column: ValueFormat = {}): ValueFormat {
+  const types = typing?.fieldTypes;
+  const type = types && Object.prototype.hasOwnProperty.call(types, field) ? types[field] : undefined;
+  return type ? { ...column, type, dateOrder: typing.dateOrder } : { ...column, dateOrder: typing?.dateOrder };
+}
+
+/**
+ * The value a cell sorts by: a date-time field's dates as milliseconds (so they sort in time order,
+ * whatever form they are written in), a number field's number texts as numbers, else the value.
+ */
+export function sortValue(value: unknown, type: FieldType | undefined, dateOrder: DateOrder = 'mdy'): unknown {
+  if (isEmptyValue(value)) return value;
+  if (type === 'datetime') {
+    const t = timeOf(value, { dateOrder, epoch: true });
+    return Number.isNaN(t) ? value : t;
+  }
+  if (type === 'number' && typeof value === 'string') {
+    const n = Number(value.trim());
+    return value.trim() !== '' && Number.isFinite(n) ? n : value;
+  }
+  return value;
+}
+
+/** The milliseconds a value of a field names, NaN when none: charts over time and date filters. */
+export function fieldTime(value: unknown, typing: FieldTyping | null | undefined, field: string): number {
+  const type = typing?.fieldTypes[field];
+  return timeOf(value, { dateOrder: typing?.dateOrder, epoch: type === 'datetime' || typeof value === 'number' });
+}
