@@ -23,6 +23,7 @@ import { compressResponses } from './compression';
 import { publicViewFastPath } from './viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startActivityLog } from './services/activityLog';
+import { startFieldTypes, type FieldTypesService } from './services/fieldTypes';
 import { embeddingHeaders } from './middleware/embeddingHeaders';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,6 +36,8 @@ export interface RunningApp {
   realtime: Realtime;
   /** The /api router (tests enumerate its routes and their guards). */
   api: Router;
+  /** The type model's inference (tests settle it before comparing views). */
+  fieldTypes: FieldTypesService;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,10 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const activity = await startActivityLog({ conn, config, log, events });
     cleanups.push(() => activity.close());
     const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, limits, activity };
+
+    // The type model follows the records as they arrive (server/services/fieldTypes).
+    const fieldTypes = startFieldTypes(ctx);
+    cleanups.push(() => fieldTypes.close());
 
     const zendesk = await startZendeskIntegration(ctx);
     cleanups.push(() => zendesk.close());
@@ -104,7 +111,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     );
     const port = (server.address() as { port: number }).port;
     const url = config.PUBLIC_URL ?? `http://localhost:${port}`;
-    return { ctx, url, port, seeded, realtime, api, close: cleanup };
+    return { ctx, url, port, seeded, realtime, api, fieldTypes, close: cleanup };
   } catch (e) {
     await cleanup();
     throw e;

@@ -1,4 +1,4 @@
-import type { KeyMappings } from './dataSource';
+import type { DateOrder, FieldType, KeyMappings } from './dataSource';
 import type { PublicTabDto } from './dashboard';
 import type { RecordDto } from './record';
 
@@ -15,8 +15,14 @@ export interface PublicDashboardResponse {
     updatedAt: string;
   };
   tabs: PublicTabDto[];
-  /** The source's name and labels; never its sourceId (the ingest target) — public pages do not need it. */
-  dataSource: { id: string; name: string; primaryKey: string | null; keyMappings: KeyMappings } | null;
+  /**
+   * The source's name, labels and type model (each field's type, how numeric dates read); never
+   * its sourceId (the ingest target) — public pages do not need it.
+   */
+  dataSource: {
+    id: string; name: string; primaryKey: string | null; keyMappings: KeyMappings;
+    fieldTypes: Record<string, FieldType>; dateOrder: DateOrder;
+  } | null;
   records: RecordDto[];
   /** The data source's revision these records reflect (realtime deltas continue from it). */
   revision: number;

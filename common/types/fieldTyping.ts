@@ -14,11 +14,14 @@ export interface FieldTyping {
 
 export const NO_TYPING: FieldTyping = { fieldTypes: {}, dateOrder: 'mdy' };
 
-/** A column's value format with its field's type (own property only: a field named "toString" has none). */
+/** A field's type (own property only: a field named "toString" has none). */
+export function fieldTypeOf(typing: FieldTyping | null | undefined, field: string): FieldType | undefined {
+  return typing && Object.prototype.hasOwnProperty.call(typing.fieldTypes, field) ? typing.fieldTypes[field] : undefined;
+}
+
+/** A column's value format with its field's type. */
 export function typedFormat(typing: FieldTyping | null | undefined, field: string, column: ValueFormat = {}): ValueFormat {
-  const types = typing?.fieldTypes;
-  const type = types && Object.prototype.hasOwnProperty.call(types, field) ? types[field] : undefined;
-  return type ? { ...column, type, dateOrder: typing.dateOrder } : { ...column, dateOrder: typing?.dateOrder };
+  return typing ? { ...column, type: fieldTypeOf(typing, field), dateOrder: typing.dateOrder } : column;
 }
 
 /**
@@ -36,10 +39,4 @@ export function sortValue(value: unknown, type: FieldType | undefined, dateOrder
     return value.trim() !== '' && Number.isFinite(n) ? n : value;
   }
   return value;
-}
-
-/** The milliseconds a value of a field names, NaN when none: charts over time and date filters. */
-export function fieldTime(value: unknown, typing: FieldTyping | null | undefined, field: string): number {
-  const type = typing?.fieldTypes[field];
-  return timeOf(value, { dateOrder: typing?.dateOrder, epoch: type === 'datetime' || typeof value === 'number' });
 }

@@ -1,7 +1,7 @@
 import { fieldReader, isEmptyValue } from '../cells';
 import type { DateOrder } from '../schemas/dataSource';
 import { epochMillis, parseTime, timeOf } from '../types/dates';
-import type { FieldTyping } from '../types/fieldTyping';
+import { fieldTypeOf, type FieldTyping } from '../types/fieldTyping';
 import type { ChartConfigs, Metric, TimeInterval, WidgetFilter } from '../schemas/widget';
 
 type Data = Record<string, unknown>;
@@ -47,7 +47,7 @@ export function compileFilter(filter: WidgetFilter | undefined, typing?: FieldTy
   if (!filter) return () => true;
   if (filter.operator === 'in') return compileOneOf(filter.field, filter.values ?? []);
   const right = filter.value.trim().toLowerCase();
-  const isDate = typing?.fieldTypes[filter.field] === 'datetime';
+  const isDate = fieldTypeOf(typing, filter.field) === 'datetime';
   const reading = { dateOrder: typing?.dateOrder, epoch: true };
   const bTime = isDate && filter.operator !== 'contains' ? timeOf(filter.value, reading) : NaN;
   const dates = !Number.isNaN(bTime);

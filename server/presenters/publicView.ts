@@ -29,6 +29,8 @@ export function presentPublicHeadFromDtos(dashboard: DashboardDto, dataSource: D
           name: dataSource.name,
           primaryKey: dataSource.primaryKey,
           keyMappings: { ...dataSource.keyMappings, ...config.keyMappings },
+          fieldTypes: dataSource.fieldTypes,
+          dateOrder: dataSource.dateOrder,
         }
       : null,
   };

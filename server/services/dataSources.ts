@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
-import type { CreateDataSource, DataSourceDto, DataSourceWithKeyDto, UpdateDataSource } from '@common/schemas/dataSource';
+import type { CreateDataSource, DataSourceDto, DataSourceWithKeyDto, FieldType, UpdateDataSource } from '@common/schemas/dataSource';
 import type { RawDataResponse } from '@common/schemas/record';
 import { CUSTOM_SOURCE_PREFIX } from '@common/constants';
 import type { AppContext } from '../context';
-import { encodeKeys } from '../db/fieldNames';
+import { decodeKeys, encodeKeys } from '../db/fieldNames';
 import { ApiError, ForbiddenError, NotFoundError } from '../errors';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { presentDashboard, presentDataSource, presentRecord } from '../presenters';
@@ -78,11 +78,31 @@ export async function updateDataSource(ctx: AppContext, id: string, patch: Updat
   if (patch.description !== undefined) set.description = patch.description;
   if (patch.primaryKey !== undefined) set.primaryKey = patch.primaryKey;
   if (patch.keyMappings !== undefined) set.keyMappings = encodeKeys(patch.keyMappings);
+  Object.assign(set, typeSettings(ds, patch));
   const updated = await ctx.models.DataSource.findByIdAndUpdate(ds._id, { $set: set }, { returnDocument: 'after' }).lean<DataSourceDoc>();
   if (!updated) throw NotFoundError(`Data source ${id}`);
   const dto = presentDataSource(updated);
   ctx.events.emit('datasource.changed', { dataSource: dto, metadataChanged: true });
   return dto;
+}
+
+/**
+ * The type model's settings of a PATCH (minimal persistence, kept apart: the source settings work
+ * may own it): `fieldTypes` {path: type} sets a field's type, {path: null} returns it to the
+ * inferred one; `dateOrder` says how numeric dates read.
+ */
+function typeSettings(ds: DataSourceDoc, patch: UpdateDataSource): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  if (patch.fieldTypes !== undefined) {
+    const types = decodeKeys((ds.fieldTypesSet ?? {}) as Record<string, FieldType>);
+    for (const [path, type] of Object.entries(patch.fieldTypes)) {
+      if (type === null) delete types[path];
+      else Object.defineProperty(types, path, { value: type, enumerable: true, writable: true, configurable: true });
+    }
+    set.fieldTypesSet = encodeKeys(types);
+  }
+  if (patch.dateOrder !== undefined) set.dateOrder = patch.dateOrder;
+  return set;
 }
 
 /** Replaces a custom source's ingest key; the old key stops working at once. */
