@@ -20,6 +20,8 @@ describe('type inference on messy data', () => {
   it('dates as text in any written form are date-times, by the source\'s day/month order', () => {
     const forms = ['Jun 12 1998', '12 Jun 1998', 'June 12, 1998', '2024-03-01 10:00', '01/02/2024', '2024-03-01T10:00:00Z', ''];
     expect(inferFieldTypes(forms.map((d) => ({ d })))).toEqual({ d: 'datetime' });
+    // Epoch numbers among date texts are dates too.
+    expect(inferFieldTypes([...forms, 1_700_000_000].map((d) => ({ d })))).toEqual({ d: 'datetime' });
     const dmy = ['25/12/2024', '31/01/2024', '13/02/2024', '01/02/2024'].map((d) => ({ d }));
     expect(inferFieldTypes(dmy, { dateOrder: 'mdy' })).toEqual({ d: 'text' });
     expect(inferFieldTypes(dmy, { dateOrder: 'dmy' })).toEqual({ d: 'datetime' });

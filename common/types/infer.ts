@@ -14,8 +14,8 @@
  * - at least 90% numbers or number texts → number, unless the field is the source's time field or
  *   its name says time (created_at, updatedAt, timestamp…) and every number is an epoch (seconds
  *   from 2001 to 2286, or milliseconds in that span) → datetime;
- * - at least 90% date texts in a supported form (common/types/dates, the source's day/month order)
- *   → datetime;
+ * - at least 90% date texts in a supported form (common/types/dates, the source's day/month order),
+ *   epoch numbers among them counting as dates too → datetime;
  * - texts of at most 40 characters with at most 20 distinct values, each seen twice on average →
  *   category;
  * - otherwise text.
@@ -105,7 +105,8 @@ export function typeOf(path: string, s: FieldStats, opts: { dateOrder?: DateOrde
     const named = path === opts.timeField || TIME_NAME.test(path.split('.').pop() ?? path);
     return named && s.epochs === s.numbers ? 'datetime' : 'number';
   }
-  if ((opts.dateOrder === 'dmy' ? s.datesDmy : s.datesMdy) >= s.values * SHARE) return 'datetime';
+  const dates = opts.dateOrder === 'dmy' ? s.datesDmy : s.datesMdy;
+  if (dates > 0 && dates + s.epochs >= s.values * SHARE) return 'datetime';
   if (s.distinct && s.numbers === 0 && s.booleans === 0 && s.values >= 2 * s.distinct.size) return 'category';
   return 'text';
 }
