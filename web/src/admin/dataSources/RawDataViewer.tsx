@@ -7,7 +7,7 @@ import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
 import { customColumn, customFieldIds, fieldValue, FormattedValue, recordFields } from '../ui/cells';
 import { useDataSources, useSourceTyping } from '../stores/dataSources';
-import { FIELD_TYPE_LABELS, pickerFields } from '../ui/FieldSelect';
+import { FIELD_TYPE_LABELS } from '../ui/FieldSelect';
 import { fieldTypeOf, typedFormat } from '@common/types/fieldTyping';
 import { useSourceRecords } from '../stores/useSourceRecords';
 import { EmptyState, LoadError, SECONDARY_TEXT } from '../ui/States';
@@ -23,12 +23,12 @@ export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceD
   const customIds = useMemo(() => customFieldIds(records), [records]);
   // One name per field, each field once: the record fields (integrations: their labelled fields),
   // then the custom fields not already among them, each titled by fieldLabel.
-  // Nested objects as their leaf paths, each field with its type from the type model.
+  // Each field with its type from the type model (nested objects stay one field here, as the spec shows them).
   const typing = useSourceTyping(live);
   const fields = useMemo(() => {
     if (!live) return [];
     const keys = custom ? recordFields(records.slice(0, PREVIEW_RECORDS)) : Object.keys(live.keyMappings);
-    const all = pickerFields([...new Set([...keys, ...customIds.map(customColumn)])], typing);
+    const all = [...new Set([...keys, ...customIds.map(customColumn)])];
     return all.map((key) => ({ key, label: fieldLabel(key, live.keyMappings), type: fieldTypeOf(typing, key) }));
   }, [live, custom, records, customIds, typing]);
 

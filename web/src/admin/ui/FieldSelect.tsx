@@ -10,9 +10,8 @@ export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
 };
 
 /**
- * The fields a picker offers: the records' fields, where the type model knows leaf paths inside a
- * field (`issue.id`, `issue.title`) those paths instead of the whole object, then the type model's
- * other paths (fields seen in the sample but not in these records).
+ * The fields a picker offers: the fields given, where the type model knows leaf paths inside one
+ * (`issue.id`, `issue.title`) those paths instead of the whole object.
  */
 export function pickerFields(fields: readonly string[], typing: FieldTyping): string[] {
   const typed = Object.keys(typing.fieldTypes);
@@ -22,7 +21,6 @@ export function pickerFields(fields: readonly string[], typing: FieldTyping): st
     if (inside.length) inside.forEach((p) => out.add(p));
     else out.add(f);
   }
-  for (const p of typed) out.add(p);
   return [...out];
 }
 
