@@ -62,11 +62,12 @@ async function setup() {
   const b = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Orders' } })).body;
   await s.http('POST', '/api/data/ingest', { body: { sourceId: a.sourceId, records: [{ id: 1, status: 'open' }, { id: 2, status: 'done' }] } });
   await s.http('POST', '/api/data/ingest', { body: { sourceId: b.sourceId, records: [{ no: 'x', total: 3 }] } });
+  // The sources' field types follow the ingests a moment later (services/fieldTypes): settle them
+  // before the dashboards exist, so views are compared (and database calls counted) at rest.
+  await s.app.fieldTypes.settle();
   const d1 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'One', dataSourceId: a.id, isPublished: true } })).body;
   const d2 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Two', dataSourceId: a.id, isPublished: true } })).body;
   const d3 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Three', dataSourceId: b.id, isPublished: true } })).body;
-  // The sources' field types follow the ingests a moment later (services/fieldTypes): compare views at rest.
-  await s.app.fieldTypes.settle();
   return { sources: [a, b], dashboards: [d1.id, d2.id, d3.id] as string[] };
 }
 
