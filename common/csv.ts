@@ -25,6 +25,6 @@ export function csvFileName(dashboardName: string, tabName?: string | null): str
  */
 export function csvCell(field: string, value: unknown, format: ValueFormat = {}): string {
   if (value === null || value === undefined) return '';
-  if ((typeof value === 'number' || typeof value === 'boolean') && !format.format) return String(value);
+  if ((typeof value === 'number' || typeof value === 'boolean') && !format.format && format.type !== 'datetime') return String(value);
   return neutralise(csvValue(field, value, format));
 }

@@ -80,3 +80,32 @@ describe('csv rules', () => {
     expect(csvFileName('///', '')).toBe('dashboard.csv');
   });
 });
+
+describe('formats by the field\'s type', () => {
+  it('shows a number-looking text or number as written unless its field is a number', () => {
+    expect(formatValue('Title', 1941, { type: 'text' }).text).toBe('1941');
+    expect(formatValue('Title', '1941', { type: 'category' }).text).toBe('1941');
+    expect(formatValue('Title', '1941').text).toBe('1941');
+    expect(formatValue('gross', '1941', { type: 'number' }).text).toBe((1941).toLocaleString());
+    expect(formatValue('gross', '1941', { type: 'number' }).numeric).toBe(true);
+  });
+
+  it('reads every written date form of a date-time field, a zoneless one as written (UTC)', () => {
+    const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.UTC(1998, 5, 12));
+    for (const v of ['Jun 12 1998', '12 Jun 1998', 'June 12, 1998', '06/12/1998']) expect(formatValue('Released', v, { type: 'datetime' }).text, v).toBe(day);
+    expect(formatValue('Released', '12/06/1998', { type: 'datetime', dateOrder: 'dmy' }).text).toBe(day);
+    expect(formatValue('Released', 'Jun 12 1998').text).toBe('Jun 12 1998');
+    const wall = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(Date.UTC(2024, 2, 1, 10));
+    expect(formatValue('at', '2024-03-01 10:00', { type: 'datetime' }).text).toBe(wall);
+    expect(formatValue('at', 1_700_000_000, { type: 'datetime' }).title).toContain('2023-11-14T22:13:20.000Z');
+    expect(formatValue('at', 'soon', { type: 'datetime' }).text).toBe('soon');
+    expect(formatValue('code', '01/02/2024', { type: 'text' }).text).toBe('01/02/2024');
+  });
+
+  it('writes a date-time field\'s dates to CSV as ISO 8601, other fields as written', () => {
+    expect(csvValue('Released', 'Jun 12 1998', { type: 'datetime' })).toBe('1998-06-12T00:00:00.000Z');
+    expect(csvValue('at', '01/02/2024 10:00', { type: 'datetime', dateOrder: 'dmy' })).toBe('2024-02-01T10:00:00.000Z');
+    expect(csvValue('at', 'unknown', { type: 'datetime' })).toBe('unknown');
+    expect(csvValue('Title', 'Jun 12 1998', { type: 'text' })).toBe('Jun 12 1998');
+  });
+});

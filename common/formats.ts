@@ -4,6 +4,9 @@
  */
 import { cellText, isEmptyValue } from './cells';
 import { CUSTOM_FIELD_PREFIX } from './constants';
+import type { DateOrder, FieldType } from './schemas/dataSource';
+import { parseDateText, readDate, type ReadDate } from './types/dates';
+import { TIME_NAME } from './types/infer';
 
 export const COLUMN_FORMATS = ['auto', 'text', 'number', 'date', 'currency', 'percent'] as const;
 export type ColumnFormat = (typeof COLUMN_FORMATS)[number];
@@ -16,6 +19,10 @@ export interface ValueFormat {
   format?: ColumnFormat;
   /** ISO 4217 code for `currency` (default USD). */
   currency?: string;
+  /** The field's type in the source's type model (common/types): under "auto" it decides how values read. */
+  type?: FieldType;
+  /** How the source writes numeric dates (01/02/2024). */
+  dateOrder?: DateOrder;
 }
 
 /** One name per field everywhere: its label, else "Custom Field <id>" for custom fields, else the key. */
@@ -27,25 +34,33 @@ export function fieldLabel(field: string, labels: Record<string, string> | undef
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-/** Field names whose numbers are points in time (created_at, updatedAt, timestamp, due_date…). */
-const TIME_FIELD = /(?:^|[_\-.])(?:at|time|timestamp|date|ts)$|[a-z](?:At|Time|Timestamp|Date)$|^(?:timestamp|time|date|ts)$/;
 /** Field names of identifiers (ticket_id, userId, id): their numbers read as they are, without separators. */
 const ID_FIELD = /(?:^|[_\-.\s])id$|[a-z]Id$|^id$/i;
-// Epoch seconds and milliseconds between 2001 and 2286: anything else is a plain number.
+// Epoch seconds and milliseconds between 2001 and 2286: for a field of no known type, anything else is a plain number.
 const EPOCH_S = [1e9, 1e10] as const;
 const EPOCH_MS = [1e12, 1e13] as const;
 
 /** True for an ISO-8601 date or date-time string. */
-export const isIsoDate = (v: unknown): v is string => typeof v === 'string' && ISO_DATE.test(v) && !Number.isNaN(Date.parse(v));
+export const isIsoDate = (v: unknown): v is string => typeof v === 'string' && ISO_DATE.test(v) && parseDateText(v) !== null;
+
+/**
+ * The date a value names, read by the one date reader (common/types/dates): for a date-time field
+ * (or a "Date & time" column) every supported form and epoch numbers; for a field of another type
+ * none; for a field of no known type (yet) ISO-8601 texts and, where the name says time, epoch numbers.
+ */
+export function readValueDate(field: string, v: unknown, fmt: ValueFormat = {}): ReadDate | null {
+  const format = fmt.format ?? 'auto';
+  if (format === 'date' || (format === 'auto' && fmt.type === 'datetime')) return readDate(v, { dateOrder: fmt.dateOrder, epoch: true });
+  if (format !== 'auto' || fmt.type) return null;
+  if (isIsoDate(v)) return parseDateText(v);
+  if (typeof v !== 'number' || !TIME_NAME.test(field)) return null;
+  return (v >= EPOCH_S[0] && v < EPOCH_S[1]) || (v >= EPOCH_MS[0] && v < EPOCH_MS[1]) ? readDate(v, { epoch: true }) : null;
+}
 
 /** The instant a value names: an ISO-8601 string, or (for time-named fields, or any field when `force`) epoch seconds or milliseconds. */
 export function asDate(field: string, v: unknown, force = false): Date | null {
-  if (isIsoDate(v)) return new Date(v);
-  const n = typeof v === 'number' ? v : force && typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
-  if (!Number.isFinite(n) || (!force && !TIME_FIELD.test(field))) return null;
-  if (n >= EPOCH_S[0] && n < EPOCH_S[1]) return new Date(n * 1000);
-  if (n >= EPOCH_MS[0] && n < EPOCH_MS[1]) return new Date(n);
-  return force ? new Date(n) : null;
+  const d = readValueDate(field, v, force ? { format: 'date' } : {});
+  return d ? new Date(d.time) : null;
 }
 
 const asNumber = (v: unknown): number | null => {
@@ -61,7 +76,9 @@ function nf(key: string, make: () => Intl.NumberFormat): Intl.NumberFormat {
   return f;
 }
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+/** Dates with no zone are shown as written: in UTC (common/types/dates). */
+const dateTimeUtc = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** A number with thousands separators (up to 2 decimals, more for small magnitudes). */
 export const formatNumber = (n: number) => nf('n', () => new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 })).format(n);
@@ -75,9 +92,9 @@ function currencyFormat(code: string | undefined) {
   }
 }
 
-/** A local date-time (date alone for a date-only ISO string). */
-export function formatDate(d: Date, dateOnlyIso = false): string {
-  return (dateOnlyIso ? dateOnly : dateTime).format(d);
+/** A date as a person reads it: a day alone, a time without zone as written (UTC), an instant in local time. */
+export function formatDate(d: ReadDate): string {
+  return (d.dateOnly ? dateOnly : d.zoned ? dateTime : dateTimeUtc).format(d.time);
 }
 
 /** What a cell shows: `text`, and `title` the full value when the text is not the value itself. */
@@ -90,22 +107,24 @@ export interface Shown {
   numeric?: boolean;
 }
 
-/** How a value reads under a column format ("auto" finds dates and numbers by themselves). */
+/**
+ * How a value reads under a column format. "auto" follows the field's type: a date-time field's
+ * dates (every supported form) read as dates, a number field's numbers and number texts get
+ * separators, a text or category field's values read as written ("1941" stays "1941"); a field of
+ * no known type finds ISO dates and JavaScript numbers by themselves.
+ */
 export function formatValue(field: string, value: unknown, fmt: ValueFormat = {}): Shown {
   if (isEmptyValue(value)) return { text: '-' };
   const format = fmt.format ?? 'auto';
-  if (format === 'text') return cellText(value);
+  if (format === 'text' || (format === 'auto' && (fmt.type === 'text' || fmt.type === 'category' || fmt.type === 'boolean'))) return cellText(value);
   if (format === 'auto' || format === 'date') {
-    const d = asDate(field, value, format === 'date');
-    if (d && !Number.isNaN(d.getTime())) {
-      const raw = typeof value === 'string' ? value : String(value);
-      return { text: formatDate(d, typeof value === 'string' && value.length === 10), title: `${d.toISOString()} (${raw})` };
-    }
-    if (format === 'date') return cellText(value);
+    const d = readValueDate(field, value, fmt);
+    if (d) return { text: formatDate(d), title: `${new Date(d.time).toISOString()} (${typeof value === 'string' ? value : String(value)})` };
+    if (format === 'date' || fmt.type === 'datetime') return cellText(value);
   }
   const n = asNumber(value);
   if (format === 'auto') {
-    if (typeof value !== 'number' || n === null) return cellText(value);
+    if (n === null || (typeof value !== 'number' && fmt.type !== 'number')) return cellText(value);
     return ID_FIELD.test(field) ? { text: String(value), numeric: true } : { text: formatNumber(n), title: String(value), numeric: true };
   }
   if (n === null) return cellText(value);
@@ -116,16 +135,17 @@ export function formatValue(field: string, value: unknown, fmt: ValueFormat = {}
 
 /**
  * The CSV cell of a value before formula neutralising: the raw value under "auto" and "text"
- * (spreadsheets read ISO dates and plain numbers), the column format written so a spreadsheet
- * still reads it otherwise: dates as ISO 8601 UTC, numbers plain, currency with 2 decimals,
+ * (spreadsheets read ISO dates and plain numbers) except a date-time field's dates, the column
+ * format written so a spreadsheet still reads it otherwise: dates (any written form, epoch
+ * numbers) as ISO 8601 UTC, numbers plain, currency with 2 decimals,
  * percent as "25%".
  */
 export function csvValue(field: string, value: unknown, fmt: ValueFormat = {}): string {
   if (value === null || value === undefined) return '';
   const format = fmt.format ?? 'auto';
-  if (format === 'date') {
-    const d = asDate(field, value, true);
-    if (d && !Number.isNaN(d.getTime())) return d.toISOString();
+  if (format === 'date' || (format === 'auto' && fmt.type === 'datetime')) {
+    const d = readValueDate(field, value, fmt);
+    if (d) return new Date(d.time).toISOString();
   }
   const n = asNumber(value);
   if (n !== null && format === 'number') return String(n);

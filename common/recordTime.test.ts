@@ -13,6 +13,12 @@ describe('readTime', () => {
     expect(readTime(String(t / 1000))).toBe(t);
   });
 
+  it('reads written dates with the one date reader, numeric ones by the day/month order', () => {
+    expect(readTime('Jun 12 1998')).toBe(Date.UTC(1998, 5, 12));
+    expect(readTime('01/02/2024')).toBe(Date.UTC(2024, 0, 2));
+    expect(readTime('01/02/2024', 'dmy')).toBe(Date.UTC(2024, 1, 1));
+  });
+
   it('reads anything else as no time', () => {
     for (const v of [null, undefined, '', 'soon', 'Jun 12 1998x', {}, [], true, NaN, Infinity, 1e20]) expect(readTime(v)).toBeNull();
   });

@@ -24,6 +24,7 @@ import { publicViewFastPath } from './viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startActivityLog } from './services/activityLog';
 import { startRetentionSweep } from './services/retention';
+import { startFieldTypes, type FieldTypesService } from './services/fieldTypes';
 import { embeddingHeaders } from './middleware/embeddingHeaders';
 import { clientAddressOf } from './clientAddress';
 import { keyedHash } from './keyedHash';
@@ -38,6 +39,8 @@ export interface RunningApp {
   realtime: Realtime;
   /** The /api router (tests enumerate its routes and their guards). */
   api: Router;
+  /** The type model's inference (tests settle it before comparing views). */
+  fieldTypes: FieldTypesService;
   close(): Promise<void>;
 }
 
@@ -73,6 +76,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
 
     const retention = startRetentionSweep(ctx);
     cleanups.push(() => retention.close());
+    // The type model follows the records as they arrive (server/services/fieldTypes).
+    const fieldTypes = startFieldTypes(ctx);
+    cleanups.push(() => fieldTypes.close());
 
     const zendesk = await startZendeskIntegration(ctx);
     cleanups.push(() => zendesk.close());
@@ -112,7 +118,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     );
     const port = (server.address() as { port: number }).port;
     const url = config.PUBLIC_URL ?? `http://localhost:${port}`;
-    return { ctx, url, port, seeded, realtime, api, close: cleanup };
+    return { ctx, url, port, seeded, realtime, api, fieldTypes, close: cleanup };
   } catch (e) {
     await cleanup();
     throw e;

@@ -1,4 +1,4 @@
-import type { KeyMappings } from './dataSource';
+import type { DateOrder, FieldType, KeyMappings } from './dataSource';
 import type { PublicTabDto } from './dashboard';
 import type { RecordDto } from './record';
 
@@ -15,9 +15,13 @@ export interface PublicDashboardResponse {
     updatedAt: string;
   };
   tabs: PublicTabDto[];
-  /** The source's name and labels; never its sourceId (the ingest target) — public pages do not need it. */
+  /**
+   * The source's name, labels and type model (each field's type, how numeric dates read); never
+   * its sourceId (the ingest target) — public pages do not need it.
+   */
   dataSource: {
     id: string; name: string; primaryKey: string | null; keyMappings: KeyMappings;
+    fieldTypes: Record<string, FieldType>; dateOrder: DateOrder;
     /** The time field (a path) and append-only flag: with either, the table's default order is newest first (common/recordTime). */
     timeField: string | null; appendOnly: boolean;
   } | null;

@@ -160,10 +160,27 @@ describe('helpers', () => {
     expect(a.value()).toBe(1);
   });
 
-  it('reads dates like Date.parse does, the common UTC form on a fast path', () => {
-    for (const text of ['1969-12-31T23:59:59Z', '2000-02-28T23:59:59.999Z', '2026-03-01T00:00:00Z', '2026-01-05T13:45:07Z', '2026-01-05T13:45:07.123Z', '2026-02-30T00:00:00Z', '2026-01-05T13:45:07+02:00', '2026-01-05', 'Jan 5, 2026 10:00', 'nonsense', '2026-1x-05T13:45:07Z']) {
+  it('reads dates by the one date reader (common/types/dates), the common UTC form on a fast path', () => {
+    for (const text of ['1969-12-31T23:59:59Z', '2000-02-28T23:59:59.999Z', '2026-03-01T00:00:00Z', '2026-01-05T13:45:07Z', '2026-01-05T13:45:07.123Z', '2026-01-05T13:45:07+02:00']) {
       expect(parseTime(text), text).toEqual(Date.parse(text));
     }
+    // Texts without a zone are UTC; impossible days and other text are no date (Date.parse differs by engine).
+    expect(parseTime('2026-01-05')).toBe(Date.UTC(2026, 0, 5));
+    expect(parseTime('Jan 5, 2026 10:00')).toBe(Date.UTC(2026, 0, 5, 10));
+    for (const text of ['2026-02-30T00:00:00Z', 'nonsense', '2026-1x-05T13:45:07Z']) expect(parseTime(text), text).toBeNaN();
+  });
+
+  it('puts dates of any written form and epoch seconds on a chart over time, by the source\'s day/month order', () => {
+    const spec = { ...aggregateSpec('line', LineConfig.parse({ dateField: 'd', interval: 'day', metric: 'count' })), typing: { fieldTypes: { d: 'datetime' as const }, dateOrder: 'dmy' as const } };
+    const a = new Aggregator(spec);
+    a.reset(['Jun 12 1998', '12/06/1998', 897_609_600, '1998-06-12T10:00:00Z', 'garbage', null].map((d) => ({ data: { d } })));
+    expect(a.size).toBe(4);
+  });
+
+  it('filters a date-time field by date, whatever form the filter and the values are written in', () => {
+    const typing = { fieldTypes: { d: 'datetime' as const }, dateOrder: 'mdy' as const };
+    const after = { field: 'd', operator: 'gt' as const, value: '2024-01-15' };
+    expect(['Jan 20 2024', '01/10/2024', '2024-02-01T00:00:00Z', '', 'x'].map((d) => matchesFilter({ d }, after, typing))).toEqual([true, false, true, false, false]);
   });
 
   it('starts weeks on Monday and hours on the hour', () => {

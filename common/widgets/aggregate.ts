@@ -1,4 +1,7 @@
 import { fieldReader, isEmptyValue } from '../cells';
+import type { DateOrder } from '../schemas/dataSource';
+import { epochMillis, parseTime, timeOf } from '../types/dates';
+import { fieldTypeOf, type FieldTyping } from '../types/fieldTyping';
 import type { ChartConfigs, Metric, TimeInterval, WidgetFilter } from '../schemas/widget';
 
 type Data = Record<string, unknown>;
@@ -36,17 +39,26 @@ function compileOneOf(field: string, values: readonly string[]): (data: Data) =>
   };
 }
 
-/** A widget's filter compiled once: numbers compare as numbers, text case-insensitively. */
-export function compileFilter(filter: WidgetFilter | undefined): (data: Data) => boolean {
+/**
+ * A widget's filter compiled once: numbers compare as numbers, text case-insensitively; on a
+ * date-time field (by the source's types) a value in a date form compares as a point in time.
+ */
+export function compileFilter(filter: WidgetFilter | undefined, typing?: FieldTyping | null): (data: Data) => boolean {
   if (!filter) return () => true;
   if (filter.operator === 'in') return compileOneOf(filter.field, filter.values ?? []);
   const right = filter.value.trim().toLowerCase();
-  const b = toNumber(filter.value);
+  const isDate = fieldTypeOf(typing, filter.field) === 'datetime';
+  const reading = { dateOrder: typing?.dateOrder, epoch: true };
+  const bTime = isDate && filter.operator !== 'contains' ? timeOf(filter.value, reading) : NaN;
+  const dates = !Number.isNaN(bTime);
+  const b = dates ? bTime : toNumber(filter.value);
   const op = filter.operator;
   const read = fieldReader(filter.field);
   return (data) => {
     const raw = read(data);
-    const a = b === null ? null : toNumber(raw);
+    const a = b === null ? null : dates ? numberOrNull(timeOf(raw, reading)) : toNumber(raw);
+    // A value that is no date is never before or after one.
+    if (dates && a === null) return op === 'neq';
     if (a !== null && b !== null) {
       switch (op) {
         case 'eq': return a === b;
@@ -68,66 +80,15 @@ export function compileFilter(filter: WidgetFilter | undefined): (data: Data) =>
   };
 }
 
+const numberOrNull = (n: number) => (Number.isNaN(n) ? null : n);
+
 /** Whether a record passes a widget's filter. */
-export function matchesFilter(data: Data, filter: WidgetFilter | undefined): boolean {
-  return compileFilter(filter)(data);
+export function matchesFilter(data: Data, filter: WidgetFilter | undefined, typing?: FieldTyping | null): boolean {
+  return compileFilter(filter, typing)(data);
 }
 
-/** The digit at `i` of `s`, or NaN (which fails every range check below). */
-const digit = (s: string, i: number): number => {
-  const d = s.charCodeAt(i) - 48;
-  return d >= 0 && d <= 9 ? d : NaN;
-};
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
-}
-
-/** Days since 1970 of the first of a month, by year * 16 + month: records share a few months. */
-const monthStarts = new Map<number, number>();
-function monthStart(y: number, mo: number): number {
-  const key = y * 16 + mo;
-  let days = monthStarts.get(key);
-  if (days === undefined) monthStarts.set(key, (days = daysFromCivil(y, mo, 1)));
-  return days;
-}
-
-// Character codes of "-", ":", "T", "Z" and ".".
-const DASH = 45;
-const COLON = 58;
-const T = 84;
-const Z = 90;
-const DOT = 46;
-
-/**
- * Milliseconds of a date: the UTC ISO form records usually carry ("2026-01-05T13:45:00Z", with or
- * without milliseconds) is read digit by digit, several times faster than Date.parse; anything
- * else (offsets, other forms, out-of-range fields) goes to Date.parse.
- */
-export function parseTime(text: string): number {
-  const n = text.length;
-  if ((n === 20 || n === 24) && text.charCodeAt(n - 1) === Z && text.charCodeAt(4) === DASH && text.charCodeAt(7) === DASH && text.charCodeAt(10) === T
-    && text.charCodeAt(13) === COLON && text.charCodeAt(16) === COLON && (n === 20 || text.charCodeAt(19) === DOT)) {
-    const y = digit(text, 0) * 1000 + digit(text, 1) * 100 + digit(text, 2) * 10 + digit(text, 3);
-    const mo = digit(text, 5) * 10 + digit(text, 6);
-    const d = digit(text, 8) * 10 + digit(text, 9);
-    const h = digit(text, 11) * 10 + digit(text, 12);
-    const mi = digit(text, 14) * 10 + digit(text, 15);
-    const sec = digit(text, 17) * 10 + digit(text, 18);
-    const ms = n === 24 ? digit(text, 20) * 100 + digit(text, 21) * 10 + digit(text, 22) : 0;
-    // Ranges Date.parse takes as they are (NaN fails them all); the rest is left to it.
-    if (y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 28 && h <= 23 && mi <= 59 && sec <= 59 && ms >= 0) {
-      return (((monthStart(y, mo) + d - 1) * 24 + h) * 60 + mi) * 60_000 + sec * 1000 + ms;
-    }
-  }
-  return Date.parse(text);
-}
+/** Milliseconds of a date text by the one date reader (common/types/dates), NaN when none. */
+export { parseTime };
 
 const MINUTE = 60_000;
 
@@ -160,10 +121,12 @@ export interface AggregateSpec {
   metric: Metric;
   valueField?: string;
   filter?: WidgetFilter;
+  /** The source's types (filters on date-time fields) and its day/month order (dates of a chart over time). */
+  typing?: FieldTyping;
 }
 
-export function aggregateSpec<T extends keyof ChartConfigs>(type: T, c: ChartConfigs[T]): AggregateSpec {
-  const base = { metric: c.metric, valueField: c.valueField, filter: c.filter };
+export function aggregateSpec<T extends keyof ChartConfigs>(type: T, c: ChartConfigs[T], typing?: FieldTyping): AggregateSpec {
+  const base = { metric: c.metric, valueField: c.valueField, filter: c.filter, ...(typing ? { typing } : {}) };
   if ('groupField' in c) return { ...base, groupField: c.groupField };
   if ('dateField' in c) return { ...base, groupField: c.dateField, interval: c.interval };
   return base;
@@ -204,6 +167,7 @@ export class Aggregator {
   private readonly passes: (data: Data) => boolean;
   private readonly groupOf: ((data: Data) => unknown) | null;
   private readonly numberOf: ((data: Data) => unknown) | null;
+  private readonly dateOrder: DateOrder;
   /** Interval starts by quarter hour: every time zone's hours and days begin on one, so records share the Date work. */
   private readonly starts = new Map<number, number>();
   /** The last quarter hour looked up, and its interval start: records usually come in date order. */
@@ -215,7 +179,8 @@ export class Aggregator {
 
   /** `all` lists the current records, for the rare min / max recomputation. */
   constructor(readonly spec: AggregateSpec, private readonly all: () => Iterable<DataHolder> = () => []) {
-    this.passes = compileFilter(spec.filter);
+    this.passes = compileFilter(spec.filter, spec.typing);
+    this.dateOrder = spec.typing?.dateOrder ?? 'mdy';
     this.groupOf = spec.groupField ? fieldReader(spec.groupField) : null;
     this.numberOf = spec.metric !== 'count' && spec.valueField ? fieldReader(spec.valueField) : null;
   }
@@ -340,7 +305,8 @@ export class Aggregator {
     const raw = this.groupOf(data);
     const interval = this.spec.interval;
     if (interval) {
-      const t = typeof raw === 'number' ? raw : typeof raw === 'string' ? parseTime(raw) : NaN;
+      // The one date reader; numbers are epoch seconds or milliseconds (common/types/dates).
+      const t = typeof raw === 'string' ? parseTime(raw, this.dateOrder) : typeof raw === 'number' ? epochMillis(raw) : NaN;
       return Number.isFinite(t) ? this.startOf(t, interval) : null;
     }
     return isEmptyValue(raw) ? EMPTY_GROUP : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);

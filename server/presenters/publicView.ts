@@ -31,6 +31,8 @@ export function presentPublicHeadFromDtos(dashboard: DashboardDto, dataSource: D
           keyMappings: { ...dataSource.keyMappings, ...config.keyMappings },
           timeField: dataSource.timeField,
           appendOnly: dataSource.appendOnly,
+          fieldTypes: dataSource.fieldTypes,
+          dateOrder: dataSource.dateOrder,
         }
       : null,
   };

@@ -8,7 +8,8 @@ import type { AppContext } from '../context';
 import { decodeKeys } from '../db/fieldNames';
 import { NotFoundError } from '../errors';
 import type { DashboardDoc, DataSourceDoc, RecordDoc } from '../models';
-import { dashboardConfiguration } from '../presenters';
+import { dashboardConfiguration, presentDataSource } from '../presenters';
+import { NO_TYPING, typedFormat, type FieldTyping } from '@common/types/fieldTyping';
 
 type Json = Record<string, unknown>;
 interface Column {
@@ -29,7 +30,7 @@ export function attachmentHeader(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
-async function allColumns(ctx: AppContext, ds: DataSourceDoc, labels: Record<string, string>): Promise<Column[]> {
+async function allColumns(ctx: AppContext, ds: DataSourceDoc, labels: Record<string, string>, typing: FieldTyping): Promise<Column[]> {
   const keys = new Set<string>();
   const customIds = new Set<string>();
   for await (const r of ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor()) {
@@ -38,16 +39,16 @@ async function allColumns(ctx: AppContext, ds: DataSourceDoc, labels: Record<str
     for (const f of customFields(data)) customIds.add(String(f.id));
   }
   return [
-    ...[...keys].map((k) => ({ header: fieldLabel(k, labels), value: (d: Json) => cell(k, d[k]) })),
+    ...[...keys].map((k) => ({ header: fieldLabel(k, labels), value: (d: Json) => cell(k, d[k], typedFormat(typing, k)) })),
     ...[...customIds].map((id) => ({ header: fieldLabel(`custom_${id}`, labels), value: (d: Json) => cell(`custom_${id}`, customFieldValue(d, id)) })),
   ];
 }
 
-function configuredColumns(columns: TableColumn[], labels: Record<string, string>): Column[] {
+function configuredColumns(columns: TableColumn[], labels: Record<string, string>, typing: FieldTyping): Column[] {
   return [...columns]
     .filter((c) => c.visible !== false)
     .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
-    .map((c) => fieldColumn(c.name, fieldLabel(c.name, labels), { format: c.format, currency: c.currency }));
+    .map((c) => fieldColumn(c.name, fieldLabel(c.name, labels), typedFormat(typing, c.name, { format: c.format, currency: c.currency })));
 }
 
 /** Streams a published dashboard's tab as RFC 4180 CSV (UTF-8 with BOM), record by record from a cursor. */
@@ -59,8 +60,10 @@ export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDo
     if (!tab) throw NotFoundError(`Tab ${tabId} of this dashboard`);
   }
   const labels = { ...decodeKeys((ds?.keyMappings ?? {}) as Record<string, string>), ...config.keyMappings };
-  const configured = tab?.configuration?.columns?.length ? configuredColumns(tab.configuration.columns, labels) : null;
-  const columns = [...(configured ?? (ds ? await allColumns(ctx, ds, labels) : [])), { header: 'Last Updated', value: (_d: Json, r: RecordDoc) => new Date(r.lastUpdated).toISOString() }];
+  // A date-time field's dates are written as ISO 8601 whatever form they were sent in (common/types).
+  const typing: FieldTyping = ds ? { fieldTypes: presentDataSource(ds).fieldTypes, dateOrder: ds.dateOrder === 'dmy' ? 'dmy' : 'mdy' } : NO_TYPING;
+  const configured = tab?.configuration?.columns?.length ? configuredColumns(tab.configuration.columns, labels, typing) : null;
+  const columns = [...(configured ?? (ds ? await allColumns(ctx, ds, labels, typing) : [])), { header: 'Last Updated', value: (_d: Json, r: RecordDoc) => new Date(r.lastUpdated).toISOString() }];
 
   const csv = stringify({ ...CSV_OPTIONS });
   csv.write(columns.map((c) => neutralise(c.header)));

@@ -58,7 +58,8 @@ const DELETE_CHUNK = 5_000;
 
 /** POST …/records/delete — the records every filter matches (widget filter semantics), or only their count on a dry run. */
 export async function deleteMatching(ctx: AppContext, who: IngestCredential, ds: DataSourceDoc, input: { filters: WidgetFilter[]; dryRun: boolean }): Promise<DeleteRecordsResult> {
-  const tests = input.filters.map(compileFilter);
+  const typing = { fieldTypes: presentDataSource(ds).fieldTypes, dateOrder: ds.dateOrder === 'dmy' ? 'dmy' as const : 'mdy' as const };
+  const tests = input.filters.map((f) => compileFilter(f, typing));
   return withSourceLock(ctx, String(ds._id), async () => {
     const matched: string[] = [];
     const cursor = ctx.models.Record.find({ dataSourceId: ds._id }).lean<RecordDoc[]>().cursor({ batchSize: 1000 });
@@ -131,7 +132,7 @@ export async function replaceAllRecords(ctx: AppContext, who: IngestCredential, 
     const change = await openChange(ctx.models, ds._id);
     if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
     const now = new Date();
-    const timeOf = recordTimeReader(ds.timeField);
+    const timeOf = recordTimeReader(ds.timeField, ds.dateOrder === 'dmy' ? 'dmy' : 'mdy');
     const docs = [...next].map(([recordId, record]) => {
       const known = old.get(recordId);
       return {

@@ -70,7 +70,7 @@ const RECOMPUTE_BATCH = 1000;
  */
 export async function recomputeRecordTimes(ctx: AppContext, ds: DataSourceDoc): Promise<number> {
   return withSourceLock(ctx, String(ds._id), async () => {
-    const timeOf = recordTimeReader(ds.timeField);
+    const timeOf = recordTimeReader(ds.timeField, ds.dateOrder === 'dmy' ? 'dmy' : 'mdy');
     let changed = 0;
     let batch: RecordDoc[] = [];
     const flush = async () => {

@@ -65,7 +65,7 @@ interface State {
 export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, writes: RecordWrite[], revision: number): Promise<{ counts: Map<number, { inserted: number; updated: number }>; records: RecordDto[] }> {
   const now = new Date();
   // Retention and ordering: each record's time (its time field, else when this version arrived), for the {dataSourceId, recordedAt} index.
-  const timeOf = recordTimeReader(ds.timeField);
+  const timeOf = recordTimeReader(ds.timeField, ds.dateOrder === 'dmy' ? 'dmy' : 'mdy');
   const counts = new Map<number, { inserted: number; updated: number }>();
   const states = new Map<string, State>();
   const out = new Map<string, RecordDto>();

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Flex, Tag, Typography } from 'antd';
-import { DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, EyeOutlined, FieldStringOutlined } from '@ant-design/icons';
 import { sourceKind } from '@common/constants';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { navigateAdmin } from '../shell/nav';
@@ -15,11 +15,13 @@ interface Props {
   dataSource: DataSourceDto;
   onView(ds: DataSourceDto): void;
   onEdit(ds: DataSourceDto): void;
+  /** The source's fields and their types (FieldTypesDialog). */
+  onFields(ds: DataSourceDto): void;
   onDelete(ds: DataSourceDto): void;
 }
 
 /** One data source card (spec 2.5 plus the ingest key, edit and record count of DECISIONS.md). */
-export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Props) {
+export function DataSourceCard({ dataSource: ds, onView, onEdit, onFields, onDelete }: Props) {
   const kind = sourceKind(ds.sourceId);
   const custom = kind === 'custom';
   return (
@@ -73,6 +75,7 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Pro
       <Flex gap={8} wrap style={{ marginTop: 8 }}>
         <Button icon={<EyeOutlined />} onClick={() => onView(ds)}>View Data Structure</Button>
         <Button icon={<EditOutlined />} onClick={() => onEdit(ds)}>Edit</Button>
+        <Button icon={<FieldStringOutlined />} onClick={() => onFields(ds)}>Fields</Button>
         {custom && <Button danger icon={<DeleteOutlined />} onClick={() => onDelete(ds)}>Delete</Button>}
       </Flex>
     </Card>

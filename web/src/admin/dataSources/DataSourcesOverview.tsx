@@ -14,6 +14,7 @@ import { CreateDataSourceDialog } from './CreateDataSourceDialog';
 import { DataSourceCard } from './DataSourceCard';
 import { EngineLine } from '../engine/EngineLine';
 import { EditDataSourceDialog } from './EditDataSourceDialog';
+import { FieldTypesDialog } from './FieldTypesDialog';
 import { RawDataViewer } from './RawDataViewer';
 
 /**
@@ -35,6 +36,7 @@ export function DataSourcesOverview() {
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<DataSourceDto | null>(null);
   const [viewing, setViewing] = useState<DataSourceDto | null>(null);
+  const [typing, setTyping] = useState<DataSourceDto | null>(null);
   const { modal } = App.useApp();
   const toast = useToast();
 
@@ -65,7 +67,7 @@ export function DataSourcesOverview() {
     if (status === 'error' && items.length === 0) return <LoadError title="Failed to fetch data sources" detail={error} onRetry={() => void load()} />;
     if (loading) return <Skeleton active paragraph={{ rows: 4 }} />;
     if (list.length === 0) return empty;
-    return list.map((ds) => <DataSourceCard key={ds.id} dataSource={ds} onView={setViewing} onEdit={setEditing} onDelete={confirmDelete} />);
+    return list.map((ds) => <DataSourceCard key={ds.id} dataSource={ds} onView={setViewing} onEdit={setEditing} onFields={setTyping} onDelete={confirmDelete} />);
   };
 
   return (
@@ -100,6 +102,7 @@ export function DataSourcesOverview() {
       <CreateDataSourceDialog open={creating} onClose={() => setCreating(false)} />
       <EditDataSourceDialog dataSource={editing} onClose={() => setEditing(null)} />
       <RawDataViewer dataSource={viewing} onClose={() => setViewing(null)} />
+      <FieldTypesDialog dataSource={typing} onClose={() => setTyping(null)} />
     </>
   );
 }

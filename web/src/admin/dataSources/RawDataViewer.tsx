@@ -6,7 +6,9 @@ import { fieldLabel } from '@common/formats';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
 import { customColumn, customFieldIds, fieldValue, FormattedValue, recordFields } from '../ui/cells';
-import { useDataSources } from '../stores/dataSources';
+import { useDataSources, useSourceTyping } from '../stores/dataSources';
+import { FIELD_TYPE_LABELS } from '../ui/FieldSelect';
+import { fieldTypeOf, typedFormat } from '@common/types/fieldTyping';
 import { useSourceRecords } from '../stores/useSourceRecords';
 import { EmptyState, LoadError, SECONDARY_TEXT } from '../ui/States';
 
@@ -21,18 +23,20 @@ export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceD
   const customIds = useMemo(() => customFieldIds(records), [records]);
   // One name per field, each field once: the record fields (integrations: their labelled fields),
   // then the custom fields not already among them, each titled by fieldLabel.
+  // Each field with its type from the type model (nested objects stay one field here, as the spec shows them).
+  const typing = useSourceTyping(live);
   const fields = useMemo(() => {
     if (!live) return [];
     const keys = custom ? recordFields(records.slice(0, PREVIEW_RECORDS)) : Object.keys(live.keyMappings);
     const all = [...new Set([...keys, ...customIds.map(customColumn)])];
-    return all.map((key) => ({ key, label: fieldLabel(key, live.keyMappings) }));
-  }, [live, custom, records, customIds]);
+    return all.map((key) => ({ key, label: fieldLabel(key, live.keyMappings), type: fieldTypeOf(typing, key) }));
+  }, [live, custom, records, customIds, typing]);
 
   const columns = fields.map((f) => ({
     key: f.key,
     title: f.label,
     width: f.key.startsWith(CUSTOM_FIELD_PREFIX) ? 160 : 200,
-    render: (_: unknown, r: RecordDto) => <FormattedValue field={f.key} value={fieldValue(r.data, f.key)} />,
+    render: (_: unknown, r: RecordDto) => <FormattedValue field={f.key} value={fieldValue(r.data, f.key)} column={typedFormat(typing, f.key)} />,
   }));
 
   let body: React.ReactNode;
@@ -48,6 +52,7 @@ export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceD
             <Tag key={f.key} style={{ padding: '4px 8px' }}>
               <div style={{ fontWeight: 600 }}>{f.label}</div>
               {f.label !== f.key && <div style={{ fontSize: 11, color: SECONDARY_TEXT }}>{f.key}</div>}
+              {f.type && <div style={{ fontSize: 11, color: SECONDARY_TEXT }} data-field-type={f.type}>{FIELD_TYPE_LABELS[f.type]}</div>}
             </Tag>
           ))}
         </Flex>

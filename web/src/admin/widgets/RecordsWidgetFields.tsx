@@ -1,4 +1,6 @@
-import { Form, Select } from 'antd';
+import { Form } from 'antd';
+import type { FieldTyping } from '@common/types/fieldTyping';
+import { FieldSelect } from '../ui/FieldSelect';
 import { BUCKET_DEFAULT_WIDTH, COLUMN_DEFAULT_WIDTH } from '@common/constants';
 import type { TabConfiguration, TableColumn } from '@common/schemas/dashboard';
 import { bucketKeyOf } from '../../public/viewer/bucketModel';
@@ -7,6 +9,7 @@ interface Props {
   type: 'table' | 'bucket';
   configuration: TabConfiguration;
   fields: string[];
+  typing: FieldTyping;
   label(field: string): string;
   /** Problems by path ("configuration.bucketKey" → message). */
   problems: Record<string, string>;
@@ -22,8 +25,8 @@ const pickedColumns = (c: TabConfiguration) =>
   (c.columns ?? []).map((col, i) => ({ ...col, order: col.order ?? i })).filter((col) => col.visible !== false).sort((a, b) => a.order - b.order).map((col) => col.name);
 
 /** The settings of a table widget (its columns) or a bucket widget (bucket key, fields on each card), as a tab has them. */
-export function RecordsWidgetFields({ type, configuration: c, fields, label, problems, onChange }: Props) {
-  const options = fields.map((f) => ({ value: f, label: label(f) }));
+export function RecordsWidgetFields({ type, configuration: c, fields, typing, label, problems, onChange }: Props) {
+  const pick = { fields, typing, label };
   const item = (path: string, title: string, control: React.ReactNode, extra?: string) => (
     <Form.Item label={title} validateStatus={problems[`configuration.${path}`] ? 'error' : undefined} help={problems[`configuration.${path}`]} extra={extra}>
       {control}
@@ -31,33 +34,32 @@ export function RecordsWidgetFields({ type, configuration: c, fields, label, pro
   );
   if (type === 'table') {
     return item('columns', 'Columns', (
-      <Select
+      <FieldSelect
         aria-label="Columns"
         mode="multiple"
         allowClear
         placeholder="Every field"
         value={pickedColumns(c)}
         onChange={(names: string[]) => onChange({ ...c, columns: pickColumns(c.columns, names) })}
-        options={options}
+        {...pick}
       />
     ), 'Shown in the order picked; none picked shows every field.');
   }
   return (
     <>
       {item('bucketKey', 'Bucket key', (
-        <Select
+        <FieldSelect
           aria-label="Bucket key"
           allowClear
-          showSearch
           placeholder="Select a column for bucketing"
           value={bucketKeyOf(c) || undefined}
           // A tab's first bucket setting names the key too: keep the two in step.
           onChange={(v?: string) => onChange({ ...c, bucketKey: v ?? null, buckets: v ? [{ width: BUCKET_DEFAULT_WIDTH, ...c.buckets?.[0], key: v }] : [] })}
-          options={options}
+          {...pick}
         />
       ))}
       {item('displayKeys', 'Fields on each card', (
-        <Select aria-label="Fields on each card" mode="multiple" allowClear placeholder="The record ID" value={c.displayKeys ?? []} onChange={(v: string[]) => onChange({ ...c, displayKeys: v })} options={options} />
+        <FieldSelect aria-label="Fields on each card" mode="multiple" allowClear placeholder="The record ID" value={c.displayKeys ?? []} onChange={(v: string[]) => onChange({ ...c, displayKeys: v })} {...pick} />
       ), 'Shown in the order picked.')}
     </>
   );

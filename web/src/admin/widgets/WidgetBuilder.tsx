@@ -7,7 +7,8 @@ import { GridWidget } from '../../public/viewer/TabContent';
 import { rowsHeight } from '../../public/viewer/widgets/WidgetGrid';
 import { WidgetContext, storeFeed } from '../../public/viewer/widgets/widgetContext';
 import { useSaveTabs } from '../configure/useSaveTabs';
-import { useDataSources } from '../stores/dataSources';
+import { useDataSources, useSourceTyping } from '../stores/dataSources';
+import { pickerFields } from '../ui/FieldSelect';
 import { BuilderGrid } from './BuilderGrid';
 import { PreviewError, PreviewSummary, usePreviewFields } from './PreviewHeader';
 import { useLivePreview } from './usePreviewRecords';
@@ -32,8 +33,10 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
   useEffect(() => setDraft(JSON.parse(saved) as Widget[]), [tab.id, saved]);
 
   const keyMappings = useMemo(() => ({ ...(source?.keyMappings ?? {}), ...dashboard.configuration.keyMappings }), [source, dashboard.configuration.keyMappings]);
-  const env = useMemo(() => ({ feed: storeFeed(preview.store), keyMappings, dark: false, tv: false }), [preview, keyMappings]);
-  const fields = usePreviewFields(preview);
+  const typing = useSourceTyping(source);
+  const env = useMemo(() => ({ feed: storeFeed(preview.store), keyMappings, typing, dark: false, tv: false }), [preview, keyMappings, typing]);
+  const previewFields = usePreviewFields(preview);
+  const fields = useMemo(() => pickerFields(previewFields, typing), [previewFields, typing]);
   const dirty = JSON.stringify(draft) !== saved;
   const problems = draft.map((w) => ({ w, p: Object.values(widgetProblems(w)) })).filter((x) => x.p.length > 0);
 

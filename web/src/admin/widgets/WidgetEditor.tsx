@@ -4,6 +4,7 @@ import type { TabConfiguration, Widget } from '@common/schemas/dashboard';
 import { FILTER_OPERATORS, MAX_FILTER_VALUES, THRESHOLD_COLORS, TIME_INTERVALS, type WidgetType } from '@common/schemas/widget';
 import { cleanPickedValues, distinctValues } from '@common/widgets/templateValues';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
+import { FieldSelect } from '../ui/FieldSelect';
 import { RecordsWidgetFields } from './RecordsWidgetFields';
 import { TYPE_LABELS, widgetProblems } from './widgetDrafts';
 
@@ -16,7 +17,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
   widget: Widget | null; fields: string[]; label(field: string): string; onChange(widget: Widget): void; onClose(): void;
 }) {
   // The preview's records (the builder's widget context): the values an "is one of" filter offers.
-  const { feed } = useWidgetEnv();
+  const { feed, typing } = useWidgetEnv();
   if (!widget) return <Drawer open={false} onClose={onClose} />;
   const c = widget.configuration as Config;
   const problems = widgetProblems(widget);
@@ -27,7 +28,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
     </Form.Item>
   );
   const fieldSelect = (key: string, title: string, placeholder = 'Select a field') =>
-    item(key, title, <Select aria-label={title} allowClear showSearch placeholder={placeholder} value={(c[key] as string) || undefined} onChange={(v) => set({ [key]: v ?? undefined })} options={fields.map((f) => ({ value: f, label: label(f) }))} />);
+    item(key, title, <FieldSelect aria-label={title} allowClear placeholder={placeholder} value={(c[key] as string) || undefined} onChange={(v) => set({ [key]: v ?? undefined })} fields={fields} typing={typing} label={label} />);
   const metric = (all: boolean) => (
     <>
       {item('metric', 'Value', <Select aria-label="Value" value={(c.metric as string) ?? 'count'} onChange={(v) => set({ metric: v })} options={all ? METRICS : METRICS.slice(0, 2)} />)}
@@ -96,14 +97,14 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
           </>
         )}
         {(type === 'table' || type === 'bucket') && (
-          <RecordsWidgetFields type={type} configuration={c as TabConfiguration} fields={fields} label={label} problems={problems} onChange={(next) => onChange({ ...widget, configuration: next })} />
+          <RecordsWidgetFields type={type} configuration={c as TabConfiguration} fields={fields} typing={typing} label={label} problems={problems} onChange={(next) => onChange({ ...widget, configuration: next })} />
         )}
         {(type === 'kpi' || type === 'bar' || type === 'donut' || type === 'line') && (
           <>
             <Divider />
             <Typography.Text strong>Filter (optional)</Typography.Text>
             <Flex gap={8} wrap style={{ marginTop: 8 }}>
-              {item('filter.field', 'Field', <Select aria-label="Filter field" style={{ minWidth: 160 }} allowClear placeholder="No filter" value={filter?.field || undefined} onChange={(v) => (v ? setFilter({ field: v }) : set({ filter: undefined }))} options={fields.map((f) => ({ value: f, label: label(f) }))} />)}
+              {item('filter.field', 'Field', <FieldSelect aria-label="Filter field" style={{ minWidth: 160 }} allowClear placeholder="No filter" value={filter?.field || undefined} onChange={(v) => (v ? setFilter({ field: v }) : set({ filter: undefined }))} fields={fields} typing={typing} label={label} />)}
               {filter && item('filter.operator', 'Operator', <Select aria-label="Filter operator" style={{ minWidth: 130 }} value={filter.operator ?? 'eq'} onChange={setOperator} options={FILTER_OPERATORS.map((v) => ({ value: v, label: OPERATOR_LABELS[v] }))} />)}
               {filter && !oneOf && item('filter.value', 'Value', <Input aria-label="Filter value" value={filter.value ?? ''} onChange={(e) => setFilter({ value: e.target.value })} />)}
               {filter && oneOf && (

@@ -3,6 +3,7 @@ import { useMemo, type CSSProperties } from 'react';
 import type { HighlightRule } from '@common/schemas/dashboard';
 import { isEmptyValue } from '@common/cells';
 import { fieldLabel, formatValue } from '@common/formats';
+import { typedFormat, type FieldTyping } from '@common/types/fieldTyping';
 import { highlightColor } from './bucketModel';
 
 type ColorToken = 'red' | 'yellow' | 'green' | 'blue' | 'purple';
@@ -34,10 +35,12 @@ interface Props {
   rules: HighlightRule[] | undefined;
   labels: Record<string, string>;
   look: CardLook;
+  /** The source's type model: how each display key's value reads. */
+  typing?: FieldTyping;
 }
 
 /** One record card: its display keys (label: readable value, the full value on hover), border by the highlight rules. */
-export function BucketCard({ recordId, value, displayKeys, rules, labels, look }: Props) {
+export function BucketCard({ recordId, value, displayKeys, rules, labels, look, typing }: Props) {
   const color = highlightColor(rules, value);
   return (
     <div
@@ -50,7 +53,7 @@ export function BucketCard({ recordId, value, displayKeys, rules, labels, look }
       ) : (
         displayKeys.map((k) => {
           const v = value(k);
-          const shown = isEmptyValue(v) ? { text: 'N/A', title: undefined } : formatValue(k, v);
+          const shown = isEmptyValue(v) ? { text: 'N/A', title: undefined } : formatValue(k, v, typedFormat(typing, k));
           return (
             <div key={k} style={row}>
               <span style={{ flex: 'none', color: look.secondary }}>{fieldLabel(k, labels)}:</span>

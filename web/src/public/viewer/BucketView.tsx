@@ -117,9 +117,11 @@ const BucketGroup = memo(function BucketGroup({ name, ids, configuration, labels
 /** One record card; it selects its own record so a pushed change re-renders this card alone. */
 const RecordCard = memo(function RecordCard({ recordId, configuration, labels, look }: { recordId: string; configuration: TabConfiguration; labels: Record<string, string>; look: CardLook }) {
   const record = useFeedRecord(recordId);
+  const { typing } = useWidgetEnv();
   if (!record) return null;
   return (
     <BucketCard
+      typing={typing}
       recordId={record.recordId}
       value={(k) => fieldValue(record, k)}
       displayKeys={configuration.displayKeys ?? []}

@@ -7,7 +7,9 @@ import type { RecordDto } from '@common/schemas/record';
 import { ranker, sortOrderFor } from '@common/enumOrder';
 import { fieldValue } from '../cells';
 import { EmptyText } from './EmptyText';
-import { compareValues, LAST_UPDATED, searchText, tableColumns, warmSearchText, type ColumnSpec } from './tableModel';
+import { sortValue } from '@common/types/fieldTyping';
+import { isEmptyValue } from '@common/cells';
+import { compareValues, LAST_UPDATED, searchText, tableColumns, typedColumns, warmSearchText, type ColumnSpec } from './tableModel';
 import { registerTableView, ViewerTabContext } from './viewerExport';
 import { VirtualTable } from './VirtualTable';
 import { orderedRecords } from './recordStore';
@@ -22,18 +24,22 @@ const cellValue = (r: RecordDto, field: string) => (field === LAST_UPDATED ? r.l
 
 /**
  * Records in the order of one column (stable: ties keep server order). Known enums and a column's
- * own order rank by meaning (ranked values first, ascending = the order's first value on top).
+ * own order rank by meaning (ranked values first, ascending = the order's first value on top); a
+ * date-time field's dates in time order whatever their written form, a number field's number texts
+ * by value (common/types); empty values last in both directions.
  */
 function sortRecords(records: RecordDto[], sort: ColumnSort | undefined, specs: ColumnSpec[]): RecordDto[] {
   if (!sort) return records;
   const spec = specs.find((s) => s.field === sort.id);
   const rank = ranker(spec && sort.id !== LAST_UPDATED ? sortOrderFor(spec.field, spec.sortOrder) : null);
   const keyed = records.map((r, i) => {
-    const v = cellValue(r, sort.id);
-    return { r, i, v, k: rank ? rank(v) : -1 };
+    const raw = cellValue(r, sort.id);
+    const v = spec?.type ? sortValue(raw, spec.type, spec.dateOrder) : raw;
+    return { r, i, v, e: isEmptyValue(raw), k: rank ? rank(raw) : -1 };
   });
   const dir = sort.desc ? -1 : 1;
   keyed.sort((a, b) => {
+    if (a.e !== b.e) return a.e ? 1 : -1;
     if (a.k !== b.k) return (a.k === -1 ? 1 : b.k === -1 ? -1 : (a.k - b.k) * dir);
     return compareValues(a.v, b.v) * dir || a.i - b.i;
   });
@@ -48,7 +54,7 @@ export function TableView({ configuration, height }: { configuration: TabConfigu
   const filterable = configuration.filterable !== false;
   const sortable = configuration.sortable !== false;
   // Rows pick up their own record at once; re-deriving order, filter and sort for 100k records can wait.
-  const { feed } = useWidgetEnv();
+  const { feed, typing } = useWidgetEnv();
   const version = useDeferredValue(useFeedVersion());
   // `version` stands for the feed's records.
   const records = useMemo(() => orderedRecords(feed.get()), [feed, version]);
@@ -66,7 +72,7 @@ export function TableView({ configuration, height }: { configuration: TabConfigu
   const columns = useStable(model.columns);
   const { total, canToggle } = model;
   useEffect(() => (filterable ? warmSearchText(records) : undefined), [records, filterable]);
-  const specs: ColumnSpec[] = useMemo(() => [...columns, { field: LAST_UPDATED, width: LAST_UPDATED_WIDTH, extra: false }], [columns]);
+  const specs: ColumnSpec[] = useMemo(() => [...typedColumns(columns, typing), { field: LAST_UPDATED, width: LAST_UPDATED_WIDTH, extra: false }], [columns, typing]);
   const defs = useMemo<ColumnDef<RecordDto>[]>(
     () => specs.map((c) => ({ id: c.field, accessorFn: (r: RecordDto) => cellValue(r, c.field), enableSorting: sortable })),
     [specs, sortable],

@@ -14,7 +14,7 @@ import { ViewerTheme } from '../PublicTheme';
 import { ThemeToggle } from './ThemeToggle';
 import { TvViewer } from './tv/TvViewer';
 import { rotateSeconds } from './tv/useWakeLock';
-import { useKeyMappings } from './useKeyMappings';
+import { useFieldTyping, useKeyMappings } from './useKeyMappings';
 import { useViewerTheme } from './viewerTheme';
 import { WidgetContext, viewerFeed } from './widgets/widgetContext';
 
@@ -32,7 +32,8 @@ export default function ViewerPage({ feed: given }: { feed?: ViewerFeed }) {
   const embed = search.get('embed') === '1';
   const dark = useViewerTheme((s) => s.dark) || tv;
   const keyMappings = useKeyMappings();
-  const env = useMemo(() => ({ feed: viewerFeed, keyMappings, dark, tv }), [keyMappings, dark, tv]);
+  const typing = useFieldTyping();
+  const env = useMemo(() => ({ feed: viewerFeed, keyMappings, typing, dark, tv }), [keyMappings, typing, dark, tv]);
   return (
     <ViewerTheme dark={dark} large={tv}>
       <WidgetContext.Provider value={env}>

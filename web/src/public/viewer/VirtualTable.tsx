@@ -6,7 +6,7 @@ import { memo, useCallback, useEffect, useRef, useState, type CSSProperties } fr
 import { fieldLabel } from '@common/formats';
 import type { RecordDto } from '@common/schemas/record';
 import { Cell, fieldValue, formatTimestamp } from '../cells';
-import { LAST_UPDATED, type ColumnSpec } from './tableModel';
+import { LAST_UPDATED, specFormat, type ColumnSpec } from './tableModel';
 import { useFeedRecord, useWidgetEnv } from './widgets/widgetContext';
 
 const ROW_HEIGHT = 40;
@@ -151,7 +151,7 @@ const RecordRow = memo(function RecordRow({ recordId, specs, top, odd, shadow }:
           <span style={clip}>
             {c.field === LAST_UPDATED
               ? <span title={record.lastUpdated}>{formatTimestamp(record.lastUpdated)}</span>
-              : <Cell field={c.field} value={fieldValue(record, c.field)} format={c.format ? { format: c.format, currency: c.currency } : undefined} />}
+              : <Cell field={c.field} value={fieldValue(record, c.field)} format={specFormat(c)} />}
           </span>
         </div>
       ))}

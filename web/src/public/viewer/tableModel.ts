@@ -1,6 +1,8 @@
 import { COLUMN_DEFAULT_WIDTH } from '@common/constants';
 import { compareCells, sortOrderFor } from '@common/enumOrder';
-import type { ColumnFormat } from '@common/formats';
+import type { ColumnFormat, ValueFormat } from '@common/formats';
+import type { DateOrder, FieldType } from '@common/schemas/dataSource';
+import { fieldTypeOf, type FieldTyping } from '@common/types/fieldTyping';
 import type { TabConfiguration } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
 import { recordFields } from '../cells';
@@ -13,7 +15,21 @@ export interface ColumnSpec {
   format?: ColumnFormat;
   currency?: string;
   sortOrder?: string[];
+  /** The field's type in the source's type model, and how its numeric dates read. */
+  type?: FieldType;
+  dateOrder?: DateOrder;
 }
+
+/** The columns with their fields' types (common/types). */
+export function typedColumns(columns: ColumnSpec[], typing: FieldTyping): ColumnSpec[] {
+  return columns.map((c) => {
+    const type = fieldTypeOf(typing, c.field);
+    return type ? { ...c, type, dateOrder: typing.dateOrder } : c;
+  });
+}
+
+/** How a column's values read and export: its format and its field's type. */
+export const specFormat = (c: ColumnSpec): ValueFormat => ({ format: c.format, currency: c.currency, type: c.type, dateOrder: c.dateOrder });
 
 export const LAST_UPDATED = '__lastUpdated';
 /** How many records are sampled for the list of all fields. */

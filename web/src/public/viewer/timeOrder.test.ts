@@ -4,7 +4,7 @@ import { defaultTimeOrder, newestFirst } from './timeOrder';
 
 const rec = (recordId: string, data: Record<string, unknown>, lastUpdated = '2024-01-01T00:00:00Z'): RecordDto =>
   ({ id: recordId, recordId, data, keyOrder: Object.keys(data), createdAt: lastUpdated, lastUpdated, revision: 1 });
-const head = (timeField: string | null, appendOnly: boolean) => ({ id: 'x', name: 'x', primaryKey: null, keyMappings: {}, timeField, appendOnly });
+const head = (timeField: string | null, appendOnly: boolean) => ({ id: 'x', name: 'x', primaryKey: null, keyMappings: {}, fieldTypes: {}, dateOrder: 'mdy' as const, timeField, appendOnly });
 
 describe('the table\'s default order', () => {
   it('is newest first by the time field, else by arrival for append-only sources, else the server\'s order', () => {

@@ -4,7 +4,7 @@ import { CSV_OPTIONS, csvCell } from '@common/csv';
 import { fieldLabel } from '@common/formats';
 import type { RecordDto } from '@common/schemas/record';
 import { fieldValue } from '../cells';
-import { LAST_UPDATED, type ColumnSpec } from './tableModel';
+import { LAST_UPDATED, specFormat, type ColumnSpec } from './tableModel';
 
 /** The id of the dashboard tab a view is drawn in (set by the viewer page around each tab). */
 export const ViewerTabContext = createContext<string | null>(null);
@@ -36,7 +36,7 @@ export const tableViewOf = (tabId: string) => views.get(tabId) ?? null;
 export function tableCsv({ specs, rows }: TableSnapshot, labels: Record<string, string>): string {
   const header = specs.map((s) => csvCell('', s.field === LAST_UPDATED ? 'Last Updated' : fieldLabel(s.field, labels)));
   const body = rows.map((r) =>
-    specs.map((s) => (s.field === LAST_UPDATED ? new Date(r.lastUpdated).toISOString() : csvCell(s.field, fieldValue(r, s.field), { format: s.format, currency: s.currency }))),
+    specs.map((s) => (s.field === LAST_UPDATED ? new Date(r.lastUpdated).toISOString() : csvCell(s.field, fieldValue(r, s.field), specFormat(s)))),
   );
   return stringify([header, ...body], { ...CSV_OPTIONS });
 }

@@ -2,6 +2,7 @@ import { Badge, Card, Empty, Flex, Typography, theme } from 'antd';
 import { fieldValue } from '@common/cells';
 import type { HighlightRule } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
+import type { FieldTyping } from '@common/types/fieldTyping';
 import { BucketCard, useCardLook } from '../../../public/viewer/BucketCard';
 import { bucketGridStyle, groupIds } from '../../../public/viewer/bucketModel';
 
@@ -13,10 +14,11 @@ interface Props {
   displayKeys: string[];
   rules: HighlightRule[];
   labels: Record<string, string>;
+  typing?: FieldTyping;
 }
 
 /** A live preview of the public bucket board from the first records: the same cards, at the chosen Bucket Width. */
-export function BucketPreview({ records, total, bucketKey, width, displayKeys, rules, labels }: Props) {
+export function BucketPreview({ records, total, bucketKey, width, displayKeys, rules, labels, typing }: Props) {
   const look = useCardLook();
   const { token } = theme.useToken();
   const groups = bucketKey ? [...groupIds(records, (r) => fieldValue(r.data, bucketKey), (r) => r.recordId)] : [];
@@ -43,7 +45,7 @@ export function BucketPreview({ records, total, bucketKey, width, displayKeys, r
               <Flex vertical gap={8}>
                 {ids.map((id) => {
                   const r = byId.get(id)!;
-                  return <BucketCard key={id} recordId={id} value={(k) => fieldValue(r.data, k)} displayKeys={displayKeys} rules={rules} labels={labels} look={look} />;
+                  return <BucketCard key={id} recordId={id} value={(k) => fieldValue(r.data, k)} displayKeys={displayKeys} rules={rules} labels={labels} look={look} typing={typing} />;
                 })}
               </Flex>
             </Card>

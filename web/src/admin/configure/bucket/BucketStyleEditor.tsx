@@ -1,10 +1,13 @@
-import { Button, Card, Col, Flex, Form, InputNumber, Row, Select, Skeleton, Table, Tag, Typography } from 'antd';
+import { Button, Card, Col, Flex, Form, InputNumber, Row, Skeleton, Table, Tag, Typography } from 'antd';
 import { SaveOutlined } from '@ant-design/icons';
 import { useEffect, useMemo, useState } from 'react';
 import { BUCKET_DEFAULT_WIDTH, BUCKET_MAX_WIDTH, BUCKET_MIN_WIDTH } from '@common/constants';
 import type { DashboardTab, HighlightRule, TabConfiguration } from '@common/schemas/dashboard';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { useSourceRecords } from '../../stores/useSourceRecords';
+import { useSourceTyping } from '../../stores/dataSources';
+import { FIELD_TYPE_LABELS, FieldSelect, pickerFields } from '../../ui/FieldSelect';
+import { fieldTypeOf } from '@common/types/fieldTyping';
 import { customColumn, customFieldIds, fieldValue, recordFields, valueType } from '../../ui/cells';
 import { EmptyState, LoadError } from '../../ui/States';
 import { fieldLabel } from '@common/formats';
@@ -45,11 +48,11 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
     set(v);
   };
 
-  const columns = useMemo(() => [...recordFields(records), ...customFieldIds(records).map(customColumn)], [records]);
+  const typing = useSourceTyping(dataSource);
+  // The records' fields, nested objects as their leaf paths from the type model.
+  const columns = useMemo(() => pickerFields([...recordFields(records), ...customFieldIds(records).map(customColumn)], typing), [records, typing]);
   const first = records[0];
   const labels = dataSource?.keyMappings ?? {};
-  // One name per field: the label, with the key beside it where they differ.
-  const label = (c: string) => (fieldLabel(c, labels) === c ? c : `${fieldLabel(c, labels)} (${c})`);
 
   const save = async () => {
     setSaving(true);
@@ -83,7 +86,10 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
             pagination={false}
             rowKey="name"
             scroll={{ y: 360 }}
-            dataSource={columns.map((name) => ({ name, type: valueType(first ? fieldValue(first.data, name) : undefined) }))}
+            dataSource={columns.map((name) => {
+              const type = fieldTypeOf(typing, name);
+              return { name, type: type ? FIELD_TYPE_LABELS[type] : valueType(first ? fieldValue(first.data, name) : undefined) };
+            })}
             columns={[
               {
                 title: 'Column',
@@ -113,12 +119,14 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
         >
           <Form layout="vertical">
             <Form.Item label="Bucket Key" extra="Records are grouped by the value of this column.">
-              <Select
+              <FieldSelect
                 allowClear
                 placeholder="Select a column for bucketing"
                 value={bucketKey ?? undefined}
                 onChange={(v?: string) => edit(setBucketKey)(v ?? null)}
-                options={columns.map((c) => ({ value: c, label: label(c) }))}
+                fields={columns}
+                typing={typing}
+                label={(c) => fieldLabel(c, labels)}
                 aria-label="Bucket Key"
               />
             </Form.Item>
@@ -133,12 +141,14 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
               />
             </Form.Item>
             <Form.Item label="Display Keys" extra="The fields each card shows (none: the record ID).">
-              <Select
+              <FieldSelect
                 mode="multiple"
                 placeholder="Select fields to show on each card"
                 value={displayKeys}
                 onChange={edit(setDisplayKeys)}
-                options={columns.map((c) => ({ value: c, label: label(c) }))}
+                fields={columns}
+                typing={typing}
+                label={(c) => fieldLabel(c, labels)}
                 aria-label="Display Keys"
               />
             </Form.Item>
@@ -149,7 +159,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
         </Card>
       </Col>
       <Col span={24}>
-        <BucketPreview records={records} total={total} bucketKey={bucketKey} width={width} displayKeys={displayKeys} rules={rules.filter((r) => r.key)} labels={labels} />
+        <BucketPreview records={records} total={total} bucketKey={bucketKey} width={width} displayKeys={displayKeys} rules={rules.filter((r) => r.key)} labels={labels} typing={typing} />
       </Col>
     </Row>
   );

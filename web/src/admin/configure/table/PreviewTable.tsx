@@ -6,6 +6,7 @@ import { horizontalListSortingStrategy, SortableContext, sortableKeyboardCoordin
 import { restrictToHorizontal } from './restrictToHorizontal';
 import type { TableColumn } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
+import { typedFormat, type FieldTyping } from '@common/types/fieldTyping';
 import { FormattedValue, fieldValue } from '../../ui/cells';
 import { SECONDARY_TEXT } from '../../ui/States';
 import { ColumnHeader } from './ColumnHeader';
@@ -17,11 +18,13 @@ interface Props {
   editing: boolean;
   loading: boolean;
   labelOf(name: string): string;
+  /** The source's type model: how each field's values read. */
+  typing?: FieldTyping;
   onChange(columns: TableColumn[]): void;
 }
 
 /** The table preview with sortable, resizable headers (dnd-kit, mouse and keyboard). */
-export function PreviewTable({ columns, records, editing, loading, labelOf, onChange }: Props) {
+export function PreviewTable({ columns, records, editing, loading, labelOf, typing, onChange }: Props) {
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
@@ -73,7 +76,7 @@ export function PreviewTable({ columns, records, editing, loading, labelOf, onCh
                       opacity: c.visible ? 1 : 0.4, overflow: 'hidden', textOverflow: 'ellipsis', verticalAlign: 'top', wordBreak: 'break-word',
                     }}
                   >
-                    <FormattedValue field={c.name} value={fieldValue(r.data, c.name)} column={c} />
+                    <FormattedValue field={c.name} value={fieldValue(r.data, c.name)} column={typedFormat(typing, c.name, c)} />
                   </td>
                 ))}
               </tr>

@@ -1,10 +1,11 @@
-import { Button, Card, Checkbox, Flex, Select, Tag, Typography } from 'antd';
+import { Button, Card, Checkbox, Flex, Tag, Typography } from 'antd';
 import { EditOutlined, SaveOutlined, StopOutlined } from '@ant-design/icons';
 import { useMemo, useState } from 'react';
 import { COLUMN_DEFAULT_WIDTH, PREVIEW_RECORDS } from '@common/constants';
 import { fieldLabel } from '@common/formats';
 import type { DashboardTab, TabConfiguration, TableColumn } from '@common/schemas/dashboard';
-import { useDataSources } from '../../stores/dataSources';
+import { useDataSources, useSourceTyping } from '../../stores/dataSources';
+import { FieldSelect, pickerFields } from '../../ui/FieldSelect';
 import { useSourceRecords } from '../../stores/useSourceRecords';
 import { customColumn, customFieldIds, recordFields } from '../../ui/cells';
 import { LoadError } from '../../ui/States';
@@ -26,7 +27,9 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const [draft, setDraft] = useState<TableColumn[] | null>(null);
   const [saving, setSaving] = useState(false);
   const config = tab.configuration ?? {};
-  const labels = useDataSources((s) => s.items.find((d) => d.id === dataSourceId)?.keyMappings);
+  const source = useDataSources((s) => s.items.find((d) => d.id === dataSourceId));
+  const labels = source?.keyMappings;
+  const typing = useSourceTyping(source);
   // One name per field everywhere: the label, else "Custom Field <id>", else the key.
   const columnLabel = (name: string) => fieldLabel(name, labels);
 
@@ -35,7 +38,8 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const columns = draft ?? saved;
   const dirty = draft !== null && JSON.stringify(normalizeColumns(draft)) !== JSON.stringify(saved);
   useReportUnsaved(`${tab.id}:table`, tab.name, dirty);
-  const missing = fields.filter((f) => !columns.some((c) => c.name === f));
+  // Columns to add: the fields and the type model's nested leaf paths not shown yet.
+  const missing = pickerFields(fields, typing).filter((f) => !columns.some((c) => c.name === f));
   const shown = records.slice(0, PREVIEW_RECORDS);
 
   const change = (next: TableColumn[]) => setDraft(next.map((c, order) => ({ ...c, order })));
@@ -69,11 +73,13 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
       {editing && missing.length > 0 && (
         <Flex gap={8} align="center" style={{ marginBottom: 8 }}>
           <Typography.Text type="secondary">Add column:</Typography.Text>
-          <Select
-            style={{ minWidth: 220 }}
-            placeholder="Pick a field"
+          <FieldSelect
+            style={{ minWidth: 260 }}
+            placeholder="Pick a field or type a path"
             value={null}
-            options={missing.map((f) => ({ value: f, label: columnLabel(f) }))}
+            fields={missing}
+            typing={typing}
+            label={columnLabel}
             onChange={(name: string) => change([...columns, { name, visible: true, width: COLUMN_DEFAULT_WIDTH, order: columns.length }])}
             aria-label="Add column"
           />
@@ -83,7 +89,7 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
         <LoadError title="Failed to fetch raw data" detail={error} onRetry={reload} />
       ) : (
         <>
-          <PreviewTable columns={columns} records={shown} editing={editing} loading={status !== 'ready'} labelOf={columnLabel} onChange={change} />
+          <PreviewTable columns={columns} records={shown} editing={editing} loading={status !== 'ready'} labelOf={columnLabel} typing={typing} onChange={change} />
           <Typography.Text type="secondary" data-testid="table-caption" style={{ display: 'block', marginTop: 8 }}>
             Showing {shown.length} of {total} records
             {editing && ' (Edit Mode - Changes will be saved when you click Save Changes)'}

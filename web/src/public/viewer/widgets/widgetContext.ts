@@ -1,8 +1,9 @@
-import { createContext, useContext, useRef, useSyncExternalStore } from 'react';
+import { createContext, useContext, useMemo, useRef, useSyncExternalStore } from 'react';
 import type { StoreApi } from 'zustand';
-import type { KeyMappings } from '@common/schemas/dataSource';
+import type { DateOrder, FieldType, KeyMappings } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
 import type { Aggregator } from '@common/widgets/aggregate';
+import { NO_TYPING, type FieldTyping } from '@common/types/fieldTyping';
 import type { RecordsState } from '../recordStore';
 import { useViewerStore } from '../viewerStore';
 
@@ -25,13 +26,25 @@ export const viewerFeed: RecordFeed = storeFeed(useViewerStore);
 export interface WidgetEnv {
   feed: RecordFeed;
   keyMappings: KeyMappings;
+  /** The source's type model: how each field's values read, sort and export (common/types). */
+  typing: FieldTyping;
   dark: boolean;
   /** TV mode: larger type. */
   tv: boolean;
 }
 
-export const WidgetContext = createContext<WidgetEnv>({ feed: viewerFeed, keyMappings: {}, dark: false, tv: false });
+export const WidgetContext = createContext<WidgetEnv>({ feed: viewerFeed, keyMappings: {}, typing: NO_TYPING, dark: false, tv: false });
 export const useWidgetEnv = () => useContext(WidgetContext);
+
+/** A source's type model as one value that changes only when the types or the day/month order do. */
+export function useTyping(fieldTypes: Record<string, FieldType> | undefined, dateOrder: DateOrder | undefined): FieldTyping {
+  const key = fieldTypes ? JSON.stringify([fieldTypes, dateOrder ?? 'mdy']) : '';
+  return useMemo(() => {
+    if (!key) return NO_TYPING;
+    const [types, order] = JSON.parse(key) as [Record<string, FieldType>, DateOrder];
+    return { fieldTypes: types, dateOrder: order };
+  }, [key]);
+}
 
 /** Whether the tab around a view is the one shown (the viewer keeps visited tabs mounted, hidden). */
 export const TabShownContext = createContext(true);

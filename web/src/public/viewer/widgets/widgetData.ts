@@ -1,7 +1,9 @@
 import type { Widget } from '@common/schemas/dashboard';
 import { CHART_CONFIGS, type ChartConfigs, type ChartWidgetType, isChartWidgetType } from '@common/schemas/widget';
 import { aggregateSpec } from '@common/widgets/aggregate';
+import { fieldTypeOf, type FieldTyping } from '@common/types/fieldTyping';
 import { useAggregator } from './widgetTotals';
+import { useWidgetEnv } from './widgetContext';
 
 /** A chart widget's numbers; `counting` while the first count of a large store is under way. */
 export type WidgetData = { counting: boolean } & (
@@ -20,9 +22,17 @@ export function parseChartWidget(widget: Pick<Widget, 'type' | 'configuration'>)
   return { ok: true, type: widget.type, config: parsed.data };
 }
 
+/** The part of the type model a widget reads (its filter's field; the day/month order of its dates), so its spec stays small. */
+function specTyping(typing: FieldTyping, config: ChartConfigs[ChartWidgetType]): FieldTyping {
+  const field = config.filter?.field;
+  const type = field ? fieldTypeOf(typing, field) : undefined;
+  return { fieldTypes: field && type ? { [field]: type } : {}, dateOrder: typing.dateOrder };
+}
+
 /** The live aggregated numbers of a chart widget (recomputed record by record as the feed changes). */
 export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartWidgetType]): WidgetData {
-  const { aggregator, counting } = useAggregator(aggregateSpec(type, config));
+  const { typing } = useWidgetEnv();
+  const { aggregator, counting } = useAggregator(aggregateSpec(type, config, specTyping(typing, config)));
   switch (type) {
     case 'kpi': return { counting, type, config: config as ChartConfigs['kpi'], value: aggregator.value(), count: aggregator.size };
     case 'bar':
