@@ -7,6 +7,7 @@ import 'react-resizable/css/styles.css';
 import type { Widget } from '@common/schemas/dashboard';
 import { GRID_COLUMNS, GRID_ROW_HEIGHT, type WidgetLayout } from '@common/schemas/widget';
 import { placeWidgets } from '@common/widgets/layout';
+import { SR_ONLY } from '../../public/srOnly';
 
 const STEP: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -72,7 +73,7 @@ export function BuilderGrid({ widgets, render, onLayout, onEdit, onDuplicate, on
 
   return (
     <div ref={containerRef} data-testid="builder-grid" style={{ background: token.colorFillQuaternary, borderRadius: token.borderRadiusLG, minHeight: 200 }}>
-      <div aria-live="polite" data-testid="grid-announce" style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>{announce}</div>
+      <div aria-live="polite" data-testid="grid-announce" style={SR_ONLY}>{announce}</div>
       {mounted && (
         <ReactGridLayout
           width={width}

@@ -1,7 +1,8 @@
-import { Form, Select } from 'antd';
+import { Form, Segmented, Select } from 'antd';
 import { BUCKET_DEFAULT_WIDTH, COLUMN_DEFAULT_WIDTH } from '@common/constants';
 import type { TabConfiguration, TableColumn } from '@common/schemas/dashboard';
-import { bucketKeyOf } from '../../public/viewer/bucketModel';
+import { FIELD_SEARCH } from '../ui/fieldSearch';
+import { BUCKET_ORDER_LABELS, bucketKeyOf, bucketOrderOf, type BucketOrder } from '../../public/viewer/bucketModel';
 
 interface Props {
   type: 'table' | 'bucket';
@@ -35,6 +36,7 @@ export function RecordsWidgetFields({ type, configuration: c, fields, label, pro
         aria-label="Columns"
         mode="multiple"
         allowClear
+        showSearch={FIELD_SEARCH}
         placeholder="Every field"
         value={pickedColumns(c)}
         onChange={(names: string[]) => onChange({ ...c, columns: pickColumns(c.columns, names) })}
@@ -48,7 +50,7 @@ export function RecordsWidgetFields({ type, configuration: c, fields, label, pro
         <Select
           aria-label="Bucket key"
           allowClear
-          showSearch
+          showSearch={FIELD_SEARCH}
           placeholder="Select a column for bucketing"
           value={bucketKeyOf(c) || undefined}
           // A tab's first bucket setting names the key too: keep the two in step.
@@ -56,8 +58,11 @@ export function RecordsWidgetFields({ type, configuration: c, fields, label, pro
           options={options}
         />
       ))}
+      {item('bucketOrder', 'Column order', (
+        <Segmented aria-label="Column order" value={bucketOrderOf(c)} onChange={(v) => onChange({ ...c, bucketOrder: v })} options={Object.entries(BUCKET_ORDER_LABELS).filter(([v]) => v !== 'custom' || c.bucketOrder === 'custom').map(([value, l]) => ({ value: value as BucketOrder, label: l }))} />
+      ), 'Groups keep this order as records change.')}
       {item('displayKeys', 'Fields on each card', (
-        <Select aria-label="Fields on each card" mode="multiple" allowClear placeholder="The record ID" value={c.displayKeys ?? []} onChange={(v: string[]) => onChange({ ...c, displayKeys: v })} options={options} />
+        <Select aria-label="Fields on each card" mode="multiple" allowClear showSearch={FIELD_SEARCH} placeholder="The record ID" value={c.displayKeys ?? []} onChange={(v: string[]) => onChange({ ...c, displayKeys: v })} options={options} />
       ), 'Shown in the order picked.')}
     </>
   );

@@ -5,6 +5,7 @@ import { FILTER_OPERATORS, MAX_FILTER_VALUES, THRESHOLD_COLORS, TIME_INTERVALS, 
 import { cleanPickedValues, distinctValues } from '@common/widgets/templateValues';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
 import { RecordsWidgetFields } from './RecordsWidgetFields';
+import { FIELD_SEARCH } from '../ui/fieldSearch';
 import { TYPE_LABELS, widgetProblems } from './widgetDrafts';
 
 type Config = Record<string, unknown>;
@@ -27,7 +28,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
     </Form.Item>
   );
   const fieldSelect = (key: string, title: string, placeholder = 'Select a field') =>
-    item(key, title, <Select aria-label={title} allowClear showSearch placeholder={placeholder} value={(c[key] as string) || undefined} onChange={(v) => set({ [key]: v ?? undefined })} options={fields.map((f) => ({ value: f, label: label(f) }))} />);
+    item(key, title, <Select aria-label={title} allowClear showSearch={FIELD_SEARCH} placeholder={placeholder} value={(c[key] as string) || undefined} onChange={(v) => set({ [key]: v ?? undefined })} options={fields.map((f) => ({ value: f, label: label(f) }))} />);
   const metric = (all: boolean) => (
     <>
       {item('metric', 'Value', <Select aria-label="Value" value={(c.metric as string) ?? 'count'} onChange={(v) => set({ metric: v })} options={all ? METRICS : METRICS.slice(0, 2)} />)}
@@ -64,7 +65,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             <Flex gap={12}>
               {item('unit', 'Unit', <Input aria-label="Unit" placeholder="e.g. $ or h" value={(c.unit as string) ?? ''} maxLength={20} onChange={(e) => set({ unit: e.target.value })} />)}
               {item('unitPosition', 'Unit position', <Segmented value={(c.unitPosition as string) ?? 'suffix'} onChange={(v) => set({ unitPosition: v })} options={[{ value: 'prefix', label: 'Before' }, { value: 'suffix', label: 'After' }]} />)}
-              {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" min={0} max={4} value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
+              {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
             </Flex>
             <Typography.Text strong>Threshold colours</Typography.Text>
             <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>The number takes the colour of the highest threshold it reaches.</Typography.Paragraph>
@@ -82,8 +83,10 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
           <>
             {fieldSelect('groupField', 'Group by')}
             {metric(false)}
-            {item('topN', type === 'bar' ? 'Bars shown (the rest is "Other")' : 'Slices shown (the rest is "Other")', <InputNumber aria-label="Groups shown" min={1} max={type === 'bar' ? 50 : 20} value={(c.topN as number) ?? (type === 'bar' ? 8 : 6)} onChange={(v) => set({ topN: v ?? undefined })} />)}
-            {type === 'bar' && item('horizontal', 'Horizontal bars', <Switch aria-label="Horizontal bars" checked={Boolean(c.horizontal)} onChange={(v) => set({ horizontal: v })} />)}
+            {item('topN', type === 'bar' ? 'Bars shown (the rest is "Other")' : 'Slices shown (the rest is "Other")', <InputNumber aria-label="Groups shown" value={(c.topN as number) ?? (type === 'bar' ? 8 : 6)} onChange={(v) => set({ topN: v ?? undefined })} />, type === 'bar' ? '1 to 50' : '1 to 20')}
+            {item('order', 'Order', <Segmented aria-label="Order" value={(c.order as string) ?? 'value'} onChange={(v) => set({ order: v })} options={[{ value: 'value', label: 'Largest first' }, { value: 'label', label: 'By label (A–Z)' }]} />, '"Other" comes last either way.')}
+            {type === 'bar' && fieldSelect('stackField', 'Stack by (optional)', 'No stacking')}
+            {type === 'bar' && item('horizontal', 'Horizontal bars', <Switch aria-label="Horizontal bars" checked={Boolean(c.horizontal)} onChange={(v) => set({ horizontal: v })} />, 'Long labels read best across. Upright bars turn their labels when they are many; a label shortened with "…" shows in full on hover.')}
           </>
         )}
         {type === 'line' && (
@@ -91,7 +94,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {fieldSelect('dateField', 'Date field')}
             {item('interval', 'Per', <Segmented value={(c.interval as string) ?? 'day'} onChange={(v) => set({ interval: v })} options={TIME_INTERVALS.map((v) => ({ value: v, label: v }))} />)}
             {metric(false)}
-            {item('points', 'Points shown (ending now)', <InputNumber aria-label="Points shown" min={2} max={500} value={(c.points as number) ?? 30} onChange={(v) => set({ points: v ?? undefined })} />)}
+            {item('points', 'Points shown (ending now)', <InputNumber aria-label="Points shown" value={(c.points as number) ?? 30} onChange={(v) => set({ points: v ?? undefined })} />, '2 to 500')}
             {item('area', 'Fill the area', <Switch aria-label="Fill the area" checked={Boolean(c.area)} onChange={(v) => set({ area: v })} />)}
           </>
         )}
@@ -103,7 +106,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             <Divider />
             <Typography.Text strong>Filter (optional)</Typography.Text>
             <Flex gap={8} wrap style={{ marginTop: 8 }}>
-              {item('filter.field', 'Field', <Select aria-label="Filter field" style={{ minWidth: 160 }} allowClear placeholder="No filter" value={filter?.field || undefined} onChange={(v) => (v ? setFilter({ field: v }) : set({ filter: undefined }))} options={fields.map((f) => ({ value: f, label: label(f) }))} />)}
+              {item('filter.field', 'Field', <Select aria-label="Filter field" style={{ minWidth: 160 }} allowClear showSearch={FIELD_SEARCH} placeholder="No filter" value={filter?.field || undefined} onChange={(v) => (v ? setFilter({ field: v }) : set({ filter: undefined }))} options={fields.map((f) => ({ value: f, label: label(f) }))} />)}
               {filter && item('filter.operator', 'Operator', <Select aria-label="Filter operator" style={{ minWidth: 130 }} value={filter.operator ?? 'eq'} onChange={setOperator} options={FILTER_OPERATORS.map((v) => ({ value: v, label: OPERATOR_LABELS[v] }))} />)}
               {filter && !oneOf && item('filter.value', 'Value', <Input aria-label="Filter value" value={filter.value ?? ''} onChange={(e) => setFilter({ value: e.target.value })} />)}
               {filter && oneOf && (

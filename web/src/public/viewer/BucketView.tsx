@@ -3,7 +3,7 @@ import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 're
 import type { TabConfiguration } from '@common/schemas/dashboard';
 import { fieldValue } from '../cells';
 import { BucketCard, useCardLook, type CardLook } from './BucketCard';
-import { bucketGridStyle, bucketKeyOf, bucketWidthOf, groupIds } from './bucketModel';
+import { bucketGridStyle, bucketKeyOf, bucketOrderOf, bucketWidthOf, groupIds, orderedGroups } from './bucketModel';
 import { EmptyText } from './EmptyText';
 import { orderedRecords } from './recordStore';
 import { useFeedRecord, useFeedVersion, useWidgetEnv } from './widgets/widgetContext';
@@ -64,7 +64,7 @@ export function BucketView({ configuration }: { configuration: TabConfiguration 
   if (groups.size === 0) {
     return <Card><Empty description={<EmptyText title="No Data Available" text="No records found for this bucket configuration." />} /></Card>;
   }
-  const shown = [...groups].slice(0, groupLimit);
+  const shown = orderedGroups(groups, bucketOrderOf(configuration), configuration.bucketGroups).slice(0, groupLimit);
   return (
     <>
       <div data-testid="bucket-grid" data-width={bucketWidthOf(configuration)} style={bucketGridStyle(bucketWidthOf(configuration))}>
