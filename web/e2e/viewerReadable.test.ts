@@ -178,7 +178,7 @@ describe('values a person can read, one name per field, CSV as seen', () => {
     expect(first).toBeLessThan(60);
     expect(await page.getByTestId('bucket-card').count()).toBeLessThan(180);
     // Scrolling a group to its end draws more of it; the button does too.
-    await page.getByTestId('bucket-group').first().locator('.ant-card-body').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await page.getByTestId('bucket-group').first().getByTestId('bucket-cards').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await expect.poll(() => cardsIn(0)).toBeGreaterThan(first);
     const before = await cardsIn(1);
     await page.getByTestId('bucket-group').nth(1).getByRole('button', { name: /Show more/ }).click();

@@ -9,7 +9,7 @@ export function SaveBar({ dirty, saving, onSave, onDiscard, saveLabel = 'Save Ch
     <Flex gap={8} align="center" wrap data-testid="save-bar">
       {dirty && <Tag color="orange" style={{ marginInlineEnd: 0 }}>Unsaved changes</Tag>}
       <Button icon={<UndoOutlined />} onClick={onDiscard} disabled={!dirty}>Discard changes</Button>
-      <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={onSave}>{saveLabel}</Button>
+      <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={onSave} disabled={!dirty}>{saveLabel}</Button>
     </Flex>
   );
 }

@@ -26,8 +26,10 @@ export interface WidgetEnv {
   feed: RecordFeed;
   keyMappings: KeyMappings;
   dark: boolean;
-  /** TV mode: larger type. */
+  /** TV mode: larger type, no controls, tables and boards paging by themselves. */
   tv: boolean;
+  /** TV mode's paging period in seconds (?page=N); 0 or absent: no paging. */
+  pageSeconds?: number;
 }
 
 export const WidgetContext = createContext<WidgetEnv>({ feed: viewerFeed, keyMappings: {}, dark: false, tv: false });
