@@ -47,10 +47,10 @@ function RenameInput({ tabId, initial, onDone }: { tabId: string; initial: strin
         }}
       />
       <Tooltip title="Save name (Enter)">
-        <Button size="small" type="text" aria-label="Save tab name" icon={<CheckOutlined />} onClick={() => end(value.trim() || null)} />
+        <Button size="small" type="text" aria-label="Save the name" icon={<CheckOutlined />} onClick={() => end(value.trim() || null)} />
       </Tooltip>
       <Tooltip title="Cancel (Escape)">
-        <Button size="small" type="text" aria-label="Cancel rename" icon={<CloseOutlined />} onClick={() => end(null)} />
+        <Button size="small" type="text" aria-label="Cancel renaming" icon={<CloseOutlined />} onClick={() => end(null)} />
       </Tooltip>
     </Flex>
   );
