@@ -214,4 +214,40 @@ describe('one way to save: every editor keeps its edits until Save, and every wa
     await toast(page, 'Configuration Saved');
     expect((await tabs())[1].configuration).toMatchObject({ bucketKey: 'Major_Genre', buckets: [{ key: 'Major_Genre', width: 300 }], bucketOrder: 'label' });
   });
+
+  it('fits the widget builder and its editor on a 390 px phone: no sideways scroll, no number over its title', async () => {
+    const { page } = h;
+    await h.server.http('PATCH', `/api/admin/dashboards/${dashboardId}`, { body: { configuration: { tabs: [
+      ...(await tabs()).slice(0, 2),
+      { id: 't3', name: 'Widgets', style: null, configuration: {}, widgets: [
+        { id: 'w1', name: 'Films in the catalogue', type: 'kpi', configuration: { metric: 'count' }, layout: { x: 0, y: 0, w: 3, h: 2 } },
+        { id: 'w2', name: 'Released', type: 'kpi', configuration: { metric: 'count', filter: { field: 'status', operator: 'eq', value: 'released' } }, layout: { x: 3, y: 0, w: 3, h: 2 } },
+        { id: 'w3', name: 'Films by genre', type: 'bar', configuration: { groupField: 'Major_Genre' }, layout: { x: 6, y: 0, w: 6, h: 5 } },
+      ] },
+    ] } } });
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(editorUrl());
+      const editor = page.getByTestId('config-editor');
+      await editor.getByRole('tab', { name: 'Widgets' }).click();
+      await poll(() => editor.getByTestId('kpi-value').count()).toBe(2);
+      const wide = () => page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.querySelector('[data-testid=config-editor] > div:last-child')!.scrollWidth));
+      expect(await wide()).toBeLessThanOrEqual(390);
+      for (const card of await editor.getByTestId('widget').all()) {
+        const title = await card.locator('.ant-card-head-title').boundingBox();
+        const value = card.getByTestId('kpi-value');
+        if (!(await value.count())) continue;
+        const number = (await value.boundingBox())!;
+        expect(number.y, 'the number sits under its title').toBeGreaterThanOrEqual(title!.y + title!.height - 1);
+        expect(number.x + number.width).toBeLessThanOrEqual(390);
+      }
+      await h.shot('editors-builder-phone');
+      await editor.getByRole('button', { name: 'Edit Films by genre' }).click();
+      await page.getByTestId('widget-editor').getByLabel('Title').waitFor();
+      expect(await wide()).toBeLessThanOrEqual(390);
+      await h.shot('editors-widget-editor-phone');
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 900 });
+    }
+  });
 });
