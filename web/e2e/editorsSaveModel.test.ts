@@ -172,7 +172,7 @@ describe('one way to save: every editor keeps its edits until Save, and every wa
     await editor.getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('configure-grid').waitFor();
     expect(await confirmBox(page).count()).toBe(0);
-  });
+  }, 60_000);
 
   it('shows every limit at its input before saving, never applies it silently', async () => {
     const { page } = h;
@@ -213,7 +213,7 @@ describe('one way to save: every editor keeps its edits until Save, and every wa
     await editor.getByRole('button', { name: 'Save Changes' }).click();
     await toast(page, 'Configuration Saved');
     expect((await tabs())[1].configuration).toMatchObject({ bucketKey: 'Major_Genre', buckets: [{ key: 'Major_Genre', width: 300 }], bucketOrder: 'label' });
-  });
+  }, 60_000);
 
   it('fits the widget builder and its editor on a 390 px phone: no sideways scroll, no number over its title', async () => {
     const { page } = h;
@@ -245,9 +245,12 @@ describe('one way to save: every editor keeps its edits until Save, and every wa
       await editor.getByRole('button', { name: 'Edit Films by genre' }).click();
       await page.getByTestId('widget-editor').getByLabel('Title').waitFor();
       expect(await wide()).toBeLessThanOrEqual(390);
+      // The panel itself (fixed, so no page scroll would show it) fits the screen once it has slid in.
+      const panel = page.locator('.ant-drawer-content-wrapper');
+      await poll(async () => { const b = await panel.boundingBox(); return b && Math.round(b.x) >= 0 && Math.round(b.x + b.width) <= 390; }).toBe(true);
       await h.shot('editors-widget-editor-phone');
     } finally {
       await page.setViewportSize({ width: 1366, height: 900 });
     }
-  });
+  }, 60_000);
 });

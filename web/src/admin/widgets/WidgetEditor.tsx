@@ -49,7 +49,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
   const type = widget.type as WidgetType;
 
   return (
-    <Drawer open title={`Edit ${widget.name || widget.id}`} onClose={onClose} size="large" data-testid="widget-editor" extra={<Button type="primary" onClick={onClose}>Done</Button>}>
+    <Drawer open title={`Edit ${widget.name || widget.id}`} onClose={onClose} size="min(736px, 100vw)" data-testid="widget-editor" extra={<Button type="primary" onClick={onClose}>Done</Button>}>
       <Form layout="vertical" requiredMark={false}>
         <Form.Item label="Title" validateStatus={problems.name ? 'error' : undefined} help={problems.name}>
           <Input aria-label="Title" value={widget.name} maxLength={200} onChange={(e) => onChange({ ...widget, name: e.target.value })} />
