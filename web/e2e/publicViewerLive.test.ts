@@ -21,7 +21,7 @@ describe('bucket view', () => {
     expect(counts).toEqual(['1', '1', '2', '1', '1']);
     // First matching rule's colour; "urgent" matches a rule coloured "teal" and no rule matches "none": both gray.
     const colors = await page.getByTestId('bucket-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-color')));
-    expect(colors).toEqual(['red', 'gray', 'yellow', 'purple', 'gray', 'purple']);
+    expect(colors).toEqual(['yellow', 'purple', 'red', 'gray', 'gray', 'purple']);
     const borders = await page.getByTestId('bucket-card').evaluateAll((cards) => cards.map((c) => getComputedStyle(c).borderTopColor));
     expect(new Set(borders).size).toBe(4);
     const first = await page.getByTestId('bucket-card').first().innerText();
@@ -105,7 +105,7 @@ describe('export and live updates', () => {
 
     await page.getByRole('tab', { name: 'By Status' }).click();
     await page.getByTestId('bucket-group').first().waitFor();
-    expect(await page.getByTestId('bucket-title').allInnerTexts()).toEqual(['open', 'in progress', 'waiting', 'Unassigned']);
+    expect(await page.getByTestId('bucket-title').allInnerTexts()).toEqual(['in progress', 'open', 'waiting', 'Unassigned']);
 
     // The table's tab is hidden now (kept mounted, paused): a record pushed meanwhile shows when it is back, filter and sort kept.
     await ingest(ds.sourceId, [{ ticket_id: 10, subject: 'While away', status: 'open', priority: 'low' }]);
