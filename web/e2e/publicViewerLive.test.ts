@@ -26,7 +26,7 @@ describe('bucket view', () => {
     expect(new Set(borders).size).toBe(4);
     const first = await page.getByTestId('bucket-card').first().innerText();
     expect(first).toContain('Subject:');
-    expect(first).toContain('Printer on fire');
+    expect(first).toContain('Login broken');
     expect(first).toContain('missing_field:');
     expect(first).toContain('N/A');
     await h.shot('public-viewer-bucket');
