@@ -31,9 +31,10 @@ describe('bucket view', () => {
     expect(first).toContain('N/A');
     await h.shot('public-viewer-bucket');
 
-    // Three columns from 992 px wide (1024×768 included), two on a tablet, one on a phone.
+    // As many columns of at least the Bucket Width (300) as fit: four at 1366 px (no cap of three),
+    // three at 1024×768, two on a tablet, one on a phone.
     const columns = () => page.getByTestId('bucket-group').evaluateAll((gs) => new Set(gs.map((g) => Math.round(g.getBoundingClientRect().left))).size);
-    for (const [width, n] of [[1366, 3], [1024, 3], [800, 2], [390, 1]]) {
+    for (const [width, n] of [[1366, 4], [1024, 3], [800, 2], [390, 1]]) {
       await page.setViewportSize({ width, height: 768 });
       await page.waitForFunction((count) => new Set([...document.querySelectorAll('[data-testid=bucket-group]')].map((g) => Math.round(g.getBoundingClientRect().left))).size === count, n);
       expect(await columns(), `${width} px`).toBe(n);
