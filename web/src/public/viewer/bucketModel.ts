@@ -35,7 +35,7 @@ export function bucketGridStyle(width: number): React.CSSProperties {
   };
 }
 
-export const BUCKET_ORDER_LABELS: Record<BucketOrder, string> = { label: 'By title', count: 'By count', custom: 'My order' };
+export const BUCKET_ORDER_LABELS: Record<BucketOrder, string> = { label: 'By name', count: 'By count', custom: 'My order' };
 
 /** A tab's group order: by title unless set. */
 export const bucketOrderOf = (c: TabConfiguration): BucketOrder => c.bucketOrder ?? 'label';
