@@ -22,7 +22,6 @@ export const COLUMN_MAX_WIDTH = 500;
 export const BUCKET_DEFAULT_WIDTH = 300;
 export const BUCKET_MIN_WIDTH = 200;
 export const BUCKET_MAX_WIDTH = 800;
-export const BUCKET_GRID_COLUMNS = 3;
 
 export const DASHBOARD_REFRESH_MS = 30_000;
 export const PUBLIC_REFRESH_MS = 30_000;

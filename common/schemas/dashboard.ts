@@ -33,6 +33,11 @@ export const BucketSetting = z.object({
   width: z.number().min(BUCKET_MIN_WIDTH).max(BUCKET_MAX_WIDTH).default(300),
 });
 
+/** The order of a bucket board's groups: by title (the default), by count (largest first), or a list of titles first. */
+export const BUCKET_ORDERS = ['label', 'count', 'custom'] as const;
+export const BucketOrder = z.enum(BUCKET_ORDERS);
+export type BucketOrder = z.infer<typeof BucketOrder>;
+
 /** Settings of one tab (or widget): table columns, bucket grouping, display and highlight rules. */
 export const TabConfiguration = z
   .object({
@@ -41,6 +46,9 @@ export const TabConfiguration = z
     columns: z.array(TableColumn).max(500),
     buckets: z.array(BucketSetting).max(50),
     bucketKey: z.string().nullable(),
+    bucketOrder: BucketOrder,
+    /** With the custom order: these group titles first, in this order; the others after them by title. */
+    bucketGroups: z.array(z.string().max(200)).max(100),
     displayKeys: z.array(z.string()).max(100),
     highlightRules: z.array(HighlightRule).max(100),
   })

@@ -76,6 +76,11 @@ export const KpiConfig = z
   .superRefine(needsValueField);
 export type KpiConfig = z.infer<typeof KpiConfig>;
 
+/** Bars and slices by their value (largest first) or by their label (A to Z, numbers as numbers). */
+export const GROUP_ORDERS = ['value', 'label'] as const;
+export const GroupOrder = z.enum(GROUP_ORDERS);
+export type GroupOrder = z.infer<typeof GroupOrder>;
+
 export const BarConfig = z
   .object({
     groupField: field('a field to group by'),
@@ -84,6 +89,9 @@ export const BarConfig = z
     filter: WidgetFilter.optional(),
     topN: z.number().int().min(1, 'Show at least 1 group').max(50, 'Show at most 50 groups').default(8),
     horizontal: z.boolean().default(false),
+    order: GroupOrder.default('value'),
+    /** A second field: each bar is split by its values, stacked. */
+    stackField: z.string().trim().max(200).optional(),
   })
   .superRefine(needsValueField);
 export type BarConfig = z.infer<typeof BarConfig>;
@@ -95,6 +103,7 @@ export const DonutConfig = z
     valueField,
     filter: WidgetFilter.optional(),
     topN: z.number().int().min(1, 'Show at least 1 slice').max(20, 'Show at most 20 slices').default(6),
+    order: GroupOrder.default('value'),
   })
   .superRefine(needsValueField);
 export type DonutConfig = z.infer<typeof DonutConfig>;

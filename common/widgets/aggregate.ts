@@ -2,13 +2,13 @@ import { fieldReader, isEmptyValue } from '../cells';
 import type { DateOrder } from '../schemas/dataSource';
 import { epochMillis, parseTime, timeOf } from '../types/dates';
 import { fieldTypeOf, type FieldTyping } from '../types/fieldTyping';
-import type { ChartConfigs, Metric, TimeInterval, WidgetFilter } from '../schemas/widget';
+import type { ChartConfigs, GroupOrder, Metric, TimeInterval, WidgetFilter } from '../schemas/widget';
+import { STACK_SEPARATOR, stackGroups, topGroups, type GroupRow, type StackedGroups } from './groups';
 
 type Data = Record<string, unknown>;
 
 /** The title of the group of records whose field is empty (as the bucket board says). */
 export const EMPTY_GROUP = 'Unassigned';
-export const OTHER_GROUP = 'Other';
 
 /** A number from a number or a numeric string; anything else is not a number. */
 export function toNumber(v: unknown): number | null {
@@ -113,10 +113,15 @@ export function previousBucket(start: number, interval: TimeInterval): number {
   return d.getTime();
 }
 
+/** A field's value as the title of its group ("Unassigned" when empty). */
+const groupName = (raw: unknown): string => (isEmptyValue(raw) ? EMPTY_GROUP : typeof raw === 'object' ? JSON.stringify(raw) : String(raw));
+
 /** What one widget adds up, whatever its type. */
 export interface AggregateSpec {
   /** Group records by this field's value; by the date field's interval with `interval`; none for a KPI. */
   groupField?: string;
+  /** Bars split by this field's value too (a stacked bar chart). */
+  stackField?: string;
   interval?: TimeInterval;
   metric: Metric;
   valueField?: string;
@@ -127,6 +132,7 @@ export interface AggregateSpec {
 
 export function aggregateSpec<T extends keyof ChartConfigs>(type: T, c: ChartConfigs[T], typing?: FieldTyping): AggregateSpec {
   const base = { metric: c.metric, valueField: c.valueField, filter: c.filter, ...(typing ? { typing } : {}) };
+  if ('stackField' in c && c.stackField) return { ...base, groupField: c.groupField, stackField: c.stackField };
   if ('groupField' in c) return { ...base, groupField: c.groupField };
   if ('dateField' in c) return { ...base, groupField: c.dateField, interval: c.interval };
   return base;
@@ -166,6 +172,7 @@ export class Aggregator {
   private extremesStale = true;
   private readonly passes: (data: Data) => boolean;
   private readonly groupOf: ((data: Data) => unknown) | null;
+  private readonly stackOf: ((data: Data) => unknown) | null;
   private readonly numberOf: ((data: Data) => unknown) | null;
   private readonly dateOrder: DateOrder;
   /** Interval starts by quarter hour: every time zone's hours and days begin on one, so records share the Date work. */
@@ -182,6 +189,7 @@ export class Aggregator {
     this.passes = compileFilter(spec.filter, spec.typing);
     this.dateOrder = spec.typing?.dateOrder ?? 'mdy';
     this.groupOf = spec.groupField ? fieldReader(spec.groupField) : null;
+    this.stackOf = spec.stackField && !spec.interval ? fieldReader(spec.stackField) : null;
     this.numberOf = spec.metric !== 'count' && spec.valueField ? fieldReader(spec.valueField) : null;
   }
 
@@ -268,13 +276,18 @@ export class Aggregator {
     }
   }
 
-  /** Groups by value, largest first; with `topN`, the rest are added up as "Other". */
-  top(topN?: number): { key: string; value: number }[] {
-    const rows = [...this.groups].map(([key, g]) => ({ key: String(key), value: this.metricOf(g) }));
-    rows.sort((a, b) => b.value - a.value || a.key.localeCompare(b.key));
-    if (topN === undefined || rows.length <= topN) return rows;
-    const rest = rows.slice(topN).reduce((s, r) => s + r.value, 0);
-    return [...rows.slice(0, topN), { key: OTHER_GROUP, value: rest }];
+  /** The largest `topN` groups in the chosen order (by value: largest first), the rest added up as "Other" (common/widgets/groups.ts). */
+  top(topN?: number, order: GroupOrder = 'value'): GroupRow[] {
+    return topGroups(this.rows(), topN, order);
+  }
+
+  /** With a stack field: the top groups, each split by the stack field's values. */
+  stacked(topN?: number, order: GroupOrder = 'value'): StackedGroups {
+    return stackGroups(this.rows(), topN, order);
+  }
+
+  private rows(): GroupRow[] {
+    return [...this.groups].map(([key, g]) => ({ key: String(key), value: this.metricOf(g) }));
   }
 
   /** The last `points` intervals up to the one holding `now` (or the latest record, if later), zeros included. */
@@ -309,7 +322,8 @@ export class Aggregator {
       const t = typeof raw === 'string' ? parseTime(raw, this.dateOrder) : typeof raw === 'number' ? epochMillis(raw) : NaN;
       return Number.isFinite(t) ? this.startOf(t, interval) : null;
     }
-    return isEmptyValue(raw) ? EMPTY_GROUP : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+    const group = groupName(raw);
+    return this.stackOf ? `${group}${STACK_SEPARATOR}${groupName(this.stackOf(data))}` : group;
   }
 
   /** The start of the record's interval, in minutes since 1970. */

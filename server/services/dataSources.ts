@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
-import type { CreateDataSource, DataSourceDto, DataSourceWithKeyDto, FieldType, UpdateDataSource } from '@common/schemas/dataSource';
+import type { CreateDataSource, DataSourceDto, DataSourceWithKeyDto, UpdateDataSource } from '@common/schemas/dataSource';
 import type { RawDataResponse } from '@common/schemas/record';
 import { CUSTOM_SOURCE_PREFIX } from '@common/constants';
 import type { AppContext } from '../context';

@@ -95,13 +95,16 @@ describe('configure editor: never lose work, every setting does what it says', (
     expect(await confirmBox(page).count()).toBe(0);
   });
 
-  it('keeps a tab rename when the field loses focus', async () => {
+  it('keeps a tab rename typed and left as an unsaved edit, saved with ✓', async () => {
     const { page } = h;
     await page.goto(editorUrl());
     const editor = page.getByTestId('config-editor');
     await editor.getByRole('button', { name: 'Rename All' }).click();
     await editor.getByLabel('Tab name').fill('Every ticket');
     await editor.getByTestId('config-editor-title').click();
+    await editor.getByTestId('unsaved-tag').waitFor();
+    expect((await tabs())[0].name).toBe('All');
+    await editor.getByRole('button', { name: 'Save the name' }).click();
     await editor.getByRole('tab', { name: 'Every ticket' }).waitFor();
     await expect.poll(async () => (await tabs())[0].name).toBe('Every ticket');
   });
@@ -139,10 +142,13 @@ describe('configure editor: never lose work, every setting does what it says', (
     await editor.getByRole('tab', { name: 'Board' }).click();
     const preview = editor.getByTestId('bucket-preview');
     await preview.getByTestId('preview-group').first().waitFor();
+    // Columns at least the Bucket Width, sharing the row: a narrower width fits more of them.
     const previewWidth = async () => Math.round((await preview.getByTestId('preview-group').first().boundingBox())!.width);
-    expect(await previewWidth()).toBe(300);
+    const at300 = await previewWidth();
+    expect(at300).toBeGreaterThanOrEqual(300);
     await editor.getByLabel('Bucket Width').fill('240');
-    await expect.poll(previewWidth).toBe(240);
+    await expect.poll(previewWidth).toBeLessThan(at300);
+    expect(await previewWidth()).toBeGreaterThanOrEqual(240);
     await h.shot('admin-configure-bucket-preview');
     await editor.getByRole('button', { name: 'Save Changes' }).click();
     await toast(page, 'Configuration Saved');
@@ -154,13 +160,17 @@ describe('configure editor: never lose work, every setting does what it says', (
       await viewer.getByRole('tab', { name: 'Board' }).click();
       await viewer.getByTestId('bucket-group').first().waitFor();
       const widths = () => viewer.getByTestId('bucket-group').evaluateAll((gs) => gs.map((g) => Math.round(g.getBoundingClientRect().width)));
-      expect(await widths()).toEqual([240, 240, 240]);
+      // Three groups, each column at least 240 px and the same width.
+      const at240 = await widths();
+      expect(new Set(at240).size).toBe(1);
+      expect(at240[0]).toBeGreaterThanOrEqual(240);
+      expect(at240[0]).toBeLessThan(480);
       await h.shot('public-viewer-bucket-width-240', viewer);
       // A pushed change of the setting reaches the open viewer.
       await editor.getByLabel('Bucket Width').fill('420');
       await editor.getByRole('button', { name: 'Save Changes' }).click();
       await toast(page, 'Configuration Saved');
-      await expect.poll(widths, { timeout: 15_000 }).toEqual([420, 420, 420]);
+      await expect.poll(async () => Math.min(...(await widths())), { timeout: 15_000 }).toBeGreaterThanOrEqual(420);
       // On a phone one column takes the screen's width.
       await viewer.setViewportSize({ width: 390, height: 844 });
       await expect.poll(async () => (await widths()).every((w) => w <= 390 - 24)).toBe(true);

@@ -112,7 +112,10 @@ describe('admin console: dashboards, configure editor and published list', () =>
       { name: 'amount', visible: true, width: 150, order: 2 },
       { name: 'order_id', visible: true, width: 150, order: 3 },
     ]);
+    // Sortable is kept with the other settings until Save Changes.
     await editor.getByText('Sortable', { exact: true }).click();
+    expect((await tabs())[0].configuration.sortable).not.toBe(false);
+    await editor.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(async () => (await tabs())[0].configuration.sortable).toBe(false);
   });
 
@@ -132,8 +135,11 @@ describe('admin console: dashboards, configure editor and published list', () =>
     await editor.getByText('Bucket Style', { exact: true }).click();
     await editor.getByTestId('bucket-structure').getByText('Primary Key', { exact: true }).waitFor();
     await pick(page, 'Bucket Key', 'status');
+    // Out of range is said at the input, not changed silently.
     await editor.getByLabel('Bucket Width').fill('950');
     await editor.getByLabel('Bucket Width').blur();
+    await editor.getByText('Bucket Width must be from 200 to 800 pixels').waitFor();
+    await editor.getByLabel('Bucket Width').fill('800');
     await pick(page, 'Display Keys', 'customer');
     await page.keyboard.press('Escape');
     await editor.getByRole('button', { name: 'Add Highlight Rule' }).click();

@@ -1,9 +1,9 @@
-import { App, Button, Flex, Result, Skeleton, Tag, Typography } from 'antd';
+import { Button, Flex, Result, Skeleton, Tag, Typography } from 'antd';
 import { CloseOutlined, DatabaseOutlined } from '@ant-design/icons';
 import { useEffect, useState } from 'react';
 import type { DashboardTab, TabConfiguration, TabStyle } from '@common/schemas/dashboard';
 import { StatusTag } from '../dashboards/StatusTag';
-import { guardedLeave, setLeaveGuard } from '../../leaveGuard';
+import { guardedLeave } from '../../leaveGuard';
 import { useIsPhone } from '../shell/useSidebarState';
 import { useDashboards } from '../stores/dashboards';
 import { useDataSources } from '../stores/dataSources';
@@ -12,7 +12,7 @@ import { BucketStyleEditor } from './bucket/BucketStyleEditor';
 import { StyleChooser, StyleSwitch } from './StyleChooser';
 import { TabStrip } from './TabStrip';
 import { TableStyleEditor } from './table/TableStyleEditor';
-import { useUnsavedEdits } from './unsavedEdits';
+import { useUnsavedGuard } from './unsavedEdits';
 import { nextTab, useSaveTabs } from './useSaveTabs';
 import { WidgetBuilder, WidgetsChoice, starterWidget } from '../widgets/WidgetBuilder';
 
@@ -25,48 +25,17 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
   const tabs = dashboard?.configuration.tabs ?? [];
   const [activeId, setActiveId] = useState<string | null>(null);
   const active = tabs.find((t) => t.id === activeId) ?? tabs[0] ?? null;
-  const unsavedEditors = useUnsavedEdits((s) => s.editors);
-  const unsaved = Object.values(unsavedEditors);
-  const { modal } = App.useApp();
+  // Every way out (Close, Escape, sidebar, back button, another tab, reload) asks while an edit is unsaved.
+  const unsaved = useUnsavedGuard();
   const phone = useIsPhone();
 
-  // While a tab holds unsaved edits, every way out (Close, Escape, sidebar, back button, another tab) asks first.
-  const unsavedKey = unsaved.join('\u0000');
   useEffect(() => {
-    if (!unsavedKey) return;
-    const names = unsavedKey.split('\u0000');
-    const removeGuard = setLeaveGuard((proceed) =>
-      modal.confirm({
-        title: 'Discard unsaved changes?',
-        content: `Your changes to ${names.map((n) => `"${n}"`).join(', ')} have not been saved. Leave and discard them?`,
-        okText: 'Discard changes',
-        okButtonProps: { danger: true },
-        cancelText: 'Keep editing',
-        onOk: () => {
-          useUnsavedEdits.setState({ editors: {} });
-          proceed();
-        },
-      }),
-    );
-    // Reload and closing the browser tab: the browser's own "Leave site?" dialog.
-    const onBeforeUnload = (e: BeforeUnloadEvent) => {
-      e.preventDefault();
-      e.returnValue = '';
-    };
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => {
-      removeGuard();
-      window.removeEventListener('beforeunload', onBeforeUnload);
-    };
-  }, [unsavedKey, modal]);
-
-  useEffect(() => {
-    // Escape from anywhere but a field or an open dialog (those use Escape themselves).
+    // Escape from anywhere but a field, an open dialog or the widget panel (those use Escape themselves).
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
       const t = e.target as HTMLElement | null;
-      if (t && t !== document.body && (t.closest('input, textarea, select, [contenteditable], .ant-modal, .ant-select-dropdown') || t.isContentEditable)) return;
-      if (document.querySelector('.ant-modal-wrap:not([style*="display: none"]) .ant-modal')) return;
+      if (t && t !== document.body && (t.closest('input, textarea, select, [contenteditable], .ant-modal, .ant-select-dropdown, .ant-drawer') || t.isContentEditable)) return;
+      if (document.querySelector('.ant-modal-wrap:not([style*="display: none"]) .ant-modal, .ant-drawer-open')) return;
       onClose();
     };
     window.addEventListener('keydown', onKey);

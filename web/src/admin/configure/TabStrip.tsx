@@ -1,7 +1,8 @@
 import { App, Button, Flex, Input, Tooltip } from 'antd';
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useRef, useState } from 'react';
 import type { DashboardTab } from '@common/schemas/dashboard';
+import { useReportUnsaved } from './unsavedEdits';
 
 interface Props {
   tabs: DashboardTab[];
@@ -12,9 +13,14 @@ interface Props {
   onAdd(): void;
 }
 
-/** Tab name input: Enter or leaving the field keeps the name, Escape cancels. */
-function RenameInput({ initial, onDone }: { initial: string; onDone(name: string | null): void }) {
+/**
+ * Tab name input, saved as every other edit of the editor is: Enter (or ✓) saves the name, Escape
+ * (or ✕) cancels; a name typed and left is an unsaved edit, which every way out asks about.
+ */
+function RenameInput({ tabId, initial, onDone }: { tabId: string; initial: string; onDone(name: string | null): void }) {
   const [value, setValue] = useState(initial);
+  const dirty = value.trim() !== initial && value.trim() !== '';
+  useReportUnsaved(`${tabId}:name`, initial, dirty, () => onDone(null));
   // Enter and Escape end the edit; the blur that follows must not end it a second time.
   const ended = useRef(false);
   const end = (name: string | null) => {
@@ -23,26 +29,34 @@ function RenameInput({ initial, onDone }: { initial: string; onDone(name: string
     onDone(name);
   };
   return (
-    <Input
-      size="small"
-      autoFocus
-      aria-label="Tab name"
-      value={value}
-      style={{ width: 140 }}
-      onChange={(e) => setValue(e.target.value)}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') end(value.trim() || null);
-        if (e.key === 'Escape') {
-          e.preventDefault();
-          end(null);
-        }
-      }}
-      onBlur={() => end(value.trim() || null)}
-    />
+    <Flex align="center" gap={2}>
+      <Input
+        size="small"
+        autoFocus
+        aria-label="Tab name"
+        value={value}
+        style={{ width: 140 }}
+        status={dirty ? 'warning' : undefined}
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') end(value.trim() || null);
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            end(null);
+          }
+        }}
+      />
+      <Tooltip title="Save name (Enter)">
+        <Button size="small" type="text" aria-label="Save the name" icon={<CheckOutlined />} onClick={() => end(value.trim() || null)} />
+      </Tooltip>
+      <Tooltip title="Cancel (Escape)">
+        <Button size="small" type="text" aria-label="Cancel renaming" icon={<CloseOutlined />} onClick={() => end(null)} />
+      </Tooltip>
+    </Flex>
   );
 }
 
-/** The editor's tab strip: select, rename (Enter or a click elsewhere confirms, Escape cancels), delete with confirmation, Add Tab. */
+/** The editor's tab strip: select, rename (Enter or ✓ saves, Escape or ✕ cancels), delete with confirmation, Add Tab. */
 export function TabStrip({ tabs, activeId, onSelect, onRename, onDelete, onAdd }: Props) {
   const { modal } = App.useApp();
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -77,6 +91,7 @@ export function TabStrip({ tabs, activeId, onSelect, onRename, onDelete, onAdd }
           >
             {renaming === t.id ? (
               <RenameInput
+                tabId={t.id}
                 initial={t.name}
                 onDone={(name) => {
                   setRenaming(null);

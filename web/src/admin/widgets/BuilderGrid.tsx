@@ -1,12 +1,14 @@
 import { CopyOutlined, DeleteOutlined, DragOutlined, EditOutlined } from '@ant-design/icons';
-import { Button, Flex, Popconfirm, Tooltip, Typography, theme } from 'antd';
+import { Button, Flex, Grid, Popconfirm, Tooltip, Typography, theme } from 'antd';
 import { useState } from 'react';
 import ReactGridLayout, { cloneLayout, moveElement, useContainerWidth, verticalCompactor, type Layout } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
 import type { Widget } from '@common/schemas/dashboard';
 import { GRID_COLUMNS, GRID_ROW_HEIGHT, type WidgetLayout } from '@common/schemas/widget';
-import { placeWidgets } from '@common/widgets/layout';
+import { placeWidgets, readingOrder } from '@common/widgets/layout';
+import { rowsHeight } from '../../public/viewer/widgets/WidgetGrid';
+import { SR_ONLY } from '../../public/srOnly';
 
 const STEP: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -34,6 +36,9 @@ export function BuilderGrid({ widgets, render, onLayout, onEdit, onDuplicate, on
 }) {
   const { token } = theme.useToken();
   const { width, containerRef, mounted } = useContainerWidth();
+  // On a phone, as on the viewer: one widget per row in reading order, each its own height (12
+  // columns of 30 px put numbers over titles); the layout is edited on a wider screen.
+  const narrow = Grid.useBreakpoint().md === false;
   const [announce, setAnnounce] = useState('');
   const placed = placeWidgets(widgets);
   const layout: Layout = placed.map((w) => ({ i: w.id, ...w.layout, minW: 1, minH: w.type === 'kpi' ? 2 : 3 }));
@@ -70,10 +75,34 @@ export function BuilderGrid({ widgets, render, onLayout, onEdit, onDuplicate, on
     setAnnounce(`${w.name || w.id}: column ${at.x + 1}, row ${at.y + 1}, ${at.w} wide, ${at.h} high`);
   };
 
+  const toolbar = (w: (typeof placed)[number]) => (
+    <Flex align="center" gap={4} style={{ padding: '2px 4px', background: token.colorBgContainer, borderRadius: `${token.borderRadius}px ${token.borderRadius}px 0 0`, border: `1px solid ${token.colorBorderSecondary}`, borderBottom: 'none' }}>
+      <Tooltip title="Drag to move; or focus and use the arrow keys (Shift+arrows resize)">
+        <Button className="widget-drag-handle" size="small" type="text" icon={<DragOutlined />} aria-label={`Move ${w.name || w.id}`} style={{ cursor: 'move' }} onKeyDown={(e) => onKey(w, e)} />
+      </Tooltip>
+      <Typography.Text type="secondary" ellipsis style={{ flex: 1, fontSize: 12 }}>{w.visible === false ? 'Hidden' : ''}</Typography.Text>
+      <Button size="small" type="text" icon={<EditOutlined />} aria-label={`Edit ${w.name || w.id}`} onClick={() => onEdit(w.id)} />
+      <Button size="small" type="text" icon={<CopyOutlined />} aria-label={`Duplicate ${w.name || w.id}`} onClick={() => onDuplicate(w.id)} />
+      <Popconfirm title="Remove widget" description={`Remove "${w.name || w.id}" from this tab?`} okText="Remove" okButtonProps={{ danger: true }} onConfirm={() => onRemove(w.id)}>
+        <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={`Remove ${w.name || w.id}`} />
+      </Popconfirm>
+    </Flex>
+  );
+
   return (
     <div ref={containerRef} data-testid="builder-grid" style={{ background: token.colorFillQuaternary, borderRadius: token.borderRadiusLG, minHeight: 200 }}>
-      <div aria-live="polite" data-testid="grid-announce" style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>{announce}</div>
-      {mounted && (
+      <div aria-live="polite" data-testid="grid-announce" style={SR_ONLY}>{announce}</div>
+      {narrow && (
+        <Flex vertical gap={16}>
+          {readingOrder(placed).map((w) => (
+            <div key={w.id} data-testid="builder-widget" data-widget-id={w.id} style={{ display: 'flex', flexDirection: 'column', height: rowsHeight(Math.max(w.layout.h, w.type === 'kpi' ? 2 : 4)) + 32 }}>
+              {toolbar(w)}
+              <div style={{ flex: 1, minHeight: 0, opacity: w.visible === false ? 0.5 : 1 }}>{render(w)}</div>
+            </div>
+          ))}
+        </Flex>
+      )}
+      {mounted && !narrow && (
         <ReactGridLayout
           width={width}
           layout={layout}
@@ -86,17 +115,7 @@ export function BuilderGrid({ widgets, render, onLayout, onEdit, onDuplicate, on
         >
           {placed.map((w) => (
             <div key={w.id} data-testid="builder-widget" data-widget-id={w.id} style={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
-              <Flex align="center" gap={4} style={{ padding: '2px 4px', background: token.colorBgContainer, borderRadius: `${token.borderRadius}px ${token.borderRadius}px 0 0`, border: `1px solid ${token.colorBorderSecondary}`, borderBottom: 'none' }}>
-                <Tooltip title="Drag to move; or focus and use the arrow keys (Shift+arrows resize)">
-                  <Button className="widget-drag-handle" size="small" type="text" icon={<DragOutlined />} aria-label={`Move ${w.name || w.id}`} style={{ cursor: 'move' }} onKeyDown={(e) => onKey(w, e)} />
-                </Tooltip>
-                <Typography.Text type="secondary" ellipsis style={{ flex: 1, fontSize: 12 }}>{w.visible === false ? 'Hidden' : ''}</Typography.Text>
-                <Button size="small" type="text" icon={<EditOutlined />} aria-label={`Edit ${w.name || w.id}`} onClick={() => onEdit(w.id)} />
-                <Button size="small" type="text" icon={<CopyOutlined />} aria-label={`Duplicate ${w.name || w.id}`} onClick={() => onDuplicate(w.id)} />
-                <Popconfirm title="Remove widget" description={`Remove "${w.name || w.id}" from this tab?`} okText="Remove" okButtonProps={{ danger: true }} onConfirm={() => onRemove(w.id)}>
-                  <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={`Remove ${w.name || w.id}`} />
-                </Popconfirm>
-              </Flex>
+              {toolbar(w)}
               <div style={{ flex: 1, minHeight: 0, opacity: w.visible === false ? 0.5 : 1 }}>{render(w)}</div>
             </div>
           ))}

@@ -1,9 +1,9 @@
-import { Form } from 'antd';
+import { Form, Segmented } from 'antd';
 import type { FieldTyping } from '@common/types/fieldTyping';
 import { FieldSelect } from '../ui/FieldSelect';
 import { BUCKET_DEFAULT_WIDTH, COLUMN_DEFAULT_WIDTH } from '@common/constants';
 import type { TabConfiguration, TableColumn } from '@common/schemas/dashboard';
-import { bucketKeyOf } from '../../public/viewer/bucketModel';
+import { BUCKET_ORDER_LABELS, bucketKeyOf, bucketOrderOf, type BucketOrder } from '../../public/viewer/bucketModel';
 
 interface Props {
   type: 'table' | 'bucket';
@@ -58,6 +58,9 @@ export function RecordsWidgetFields({ type, configuration: c, fields, typing, la
           {...pick}
         />
       ))}
+      {item('bucketOrder', 'Column order', (
+        <Segmented aria-label="Column order" value={bucketOrderOf(c)} onChange={(v) => onChange({ ...c, bucketOrder: v })} options={Object.entries(BUCKET_ORDER_LABELS).filter(([v]) => v !== 'custom' || c.bucketOrder === 'custom').map(([value, l]) => ({ value: value as BucketOrder, label: l }))} />
+      ), 'Groups keep this order as records change.')}
       {item('displayKeys', 'Fields on each card', (
         <FieldSelect aria-label="Fields on each card" mode="multiple" allowClear placeholder="The record ID" value={c.displayKeys ?? []} onChange={(v: string[]) => onChange({ ...c, displayKeys: v })} {...pick} />
       ), 'Shown in the order picked.')}

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RecordDto } from '@common/schemas/record';
 import { suggestFields, templateProblems, valueRoles, type DashboardTemplate, type FieldRole, type TemplateMapping, type ValuesRole } from '@common/widgets/templates';
 import { cleanPickedValues, distinctValues, suggestValues, type ValueCount } from '@common/widgets/templateValues';
+import { FIELD_SEARCH } from '../ui/fieldSearch';
 import { recordFields } from './widgetDrafts';
 
 /**
@@ -56,7 +57,7 @@ export function TemplateMappingFields({ template, m, label, tried }: { template:
       {fieldRoles.map((r) => (
         <div key={r.key}>
           <Form.Item label={`${r.label} (${r.kind})`} {...error(r.key)}>
-            <Select aria-label={`${r.label} field`} showSearch placeholder="Select a field" value={m.mapping.fields[r.key]} onChange={(v) => m.setField(r.key, v)} options={m.available.map((f) => ({ value: f, label: label(f) }))} />
+            <Select aria-label={`${r.label} field`} showSearch={FIELD_SEARCH} placeholder="Select a field" value={m.mapping.fields[r.key]} onChange={(v) => m.setField(r.key, v)} options={m.available.map((f) => ({ value: f, label: label(f) }))} />
           </Form.Item>
           {valueRoles(template, r.key).length > 0 && <ValueRoleSelects roles={valueRoles(template, r.key)} field={m.mapping.fields[r.key]} m={m} label={label} error={error} />}
         </div>

@@ -1,4 +1,4 @@
-import { PlusOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Dropdown, Empty, Flex } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import type { DashboardDto, DashboardTab, Widget } from '@common/schemas/dashboard';
@@ -7,6 +7,8 @@ import { GridWidget } from '../../public/viewer/TabContent';
 import { rowsHeight } from '../../public/viewer/widgets/WidgetGrid';
 import { WidgetContext, storeFeed } from '../../public/viewer/widgets/widgetContext';
 import { useSaveTabs } from '../configure/useSaveTabs';
+import { SaveBar } from '../configure/SaveBar';
+import { useReportUnsaved } from '../configure/unsavedEdits';
 import { useDataSources, useSourceTyping } from '../stores/dataSources';
 import { pickerFields } from '../ui/FieldSelect';
 import { BuilderGrid } from './BuilderGrid';
@@ -38,6 +40,13 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
   const previewFields = usePreviewFields(preview);
   const fields = useMemo(() => pickerFields(previewFields, typing), [previewFields, typing]);
   const dirty = JSON.stringify(draft) !== saved;
+  const discard = () => {
+    setDraft(JSON.parse(saved) as Widget[]);
+    setEditing(null);
+    setTried(false);
+  };
+  // Widgets and their layout are saved as every editor is: Save widgets, and every way out asks first.
+  useReportUnsaved(`${tab.id}:widgets`, tab.name, dirty, discard);
   const problems = draft.map((w) => ({ w, p: Object.values(widgetProblems(w)) })).filter((x) => x.p.length > 0);
 
   const add = (type: WidgetType) => {
@@ -64,8 +73,7 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
           <Dropdown menu={{ items: WIDGET_TYPES.map((t) => ({ key: t, label: TYPE_LABELS[t] })), onClick: ({ key }) => add(key as WidgetType) }}>
             <Button type="primary" icon={<PlusOutlined />}>Add widget</Button>
           </Dropdown>
-          <Button icon={<SaveOutlined />} onClick={save} loading={saving} disabled={!dirty}>Save widgets</Button>
-          <Button icon={<UndoOutlined />} onClick={() => setDraft(JSON.parse(saved) as Widget[])} disabled={!dirty}>Discard changes</Button>
+          <SaveBar dirty={dirty} saving={saving} onSave={() => void save()} onDiscard={discard} saveLabel="Save widgets" />
           <PreviewSummary preview={preview} sourceName={source?.name ?? dashboard.dataSourceName ?? 'the data source'} />
         </Flex>
         <PreviewError preview={preview} />

@@ -49,7 +49,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
   const type = widget.type as WidgetType;
 
   return (
-    <Drawer open title={`Edit ${widget.name || widget.id}`} onClose={onClose} size="large" data-testid="widget-editor" extra={<Button type="primary" onClick={onClose}>Done</Button>}>
+    <Drawer open title={`Edit ${widget.name || widget.id}`} onClose={onClose} size="min(736px, 100vw)" data-testid="widget-editor" extra={<Button type="primary" onClick={onClose}>Done</Button>}>
       <Form layout="vertical" requiredMark={false}>
         <Form.Item label="Title" validateStatus={problems.name ? 'error' : undefined} help={problems.name}>
           <Input aria-label="Title" value={widget.name} maxLength={200} onChange={(e) => onChange({ ...widget, name: e.target.value })} />
@@ -65,7 +65,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             <Flex gap={12}>
               {item('unit', 'Unit', <Input aria-label="Unit" placeholder="e.g. $ or h" value={(c.unit as string) ?? ''} maxLength={20} onChange={(e) => set({ unit: e.target.value })} />)}
               {item('unitPosition', 'Unit position', <Segmented value={(c.unitPosition as string) ?? 'suffix'} onChange={(v) => set({ unitPosition: v })} options={[{ value: 'prefix', label: 'Before' }, { value: 'suffix', label: 'After' }]} />)}
-              {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" min={0} max={4} value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
+              {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
             </Flex>
             <Typography.Text strong>Threshold colours</Typography.Text>
             <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>The number takes the colour of the highest threshold it reaches.</Typography.Paragraph>
@@ -83,8 +83,10 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
           <>
             {fieldSelect('groupField', 'Group by')}
             {metric(false)}
-            {item('topN', type === 'bar' ? 'Bars shown (the rest is "Other")' : 'Slices shown (the rest is "Other")', <InputNumber aria-label="Groups shown" min={1} max={type === 'bar' ? 50 : 20} value={(c.topN as number) ?? (type === 'bar' ? 8 : 6)} onChange={(v) => set({ topN: v ?? undefined })} />)}
-            {type === 'bar' && item('horizontal', 'Horizontal bars', <Switch aria-label="Horizontal bars" checked={Boolean(c.horizontal)} onChange={(v) => set({ horizontal: v })} />)}
+            {item('topN', type === 'bar' ? 'Bars shown (the rest is "Other")' : 'Slices shown (the rest is "Other")', <InputNumber aria-label="Groups shown" value={(c.topN as number) ?? (type === 'bar' ? 8 : 6)} onChange={(v) => set({ topN: v ?? undefined })} />, type === 'bar' ? '1 to 50' : '1 to 20')}
+            {item('order', 'Order', <Segmented aria-label="Order" value={(c.order as string) ?? 'value'} onChange={(v) => set({ order: v })} options={[{ value: 'value', label: 'Largest first' }, { value: 'label', label: 'By label (A–Z)' }]} />, '"Other" comes last either way.')}
+            {type === 'bar' && fieldSelect('stackField', 'Stack by (optional)', 'No stacking')}
+            {type === 'bar' && item('horizontal', 'Horizontal bars', <Switch aria-label="Horizontal bars" checked={Boolean(c.horizontal)} onChange={(v) => set({ horizontal: v })} />, 'Long labels read best across. Upright bars turn their labels when they are many; a label shortened with "…" shows in full on hover.')}
           </>
         )}
         {type === 'line' && (
@@ -92,7 +94,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {fieldSelect('dateField', 'Date field')}
             {item('interval', 'Per', <Segmented value={(c.interval as string) ?? 'day'} onChange={(v) => set({ interval: v })} options={TIME_INTERVALS.map((v) => ({ value: v, label: v }))} />)}
             {metric(false)}
-            {item('points', 'Points shown (ending now)', <InputNumber aria-label="Points shown" min={2} max={500} value={(c.points as number) ?? 30} onChange={(v) => set({ points: v ?? undefined })} />)}
+            {item('points', 'Points shown (ending now)', <InputNumber aria-label="Points shown" value={(c.points as number) ?? 30} onChange={(v) => set({ points: v ?? undefined })} />, '2 to 500')}
             {item('area', 'Fill the area', <Switch aria-label="Fill the area" checked={Boolean(c.area)} onChange={(v) => set({ area: v })} />)}
           </>
         )}

@@ -3,12 +3,16 @@ import { useState } from 'react';
 import { useDashboards } from '../stores/dashboards';
 import { EmptyState } from '../ui/States';
 import { WidgetBuilder } from './WidgetBuilder';
+import { guardedLeave } from '../../leaveGuard';
+import { useUnsavedGuard } from '../configure/unsavedEdits';
 
 /** Manage Dashboards > Widgets: pick a dashboard and a tab, then build its widgets on the grid. */
 export default function WidgetsScreen() {
   const { items, status } = useDashboards();
   const [dashboardId, setDashboardId] = useState<string | null>(null);
   const [tabId, setTabId] = useState<string | null>(null);
+  // Unsaved widgets: another dashboard or tab, the sidebar, back and reload ask first, as in Configure.
+  useUnsavedGuard();
   if (status === 'idle' || (status === 'loading' && items.length === 0)) return <Card><Skeleton active /></Card>;
   if (items.length === 0) return <EmptyState title="No Dashboards Available" text="Create a dashboard first (or start one from a template) to add widgets." />;
   const dashboard = items.find((d) => d.id === dashboardId) ?? items[0];
@@ -27,13 +31,13 @@ export default function WidgetsScreen() {
           aria-label="Dashboard"
           style={{ minWidth: 260 }}
           value={dashboard.id}
-          onChange={(id) => {
+          onChange={(id) => guardedLeave(() => {
             setDashboardId(id);
             setTabId(null);
-          }}
+          })}
           options={items.map((d) => ({ value: d.id, label: d.name }))}
         />
-        {tabs.length > 0 && <Segmented aria-label="Tab" value={tab?.id} onChange={(id) => setTabId(String(id))} options={tabs.map((t) => ({ value: t.id, label: t.name }))} />}
+        {tabs.length > 0 && <Segmented aria-label="Tab" value={tab?.id} onChange={(id) => guardedLeave(() => setTabId(String(id)))} options={tabs.map((t) => ({ value: t.id, label: t.name }))} />}
       </Flex>
       {!tab ? (
         <EmptyState title="No tabs" text="Add a tab in Configure to place widgets on it." />

@@ -3,10 +3,11 @@ import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 're
 import type { TabConfiguration } from '@common/schemas/dashboard';
 import { fieldValue } from '../cells';
 import { BucketCard, useCardLook, type CardLook } from './BucketCard';
-import { bucketGridStyle, bucketKeyOf, bucketWidthOf, groupIds } from './bucketModel';
+import { bucketGridStyle, bucketKeyOf, bucketOrderOf, bucketWidthOf, groupIds, orderedGroups } from './bucketModel';
 import { EmptyText } from './EmptyText';
 import { orderedRecords } from './recordStore';
 import { useFeedRecord, useFeedVersion, useWidgetEnv } from './widgets/widgetContext';
+import { useTvPaging } from './tv/useTvPaging';
 
 /** Cards a group draws at first, and how many more each time its end scrolls into view. */
 const CARDS_FIRST = 12;
@@ -64,7 +65,7 @@ export function BucketView({ configuration }: { configuration: TabConfiguration 
   if (groups.size === 0) {
     return <Card><Empty description={<EmptyText title="No Data Available" text="No records found for this bucket configuration." />} /></Card>;
   }
-  const shown = [...groups].slice(0, groupLimit);
+  const shown = orderedGroups(groups, bucketOrderOf(configuration), configuration.bucketGroups).slice(0, groupLimit);
   return (
     <>
       <div data-testid="bucket-grid" data-width={bucketWidthOf(configuration)} style={bucketGridStyle(bucketWidthOf(configuration))}>
@@ -94,15 +95,17 @@ const BucketGroup = memo(function BucketGroup({ name, ids, configuration, labels
   const { token } = theme.useToken();
   const hasMore = ids.length > limit;
   const more = useNearEnd(() => setLimit((n) => n + CARDS_MORE), hasMore);
+  const body = useRef<HTMLDivElement>(null);
+  useTvPaging(body);
   return (
     <Card
       data-testid="bucket-group"
       size="small"
       style={{ minWidth: 0 }}
       title={<Flex gap={8} align="center"><span data-testid="bucket-title">{name}</span><Badge count={ids.length} showZero overflowCount={99999} color={token.colorPrimary} /></Flex>}
-      styles={{ body: { background: token.colorFillQuaternary, maxHeight: 640, overflowY: 'auto' } }}
+      styles={{ body: { background: token.colorFillQuaternary, padding: 0 } }}
     >
-      <Flex vertical gap={8}>
+      <Flex vertical gap={8} ref={body} data-testid="bucket-cards" style={{ maxHeight: 640, overflowY: 'auto', padding: 12 }}>
         {ids.slice(0, limit).map((id) => <RecordCard key={id} recordId={id} configuration={configuration} labels={labels} look={look} />)}
         {hasMore && (
           <div ref={more}>

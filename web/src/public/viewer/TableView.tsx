@@ -51,10 +51,11 @@ function sortRecords(records: RecordDto[], sort: ColumnSort | undefined, specs: 
  * the records of the page's feed (the viewer's store, or the widget builder's preview).
  */
 export function TableView({ configuration, height }: { configuration: TabConfiguration; height?: number | string }) {
-  const filterable = configuration.filterable !== false;
+  // TV mode: nobody types or clicks on a wall screen, so no filter box and no toggle; the rows page by themselves.
+  const { feed, tv, typing } = useWidgetEnv();
+  const filterable = configuration.filterable !== false && !tv;
   const sortable = configuration.sortable !== false;
   // Rows pick up their own record at once; re-deriving order, filter and sort for 100k records can wait.
-  const { feed, typing } = useWidgetEnv();
   const version = useDeferredValue(useFeedVersion());
   // `version` stands for the feed's records.
   const records = useMemo(() => orderedRecords(feed.get()), [feed, version]);
@@ -127,7 +128,7 @@ export function TableView({ configuration, height }: { configuration: TabConfigu
         <Typography.Text type="secondary" data-testid="field-count">
           Showing {columns.length} of {total} fields
         </Typography.Text>
-        {canToggle && <Button onClick={() => setShowAll((v) => !v)}>{showAll ? 'Show Configured' : 'Show All Fields'}</Button>}
+        {canToggle && !tv && <Button onClick={() => setShowAll((v) => !v)}>{showAll ? 'Show Configured' : 'Show All Fields'}</Button>}
         <Typography.Text type="secondary" style={{ marginLeft: 'auto', opacity: pending ? 0.5 : 1 }} data-testid="row-count">
           {rowCountText(rows.length, records.length)}
         </Typography.Text>

@@ -14,6 +14,7 @@ import { ViewerTheme } from '../PublicTheme';
 import { ThemeToggle } from './ThemeToggle';
 import { TvViewer } from './tv/TvViewer';
 import { rotateSeconds } from './tv/useWakeLock';
+import { pageSeconds } from './tv/useTvPaging';
 import { useFieldTyping, useKeyMappings } from './useKeyMappings';
 import { useViewerTheme } from './viewerTheme';
 import { WidgetContext, viewerFeed } from './widgets/widgetContext';
@@ -21,7 +22,7 @@ import { WidgetContext, viewerFeed } from './widgets/widgetContext';
 /**
  * The public dashboard viewer at /dashboards/:id (spec 2.13); a share link's page passes its own
  * feed. `?embed=1` leaves out the header (the page sits in someone else's iframe); `?tv=1` is TV
- * mode and `&rotate=N` rotates its tabs.
+ * mode, `&rotate=N` rotates its tabs and `&page=N` sets how often (seconds) tables and boards turn a page.
  */
 export default function ViewerPage({ feed: given }: { feed?: ViewerFeed }) {
   const { id = '' } = useParams();
@@ -33,7 +34,8 @@ export default function ViewerPage({ feed: given }: { feed?: ViewerFeed }) {
   const dark = useViewerTheme((s) => s.dark) || tv;
   const keyMappings = useKeyMappings();
   const typing = useFieldTyping();
-  const env = useMemo(() => ({ feed: viewerFeed, keyMappings, typing, dark, tv }), [keyMappings, typing, dark, tv]);
+  const paging = tv ? pageSeconds(search.get('page')) : 0;
+  const env = useMemo(() => ({ feed: viewerFeed, keyMappings, typing, dark, tv, pageSeconds: paging }), [keyMappings, typing, dark, tv, paging]);
   return (
     <ViewerTheme dark={dark} large={tv}>
       <WidgetContext.Provider value={env}>

@@ -8,6 +8,7 @@ import type { RecordDto } from '@common/schemas/record';
 import { Cell, fieldValue, formatTimestamp } from '../cells';
 import { LAST_UPDATED, specFormat, type ColumnSpec } from './tableModel';
 import { useFeedRecord, useWidgetEnv } from './widgets/widgetContext';
+import { useTvPaging } from './tv/useTvPaging';
 
 const ROW_HEIGHT = 40;
 
@@ -56,6 +57,7 @@ export function VirtualTable({ table, specs, rows, height }: { table: Table<Reco
   const minWidth = specs.reduce((n, c) => n + c.width, 0);
   const bodyHeight = Math.max(rows.length, 0) * ROW_HEIGHT;
   const side = useSideScroll(scrollRef);
+  useTvPaging(scrollRef);
   const headerBg = token.colorFillAlter;
 
   return (

@@ -1,5 +1,7 @@
-import { BUCKET_DEFAULT_WIDTH, BUCKET_GRID_COLUMNS, BUCKET_MAX_WIDTH, BUCKET_MIN_WIDTH } from '@common/constants';
-import type { HighlightRule, TabConfiguration } from '@common/schemas/dashboard';
+import { BUCKET_DEFAULT_WIDTH, BUCKET_MAX_WIDTH, BUCKET_MIN_WIDTH } from '@common/constants';
+import type { BucketOrder, HighlightRule, TabConfiguration } from '@common/schemas/dashboard';
+
+export type { BucketOrder } from '@common/schemas/dashboard';
 import { isEmptyValue } from '@common/cells';
 
 const RULE_COLORS: readonly string[] = ['red', 'yellow', 'green', 'blue', 'purple'];
@@ -19,17 +21,40 @@ export const bucketKeyOf = (c: TabConfiguration) => c.bucketKey || c.buckets?.[0
 export const bucketWidthOf = (c: TabConfiguration) => bucketWidth(c.buckets?.find((b) => b.key === bucketKeyOf(c))?.width ?? c.buckets?.[0]?.width ?? BUCKET_DEFAULT_WIDTH);
 
 /**
- * The bucket grid: columns exactly `width` px wide (the Bucket Width setting), as many as fit and
- * at most three (spec 9), one full-width column where even one does not fit.
+ * The bucket grid fills the width: as many columns as fit at the Bucket Width, sharing the row
+ * between them (so a column is the Bucket Width or a little wider, never narrower, and never the
+ * 920 of 1,440 px three fixed columns used); one full-width column where even one does not fit.
+ * Columns with no group yet stay empty, so a board of two groups keeps cards of about that width.
  */
 export function bucketGridStyle(width: number): React.CSSProperties {
   return {
     display: 'grid',
-    gridTemplateColumns: `repeat(auto-fill, min(100%, ${width}px))`,
+    gridTemplateColumns: `repeat(auto-fill, minmax(min(100%, ${width}px), 1fr))`,
     gap: BUCKET_GAP,
-    maxWidth: width * BUCKET_GRID_COLUMNS + BUCKET_GAP * (BUCKET_GRID_COLUMNS - 1),
     alignItems: 'start',
   };
+}
+
+export const BUCKET_ORDER_LABELS: Record<BucketOrder, string> = { label: 'By name', count: 'By count', custom: 'My order' };
+
+/** A tab's group order: by title unless set. */
+export const bucketOrderOf = (c: TabConfiguration): BucketOrder => c.bucketOrder ?? 'label';
+
+const titles = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/**
+ * Groups in the board's order, which one changed record never reshuffles: by title ("Unassigned"
+ * last), by count (largest first, ties by title), or the listed titles first and the rest by title.
+ */
+export function orderedGroups<T>(groups: Map<string, T[]>, order: BucketOrder, listed: readonly string[] = []): [string, T[]][] {
+  const rank = new Map(order === 'custom' ? listed.map((t, i) => [t, i]) : []);
+  const byTitle = (a: string, b: string) => Number(a === 'Unassigned') - Number(b === 'Unassigned') || titles.compare(a, b);
+  return [...groups].sort(([a, x], [b, y]) => {
+    if (order === 'count' && x.length !== y.length) return y.length - x.length;
+    const ra = rank.get(a) ?? Infinity;
+    const rb = rank.get(b) ?? Infinity;
+    return ra !== rb ? ra - rb : byTitle(a, b);
+  });
 }
 
 /** The border colour name of a record: the first highlight rule whose field equals its value, else gray. */

@@ -4,13 +4,15 @@ import type { HighlightRule } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
 import type { FieldTyping } from '@common/types/fieldTyping';
 import { BucketCard, useCardLook } from '../../../public/viewer/BucketCard';
-import { bucketGridStyle, groupIds } from '../../../public/viewer/bucketModel';
+import { bucketGridStyle, groupIds, orderedGroups, type BucketOrder } from '../../../public/viewer/bucketModel';
 
 interface Props {
   records: RecordDto[];
   total: number;
   bucketKey: string | null;
   width: number;
+  order: BucketOrder;
+  listed: string[];
   displayKeys: string[];
   rules: HighlightRule[];
   labels: Record<string, string>;
@@ -18,16 +20,16 @@ interface Props {
 }
 
 /** A live preview of the public bucket board from the first records: the same cards, at the chosen Bucket Width. */
-export function BucketPreview({ records, total, bucketKey, width, displayKeys, rules, labels, typing }: Props) {
+export function BucketPreview({ records, total, bucketKey, width, order, listed, displayKeys, rules, labels, typing }: Props) {
   const look = useCardLook();
   const { token } = theme.useToken();
-  const groups = bucketKey ? [...groupIds(records, (r) => fieldValue(r.data, bucketKey), (r) => r.recordId)] : [];
+  const groups = bucketKey ? orderedGroups(groupIds(records, (r) => fieldValue(r.data, bucketKey), (r) => r.recordId), order, listed) : [];
   const byId = new Map(records.map((r) => [r.recordId, r]));
   return (
     <Card
       title="Preview"
       data-testid="bucket-preview"
-      extra={<Typography.Text type="secondary">First {records.length} of {total.toLocaleString()} {total === 1 ? 'record' : 'records'}, cards {width} px wide</Typography.Text>}
+      extra={<Typography.Text type="secondary">First {records.length} of {total.toLocaleString()} {total === 1 ? 'record' : 'records'}, columns at least {width} px wide</Typography.Text>}
       styles={{ body: { overflowX: 'auto' } }}
     >
       {!bucketKey ? (

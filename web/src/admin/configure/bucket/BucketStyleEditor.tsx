@@ -1,5 +1,4 @@
-import { Button, Card, Col, Flex, Form, InputNumber, Row, Skeleton, Table, Tag, Typography } from 'antd';
-import { SaveOutlined } from '@ant-design/icons';
+import { Card, Col, Flex, Form, InputNumber, Row, Segmented, Select, Skeleton, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { BUCKET_DEFAULT_WIDTH, BUCKET_MAX_WIDTH, BUCKET_MIN_WIDTH } from '@common/constants';
 import type { DashboardTab, HighlightRule, TabConfiguration } from '@common/schemas/dashboard';
@@ -15,6 +14,8 @@ import { bucketWidth } from '../../../public/viewer/bucketModel';
 import { BucketPreview } from './BucketPreview';
 import { HighlightRulesEditor } from './HighlightRulesEditor';
 import { useReportUnsaved } from '../unsavedEdits';
+import { SaveBar } from '../SaveBar';
+import { BUCKET_ORDER_LABELS, bucketOrderOf, groupIds, type BucketOrder } from '../../../public/viewer/bucketModel';
 
 interface Props {
   tab: DashboardTab;
@@ -27,22 +28,28 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
   const { records, total, status, error, reload } = useSourceRecords(dataSource?.id ?? null);
   const config = tab.configuration ?? {};
   const [bucketKey, setBucketKey] = useState<string | null>(config.bucketKey ?? config.buckets?.[0]?.key ?? null);
-  const [width, setWidth] = useState<number>(bucketWidth(config.buckets?.[0]?.width ?? BUCKET_DEFAULT_WIDTH));
+  // As typed: a width out of range is said at the input and refused by Save, never changed silently.
+  const [width, setWidth] = useState<number | null>(bucketWidth(config.buckets?.[0]?.width ?? BUCKET_DEFAULT_WIDTH));
+  const [order, setOrder] = useState<BucketOrder>(bucketOrderOf(config));
+  const [listed, setListed] = useState<string[]>(config.bucketGroups ?? []);
   const [displayKeys, setDisplayKeys] = useState<string[]>(config.displayKeys ?? []);
   const [rules, setRules] = useState<HighlightRule[]>(config.highlightRules ?? []);
   const [saving, setSaving] = useState(false);
   const [dirty, setDirty] = useState(false);
-  useReportUnsaved(`${tab.id}:bucket`, tab.name, dirty);
+  useReportUnsaved(`${tab.id}:bucket`, tab.name, dirty, () => setDirty(false));
 
-  // Follow the saved settings (e.g. pushed from another admin tab) while nothing is edited here.
+  // Follow the saved settings (e.g. pushed from another admin tab, or after Discard) while nothing is edited here.
   useEffect(() => {
     if (dirty) return;
     const c = tab.configuration ?? {};
     setBucketKey(c.bucketKey ?? c.buckets?.[0]?.key ?? null);
     setWidth(bucketWidth(c.buckets?.[0]?.width ?? BUCKET_DEFAULT_WIDTH));
+    setOrder(bucketOrderOf(c));
+    setListed(c.bucketGroups ?? []);
     setDisplayKeys(c.displayKeys ?? []);
     setRules(c.highlightRules ?? []);
   }, [tab.configuration, dirty]);
+  const widthProblem = width === null || width < BUCKET_MIN_WIDTH || width > BUCKET_MAX_WIDTH ? `Bucket Width must be from ${BUCKET_MIN_WIDTH} to ${BUCKET_MAX_WIDTH} pixels` : undefined;
   const edit = <T,>(set: (v: T) => void) => (v: T) => {
     setDirty(true);
     set(v);
@@ -52,15 +59,19 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
   // The records' fields, nested objects as their leaf paths from the type model.
   const columns = useMemo(() => pickerFields([...recordFields(records), ...customFieldIds(records).map(customColumn)], typing), [records, typing]);
   const first = records[0];
+  const groupTitles = useMemo(() => (bucketKey ? [...groupIds(records, (r) => fieldValue(r.data, bucketKey), (r) => r.recordId).keys()] : []), [records, bucketKey]);
   const labels = dataSource?.keyMappings ?? {};
 
   const save = async () => {
+    if (widthProblem || width === null) return;
     setSaving(true);
     const ok = await onConfig(
       {
         ...config,
         bucketKey: bucketKey ?? null,
         buckets: bucketKey ? [{ key: bucketKey, width }] : [],
+        bucketOrder: order,
+        bucketGroups: order === 'custom' ? listed : [],
         displayKeys,
         highlightRules: rules.filter((r) => r.key),
       },
@@ -110,12 +121,8 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
       <Col xs={24} xl={14}>
         <Card
           title="Bucket Configuration"
-          extra={
-            <Flex gap={8} align="center">
-              {dirty && <Tag color="orange">Unsaved changes</Tag>}
-              <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void save()}>Save Changes</Button>
-            </Flex>
-          }
+          extra={<SaveBar dirty={dirty} saving={saving} onSave={() => void save()} onDiscard={() => setDirty(false)} />}
+          styles={{ header: { flexWrap: 'wrap', gap: 8, paddingBlock: 8 } }}
         >
           <Form layout="vertical">
             <Form.Item label="Bucket Key" extra="Records are grouped by the value of this column.">
@@ -130,16 +137,34 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
                 aria-label="Bucket Key"
               />
             </Form.Item>
-            <Form.Item label="Bucket Width" extra={`Pixels, ${BUCKET_MIN_WIDTH} to ${BUCKET_MAX_WIDTH} (default ${BUCKET_DEFAULT_WIDTH}).`}>
+            <Form.Item
+              label="Bucket Width"
+              validateStatus={widthProblem ? 'error' : undefined}
+              help={widthProblem}
+              extra={`Pixels, ${BUCKET_MIN_WIDTH} to ${BUCKET_MAX_WIDTH} (default ${BUCKET_DEFAULT_WIDTH}): the narrowest a column gets; columns share the rest of the row.`}
+            >
               <InputNumber
-                min={BUCKET_MIN_WIDTH}
-                max={BUCKET_MAX_WIDTH}
                 value={width}
-                onChange={(v) => edit(setWidth)(bucketWidth(v))}
+                onChange={(v) => edit(setWidth)(typeof v === 'number' ? v : null)}
                 aria-label="Bucket Width"
                 style={{ width: 160 }}
               />
             </Form.Item>
+            <Form.Item label="Column Order" extra="Groups stay in this order as records change.">
+              <Segmented aria-label="Column Order" value={order} onChange={(v) => edit(setOrder)(v)} options={Object.entries(BUCKET_ORDER_LABELS).map(([value, label]) => ({ value: value as BucketOrder, label }))} />
+            </Form.Item>
+            {order === 'custom' && (
+              <Form.Item label="Groups First" extra="These groups come first, in this order; the others follow by title.">
+                <Select
+                  mode="tags"
+                  aria-label="Groups First"
+                  placeholder="Pick or type group titles"
+                  value={listed}
+                  onChange={edit(setListed)}
+                  options={groupTitles.map((t) => ({ value: t, label: t }))}
+                />
+              </Form.Item>
+            )}
             <Form.Item label="Display Keys" extra="The fields each card shows (none: the record ID).">
               <FieldSelect
                 mode="multiple"
@@ -159,7 +184,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
         </Card>
       </Col>
       <Col span={24}>
-        <BucketPreview records={records} total={total} bucketKey={bucketKey} width={width} displayKeys={displayKeys} rules={rules.filter((r) => r.key)} labels={labels} typing={typing} />
+        <BucketPreview records={records} total={total} bucketKey={bucketKey} width={bucketWidth(width)} order={order} listed={listed} displayKeys={displayKeys} rules={rules.filter((r) => r.key)} labels={labels} typing={typing} />
       </Col>
     </Row>
   );

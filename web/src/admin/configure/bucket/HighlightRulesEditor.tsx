@@ -1,6 +1,7 @@
 import { Button, Flex, Input, Select, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { HIGHLIGHT_COLORS } from '@common/constants';
+import { FIELD_SEARCH } from '../../ui/fieldSearch';
 import type { HighlightRule } from '@common/schemas/dashboard';
 
 const SWATCH: Record<string, string> = { red: '#ef4444', yellow: '#eab308', green: '#22c55e', blue: '#3b82f6', purple: '#a855f7' };
@@ -16,6 +17,7 @@ export function HighlightRulesEditor({ rules, keys, onChange }: { rules: Highlig
           <Select
             style={{ width: 180 }}
             placeholder="Field"
+            showSearch={FIELD_SEARCH}
             value={r.key || undefined}
             onChange={(key: string) => patch(i, { key })}
             options={keys.map((k) => ({ value: k, label: k }))}

@@ -1,5 +1,5 @@
-import { Button, Card, Checkbox, Flex, Tag, Typography } from 'antd';
-import { EditOutlined, SaveOutlined, StopOutlined } from '@ant-design/icons';
+import { Button, Card, Checkbox, Flex, Typography } from 'antd';
+import { EditOutlined, StopOutlined } from '@ant-design/icons';
 import { useMemo, useState } from 'react';
 import { COLUMN_DEFAULT_WIDTH, PREVIEW_RECORDS } from '@common/constants';
 import { fieldLabel } from '@common/formats';
@@ -13,6 +13,7 @@ import { defaultColumns, normalizeColumns } from './columns';
 import { ColumnFormatsEditor } from './ColumnFormatsEditor';
 import { PreviewTable } from './PreviewTable';
 import { useReportUnsaved } from '../unsavedEdits';
+import { SaveBar } from '../SaveBar';
 
 interface Props {
   tab: DashboardTab;
@@ -25,6 +26,8 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const { records, total, status, error, reload } = useSourceRecords(dataSourceId);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState<TableColumn[] | null>(null);
+  // Sortable and Filterable are edits like the columns: kept until Save Changes.
+  const [flags, setFlags] = useState<{ sortable: boolean; filterable: boolean } | null>(null);
   const [saving, setSaving] = useState(false);
   const config = tab.configuration ?? {};
   const source = useDataSources((s) => s.items.find((d) => d.id === dataSourceId));
@@ -36,8 +39,16 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const fields = useMemo(() => [...recordFields(records), ...customFieldIds(records).map(customColumn)], [records]);
   const saved = useMemo(() => (config.columns?.length ? normalizeColumns(config.columns) : defaultColumns(fields)), [config.columns, fields]);
   const columns = draft ?? saved;
-  const dirty = draft !== null && JSON.stringify(normalizeColumns(draft)) !== JSON.stringify(saved);
-  useReportUnsaved(`${tab.id}:table`, tab.name, dirty);
+  const savedFlags = { sortable: config.sortable ?? true, filterable: config.filterable ?? true };
+  const shownFlags = flags ?? savedFlags;
+  const dirty = (draft !== null && JSON.stringify(normalizeColumns(draft)) !== JSON.stringify(saved))
+    || shownFlags.sortable !== savedFlags.sortable || shownFlags.filterable !== savedFlags.filterable;
+  const discard = () => {
+    setDraft(null);
+    setFlags(null);
+    setEditing(false);
+  };
+  useReportUnsaved(`${tab.id}:table`, tab.name, dirty, discard);
   // Columns to add: the fields and the type model's nested leaf paths not shown yet.
   const missing = pickerFields(fields, typing).filter((f) => !columns.some((c) => c.name === f));
   const shown = records.slice(0, PREVIEW_RECORDS);
@@ -45,21 +56,17 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const change = (next: TableColumn[]) => setDraft(next.map((c, order) => ({ ...c, order })));
   const save = async () => {
     setSaving(true);
-    const ok = await onConfig({ ...config, columns: normalizeColumns(columns) }, 'Configuration Saved');
+    const ok = await onConfig({ ...config, ...shownFlags, columns: normalizeColumns(columns) }, 'Configuration Saved');
     setSaving(false);
-    if (ok) {
-      setDraft(null);
-      setEditing(false);
-    }
+    if (ok) discard();
   };
 
   return (
     <Card data-testid="table-editor">
       <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 12 }}>
         <Flex gap={16} align="center" wrap>
-          <Checkbox checked={config.sortable ?? true} onChange={(e) => void onConfig({ ...config, sortable: e.target.checked })}>Sortable</Checkbox>
-          <Checkbox checked={config.filterable ?? true} onChange={(e) => void onConfig({ ...config, filterable: e.target.checked })}>Filterable</Checkbox>
-          {dirty && <Tag color="orange">Unsaved changes</Tag>}
+          <Checkbox checked={shownFlags.sortable} onChange={(e) => setFlags({ ...shownFlags, sortable: e.target.checked })}>Sortable</Checkbox>
+          <Checkbox checked={shownFlags.filterable} onChange={(e) => setFlags({ ...shownFlags, filterable: e.target.checked })}>Filterable</Checkbox>
         </Flex>
         <Flex gap={8}>
           {editing ? (
@@ -67,7 +74,7 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
           ) : (
             <Button icon={<EditOutlined />} onClick={() => { setDraft(draft ?? saved); setEditing(true); }}>Edit Mode</Button>
           )}
-          <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void save()}>Save Changes</Button>
+          <SaveBar dirty={dirty} saving={saving} onSave={() => void save()} onDiscard={discard} />
         </Flex>
       </Flex>
       {editing && missing.length > 0 && (

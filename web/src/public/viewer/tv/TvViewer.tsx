@@ -1,14 +1,16 @@
 import { Alert, Flex, Result, Skeleton, Typography, theme } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useConnection } from '../../../realtime/socket';
 import { TabContent } from '../TabContent';
 import type { ViewerHead, ViewerStatus } from '../viewerStore';
 import { useWakeLock } from './useWakeLock';
+import { useTvPaging } from './useTvPaging';
 
 /**
  * TV mode (/dashboards/<id>?tv=1): the whole screen for the widgets, no controls, larger type on the
  * dark theme, tabs rotating every `rotate` seconds, the cursor hidden, the screen kept on, and a
- * lost connection shown in large type. A click or key asks the browser for full screen.
+ * lost connection shown in large type. Tables, board columns and a long board turn a page every
+ * `?page=N` seconds (useTvPaging.ts). A click or key asks the browser for full screen.
  */
 export function TvViewer({ head, status, rotate }: { head: ViewerHead | null; status: ViewerStatus; rotate: number }) {
   const { token } = theme.useToken();
@@ -17,6 +19,9 @@ export function TvViewer({ head, status, rotate }: { head: ViewerHead | null; st
   const tabs = head?.tabs ?? [];
   const count = tabs.length;
   const wakeLock = useWakeLock(true);
+  // A board longer than the screen pages as a whole too (its columns and tables page inside).
+  const page = useRef(document.scrollingElement as HTMLElement | null);
+  useTvPaging(page);
 
   useEffect(() => {
     if (!rotate || count < 2) return;

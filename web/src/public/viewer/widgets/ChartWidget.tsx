@@ -1,16 +1,16 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Skeleton, Tooltip } from 'antd';
-import { lazy, Suspense, type CSSProperties, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import type { Widget } from '@common/schemas/dashboard';
 import type { ChartConfigs, ChartWidgetType, KpiConfig, WidgetFilter } from '@common/schemas/widget';
 import { downloadCsv } from './csvDownload';
+import { SR_ONLY } from '../../srOnly';
 import { KpiValue } from './KpiValue';
 import { useFieldLabel, useWidgetEnv } from './widgetContext';
 import { parseChartWidget, useWidgetData, widgetTable } from './widgetData';
 
 const ChartView = lazy(() => import('./ChartView'));
 
-const HIDDEN: CSSProperties = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' };
 const OPERATOR_TEXT: Record<WidgetFilter['operator'], string> = { eq: 'is', neq: 'is not', gt: '>', gte: '≥', lt: '<', lte: '≤', contains: 'contains', in: 'is one of' };
 
 /** A widget's card: its name as title, the content filling the grid cell. */
@@ -75,10 +75,13 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
         </Suspense>
       )}
       {data.type !== 'kpi' && !data.counting && (
-        <table style={HIDDEN} data-testid="widget-table">
-          <thead><tr>{table[0].map((h, i) => <th key={i}>{h}</th>)}</tr></thead>
-          <tbody>{table.slice(1).map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j}>{c}</td>)}</tr>)}</tbody>
-        </table>
+        <div style={SR_ONLY}>
+          <table data-testid="widget-table">
+            <caption>{title}</caption>
+            <thead><tr>{table[0].map((h, i) => <th key={i}>{h}</th>)}</tr></thead>
+            <tbody>{table.slice(1).map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j}>{c}</td>)}</tr>)}</tbody>
+          </table>
+        </div>
       )}
     </WidgetFrame>
   );

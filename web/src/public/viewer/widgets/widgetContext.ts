@@ -29,8 +29,10 @@ export interface WidgetEnv {
   /** The source's type model: how each field's values read, sort and export (common/types). */
   typing: FieldTyping;
   dark: boolean;
-  /** TV mode: larger type. */
+  /** TV mode: larger type, no controls, tables and boards paging by themselves. */
   tv: boolean;
+  /** TV mode's paging period in seconds (?page=N); 0 or absent: no paging. */
+  pageSeconds?: number;
 }
 
 export const WidgetContext = createContext<WidgetEnv>({ feed: viewerFeed, keyMappings: {}, typing: NO_TYPING, dark: false, tv: false });
