@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Empty, Layout, Result, Skeleton, Tabs, theme } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { dashboardFeed, type ViewerFeed } from './feed';
 import type { PublicTabDto } from '@common/schemas/dashboard';
@@ -17,6 +17,7 @@ import { rotateSeconds } from './tv/useWakeLock';
 import { useKeyMappings } from './useKeyMappings';
 import { useViewerTheme } from './viewerTheme';
 import { WidgetContext, viewerFeed } from './widgets/widgetContext';
+import { useDocumentTitle } from '../../useDocumentTitle';
 
 /**
  * The public dashboard viewer at /dashboards/:id (spec 2.13); a share link's page passes its own
@@ -59,9 +60,7 @@ function NormalViewer({ feed, given, embed }: { feed: ViewerFeed; given?: Viewer
   const { token } = theme.useToken();
   const [selected, setSelected] = useState<string | null>(null);
   const name = head?.dashboard.name;
-  useEffect(() => {
-    document.title = name ? `${name} — LiveDash` : 'LiveDash';
-  }, [name]);
+  useDocumentTitle(name);
 
   let body;
   if (status === 'notFound') {
