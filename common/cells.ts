@@ -1,4 +1,5 @@
 import { CUSTOM_FIELD_PREFIX, OBJECT_CELL_CUT, STRING_CELL_CUT } from './constants';
+import { pathReader, readPath } from './paths';
 import type { CustomFieldValue } from './schemas/record';
 
 type Data = Record<string, unknown>;
@@ -33,18 +34,21 @@ export function customFieldValue(data: Data, id: string): unknown {
   return customFields(data).find((f) => String(f.id) === id)?.value;
 }
 
-/** A column's value: a data field, or for `custom_<id>` columns not present as a field, custom field <id>. */
+/**
+ * A column's value: a field or a path into nested JSON (common/paths), or for `custom_<id>` columns
+ * not present as a field, custom field <id>.
+ */
 export function fieldValue(data: Data, column: string): unknown {
-  if (Object.prototype.hasOwnProperty.call(data, column)) return data[column];
-  if (column.startsWith(CUSTOM_FIELD_PREFIX)) return customFieldValue(data, column.slice(CUSTOM_FIELD_PREFIX.length));
-  return undefined;
+  const value = readPath(data, column);
+  if (value === undefined && column.startsWith(CUSTOM_FIELD_PREFIX)) return customFieldValue(data, column.slice(CUSTOM_FIELD_PREFIX.length));
+  return value;
 }
 
 /**
- * `fieldValue` for one column, compiled once for a pass over many records: a column no plain
+ * `fieldValue` for one column, compiled once for a pass over many records: a plain field name no
  * object inherits (almost all of them) is one property read, the rest take the careful path.
  */
 export function fieldReader(column: string): (data: Data) => unknown {
-  if (column in Object.prototype || column.startsWith(CUSTOM_FIELD_PREFIX)) return (data) => fieldValue(data, column);
-  return (data) => data[column];
+  if (column.startsWith(CUSTOM_FIELD_PREFIX)) return (data) => fieldValue(data, column);
+  return pathReader(column);
 }

@@ -10,7 +10,7 @@ import type { AppContext } from './context';
 import { startDatabase } from './db/startDatabase';
 import { DomainEventBus } from './events';
 import { createLogger, type Logger } from './log';
-import { errorHandler } from './middleware/errors';
+import { errorHandler, logKoaError } from './middleware/errors';
 import { createRateLimits } from './middleware/rateLimits';
 import { securityHeaders } from './middleware/securityHeaders';
 import { createModels } from './models';
@@ -24,6 +24,8 @@ import { publicViewFastPath } from './viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startActivityLog } from './services/activityLog';
 import { embeddingHeaders } from './middleware/embeddingHeaders';
+import { clientAddressOf } from './clientAddress';
+import { keyedHash } from './keyedHash';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -55,11 +57,14 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     cleanups.push(() => db.stop());
     const conn = await mongoose.createConnection(db.uri, { autoCreate: false, autoIndex: false, serverSelectionTimeoutMS: 15_000 }).asPromise();
     cleanups.push(() => conn.close());
-    const models = await createModels(conn);
+    const models = await createModels(conn, (sources) => {
+      const which = sources.map((ds) => `${ds.sourceId} ${JSON.stringify(ds.name)} (${ds.recordCount} records)`).join(', ');
+      log.warn(`repaired ${sources.length} data source(s) that a stopped process left in the middle of a change; count, fields and revision re-derived from their records: ${which}`);
+    });
     const adminToken = config.ADMIN_TOKEN ?? crypto.randomBytes(18).toString('base64url');
     const hello = (await conn.db!.admin().command({ hello: 1 })) as { setName?: string; msg?: string };
     const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
-    const limits = createRateLimits(config, redis);
+    const limits = createRateLimits(config, redis, keyedHash(config.SERVER_SECRET, adminToken));
     const events = new DomainEventBus();
     const activity = await startActivityLog({ conn, config, log, events });
     cleanups.push(() => activity.close());
@@ -73,11 +78,10 @@ export async function startApp(config: Config, log: Logger = createLogger(config
 
     const koa = new Koa();
     koa.proxy = config.TRUST_PROXY;
-    // A client that hangs up mid-response is not a server error.
-    koa.on('error', (e: Error & { code?: string }) => {
-      if (e.code === 'ERR_STREAM_PREMATURE_CLOSE' || e.code === 'ECONNRESET' || e.code === 'EPIPE') return;
-      log.error('unhandled Koa error', e);
-    });
+    koa.maxIpsCount = config.TRUST_PROXY_HOPS;
+    // A client that hangs up, sends malformed HTTP or aborts its upload is not a server error.
+    koa.on('error', logKoaError(log));
+    koa.use(clientAddressOf(config));
     koa.use(errorHandler(log));
     koa.use(securityHeaders());
     koa.use(compressResponses());

@@ -16,6 +16,9 @@ describe('config', () => {
     [{ INGEST_MAX_RECORDS: '0' }, 'INGEST_MAX_RECORDS must be at least 1'],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 12 characters'],
     [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL must be an absolute URL'],
+    [{ TRUST_PROXY_HOPS: '0' }, 'TRUST_PROXY_HOPS must be at least 1'],
+    [{ SERVER_SECRET: 'too-short' }, 'SERVER_SECRET must be at least 32 characters'],
+    [{ TRUST_PROXY_HOPS: 'two' }, 'TRUST_PROXY_HOPS must be a number'],
   ])('names the variable of a bad value: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

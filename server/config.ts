@@ -11,6 +11,8 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   ADMIN_TOKEN: z.string().min(12, 'must be at least 12 characters').optional(),
+  /** Keys the hashes stored outside the process (Redis rate-limit keys); default: derived from the admin token. Same on every process. */
+  SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PUBLIC_URL: z.url({ error: 'must be an absolute URL such as https://dash.example.com' }).optional(),
   DATA_DIR: z.string().min(1).optional(),
   SEED_DEMO: bool.optional(),
@@ -22,6 +24,8 @@ const EnvSchema = z.object({
   ADMIN_JSON_MAX_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
   /** Trust X-Forwarded-For / -Proto from a reverse proxy (only behind one: clients could forge them). */
   TRUST_PROXY: bool.default(false),
+  /** With TRUST_PROXY: how many proxies append to X-Forwarded-For; the client is the entry the outermost of them appended. */
+  TRUST_PROXY_HOPS: positiveInt(10).default(1),
   /** Failed admin-token or ingest-credential attempts per client address per window. */
   RATE_LIMIT_AUTH_FAILURES: positiveInt(1_000_000).default(20),
   RATE_LIMIT_AUTH_WINDOW_SECONDS: positiveInt(86_400).default(900),

@@ -1,6 +1,7 @@
 import { startApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './log';
+import { RedisUnreachableError } from './redis';
 
 /** Entry point of `npm start`: one process serving the API, Socket.IO and the web app. */
 async function main() {
@@ -13,7 +14,8 @@ async function main() {
   }
   const log = createLogger(config.LOG_LEVEL);
   const app = await startApp(config, log).catch((e: unknown) => {
-    log.error('startup failed', e);
+    // A known cause is told as its message; anything else with its stack.
+    log.error('startup failed', e instanceof RedisUnreachableError ? e.message : e);
     process.exit(1);
   });
   const { db } = app.ctx;

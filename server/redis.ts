@@ -3,6 +3,11 @@ import type { Logger } from './log';
 
 /** How long the first connection to Redis may take before startup fails. */
 const CONNECT_TIMEOUT_MS = 3_000;
+/**
+ * How long the first connection may take in all — TCP connect, handshake and a PING answered: a
+ * port that accepts and never replies must stop startup, not hang it.
+ */
+const FIRST_ANSWER_TIMEOUT_MS = 5_000;
 
 /** host:port of a Redis URL, without credentials (for messages and logs). */
 export function redisAddress(url: string): string {
@@ -53,7 +58,22 @@ export async function connectRedis(url: string, log: Logger, role: string, opts:
     if (warned) log.info(`redis (${role}): connected again`);
     warned = false;
   });
-  await client.connect();
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new RedisUnreachableError(
+        `REDIS_URL (${redisAddress(url)}) did not answer within ${FIRST_ANSWER_TIMEOUT_MS / 1000} s: is a Redis server listening there? Fix REDIS_URL, or unset it to run a single process.`,
+      ));
+    }, FIRST_ANSWER_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([client.connect().then(() => client.ping()), silent]);
+  } catch (e) {
+    if (client.isOpen) client.destroy();
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
   connected = true;
   return client;
 }

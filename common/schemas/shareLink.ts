@@ -9,7 +9,12 @@ export const CreateShareLink = z
   .object({
     label: z.string().trim().min(1, 'Label is required').max(SHARE_LINK_LABEL_MAX, `Label is at most ${SHARE_LINK_LABEL_MAX} characters`),
     /** When the link stops working; omitted or null: never. */
-    expiresAt: z.iso.datetime({ offset: true, message: 'expiresAt must be an ISO date-time' }).nullable().optional(),
+    expiresAt: z.iso
+      .datetime({ offset: true, message: 'expiresAt must be an ISO date-time' })
+      // (a text that is no date-time is the check above's to name)
+      .refine((at) => !(Date.parse(at) <= Date.now()), 'expiresAt is in the past: give a future date-time, or none for a link that never expires')
+      .nullable()
+      .optional(),
     allowCsv: z.boolean().default(true),
   })
   .strict();

@@ -81,7 +81,7 @@ export function createGuards(app: AppContext) {
             new ApiError(401, ErrorCode.invalidIngestCredential, "This credential is neither the admin token nor a data source's ingest key"),
           );
         }
-        await limits.ingest.consume(ctx, crypto.createHash('sha256').update(credential).digest('hex'));
+        await limits.ingest.consume(ctx, credential);
         (ctx.state as IngestState).ingestCredential = state;
         return next();
       }),

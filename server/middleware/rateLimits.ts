@@ -3,6 +3,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { ErrorCode } from '@common/schemas/errors';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
+import type { KeyedHash } from '../keyedHash';
 import type { RedisClient } from '../redis';
 
 /** One named limit: so many points per window per key (an address or a credential). */
@@ -13,12 +14,14 @@ export class Limit {
     readonly points: number,
     readonly windowSeconds: number,
     private readonly limiter: RateLimiterAbstract,
+    /** Keys are stored as their keyed hash (never a credential or an address in clear, nor a bare SHA-256). */
+    private readonly hash: KeyedHash,
   ) {}
 
   /** Counts one request; over the limit it throws 429. Sets the RateLimit-* headers either way. */
   async consume(ctx: Context, key: string): Promise<void> {
     try {
-      this.setHeaders(ctx, await this.limiter.consume(key));
+      this.setHeaders(ctx, await this.limiter.consume(this.hash(key)));
     } catch (e) {
       if (e instanceof RateLimiterRes) throw this.tooMany(e);
       throw e;
@@ -27,20 +30,20 @@ export class Limit {
 
   /** Throws 429 when the key has used up the window, without counting this request. */
   async check(ctx: Context, key: string): Promise<void> {
-    const res = await this.limiter.get(key);
+    const res = await this.limiter.get(this.hash(key));
     if (res && res.consumedPoints >= this.points) throw this.tooMany(res);
     if (res) this.setHeaders(ctx, res);
   }
 
   /** The 429 message when the key has used up the window (for callers outside HTTP, e.g. socket handshakes). */
   async blocked(key: string): Promise<string | null> {
-    const res = await this.limiter.get(key);
+    const res = await this.limiter.get(this.hash(key));
     return res && res.consumedPoints >= this.points ? this.tooMany(res).message : null;
   }
 
   /** Counts a failure (used for failed credentials, which are checked before being counted). */
   async penalize(key: string): Promise<void> {
-    await this.limiter.penalty(key, 1);
+    await this.limiter.penalty(this.hash(key), 1);
   }
 
   private setHeaders(ctx: Context, res: RateLimiterRes) {
@@ -85,15 +88,16 @@ export interface RateLimits {
 
 /**
  * The server's rate limits (config variables RATE_LIMIT_*). With Redis they are shared by every
- * process; when Redis is unreachable each process falls back to counting in its own memory.
+ * process; when Redis is unreachable each process falls back to counting in its own memory. Keys
+ * (addresses, credentials) are given in clear and stored as `hash(key)`.
  */
-export function createRateLimits(config: Config, redis: RedisClient | null): RateLimits {
+export function createRateLimits(config: Config, redis: RedisClient | null, hash: KeyedHash): RateLimits {
   const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract => {
     const memory = new RateLimiterMemory({ keyPrefix, points, duration });
     if (!redis) return memory;
     return new RateLimiterRedis({ storeClient: redis, useRedisPackage: true, keyPrefix: `livedash:rl:${keyPrefix}`, points, duration, insuranceLimiter: memory });
   };
-  const limit = (what: string, prefix: string, points: number, seconds: number) => new Limit(what, points, seconds, make(prefix, points, seconds));
+  const limit = (what: string, prefix: string, points: number, seconds: number) => new Limit(what, points, seconds, make(prefix, points, seconds), hash);
   return {
     authFailures: limit('failed credential attempts from this address', 'auth', config.RATE_LIMIT_AUTH_FAILURES, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
     ingest: limit('ingest requests with this credential', 'ingest', config.RATE_LIMIT_INGEST, config.RATE_LIMIT_INGEST_WINDOW_SECONDS),

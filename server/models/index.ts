@@ -1,5 +1,5 @@
 import mongoose, { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
-import { repairInterruptedChanges } from './ingestJournal';
+import { repairInterruptedChanges, type RepairedSource } from './ingestJournal';
 import { shareLinkSchema, type ShareLinkDoc } from './shareLink';
 
 export type { ShareLinkDoc } from './shareLink';
@@ -12,6 +12,17 @@ const dataSourceSchema = new Schema(
     name: { type: String, required: true },
     description: { type: String, default: '' },
     primaryKey: { type: String, default: null },
+    /** Every record kept under a server id (no primary key). */
+    appendOnly: { type: Boolean, default: false },
+    timeField: { type: String, default: null },
+    updateMode: { type: String, default: 'replace' },
+    /** {maxRecords, maxAgeSeconds}, each null for no limit. */
+    retention: { type: Schema.Types.Mixed, default: {} },
+    /** Inferred field types: path → type, keys escaped (see db/fieldNames). */
+    fieldTypes: { type: Schema.Types.Mixed, default: {} },
+    /** Field types set by a person: path → type, keys escaped; they win over the inferred ones. */
+    fieldTypesSet: { type: Schema.Types.Mixed, default: {} },
+    dateOrder: { type: String, default: 'mdy' },
     /** Field key → label, keys escaped (see db/fieldNames). */
     keyMappings: { type: Schema.Types.Mixed, default: {} },
     /** Every field name seen, first-seen order, unescaped (stored as array values). */
@@ -80,7 +91,7 @@ export const schemas = { dataSource: dataSourceSchema, record: recordSchema, das
  * Registers the models on a connection, builds their indexes (collections are created lazily) and
  * repairs the data sources a killed process left mid-change (models/ingestJournal).
  */
-export async function createModels(conn: Connection, onRepaired?: (sourceIds: string[]) => void): Promise<Models> {
+export async function createModels(conn: Connection, onRepaired?: (sources: RepairedSource[]) => void): Promise<Models> {
   const models: Models = {
     DataSource: conn.model<DataSourceDoc>('DataSource', dataSourceSchema, 'datasources'),
     Record: conn.model<RecordDoc>('Record', recordSchema, 'records'),

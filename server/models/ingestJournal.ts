@@ -81,13 +81,20 @@ async function fieldsOfRecords(models: Models, dataSourceId: Id): Promise<string
   return [...seen];
 }
 
+/** A data source repaired at start, with the record count derived from its records. */
+export interface RepairedSource {
+  sourceId: string;
+  name: string;
+  recordCount: number;
+}
+
 /**
  * At start: sources with a journal entry left by a killed process get their count, fields and
- * revision re-derived from their records. Answers the repaired sourceIds.
+ * revision re-derived from their records. Answers the repaired sources.
  */
-export async function repairInterruptedChanges(models: Models): Promise<string[]> {
+export async function repairInterruptedChanges(models: Models): Promise<RepairedSource[]> {
   const { DataSource, Record } = models;
-  const repaired: string[] = [];
+  const repaired: RepairedSource[] = [];
   for (const ds of await DataSource.find().lean<DataSourceDoc[]>()) {
     const tokens = Object.keys((ds.ingestJournal ?? {}) as object);
     if (!tokens.length) continue;
@@ -104,7 +111,7 @@ export async function repairInterruptedChanges(models: Models): Promise<string[]
         ...(missing.length ? { $addToSet: { fields: { $each: missing } } } : {}),
       },
     );
-    repaired.push(ds.sourceId);
+    repaired.push({ sourceId: ds.sourceId, name: ds.name, recordCount });
   }
   return repaired;
 }

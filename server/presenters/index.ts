@@ -1,4 +1,4 @@
-import type { DataSourceDto } from '@common/schemas/dataSource';
+import type { DataSourceDto, FieldType } from '@common/schemas/dataSource';
 import type { DashboardDto, DashboardTab, PublicTabDto, PublicDashboardSummaryDto } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
 import { sourceKind } from '@common/constants';
@@ -16,6 +16,13 @@ export function presentDataSource(ds: DataSourceDoc): DataSourceDto {
     name: ds.name,
     description: ds.description ?? '',
     primaryKey: ds.primaryKey ?? null,
+    appendOnly: ds.appendOnly ?? false,
+    timeField: ds.timeField ?? null,
+    updateMode: ds.updateMode === 'merge' ? 'merge' : 'replace',
+    retention: presentRetention(ds.retention),
+    fieldTypes: { ...decodeKeys((ds.fieldTypes ?? {}) as Record<string, FieldType>), ...decodeKeys((ds.fieldTypesSet ?? {}) as Record<string, FieldType>) },
+    fieldTypesSet: decodeKeys((ds.fieldTypesSet ?? {}) as Record<string, FieldType>),
+    dateOrder: ds.dateOrder === 'dmy' ? 'dmy' : 'mdy',
     keyMappings: decodeKeys((ds.keyMappings ?? {}) as Record<string, string>),
     fields: [...(ds.fields ?? [])],
     recordCount: ds.recordCount ?? 0,
@@ -26,6 +33,11 @@ export function presentDataSource(ds: DataSourceDoc): DataSourceDto {
     createdAt: iso(ds.createdAt),
     updatedAt: iso(ds.updatedAt),
   };
+}
+
+function presentRetention(r: unknown): DataSourceDto['retention'] {
+  const { maxRecords, maxAgeSeconds } = (r ?? {}) as { maxRecords?: number | null; maxAgeSeconds?: number | null };
+  return { maxRecords: maxRecords ?? null, maxAgeSeconds: maxAgeSeconds ?? null };
 }
 
 /** A record as the public view, raw viewer and realtime deltas show it. */

@@ -15,6 +15,7 @@ import { attachViewerCounts } from './viewerCounts';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
+import { clientAddress } from '../clientAddress';
 
 /** How long a disconnected viewer's missed packets are kept for it. */
 export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
@@ -71,7 +72,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (typeof token === 'string' && token) {
       // A wrong token in the handshake is a failed sign-in like a wrong bearer token over REST.
-      const address = socket.handshake.address;
+      const address = clientAddress(socket.handshake.headers, socket.handshake.address, ctx.config);
       const blocked = await ctx.limits.authFailures.blocked(address);
       if (blocked) return next(refuse(ErrorCode.rateLimited, blocked));
       if (!isAdminToken(token, ctx.adminToken)) {

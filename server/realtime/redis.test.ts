@@ -8,7 +8,7 @@ const cluster = useCluster();
 describe('two processes behind Redis', () => {
   it('delivers a record ingested through process A to a viewer connected to process B, and back', async () => {
     expect(cluster.b.log()).toContain('Redis adapter');
-    const health = await (await fetch(`${cluster.b.url}/api/health`)).json();
+    const health = await (await fetch(`${cluster.b.url}/api/admin/health`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json();
     expect(health.realtime.adapter).toBe('redis');
 
     const ds = (await cluster.a.http('POST', '/api/admin/data-sources', { body: { name: 'Shared' } })).body;

@@ -1,5 +1,6 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
 import type { EmbeddingDto } from '@common/schemas/embedding';
+import { embedOriginProblem } from '@common/sharing';
 import type { AppContext } from '../context';
 import { getDashboard } from './dashboards';
 import { loadDashboardForShare, SHARE_TOKEN_PATTERN } from './shareLinks';
@@ -27,6 +28,11 @@ async function originsOf(ctx: AppContext, dashboardId: string): Promise<string[]
   return [...(doc?.origins ?? [])];
 }
 
+/** The stored origins that pass today's rule (one stored under an older, laxer rule never reaches a header). */
+async function allowedOriginsOf(ctx: AppContext, dashboardId: string): Promise<string[]> {
+  return (await originsOf(ctx, dashboardId)).filter((o) => embedOriginProblem(o) === null);
+}
+
 export async function getEmbedding(ctx: AppContext, dashboardId: string): Promise<EmbeddingDto> {
   const d = await getDashboard(ctx, dashboardId);
   return { dashboardId: d.id, origins: await originsOf(ctx, d.id) };
@@ -49,17 +55,20 @@ const VIEWER_BY_TOKEN = /^\/s\/([^/]+)$/;
  */
 export async function frameAncestorsFor(ctx: AppContext, path: string): Promise<string[]> {
   const byId = VIEWER_BY_ID.exec(path);
-  if (byId) return originsOf(ctx, byId[1]);
+  if (byId) return allowedOriginsOf(ctx, byId[1]);
   const byToken = VIEWER_BY_TOKEN.exec(path);
   if (byToken && SHARE_TOKEN_PATTERN.test(byToken[1])) {
     const shared = await loadDashboardForShare(ctx, byToken[1], { touch: false }).catch(() => null);
-    if (shared) return originsOf(ctx, String(shared.dashboard._id));
+    if (shared) return allowedOriginsOf(ctx, String(shared.dashboard._id));
   }
   return [];
 }
 
-/** A CSP header with its frame-ancestors directive set to 'self' plus the given origins. */
+/**
+ * A CSP header with its frame-ancestors directive set to 'self' plus the given origins. Built from
+ * its directives (no `String.replace`, whose `$&`-style patterns would rewrite an origin).
+ */
 export function withFrameAncestors(csp: string, origins: string[]): string {
-  const directive = `frame-ancestors ${["'self'", ...origins].join(' ')}`;
-  return /frame-ancestors[^;]*/.test(csp) ? csp.replace(/frame-ancestors[^;]*/, directive) : `${csp};${directive}`;
+  const others = csp.split(';').map((d) => d.trim()).filter((d) => d && !/^frame-ancestors(\s|$)/i.test(d));
+  return [...others, ['frame-ancestors', "'self'", ...origins].join(' ')].join(';');
 }

@@ -1,6 +1,6 @@
 import { startApp, type RunningApp } from '../app';
 import { loadConfig } from '../config';
-import { createLogger } from '../log';
+import { createLogger, type Logger } from '../log';
 import { viewCacheOf } from '../viewCache';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -22,11 +22,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts the real server on a free port against a fresh embedded database. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** Starts the real server on a free port against a fresh embedded database (optionally with a test's logger). */
+export async function startTestServer(env: Record<string, string> = {}, log?: Logger): Promise<TestServer> {
   const fromEnv = process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {};
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, SEED_DEMO: 'false', LOG_LEVEL: 'error', ...fromEnv, ...env });
-  const app = await startApp(config, createLogger(config.LOG_LEVEL));
+  const app = await startApp(config, log ?? createLogger(config.LOG_LEVEL));
   const url = `http://127.0.0.1:${app.port}`;
   return {
     app,
@@ -55,4 +55,16 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
     close: () => app.close(),
   };
+}
+
+/** A logger that keeps its lines (level, message and the error's stack or text) for a test to read. */
+export function capturedLog(): { log: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const log: Logger = {
+    debug: (m) => lines.push(`debug ${m}`),
+    info: (m) => lines.push(`info ${m}`),
+    warn: (m) => lines.push(`warn ${m}`),
+    error: (m, e) => lines.push(`error ${m}${e instanceof Error ? ` — ${e.stack}` : e ? ` — ${String(e)}` : ''}`),
+  };
+  return { log, lines };
 }

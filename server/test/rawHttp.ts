@@ -32,3 +32,29 @@ export async function headOnlyRequest(url: string, method: string, path: string,
     });
   });
 }
+
+/**
+ * Writes raw bytes to the server (a malformed request, a body cut short) and resolves with what
+ * came back once the server closes the connection; `hangUp` closes it from this side at once.
+ */
+export async function rawRequest(url: string, raw: string, opts: { hangUp?: boolean; timeoutMs?: number } = {}): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    let data = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the server did not close the connection within ${opts.timeoutMs ?? 5_000} ms`));
+    }, opts.timeoutMs ?? 5_000);
+    socket.on('connect', () => {
+      socket.write(raw);
+      if (opts.hangUp) socket.destroy();
+    });
+    socket.on('data', (d) => (data += d.toString('latin1')));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(data);
+    });
+    socket.on('error', () => undefined);
+  });
+}

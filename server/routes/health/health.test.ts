@@ -8,11 +8,22 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 describe('health and the error shape', () => {
-  it('reports status, database mode and readiness, version and uptime', async () => {
+  it('tells anyone the status and database mode only; the admin gets readiness, the engine\'s reason, version and uptime', async () => {
     const res = await s.http('GET', '/api/health', { token: null });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', database: { ready: true }, version: '0.1.0', uptimeSeconds: expect.any(Number) });
+    expect(res.body).toEqual({ status: 'ok', database: { mode: s.app.ctx.db.mode } });
     expect(['embedded-mongod', 'embedded-jongodb', 'external']).toContain(res.body.database.mode);
+
+    expect((await s.http('GET', '/api/admin/health', { token: null })).status).toBe(401);
+    const admin = await s.http('GET', '/api/admin/health');
+    expect(admin.status).toBe(200);
+    expect(admin.body).toEqual({
+      status: 'ok',
+      database: { mode: s.app.ctx.db.mode, ready: true, persistent: s.app.ctx.db.persistent, reason: s.app.ctx.db.reason },
+      realtime: { adapter: 'memory' },
+      version: '0.1.0',
+      uptimeSeconds: expect.any(Number),
+    });
   });
 
   it('answers unknown API paths with a JSON 404, never the web app', async () => {

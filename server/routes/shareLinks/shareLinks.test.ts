@@ -73,9 +73,9 @@ describe('share links', () => {
     const { d } = await draft();
     expect((await s.http('GET', '/api/share/nope', { token: null })).status).toBe(404);
     expect((await s.http('GET', `/api/share/${'A'.repeat(32)}`, { token: null })).status).toBe(404);
-    const past = await link(d.id, { label: 'Old', expiresAt: new Date(Date.now() - 1000).toISOString() });
-    expect(past.body.link.status).toBe('expired');
-    expect((await s.http('GET', `/api/share/${past.body.token}`, { token: null })).status).toBe(404);
+    const expiring = (await link(d.id, { label: 'Old', expiresAt: new Date(Date.now() + 60_000).toISOString() })).body;
+    await s.app.ctx.models.ShareLink.updateOne({ _id: expiring.link.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await s.http('GET', `/api/share/${expiring.token}`, { token: null })).status).toBe(404);
     const { token } = (await link(d.id)).body;
     await s.http('DELETE', `/api/admin/dashboards/${d.id}`);
     expect((await s.http('GET', `/api/share/${token}`, { token: null })).status).toBe(404);
@@ -87,6 +87,12 @@ describe('share links', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('validation_failed');
     expect(bad.body.error.fields.map((f: { path: string }) => f.path).sort()).toEqual(['', 'expiresAt', 'label']);
+    // A link that has expired before it is made is refused, and no token is shown.
+    const past = await link(d.id, { label: 'Old', expiresAt: new Date(Date.now() - 1000).toISOString() });
+    expect(past.status).toBe(400);
+    expect(past.body.error).toMatchObject({ code: 'validation_failed', fields: [{ path: 'expiresAt', message: expect.stringContaining('in the past') }] });
+    expect(past.body.token).toBeUndefined();
+    expect((await s.http('GET', `/api/admin/dashboards/${d.id}/links`)).body).toEqual([]);
     expect((await link('0123456789abcdef01234567')).status).toBe(404);
     const other = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Other', dataSourceId: d.dataSourceId } })).body;
     const { link: dto } = (await link(d.id)).body;
