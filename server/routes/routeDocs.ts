@@ -15,7 +15,8 @@ export interface RouteDoc {
 }
 
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
-  'GET /api/health': { summary: 'Server status, database mode and readiness, version, uptime', answer: '{status, database, realtime, version, uptimeSeconds}; 503 while the database is not ready' },
+  'GET /api/health': { summary: 'Server status and database mode', answer: '{status, database: {mode}}; 503 while the database is not ready' },
+  'GET /api/admin/health': { summary: 'Server details for the operator: database readiness and engine, realtime adapter, version, uptime', answer: '{status, database, realtime, version, uptimeSeconds}; 503 while the database is not ready' },
   'GET /api/openapi.json': { summary: 'This API as an OpenAPI 3.1 document, generated from the routes', answer: 'OpenAPI 3.1 document' },
 
   'POST /api/data/ingest': {

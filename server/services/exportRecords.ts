@@ -1,10 +1,13 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
+import { fieldValue } from '@common/cells';
 import { CSV_OPTIONS, csvCell, neutralise, safeFileName } from '@common/csv';
+import { readPath } from '@common/paths';
 import { splitFieldList, type ExportFormat, type ExportQuery } from '@common/schemas/export';
 import type { AppContext } from '../context';
 import { decodeKeys } from '../db/fieldNames';
 import type { DataSourceDoc, RecordDoc } from '../models';
+import { presentDataSource } from '../presenters';
 
 type Json = Record<string, unknown>;
 
@@ -29,9 +32,13 @@ function timeOf(value: unknown): number | null {
   return null;
 }
 
+/** The chosen fields of a record (a path such as `issue.id` becomes a field of that name). */
 function pick(data: Json, fields: string[]): Json {
   const out: Json = {};
-  for (const f of fields) if (Object.prototype.hasOwnProperty.call(data, f)) out[f] = data[f];
+  for (const f of fields) {
+    const v = readPath(data, f);
+    if (v !== undefined) out[f] = v;
+  }
   return out;
 }
 
@@ -41,11 +48,14 @@ async function* chunks(app: AppContext, ds: DataSourceDoc, format: ExportFormat,
   if (range && range.field === null) filter.lastUpdated = { ...(range.from !== null && { $gte: new Date(range.from) }), ...(range.to !== null && { $lte: new Date(range.to) }) };
   const inRange = (data: Json): boolean => {
     if (!range || range.field === null) return true;
-    const t = timeOf(data[range.field]);
+    const t = timeOf(readPath(data, range.field));
     return t !== null && (range.from === null || t >= range.from) && (range.to === null || t <= range.to);
   };
+  // Date-time fields (the source's type model) are written as ISO 8601, whatever form they came in.
+  const types = presentDataSource(ds).fieldTypes;
+  const formats = fields.map((f) => (types[f] === 'datetime' ? { format: 'date' as const } : {}));
   const line = (data: Json): string =>
-    format === 'csv' ? stringify([fields.map((f) => csvCell(f, data[f]))], { ...CSV_OPTIONS, bom: false }) : JSON.stringify(pick(data, fields));
+    format === 'csv' ? stringify([fields.map((f, i) => csvCell(f, fieldValue(data, f), formats[i]))], { ...CSV_OPTIONS, bom: false }) : JSON.stringify(pick(data, fields));
   // A JSON array's items are separated by commas, NDJSON's lines end with a line break.
   const join = (lines: string[], firstChunk: boolean): string =>
     format === 'csv' ? lines.join('') : format === 'ndjson' ? `${lines.join('\n')}\n` : `${firstChunk ? '\n' : ',\n'}${lines.join(',\n')}`;
@@ -82,7 +92,7 @@ interface Range {
  */
 export function exportRecords(app: AppContext, ds: DataSourceDoc, query: ExportQuery): { fileName: string; contentType: string; stream: Readable } {
   const fields = query.fields ? splitFieldList(query.fields) : [...(ds.fields ?? [])];
-  const timeField = query.field ?? (ds as { timeField?: string | null }).timeField ?? null;
+  const timeField = query.field ?? ds.timeField ?? null;
   const range: Range | null = query.from || query.to
     ? { field: timeField, from: query.from ? Date.parse(query.from) : null, to: query.to ? Date.parse(query.to) : null }
     : null;

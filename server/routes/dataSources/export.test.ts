@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { joinFieldList } from '@common/schemas/export';
+import { encodeKeys } from '../../db/fieldNames';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../../test/harness';
 
 let s: TestServer;
@@ -63,6 +64,19 @@ describe('GET /api/admin/data-sources/:id/export', () => {
     expect(future.body).toEqual([]);
     const recent = await s.http('GET', `/api/admin/data-sources/${ds.id}/export?format=ndjson&from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`);
     expect(recent.text.trim().split('\n')).toHaveLength(3);
+  });
+
+  it('writes date-time fields as ISO 8601 in CSV and ranges on the source\'s time field (a path) by default', async () => {
+    const ds = await sourceWith('Events', [
+      { id: 1, meta: { at: 1714554000 } },
+      { id: 2, meta: { at: 1714726800 } },
+    ]);
+    // Set in the database: the settings' PATCH belongs to the "Any client, any shape" work.
+    await s.app.ctx.models.DataSource.updateOne({ _id: ds.id }, { $set: { timeField: 'meta.at', fieldTypesSet: encodeKeys({ 'meta.at': 'datetime' }) } });
+    const csv = await s.http('GET', `/api/admin/data-sources/${ds.id}/export?fields=id,meta.at`);
+    expect(csv.text.replace(/^\ufeff/, '').split('\r\n').slice(0, 3)).toEqual(['id,meta.at', '1,2024-05-01T09:00:00.000Z', '2,2024-05-03T09:00:00.000Z']);
+    const ranged = await s.http('GET', `/api/admin/data-sources/${ds.id}/export?format=json&fields=id&from=2024-05-02T00:00:00Z`);
+    expect(ranged.body).toEqual([{ id: 2 }]);
   });
 
   it('streams a source larger than one cursor batch whole, in every format', async () => {

@@ -45,6 +45,7 @@ export function ApiDocs({ section, source, onSource }: { section: string; source
     origin,
     sourceId: ds?.sourceId ?? 'CSTM_your_source_id',
     primaryKey: ds?.primaryKey ?? null,
+    appendOnly: ds?.appendOnly ?? false,
     record: sample.record,
     isPlaceholder: sample.isPlaceholder,
     credential,

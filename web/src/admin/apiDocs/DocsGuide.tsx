@@ -25,7 +25,9 @@ export function DocsGuide({ s, doc, error }: { s: SampleSource; doc: OpenApiDocu
             data-testid="sample-note"
             title={s.isPlaceholder ? 'This source has no records yet: the sample fields are placeholders — send your own' : `This source's records are shown with their own fields`}
             description={
-              !s.primaryKey && (
+              s.appendOnly ? (
+                'The source is append-only: every record is kept as it came, under a server id, with no primary key.'
+              ) : !s.primaryKey && (
                 <>
                   The source has no primary key yet: its first ingest here makes the first field of the first record
                   {firstField && <> (<Typography.Text code>{firstField}</Typography.Text> in the sample)</>} its key for good, and records sharing a value

@@ -13,6 +13,8 @@ export interface SampleSource {
   origin: string;
   sourceId: string;
   primaryKey: string | null;
+  /** Every record kept as it came, under a server id (no primary key). */
+  appendOnly: boolean;
   /** One record of the source, or placeholder fields (`isPlaceholder`). */
   record: Json;
   isPlaceholder: boolean;

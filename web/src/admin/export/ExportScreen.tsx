@@ -18,7 +18,7 @@ const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 
 export default function ExportScreen({ source, onSource }: { source: string | null; onSource(id: string): void }) {
   const sources = useDataSources((s) => s.items);
   const ds = sources.find((d) => d.id === source || d.sourceId === source) ?? sources[0];
-  const timeField = (ds as { timeField?: string | null } | undefined)?.timeField ?? null;
+  const timeField = ds?.timeField ?? null;
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [fields, setFields] = useState<string[]>([]);
   const [ranged, setRanged] = useState(false);
@@ -35,6 +35,8 @@ export default function ExportScreen({ source, onSource }: { source: string | nu
     setRun(null);
   }, [dsId, timeField]);
   useEffect(() => () => abort.current?.abort(), []);
+  // Changed options: the last result no longer describes them.
+  useEffect(() => setRun((r) => (r?.state === 'running' ? r : null)), [format, fields, ranged, rangeField, range]);
 
   const start = async () => {
     if (!ds) return;
