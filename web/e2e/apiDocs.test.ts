@@ -140,6 +140,23 @@ describe('API docs that follow the source you came from', () => {
     expect(await page.getByRole('tab', { name: 'Examples' }).count()).toBe(1);
   });
 
+  it('fills in the ingest key of a source whose key was just rotated ("API Examples" on its card)', async () => {
+    const { page } = h;
+    await sidebar(page, 'data-sources', 'overview');
+    const card = page.getByTestId('data-source-card').filter({ hasText: 'Support Tickets' });
+    await card.getByRole('button', { name: 'Rotate' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Rotate' }).click();
+    const key = await card.getByTestId('ingest-key-full').innerText();
+    await card.getByRole('button', { name: 'API Examples' }).click();
+    const docs = page.getByTestId('api-docs');
+    await page.locator('[data-testid="api-docs"][data-section="examples"]').waitFor();
+    expect(await docs.getByTestId('docs-source-bar').innerText()).toContain('Support Tickets');
+    await docs.getByText("Use this source's ingest key").click();
+    expect(await docs.getByTestId('example-webhook').innerText()).toContain(`/records?key=${key}`);
+    expect(await docs.getByTestId('example-one').innerText()).toContain(`Authorization: Bearer ${key}`);
+    expect(await docs.getByTestId('no-fresh-key').count()).toBe(0);
+  });
+
   it('has a favicon the CSP allows', async () => {
     const { page } = h;
     expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/favicon.svg');
