@@ -72,14 +72,14 @@ export function EndpointsTable({ doc, error, origin, groups }: { doc: OpenApiDoc
       rowKey={(r) => `${r.method} ${r.path}`}
       dataSource={rows}
       // On phones the table scrolls inside its card instead of widening the page.
-      scroll={{ x: 1240 }}
+      scroll={{ x: 1150 }}
       columns={[
         { title: 'Method', dataIndex: 'method', width: 90, render: (m: string) => <Tag color={METHOD_COLOR[m]}>{m}</Tag> },
         { title: 'Path', dataIndex: 'path', width: 270, render: (p: string) => <Typography.Text code copyable={{ text: origin + p }} style={{ wordBreak: 'break-all' }}>{p}</Typography.Text> },
         { title: 'Audience', dataIndex: 'audience', width: 130, render: (a: EndpointRow['audience']) => (a ? AUDIENCE_LABEL[a] : '—') },
         { title: 'What it does', dataIndex: 'summary' },
-        { title: 'Body', dataIndex: 'body', width: 200, render: (b: string) => <Typography.Text type="secondary" style={{ fontSize: 12 }}>{b}</Typography.Text> },
-        { title: 'Answer', dataIndex: 'answer', width: 200, render: (a: string) => <Typography.Text type="secondary" style={{ fontSize: 12 }}>{a}</Typography.Text> },
+        { title: 'Body', dataIndex: 'body', width: 170, render: (b: string) => <Typography.Text type="secondary" style={{ fontSize: 12 }}>{b}</Typography.Text> },
+        { title: 'Answer', dataIndex: 'answer', width: 170, render: (a: string) => <Typography.Text type="secondary" style={{ fontSize: 12 }}>{a}</Typography.Text> },
       ]}
     />
   );
