@@ -2,10 +2,13 @@
  * `npm run bench:ingest`: records/s through POST /api/data/ingest (batches of 1,000 records of
  * ~300 bytes; new keys, then the same keys again) against a raw-driver bulkWrite of the same
  * records on the same engine in the same run, and CPU per record of the ingest pipeline against
- * JSON.parse of the same bytes. Prints ratios; absolute numbers depend on the engine.
+ * JSON.parse of the same bytes. Then a source's own URL (scripts/benchSourceUrl.ts): single-record
+ * POSTs against a bare node:http server, NDJSON against JSON.parse, POST → 100 viewers latency.
+ * Prints ratios; absolute numbers depend on the engine. BENCH_ONLY=url runs the source URL part only.
  */
 import { ADMIN_TOKEN, startTestServer } from '../server/test/harness';
 import { ingestRecords } from '../server/services/ingestRecords';
+import { benchSourceUrl } from './benchSourceUrl';
 
 const BATCH = 1000;
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -26,7 +29,13 @@ const batches = (round: number) => Array.from({ length: BATCHES }, (_, b) => Arr
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
 
 async function main() {
-  const s = await startTestServer({ INGEST_MAX_RECORDS: String(BATCH) });
+  if (process.env.BENCH_ONLY === 'url') {
+    const u = await startTestServer({ RATE_LIMIT_INGEST: '1000000' });
+    await benchSourceUrl(u);
+    await u.close();
+    return;
+  }
+  const s = await startTestServer({ INGEST_MAX_RECORDS: String(Math.max(BATCH, 10_000)), RATE_LIMIT_INGEST: '1000000' });
   const { models, conn } = s.app.ctx;
   console.log(`engine: ${s.app.ctx.db.mode}; ${BATCHES} batches of ${BATCH} records, ~${JSON.stringify(record(1, 1)).length} bytes each`);
   const raw = conn.collection('bench_raw');
@@ -79,6 +88,8 @@ async function main() {
   console.log(`\nCPU per record: ingest pipeline ${perRecord(pipeUs).toFixed(1)} µs, JSON.parse ${perRecord(parseUs).toFixed(1)} µs, ratio ${(perRecord(pipeUs) / perRecord(parseUs)).toFixed(1)}×`);
   await raw.deleteMany({});
   void models;
+  await s.reset();
+  await benchSourceUrl(s);
   await s.close();
 }
 

@@ -25,6 +25,12 @@ export const ErrorCode = {
   badContentEncoding: 'bad_content_encoding',
   unsupportedMediaType: 'unsupported_media_type',
   conflict: 'conflict',
+  /** An ingest names a primary key other than the source's (or one for an append-only source). */
+  primaryKeyConflict: 'primary_key_conflict',
+  /** A first ingest without a named key: the first field is missing or repeats in the batch. */
+  primaryKeyAmbiguous: 'primary_key_ambiguous',
+  /** A setting that can change only while the source holds no records (primaryKey, appendOnly). */
+  sourceNotEmpty: 'source_not_empty',
   /** The share link exists but does not allow CSV export. */
   shareCsvForbidden: 'share_csv_forbidden',
   internalError: 'internal_error',

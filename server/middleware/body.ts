@@ -70,31 +70,40 @@ export function parseJsonText(text: string): unknown {
 }
 
 /**
+ * Reads a body of at most `limit` bytes (after decompression) as text. A middleware placed after
+ * a route's guard calls it, so nothing is read for callers the route refuses.
+ */
+export async function readBodyText(ctx: Context, limit: number): Promise<string> {
+  const req = ctx.req;
+  const stream = decoded(req);
+  const identity = stream === req;
+  try {
+    return await getRawBody(stream, { limit, encoding: 'utf8', length: identity ? req.headers['content-length'] : undefined });
+  } catch (e) {
+    const err = e as { type?: string; code?: string; status?: number };
+    if (err.type === 'entity.too.large') throw PayloadTooLargeError(`Request body is larger than the limit of ${formatBytes(limit)}`);
+    if (!identity && !err.type) {
+      throw new ApiError(400, ErrorCode.badContentEncoding, `The body is not valid ${req.headers['content-encoding']} data, as its Content-Encoding says`);
+    }
+    if (err.type === 'request.size.invalid') throw new ApiError(400, ErrorCode.malformedJson, 'The body is shorter or longer than its Content-Length');
+    if (err.type === 'request.aborted') throw new ApiError(400, ErrorCode.malformedJson, 'The request was aborted before its body was complete');
+    throw e;
+  }
+}
+
+/** Whether a request carries a body at all. */
+export const requestHasBody = (ctx: Context) => hasBody(ctx.req);
+
+/**
  * Reads a JSON body of at most `limit` bytes (after decompression) into `ctx.request.body`. It is
  * placed after a route's guard, so nothing is read for callers the route refuses. Keys such as
  * `__proto__` stay ordinary own properties (plain JSON.parse); services reject them where they matter.
  */
 export function jsonBody(opts: { limit: number }): Middleware {
   return async (ctx: Context, next) => {
-    const req = ctx.req;
-    if (!hasBody(req)) return next();
+    if (!hasBody(ctx.req)) return next();
     if (!ctx.is('application/json', '+json')) throw UnsupportedMediaTypeError();
-    const stream = decoded(req);
-    const identity = stream === req;
-    let text: string;
-    try {
-      text = await getRawBody(stream, { limit: opts.limit, encoding: 'utf8', length: identity ? req.headers['content-length'] : undefined });
-    } catch (e) {
-      const err = e as { type?: string; code?: string; status?: number };
-      if (err.type === 'entity.too.large') throw PayloadTooLargeError(`Request body is larger than the limit of ${formatBytes(opts.limit)}`);
-      if (!identity && !err.type) {
-        throw new ApiError(400, ErrorCode.badContentEncoding, `The body is not valid ${req.headers['content-encoding']} data, as its Content-Encoding says`);
-      }
-      if (err.type === 'request.size.invalid') throw new ApiError(400, ErrorCode.malformedJson, 'The body is shorter or longer than its Content-Length');
-      if (err.type === 'request.aborted') throw new ApiError(400, ErrorCode.malformedJson, 'The request was aborted before its body was complete');
-      throw e;
-    }
-    ctx.request.body = parseJsonText(text);
+    ctx.request.body = parseJsonText(await readBodyText(ctx, opts.limit));
     return next();
   };
 }

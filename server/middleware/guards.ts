@@ -62,15 +62,23 @@ export function createGuards(app: AppContext) {
         return next();
       }),
 
-    /** The admin token, or an existing data source's ingest key (the service gets that source and refuses any other). */
-    ingest: () =>
+    /**
+     * The admin token, or an existing data source's ingest key (the service gets that source and
+     * refuses any other). With `queryKey`, an ingest key may also come as `?key=` for senders that
+     * can only be given a URL (the path alone is ever logged, never the query).
+     */
+    ingest: (opts: { queryKey?: boolean } = {}) =>
       guard('ingest', async (ctx, next) => {
-        const credential = bearerToken(ctx) ?? (ctx.get('x-ingest-key').trim() || null);
+        const fromHeader = bearerToken(ctx) ?? (ctx.get('x-ingest-key').trim() || null);
+        const fromQuery = opts.queryKey && typeof ctx.query.key === 'string' ? ctx.query.key.trim() || null : null;
+        const credential = fromHeader ?? fromQuery;
         if (!credential) {
-          throw new ApiError(401, ErrorCode.ingestCredentialRequired, "Ingest needs a credential: send Authorization: Bearer <admin token or the data source's ingest key>");
+          const how = opts.queryKey ? ", or the source's ingest key as ?key=<ingest key>" : '';
+          throw new ApiError(401, ErrorCode.ingestCredentialRequired, `Ingest needs a credential: send Authorization: Bearer <admin token or the data source's ingest key>${how}`);
         }
         await limits.authFailures.check(ctx, ctx.ip);
-        const admin = isAdminToken(credential, app.adminToken);
+        // The admin token only ever in a header: a URL ends up in proxies' and senders' logs.
+        const admin = fromHeader !== null && isAdminToken(credential, app.adminToken);
         const source = admin ? null : await findSourceByIngestKey(app, credential);
         let state: IngestCredential;
         if (admin) state = { admin: true };

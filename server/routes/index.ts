@@ -7,6 +7,7 @@ import { dashboardsRouter } from './dashboards';
 import { dataSourcesRouter } from './dataSources';
 import { healthRouter } from './health';
 import { ingestRouter } from './ingest';
+import { sourceRecordsRouter } from './sourceRecords';
 import { publicDashboardsRouter } from './publicDashboards';
 import { shareLinksRouter } from './shareLinks';
 import { activityRouter } from './activity';
@@ -17,7 +18,7 @@ import { openApiRouter } from './openapi';
 /** Every REST route under /api, each resource router declaring its own routes' audiences. */
 export function buildApiRouter(app: AppContext, extra: Router[]): Router {
   const api = new Router({ prefix: '/api', sensitive: true, strict: true });
-  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), openApiRouter(app, () => api), ...extra]) {
+  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), openApiRouter(app, () => api), ...extra]) {
     api.use(r.routes());
   }
   return api;

@@ -47,6 +47,7 @@ describe('trust boundary: every route declares its audience', () => {
     const open = routes.filter((r) => r.audience !== 'admin').map((r) => `${r.audience} ${r.method} ${r.path}`).sort();
     expect(open).toEqual([
       'ingest POST /api/data/ingest',
+      'ingest POST /api/data/sources/:sourceId/records',
       'public GET /api/dashboards',
       'public GET /api/dashboards/:id',
       'public GET /api/dashboards/:id/export',

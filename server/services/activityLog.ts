@@ -77,6 +77,9 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
   };
 
   /** The entry of an ingest request: per source, the counts; the credential's kind and hint. */
+  /** The ingest routes: their entry holds counts and the credential's kind, never a key (nor the URL's query). */
+  const INGEST_ROUTES = new Set(['POST /api/data/ingest', 'POST /api/data/sources/:sourceId/records']);
+
   async function ingestEntry(ctx: Context, address: string | null, status: number) {
     const who = (ctx.state as Partial<IngestState>).ingestCredential;
     const answer = isObject(ctx.body) ? ctx.body : {};
@@ -170,7 +173,7 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
         const key = `${ctx.method} ${route}`;
         const status = error ? ((error as { status?: number }).status ?? 500) : ctx.status;
         // A refused credential or a rate limit is logged by the guard, not twice.
-        if (key === 'POST /api/data/ingest' && status !== 401 && status !== 429) {
+        if (INGEST_ROUTES.has(key) && status !== 401 && status !== 429) {
           const p = ingestEntry(ctx, address, status).catch((e) => app.log.error('activity log: ingest entry failed', e));
           inFlight.add(p);
           void p.finally(() => inFlight.delete(p));

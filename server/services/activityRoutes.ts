@@ -32,4 +32,5 @@ export const ROUTE_ACTIVITY: Record<string, RouteActivity> = {
   'DELETE /api/integrations/:id': r('integration.deleted', 'integration', 'deleted integration', 'param:id'),
   'POST /api/integrations/:id/sync': r('sync.started', 'integration', 'started a sync of integration', 'param:id'),
   'POST /api/data/ingest': r('ingest', 'dataSource', 'ingested into data source', 'none'),
+  'POST /api/data/sources/:sourceId/records': r('ingest', 'dataSource', 'ingested into data source', 'none'),
 };

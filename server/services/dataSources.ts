@@ -4,11 +4,13 @@ import type { CreateDataSource, DataSourceDto, DataSourceWithKeyDto, UpdateDataS
 import type { RawDataResponse } from '@common/schemas/record';
 import { CUSTOM_SOURCE_PREFIX } from '@common/constants';
 import type { AppContext } from '../context';
-import { encodeKeys } from '../db/fieldNames';
+import { ErrorCode } from '@common/schemas/errors';
+import { encodeKey, encodeKeys } from '../db/fieldNames';
 import { ApiError, ForbiddenError, NotFoundError } from '../errors';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { presentDashboard, presentDataSource, presentRecord } from '../presenters';
 import { settledRevision } from '../models/ingestJournal';
+import { withSourceLock } from './sourceLock';
 
 const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
 
@@ -45,7 +47,11 @@ export async function listDataSources(ctx: AppContext): Promise<DataSourceDto[]>
 /** Creates a custom data source with a fresh ingest key (returned in full only here). */
 export async function createDataSource(ctx: AppContext, input: CreateDataSource): Promise<DataSourceWithKeyDto> {
   const key = newIngestKey();
+  exclusiveKeying(input);
+  const { fields, setTypes } = storedSettings(input);
   const doc = await ctx.models.DataSource.create({
+    ...fields,
+    fieldTypesSet: setTypes,
     sourceId: newSourceId(),
     name: input.name,
     description: input.description ?? '',
@@ -71,14 +77,62 @@ export async function ensureIntegrationDataSource(
   return doc!;
 }
 
+type Settings = Omit<UpdateDataSource, 'name' | 'description' | 'keyMappings'>;
+
+/** A source has a primary key or is append-only, never both. */
+function exclusiveKeying(s: Settings): void {
+  if (s.appendOnly === true && s.primaryKey) {
+    const message = 'a source is either keyed by primaryKey or append-only (every record kept), not both: send one of them';
+    throw new ApiError(400, ErrorCode.validationFailed, `appendOnly: ${message}`, [{ path: 'appendOnly', message }]);
+  }
+}
+
+/** The stored form of a source's settings; fieldTypes keys escaped, a null type removing the one a person set. */
+function storedSettings(s: Settings): { fields: Record<string, unknown>; setTypes: Record<string, string>; unsetTypes: string[] } {
+  const fields: Record<string, unknown> = {};
+  if (s.primaryKey !== undefined) {
+    fields.primaryKey = s.primaryKey;
+    if (s.primaryKey) fields.appendOnly = false;
+  }
+  if (s.appendOnly !== undefined) {
+    fields.appendOnly = s.appendOnly;
+    if (s.appendOnly) fields.primaryKey = null;
+  }
+  for (const k of ['updateMode', 'timeField', 'retention', 'dateOrder'] as const) if (s[k] !== undefined) fields[k] = s[k];
+  const setTypes: Record<string, string> = {};
+  const unsetTypes: string[] = [];
+  for (const [path, type] of Object.entries(s.fieldTypes ?? {})) {
+    if (type === null) unsetTypes.push(encodeKey(path));
+    else setTypes[encodeKey(path)] = type;
+  }
+  return { fields, setTypes, unsetTypes };
+}
+
+/**
+ * Applies an admin's change. primaryKey and appendOnly decide how records are identified, so they
+ * change only while the source holds no records (409 naming the field otherwise); the check and
+ * the change run inside the source's lock, after any write already queued.
+ */
 export async function updateDataSource(ctx: AppContext, id: string, patch: UpdateDataSource): Promise<DataSourceDto> {
-  const ds = await requireDataSource(ctx, id);
-  const set: Record<string, unknown> = {};
+  const found = await requireDataSource(ctx, id);
+  exclusiveKeying(patch);
+  const { fields, setTypes, unsetTypes } = storedSettings(patch);
+  const set: Record<string, unknown> = { ...fields, ...Object.fromEntries(Object.entries(setTypes).map(([k, v]) => [`fieldTypesSet.${k}`, v])) };
+  const $unset = Object.fromEntries(unsetTypes.map((k) => [`fieldTypesSet.${k}`, '']));
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.description !== undefined) set.description = patch.description;
-  if (patch.primaryKey !== undefined) set.primaryKey = patch.primaryKey;
   if (patch.keyMappings !== undefined) set.keyMappings = encodeKeys(patch.keyMappings);
-  const updated = await ctx.models.DataSource.findByIdAndUpdate(ds._id, { $set: set }, { returnDocument: 'after' }).lean<DataSourceDoc>();
+  const updated = await withSourceLock(ctx, String(found._id), async () => {
+    const ds = (await ctx.models.DataSource.findById(found._id).lean<DataSourceDoc>()) ?? found;
+    const keyChanges = (patch.primaryKey !== undefined && (patch.primaryKey ?? null) !== (ds.primaryKey ?? null)) || (patch.appendOnly !== undefined && patch.appendOnly !== Boolean(ds.appendOnly));
+    if (keyChanges && (await ctx.models.Record.exists({ dataSourceId: ds._id }))) {
+      const field = patch.primaryKey !== undefined ? 'primaryKey' : 'appendOnly';
+      const now = ds.appendOnly ? 'append-only' : ds.primaryKey ? `keyed by "${ds.primaryKey}"` : 'not keyed yet';
+      const message = `${field} can change only while the data source holds no records: "${ds.name}" holds records and is ${now}. Create a new data source for another key (or delete its records first)`;
+      throw new ApiError(409, ErrorCode.sourceNotEmpty, message, [{ path: field, message: 'can change only while the data source holds no records' }]);
+    }
+    return ctx.models.DataSource.findByIdAndUpdate(ds._id, { $set: set, ...(Object.keys($unset).length ? { $unset } : {}) }, { returnDocument: 'after' }).lean<DataSourceDoc>();
+  });
   if (!updated) throw NotFoundError(`Data source ${id}`);
   const dto = presentDataSource(updated);
   ctx.events.emit('datasource.changed', { dataSource: dto, metadataChanged: true });

@@ -1,14 +1,13 @@
+import type { UpdateMode } from '@common/schemas/dataSource';
 import type { IngestRejection, IngestResult, IngestSourceResult } from '@common/schemas/ingest';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../context';
 import { ApiError, BadRequestError, ForbiddenError, NotFoundError } from '../errors';
 import type { DataSourceDoc } from '../models';
-import { closeChange, openChange } from '../models/ingestJournal';
-import { presentDataSource } from '../presenters';
 import { findDataSource } from './dataSources';
-import { checkRecords, isObject, structureProblem } from './recordRules';
-import { withSourceLock } from './sourceLock';
-import { writeRecords } from './writeRecords';
+import type { ParsedRecords } from '../middleware/parseRecords';
+import { isObject, structureProblem } from './recordRules';
+import { writeToSource, type WriteOutcome } from './sourceWriter';
 
 type Json = Record<string, unknown>;
 type Format = IngestResult['format'];
@@ -19,7 +18,6 @@ interface Item {
   record: unknown;
 }
 
-/** Who is ingesting: the admin, or the holder of some credential that must be a source's ingest key. */
 /** Who ingests: the admin, or the holder of one data source's ingest key (that source, as the guard found it by the key). */
 export type IngestCredential = { admin: true } | { admin: false; source: DataSourceDoc };
 
@@ -67,10 +65,28 @@ export function detectFormat(body: unknown, maxRecords: number): { format: Forma
   return { format, items, primaryKey };
 }
 
+/** Whether an ingest key's own source is the one a request names (by sourceId or id). */
+const isOwnSource = (who: IngestCredential, sourceId: string) => !who.admin && (sourceId === who.source.sourceId || sourceId === String(who.source._id));
+
+/**
+ * An ingest key writes to its own source only. Any other name gets the same 403, whether such a
+ * source exists or not: a key holder learns nothing about other sources.
+ */
+const keyForbidden = (sourceId: string) =>
+  ForbiddenError(`This ingest key cannot write to data source ${sourceId}: use that source's own ingest key or the admin token`, ErrorCode.ingestKeyForbidden);
+
+/** The update mode a wrapper body names, if any. */
+function bodyMode(body: unknown): UpdateMode | undefined {
+  if (!isObject(body) || body.mode === undefined) return undefined;
+  if (body.mode === 'merge' || body.mode === 'replace') return body.mode;
+  throw new ApiError(400, ErrorCode.validationFailed, 'mode must be "replace" or "merge"', [{ path: 'mode', message: 'must be "replace" or "merge"' }]);
+}
+
 /** Upserts records by (data source, primary-key value) and reports what landed and what did not. */
-export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestCredential, queryPrimaryKey?: string): Promise<IngestResult> {
+export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestCredential, query: { primaryKey?: string; mode?: UpdateMode } = {}): Promise<IngestResult> {
   const { format, items, primaryKey: bodyPrimaryKey } = detectFormat(body, ctx.config.INGEST_MAX_RECORDS);
-  const explicitKey = bodyPrimaryKey ?? queryPrimaryKey;
+  const explicitKey = bodyPrimaryKey ?? query.primaryKey;
+  const mode = bodyMode(body) ?? query.mode;
   const rejections: IngestRejection[] = [];
   const bySource = new Map<string, Item[]>();
   for (const item of items) {
@@ -86,9 +102,9 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
   let unknownSourceRejections = 0;
   const sources = new Map<string, DataSourceDoc>();
   for (const sourceId of bySource.keys()) {
+    if (!who.admin && !isOwnSource(who, sourceId)) throw keyForbidden(sourceId);
     // An ingest key writes to its own source, which the guard already read.
-    const own = !who.admin && (sourceId === who.source.sourceId || sourceId === String(who.source._id));
-    const ds = own ? who.source : await findDataSource(ctx, sourceId);
+    const ds = who.admin ? await findDataSource(ctx, sourceId) : who.source;
     if (!ds) {
       if (format !== 'array') throw NotFoundError(`Data source ${sourceId}`);
       for (const item of bySource.get(sourceId)!) rejections.push({ index: item.index, sourceId, reason: `data source ${sourceId} not found` });
@@ -96,22 +112,27 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
       bySource.delete(sourceId);
       continue;
     }
-    if (!who.admin && String(ds._id) !== String(who.source._id)) {
-      throw ForbiddenError(`This ingest key cannot write to data source ${sourceId}: use that source's own ingest key or the admin token`, ErrorCode.ingestKeyForbidden);
-    }
     sources.set(sourceId, ds);
   }
 
-  const results: IngestSourceResult[] = [];
-  for (const [sourceId, list] of bySource) {
-    results.push(await upsertRecordsIntoSource(ctx, sources.get(sourceId)!, list, explicitKey, rejections));
-  }
+  const outcomes = await Promise.all([...bySource].map(([sourceId, list]) => writeToSource(ctx, sources.get(sourceId)!, { items: list, explicitKey, keyless: 'firstField', mode })));
+  return ingestReport(format, items.length, rejections, outcomes, unknownSourceRejections);
+}
+
+/**
+ * The answer of an ingest: counts, rejections and warnings by record index. Nothing landed: 400
+ * (404 when every record named a missing source), listing the first reasons.
+ */
+export function ingestReport(format: Format, received: number, rejections: IngestRejection[], outcomes: WriteOutcome[], unknownSourceRejections = 0): IngestResult {
+  for (const o of outcomes) rejections.push(...o.rejections);
   rejections.sort((a, b) => a.index - b.index);
+  const warnings = outcomes.flatMap((o) => o.warnings).sort((a, b) => a.index - b.index);
+  const results = outcomes.map((o) => o.result);
   const inserted = results.reduce((n, r) => n + r.inserted, 0);
   const updated = results.reduce((n, r) => n + r.updated, 0);
-  const result: IngestResult = { success: inserted + updated > 0, format, received: items.length, inserted, updated, rejected: rejections.length, rejections, sources: results };
+  const result: IngestResult = { success: inserted + updated > 0, format, received, inserted, updated, rejected: rejections.length, rejections, warnings, sources: results };
   if (!result.success) {
-    const allUnknown = unknownSourceRejections === rejections.length;
+    const allUnknown = unknownSourceRejections > 0 && unknownSourceRejections === rejections.length;
     const first = rejections.slice(0, 5).map((r) => `#${r.index}: ${r.reason}`).join('; ');
     throw new ApiError(
       allUnknown ? 404 : 400,
@@ -124,24 +145,30 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
 }
 
 /**
- * The source's primary key, set once: the first ingest to claim it wins (an atomic
- * findOneAndUpdate on primaryKey: null); everyone else reads the winner's.
+ * Records sent to a source's own URL: the source named by sourceId or id (an ingest key: its own
+ * source only, any other name the same 403), keyed by the source's key, the request's
+ * `?primaryKey=` while the source has none, or else append-only.
  */
-async function claimPrimaryKey(ctx: AppContext, ds: DataSourceDoc, key: string): Promise<string> {
-  const { DataSource } = ctx.models;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const won = await DataSource.findOneAndUpdate({ _id: ds._id, primaryKey: null }, { $set: { primaryKey: key } }, { returnDocument: 'after' }).lean<DataSourceDoc>();
-    if (won) return key;
-    const current = await DataSource.findById(ds._id).lean<DataSourceDoc>();
-    if (!current) throw NotFoundError(`Data source ${ds.sourceId}`);
-    if (current.primaryKey) return current.primaryKey;
-  }
-  throw new ApiError(409, 'conflict', `The primary key of data source ${ds.sourceId} keeps changing: retry the ingest`);
+export async function ingestIntoSource(
+  ctx: AppContext,
+  who: IngestCredential,
+  sourceId: string,
+  body: ParsedRecords,
+  query: { primaryKey?: string; mode?: UpdateMode },
+): Promise<IngestResult> {
+  let ds: DataSourceDoc | null;
+  if (who.admin) ds = await findDataSource(ctx, sourceId);
+  else if (isOwnSource(who, sourceId)) ds = who.source;
+  else throw keyForbidden(sourceId);
+  if (!ds) throw NotFoundError(`Data source ${sourceId}`);
+  const rejections = body.unreadable.map((u) => ({ index: u.index, sourceId: ds.sourceId, reason: u.reason }));
+  const outcome = body.items.length ? [await writeToSource(ctx, ds, { items: body.items, explicitKey: query.primaryKey, keyless: 'appendOnly', mode: query.mode })] : [];
+  return ingestReport(body.format, body.items.length + body.unreadable.length, rejections, outcome);
 }
 
 /**
- * Upserts records into one data source by primary-key value, bumping the source's revision and
- * announcing the changed records. Used by REST ingest and by integration syncs.
+ * Upserts records into one data source by primary-key value (an integration sync), through the
+ * same group-committed writer as every ingest.
  */
 export async function upsertRecordsIntoSource(
   ctx: AppContext,
@@ -150,31 +177,7 @@ export async function upsertRecordsIntoSource(
   explicitKey: string | undefined,
   rejections: IngestRejection[] = [],
 ): Promise<IngestSourceResult> {
-  const firstObject = items.find((i) => isObject(i.record) && Object.keys(i.record).length > 0);
-  let primaryKey = explicitKey ?? ds.primaryKey ?? (firstObject ? Object.keys(firstObject.record as Json)[0] : undefined);
-  let checked = checkRecords(ds.sourceId, ds.fields ?? [], items, primaryKey);
-  if (checked.accepted.length && !ds.primaryKey && primaryKey) {
-    const winner = await claimPrimaryKey(ctx, ds, primaryKey);
-    // Another first ingest claimed a different key: this batch is keyed (and checked) by the winner's.
-    if (!explicitKey && winner !== primaryKey) {
-      primaryKey = winner;
-      checked = checkRecords(ds.sourceId, ds.fields ?? [], items, primaryKey);
-    }
-  }
-  rejections.push(...checked.rejections);
-  const { accepted } = checked;
-  const base = { sourceId: ds.sourceId, primaryKey: primaryKey ?? '', rejected: items.length - accepted.length };
-  if (accepted.length === 0) return { ...base, inserted: 0, updated: 0, revision: ds.revision ?? 0 };
-
-  return withSourceLock(ctx, String(ds._id), async () => {
-    // Journalled: a process killed before closeChange leaves the source to be repaired at start.
-    const change = await openChange(ctx.models, ds._id);
-    if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
-    const { revision } = change;
-    const { inserted, updated, records } = await writeRecords(ctx, ds, accepted, revision);
-    const { after, recordCount } = await closeChange(ctx.models, ds._id, change, checked.newFields);
-    ctx.events.emit('records.upserted', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision, total: recordCount, records });
-    if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
-    return { ...base, inserted, updated, revision };
-  });
+  const outcome = await writeToSource(ctx, ds, { items, explicitKey, keyless: 'firstField' });
+  rejections.push(...outcome.rejections);
+  return outcome.result;
 }

@@ -1,5 +1,6 @@
 import type { IngestRejection } from '@common/schemas/ingest';
 import { FIELD_NAME_MAX_LENGTH, FIELDS_PER_SOURCE_MAX, FORBIDDEN_FIELD_NAMES } from '@common/constants';
+import { readPath } from '@common/paths';
 
 /**
  * What a record must be to land in a data source. Each rule rejects the one record with its
@@ -24,6 +25,10 @@ export function structureProblem(record: unknown): string | null {
   const stack: { value: unknown; depth: number; path: string }[] = [{ value: record, depth: 0, path: '' }];
   while (stack.length) {
     const { value, depth, path } = stack.pop()!;
+    // JSON numbers past ±1.8e308 parse to Infinity, which no database stores (it read back null).
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      return `field ${shown(path)} is a number too large to store (${value}): send it as a string, or as a number within ±1.8e308`;
+    }
     if (value === null || typeof value !== 'object') continue;
     if (depth > MAX_RECORD_DEPTH) return `record is nested deeper than ${MAX_RECORD_DEPTH} levels`;
     for (const key of Object.keys(value)) {
@@ -47,16 +52,24 @@ function fieldNameProblem(record: Json): string | null {
   return null;
 }
 
-/** Why a record cannot be stored under this primary key, or null when it can. */
-export function recordProblem(record: unknown, primaryKey: string | undefined): string | null {
+/**
+ * How a source identifies its records: by the value at a primary-key path (upserted by it), or
+ * append-only (every record kept under a server id).
+ */
+export type Keying = { primaryKey: string } | { appendOnly: true };
+
+/** Why a record cannot be stored under this keying, or null when it can. */
+export function recordProblem(record: unknown, keying: Keying | undefined): string | null {
   if (!isObject(record)) return 'record is not a JSON object';
   const structure = structureProblem(record);
   if (structure) return structure;
   const name = fieldNameProblem(record);
   if (name) return name;
-  if (!primaryKey) return 'record is not a JSON object with at least one field';
-  if (!Object.prototype.hasOwnProperty.call(record, primaryKey)) return `record has no primary key field "${primaryKey}"`;
-  const v = record[primaryKey];
+  if (!keying || Object.keys(record).length === 0) return 'record is not a JSON object with at least one field';
+  if ('appendOnly' in keying) return null;
+  const { primaryKey } = keying;
+  const v = readPath(record, primaryKey);
+  if (v === undefined) return `record has no primary key field "${primaryKey}"`;
   if (v === null || v === '') return `primary key field "${primaryKey}" is empty`;
   if (typeof v === 'object') return `primary key field "${primaryKey}" must be a string, number or boolean`;
   return null;
@@ -66,21 +79,23 @@ export function recordProblem(record: unknown, primaryKey: string | undefined): 
 export const recordFields = (record: Json) => Object.keys(record).filter((k) => k !== 'custom_fields');
 
 export interface CheckedRecords {
-  accepted: { index: number; recordId: string; record: Json }[];
+  /** recordId: the primary-key value as text, or null for an append-only source (the writer gives a server id). */
+  accepted: { index: number; recordId: string | null; record: Json }[];
   rejections: IngestRejection[];
   /** Field names the accepted records add to the source, first-seen order. */
   newFields: string[];
 }
 
 /**
- * Checks a batch against a primary key and the source's field-name budget (checked against the
- * fields known when the batch starts, plus those the batch's earlier records add).
+ * Checks a batch against a keying and the source's field-name budget: `known` holds the fields
+ * known when the batch starts and gains those its accepted records add (a caller checking several
+ * batches in a row passes the same set).
  */
-export function checkRecords(sourceId: string, knownFields: readonly string[], items: { index: number; record: unknown }[], primaryKey: string | undefined): CheckedRecords {
-  const known = new Set(knownFields);
+export function checkRecords(sourceId: string, known: Set<string>, items: { index: number; record: unknown }[], keying: Keying | undefined): CheckedRecords {
   const out: CheckedRecords = { accepted: [], rejections: [], newFields: [] };
+  const keyOf = keying && 'primaryKey' in keying ? keying.primaryKey : null;
   for (const item of items) {
-    let problem = recordProblem(item.record, primaryKey);
+    let problem = recordProblem(item.record, keying);
     const record = item.record as Json;
     const added = problem ? [] : recordFields(record).filter((f) => !known.has(f));
     if (!problem && known.size + added.length > FIELDS_PER_SOURCE_MAX) {
@@ -92,7 +107,7 @@ export function checkRecords(sourceId: string, knownFields: readonly string[], i
     }
     for (const f of added) known.add(f);
     out.newFields.push(...added);
-    out.accepted.push({ index: item.index, recordId: String(record[primaryKey!]), record });
+    out.accepted.push({ index: item.index, recordId: keyOf === null ? null : String(readPath(record, keyOf)), record });
   }
   return out;
 }

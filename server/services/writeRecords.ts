@@ -1,14 +1,11 @@
 import mongoose, { type AnyBulkWriteOperation } from 'mongoose';
+import type { UpdateMode } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
 import type { AppContext } from '../context';
-import { encodeKeys } from '../db/fieldNames';
+import { decodeKeys, encodeKeys } from '../db/fieldNames';
 import type { DataSourceDoc, RecordDoc } from '../models';
 
 type Json = Record<string, unknown>;
-export interface KeyedRecord {
-  recordId: string;
-  record: Json;
-}
 
 const BATCH = 1000;
 
@@ -40,66 +37,101 @@ async function replaceRecords(ctx: AppContext, docs: RecordDoc[]): Promise<void>
 /** MongoDB's duplicate-key error, by its code (both engines set it, also on bulk write errors). */
 const isDuplicateKey = (e: unknown) => (e as { code?: number })?.code === 11000;
 
+/** One record to write: its key (null: append-only, a server id is given), how it lands, and whose request it is. */
+export interface RecordWrite {
+  recordId: string | null;
+  record: Json;
+  mode: UpdateMode;
+  /** The request (of a group commit) the record came with; counts are kept per group. */
+  group: number;
+}
+
+interface State {
+  _id: mongoose.Types.ObjectId;
+  data: Json;
+  keyOrder: string[];
+  createdAt: Date;
+  stored: boolean;
+}
+
 /**
- * Writes records of one source at one revision: new keys in one insertMany, known keys as
- * updates by _id (a racing insert of the same key falls back to upserts). Returns the records
- * as the public view shows them, without reading them back.
+ * Writes records of one source at one revision, in order: new keys in one insertMany, known keys
+ * as updates by _id (a racing insert of the same key — another process — falls back to upserts).
+ * `merge` keeps the stored fields a record does not send (top level); `replace` stores the record
+ * as sent. Counts per group: a record whose key was stored or came earlier in the flush is an
+ * update. Returns the records as the public view shows them, without reading them back.
  */
-export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, accepted: KeyedRecord[], revision: number): Promise<{ inserted: number; updated: number; records: RecordDto[] }> {
-  const { Record } = ctx.models;
+export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, writes: RecordWrite[], revision: number): Promise<{ counts: Map<number, { inserted: number; updated: number }>; records: RecordDto[] }> {
   const now = new Date();
-  let inserted = 0;
-  let updated = 0;
+  const counts = new Map<number, { inserted: number; updated: number }>();
+  const states = new Map<string, State>();
   const out = new Map<string, RecordDto>();
-  for (let i = 0; i < accepted.length; i += BATCH) {
-    const batch = new Map<string, Json>();
-    for (const { recordId, record } of accepted.slice(i, i + BATCH)) {
-      if (batch.has(recordId)) updated++;
-      batch.delete(recordId);
-      batch.set(recordId, record);
-    }
-    const ids = [...batch.keys()];
-    const existing = new Map(
-      (await Record.find({ dataSourceId: ds._id, recordId: { $in: ids } }).lean<RecordDoc[]>()).map((r) => [r.recordId, r]),
-    );
-    const fresh: RecordDoc[] = [];
-    const replacements: RecordDoc[] = [];
-    for (const [recordId, record] of batch) {
-      const keyOrder = Object.keys(record);
-      const data = encodeKeys(record);
-      const known = existing.get(recordId);
-      const _id = known?._id ?? new mongoose.Types.ObjectId();
-      const createdAt = known?.createdAt ?? now;
-      const doc = { _id, dataSourceId: ds._id, recordId, data, keyOrder, revision, createdAt, lastUpdated: now } as RecordDoc;
-      if (known) replacements.push(doc);
-      else fresh.push({ _id, dataSourceId: ds._id, recordId, data, keyOrder, revision, createdAt: now, lastUpdated: now } as RecordDoc);
-      out.set(recordId, { id: String(_id), recordId, data: record, keyOrder, createdAt: new Date(createdAt).toISOString(), lastUpdated: now.toISOString(), revision });
-    }
-    if (fresh.length) {
-      try {
-        await Record.insertMany(fresh, { ordered: true, lean: true });
-        inserted += fresh.length;
-      } catch (e) {
-        if (!isDuplicateKey(e)) throw e;
-        // Another request inserted some of these keys meanwhile: upsert them all instead.
-        const res = await Record.bulkWrite(
-          fresh.map((d) => ({
-            updateOne: {
-              filter: { dataSourceId: ds._id, recordId: d.recordId },
-              update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: now, revision }, $setOnInsert: { _id: d._id, createdAt: now } },
-              upsert: true,
-            },
-          })),
-          { ordered: true },
-        );
-        inserted += res.upsertedCount;
-        updated += res.matchedCount;
+  // A thousand at a time: read the known keys, apply the writes in order, store the result.
+  for (let i = 0; i < writes.length; i += BATCH) {
+    const chunk = writes.slice(i, i + BATCH);
+    await readStates(ctx, ds, chunk, states);
+    const touched = new Set<string>();
+    for (const w of chunk) {
+      const c = counts.get(w.group) ?? { inserted: 0, updated: 0 };
+      counts.set(w.group, c);
+      const _id = new mongoose.Types.ObjectId();
+      const recordId = w.recordId ?? String(_id);
+      touched.add(recordId);
+      const known = states.get(recordId);
+      if (!known) {
+        c.inserted++;
+        states.set(recordId, { _id, data: w.record, keyOrder: Object.keys(w.record), createdAt: now, stored: false });
+        continue;
+      }
+      c.updated++;
+      if (w.mode === 'merge') {
+        known.data = { ...known.data, ...w.record };
+        known.keyOrder = [...known.keyOrder, ...Object.keys(w.record).filter((k) => !known.keyOrder.includes(k))];
+      } else {
+        known.data = w.record;
+        known.keyOrder = Object.keys(w.record);
       }
     }
-    if (replacements.length) {
-      await replaceRecords(ctx, replacements);
-      updated += replacements.length;
+    const fresh: RecordDoc[] = [];
+    const replacements: RecordDoc[] = [];
+    for (const recordId of touched) {
+      const st = states.get(recordId)!;
+      (st.stored ? replacements : fresh).push({ _id: st._id, dataSourceId: ds._id, recordId, data: encodeKeys(st.data), keyOrder: st.keyOrder, revision, createdAt: st.createdAt, lastUpdated: now } as RecordDoc);
+      st.stored = true;
+      out.delete(recordId);
+      out.set(recordId, { id: String(st._id), recordId, data: st.data, keyOrder: st.keyOrder, createdAt: new Date(st.createdAt).toISOString(), lastUpdated: now.toISOString(), revision });
     }
+    if (fresh.length) await insertFresh(ctx, ds, fresh, revision, now);
+    if (replacements.length) await replaceRecords(ctx, replacements);
   }
-  return { inserted, updated, records: [...out.values()] };
+  return { counts, records: [...out.values()] };
+}
+
+/** Reads the stored records of the keys a chunk names that are not known yet. */
+async function readStates(ctx: AppContext, ds: DataSourceDoc, chunk: RecordWrite[], states: Map<string, State>): Promise<void> {
+  const ids = [...new Set(chunk.map((w) => w.recordId).filter((id): id is string => id !== null && !states.has(id)))];
+  if (!ids.length) return;
+  for (const r of await ctx.models.Record.find({ dataSourceId: ds._id, recordId: { $in: ids } }).lean<RecordDoc[]>()) {
+    states.set(r.recordId, { _id: r._id, data: decodeKeys((r.data ?? {}) as Json), keyOrder: [...(r.keyOrder ?? [])], createdAt: r.createdAt, stored: true });
+  }
+}
+
+async function insertFresh(ctx: AppContext, ds: DataSourceDoc, fresh: RecordDoc[], revision: number, now: Date): Promise<void> {
+  const { Record } = ctx.models;
+  try {
+    await Record.insertMany(fresh, { ordered: true, lean: true });
+  } catch (e) {
+    if (!isDuplicateKey(e)) throw e;
+    // Another process inserted some of these keys meanwhile: upsert them all instead (as sent).
+    await Record.bulkWrite(
+      fresh.map((d) => ({
+        updateOne: {
+          filter: { dataSourceId: ds._id, recordId: d.recordId },
+          update: { $set: { data: d.data, keyOrder: d.keyOrder, lastUpdated: now, revision }, $setOnInsert: { _id: d._id, createdAt: now } },
+          upsert: true,
+        },
+      })),
+      { ordered: true },
+    );
+  }
 }

@@ -12,7 +12,7 @@ export function ingestRouter(app: AppContext): Router {
   const { router, auth } = resourceRouter(app);
   router.post('/data/ingest', auth.ingest(), jsonBody({ limit: app.config.INGEST_MAX_BYTES }), validate({ query: IngestQuery }, async (ctx, { query }) => {
     const { ingestCredential } = ctx.state as IngestState;
-    ctx.body = await ingestRecords(app, ctx.request.body, ingestCredential, query.primaryKey);
+    ctx.body = await ingestRecords(app, ctx.request.body, ingestCredential, query);
   }));
   return router;
 }

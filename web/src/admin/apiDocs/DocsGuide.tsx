@@ -13,9 +13,10 @@ export function DocsGuide({ s, doc, error }: { s: SampleSource; doc: OpenApiDocu
       <Card title="Ingest data">
         <Typography.Paragraph>
           Send JSON records to <Typography.Text code style={{ wordBreak: 'break-all' }}>POST {s.origin}/api/data/ingest</Typography.Text>. The format is detected
-          automatically. A record is identified by its primary key: the <Typography.Text code>primaryKey</Typography.Text> you name
-          (in the body or as <Typography.Text code>?primaryKey=</Typography.Text>), else the source&apos;s primary key, else the first field
-          of the first record. Ingesting the same key again updates the record.
+          automatically. A record is identified by its primary key: the source&apos;s, else the <Typography.Text code>primaryKey</Typography.Text> you
+          name (in the body or as <Typography.Text code>?primaryKey=</Typography.Text>) while the source is empty, else the first field of
+          the first record when every record has it and no two share it. Ingesting the same key again updates the record
+          (<Typography.Text code>?mode=merge</Typography.Text> updates only the fields sent).
         </Typography.Paragraph>
         {(s.isPlaceholder || !s.primaryKey) && (
           <Alert
@@ -30,8 +31,9 @@ export function DocsGuide({ s, doc, error }: { s: SampleSource; doc: OpenApiDocu
               ) : !s.primaryKey && (
                 <>
                   The source has no primary key yet: its first ingest here makes the first field of the first record
-                  {firstField && <> (<Typography.Text code>{firstField}</Typography.Text> in the sample)</>} its key for good, and records sharing a value
-                  of it are one record. To keep every record as it comes, send to the source&apos;s own URL instead (below).
+                  {firstField && <> (<Typography.Text code>{firstField}</Typography.Text> in the sample)</>} its key for good — when every record has it and
+                  no two share it (else the ingest is refused, naming the duplicates). To keep every record as it comes, send to the source&apos;s own
+                  URL instead (below).
                 </>
               )
             }

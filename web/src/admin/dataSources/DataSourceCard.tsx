@@ -1,10 +1,11 @@
-import { Alert, Button, Card, Flex, Tag, Tooltip, Typography } from 'antd';
-import { ApiOutlined, CopyOutlined, DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Flex, Tag, Typography } from 'antd';
+import { ApiOutlined, DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
 import { sourceKind } from '@common/constants';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { navigateAdmin } from '../shell/nav';
-import { copyText, useToast } from '../ui/toast';
+import { CopyButton } from '../ui/CopyButton';
 import { IngestKeyRow } from './IngestKeyRow';
+import { SourceUrlRow } from './SourceUrlRow';
 
 const KIND_LABEL = { custom: 'Custom', integration: 'Integration', other: 'Other' } as const;
 const KIND_COLOR = { custom: 'blue', integration: 'purple', other: 'default' } as const;
@@ -18,7 +19,6 @@ interface Props {
 
 /** One data source card (spec 2.5 plus the ingest key, edit and record count of DECISIONS.md). */
 export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Props) {
-  const toast = useToast();
   const kind = sourceKind(ds.sourceId);
   const custom = kind === 'custom';
   return (
@@ -33,32 +33,32 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Pro
       <Flex align="center" gap={4} wrap style={{ marginTop: 4 }}>
         <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>Source ID:</Typography.Text>
         <Typography.Text code data-testid="source-id" style={{ wordBreak: 'break-all' }}>{ds.sourceId}</Typography.Text>
-        <Tooltip title="Copy Source ID">
-          <Button
-            size="small"
-            type="text"
-            aria-label="Copy Source ID"
-            icon={<CopyOutlined />}
-            onClick={async () => {
-              await copyText(ds.sourceId);
-              toast.success('Source ID copied to clipboard');
-            }}
-          />
-        </Tooltip>
+        <CopyButton text={ds.sourceId} what="Source ID" label="Copy Source ID" />
       </Flex>
       {ds.description && <Typography.Paragraph style={{ margin: '4px 0' }}>{ds.description}</Typography.Paragraph>}
       <Flex gap={16} wrap style={{ margin: '4px 0' }}>
-        <span>
-          <Typography.Text type="secondary">Primary key: </Typography.Text>
-          {ds.primaryKey ? <Typography.Text code data-testid="primary-key">{ds.primaryKey}</Typography.Text> : <Typography.Text italic data-testid="primary-key">Not set</Typography.Text>}
+        {ds.appendOnly ? (
+          <span data-testid="append-only">
+            <Typography.Text type="secondary">Append-only: </Typography.Text>every record kept
+          </span>
+        ) : (
+          <span>
+            <Typography.Text type="secondary">Primary key: </Typography.Text>
+            {ds.primaryKey ? <Typography.Text code data-testid="primary-key">{ds.primaryKey}</Typography.Text> : <Typography.Text italic data-testid="primary-key">Not set</Typography.Text>}
+          </span>
+        )}
+        <span data-testid="update-mode">
+          <Typography.Text type="secondary">Updates: </Typography.Text>
+          {ds.updateMode === 'merge' ? 'merge the fields sent' : 'replace the record'}
         </span>
         <span data-testid="record-count">
           <Typography.Text type="secondary">Records: </Typography.Text>
           {ds.recordCount.toLocaleString()}
         </span>
       </Flex>
+      {custom && <SourceUrlRow sourceId={ds.sourceId} />}
       {custom && <IngestKeyRow dataSource={ds} />}
-      {custom && !ds.primaryKey && (
+      {custom && ds.recordCount === 0 && (
         <Alert
           type="info"
           showIcon

@@ -1,6 +1,6 @@
-import { Form, Input, Modal, Select, Typography } from 'antd';
+import { AutoComplete, Form, Input, Modal, Radio, Typography } from 'antd';
 import { useRef, useState } from 'react';
-import type { DataSourceDto } from '@common/schemas/dataSource';
+import type { DataSourceDto, UpdateMode } from '@common/schemas/dataSource';
 import { api, errorText } from '../../api/client';
 import { useDataSources } from '../stores/dataSources';
 import { useToast } from '../ui/toast';
@@ -9,11 +9,20 @@ import { useSubmitValidation } from '../ui/submitValidation';
 interface Values {
   name: string;
   description: string;
+  /** How records are identified: by a primary key, append-only, or left to the first ingest. */
+  keying: 'key' | 'appendOnly' | 'unset';
   primaryKey?: string | null;
+  updateMode: UpdateMode;
   labels: Record<string, string>;
 }
 
-/** Edit a data source (DECISIONS.md): name, description, primary key and field labels (keyMappings). */
+const keyingOf = (ds: DataSourceDto): Values['keying'] => (ds.appendOnly ? 'appendOnly' : ds.primaryKey ? 'key' : 'unset');
+
+/**
+ * Edit a data source (DECISIONS.md): name, description, field labels (keyMappings), how records
+ * are identified (a primary key, or append-only; only while the source is empty) and how an update
+ * of a known key lands (replace or merge).
+ */
 export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: DataSourceDto | null; onClose(): void }) {
   const [form] = Form.useForm<Values>();
   const submitValidation = useSubmitValidation(dataSource?.id ?? null);
@@ -30,7 +39,9 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
     ? {
       name: shown.name,
       description: shown.description,
+      keying: keyingOf(shown),
       primaryKey: shown.primaryKey,
+      updateMode: shown.updateMode,
       labels: Object.fromEntries(fields.map((f) => [f, shown.keyMappings[f] ?? ''])),
     }
     : undefined;
@@ -40,10 +51,15 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
     setBusy(true);
     try {
       const keyMappings = Object.fromEntries(fields.map((f) => [f, (v.labels?.[f] ?? '').trim()]).filter(([, label]) => label));
+      // How records are identified is sent only when it changed (it may change only while the source is empty).
+      const primaryKey = v.keying === 'key' ? (v.primaryKey ?? '').trim() || null : null;
+      const appendOnly = v.keying === 'appendOnly';
+      const keying = primaryKey !== dataSource.primaryKey || appendOnly !== dataSource.appendOnly ? (appendOnly ? { appendOnly } : { primaryKey, appendOnly: false }) : {};
       const updated = await api.patch<DataSourceDto>(`/api/admin/data-sources/${encodeURIComponent(dataSource.id)}`, {
         name: v.name.trim(),
         description: v.description ?? '',
-        primaryKey: v.primaryKey || null,
+        ...keying,
+        updateMode: v.updateMode,
         keyMappings,
       });
       useDataSources.getState().upsert(updated);
@@ -65,8 +81,31 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
         <Form.Item label="Description" name="description">
           <Input.TextArea rows={2} />
         </Form.Item>
-        <Form.Item label="Primary key" name="primaryKey" extra="The field that identifies a record; a second ingest of the same value updates it.">
-          <Select allowClear placeholder="Not set" options={fields.map((f) => ({ value: f, label: f }))} />
+        <Form.Item
+          label="Records"
+          name="keying"
+          extra={shown && shown.recordCount > 0 ? 'Fixed while the source holds records: create a new source to identify records another way.' : undefined}
+        >
+          <Radio.Group disabled={Boolean(shown && shown.recordCount > 0)} data-testid="keying">
+            <Radio value="key">Primary key: a second record with the same value updates it</Radio>
+            <Radio value="appendOnly">Append-only: every record kept</Radio>
+            <Radio value="unset">Decided by the first ingest</Radio>
+          </Radio.Group>
+        </Form.Item>
+        <Form.Item noStyle dependencies={['keying']}>
+          {({ getFieldValue }) =>
+            getFieldValue('keying') === 'key' && (
+              <Form.Item label="Primary key" name="primaryKey" extra="A field, or a path into nested JSON such as issue.id" rules={[{ required: true, whitespace: true, message: 'Name the field that identifies a record' }]}>
+                <AutoComplete disabled={Boolean(shown && shown.recordCount > 0)} placeholder="ticket_id" options={fields.map((f) => ({ value: f, label: f }))} />
+              </Form.Item>
+            )
+          }
+        </Form.Item>
+        <Form.Item label="Updates" name="updateMode" extra="How a record whose key is already stored lands.">
+          <Radio.Group data-testid="update-mode">
+            <Radio value="replace">Replace the whole record</Radio>
+            <Radio value="merge">Merge: only the fields sent change</Radio>
+          </Radio.Group>
         </Form.Item>
         <Typography.Text strong>Field labels</Typography.Text>
         {fields.length === 0 && <Typography.Paragraph type="secondary">No fields yet: ingest data first.</Typography.Paragraph>}

@@ -1,10 +1,11 @@
 import { Button, Flex, Popconfirm, Tooltip, Typography } from 'antd';
-import { CopyOutlined, KeyOutlined, ReloadOutlined } from '@ant-design/icons';
+import { KeyOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useState } from 'react';
 import type { DataSourceDto, DataSourceWithKeyDto } from '@common/schemas/dataSource';
 import { api, errorText } from '../../api/client';
 import { useDataSources, useFreshIngestKeys } from '../stores/dataSources';
-import { copyText, useToast } from '../ui/toast';
+import { CopyButton } from '../ui/CopyButton';
+import { useToast } from '../ui/toast';
 
 /** The ingest key of a custom source: in full only right after creation or rotation, else its hint. */
 export function IngestKeyRow({ dataSource: ds }: { dataSource: DataSourceDto }) {
@@ -34,18 +35,7 @@ export function IngestKeyRow({ dataSource: ds }: { dataSource: DataSourceDto }) 
       {fresh ? (
         <>
           <Typography.Text code data-testid="ingest-key-full" style={{ wordBreak: 'break-all' }}>{fresh}</Typography.Text>
-          <Tooltip title="Copy ingest key">
-            <Button
-              size="small"
-              type="text"
-              aria-label="Copy ingest key"
-              icon={<CopyOutlined />}
-              onClick={async () => {
-                await copyText(fresh);
-                toast.success('Ingest key copied to clipboard');
-              }}
-            />
-          </Tooltip>
+          <CopyButton text={fresh} what="Ingest key" label="Copy ingest key" />
         </>
       ) : (
         <Tooltip title="The full key is shown only right after creation or rotation">

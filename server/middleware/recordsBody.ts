@@ -1,0 +1,29 @@
+import type { Context, Middleware } from 'koa';
+import { ErrorCode } from '@common/schemas/errors';
+import { ApiError, BadRequestError } from '../errors';
+import { parseRecords, type RecordsBodyType } from './parseRecords';
+import { readBodyText, requestHasBody } from './body';
+
+const ACCEPTED = 'application/json (one record or an array), application/x-ndjson (also application/jsonl, application/ndjson: one record a line) or text/csv (a header row)';
+
+/** The kind of records body a Content-Type announces, or null. */
+function bodyType(ctx: Context): RecordsBodyType | null {
+  if (ctx.is('application/json', '+json')) return 'json';
+  if (ctx.is('application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines')) return 'ndjson';
+  if (ctx.is('text/csv')) return 'csv';
+  return null;
+}
+
+/**
+ * Reads the body of a source's URL (after its guard) into `ctx.request.body` as ParsedRecords:
+ * the limits of ingest apply (bytes after decompression, records per request).
+ */
+export function recordsBody(opts: { limit: number; maxRecords: number }): Middleware {
+  return async (ctx, next) => {
+    if (!requestHasBody(ctx)) throw BadRequestError('no_records', `The request has no body: send records as ${ACCEPTED}`);
+    const type = bodyType(ctx);
+    if (!type) throw new ApiError(415, ErrorCode.unsupportedMediaType, `Unsupported Content-Type "${ctx.get('content-type') || 'none'}": send ${ACCEPTED}`);
+    ctx.request.body = parseRecords(await readBodyText(ctx, opts.limit), type, opts.maxRecords);
+    return next();
+  };
+}

@@ -1,0 +1,235 @@
+import type { IngestRejection, IngestSourceResult, IngestWarning } from '@common/schemas/ingest';
+import type { UpdateMode } from '@common/schemas/dataSource';
+import { ErrorCode } from '@common/schemas/errors';
+import type { AppContext } from '../context';
+import { ApiError, NotFoundError } from '../errors';
+import type { DataSourceDoc } from '../models';
+import { closeChange, openChange } from '../models/ingestJournal';
+import { presentDataSource } from '../presenters';
+import { checkRecords, isObject, type CheckedRecords, type Keying } from './recordRules';
+import { withSourceLock } from './sourceLock';
+import { writeRecords, type RecordWrite } from './writeRecords';
+
+/**
+ * Group commit: the writes of one source queue up and one writer drains them inside the source
+ * lock, so a burst of concurrent requests costs one openChange / writeRecords / closeChange and
+ * one `records.upserted` per flush, not per request. Each request is answered after its own
+ * records are stored, with its own counts, rejections and warnings.
+ */
+
+type Item = { index: number; record: unknown };
+
+export interface WriteJob {
+  items: Item[];
+  /** The key the request names (query, wrapper body, integration), if any. */
+  explicitKey?: string;
+  /** A source with neither key nor append-only: the source URL makes it append-only; /api/data/ingest takes the first field. */
+  keyless: 'appendOnly' | 'firstField';
+  /** merge or replace; the source's updateMode when absent. */
+  mode?: UpdateMode;
+}
+
+export interface WriteOutcome {
+  result: IngestSourceResult;
+  rejections: IngestRejection[];
+  warnings: IngestWarning[];
+}
+
+interface Queued {
+  job: WriteJob;
+  resolve: (o: WriteOutcome) => void;
+  reject: (e: unknown) => void;
+}
+
+interface SourceQueue {
+  pending: Queued[];
+  draining: boolean;
+}
+
+/** Most records one flush takes (a request larger than this is a flush of its own). */
+const FLUSH_RECORDS = 5000;
+
+interface WriterState {
+  queues: Map<string, SourceQueue>;
+  /** Flushes that wrote records, for tests and benchmarks (never timing). */
+  flushes: number;
+}
+const writers = new WeakMap<AppContext, WriterState>();
+const stateOf = (ctx: AppContext) => {
+  let st = writers.get(ctx);
+  if (!st) writers.set(ctx, (st = { queues: new Map(), flushes: 0 }));
+  return st;
+};
+
+/** How many flushes have written records in this app (a test compares it with the request count). */
+export const flushCount = (ctx: AppContext) => stateOf(ctx).flushes;
+
+/** Queues one request's records for a source and answers once they are stored. */
+export function writeToSource(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Promise<WriteOutcome> {
+  const st = stateOf(ctx);
+  const id = String(ds._id);
+  let q = st.queues.get(id);
+  if (!q) st.queues.set(id, (q = { pending: [], draining: false }));
+  const queue = q;
+  return new Promise<WriteOutcome>((resolve, reject) => {
+    queue.pending.push({ job, resolve, reject });
+    if (queue.draining) return;
+    queue.draining = true;
+    // One turn of the event loop lets the requests that arrived together join the first flush;
+    // later ones gather while a flush writes.
+    setImmediate(() => void drain(ctx, st, id, queue));
+  });
+}
+
+async function drain(ctx: AppContext, st: WriterState, id: string, q: SourceQueue): Promise<void> {
+  while (q.pending.length) {
+    let n = 0;
+    let records = 0;
+    while (n < q.pending.length && (n === 0 || records + q.pending[n].job.items.length <= FLUSH_RECORDS)) records += q.pending[n++].job.items.length;
+    const batch = q.pending.splice(0, n);
+    try {
+      await withSourceLock(ctx, id, () => flush(ctx, st, id, batch));
+    } catch (e) {
+      for (const b of batch) b.reject(e);
+    }
+  }
+  q.draining = false;
+  if (st.queues.get(id) === q) st.queues.delete(id);
+}
+
+interface Prepared {
+  q: Queued;
+  keying: Keying;
+  checked: CheckedRecords;
+  mode: UpdateMode;
+  warnings: IngestWarning[];
+}
+
+async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued[]): Promise<void> {
+  let ds = await ctx.models.DataSource.findById(id).lean<DataSourceDoc>();
+  if (!ds) {
+    for (const b of batch) b.reject(NotFoundError('Data source'));
+    return;
+  }
+  const known = new Set(ds.fields ?? []);
+  const prepared: Prepared[] = [];
+  for (const q of batch) {
+    try {
+      const planned = await planKeying(ctx, ds, q.job);
+      ds = planned.ds;
+      const checked = checkRecords(ds.sourceId, known, q.job.items, planned.keying);
+      const mode = q.job.mode ?? (ds.updateMode === 'merge' ? 'merge' : 'replace');
+      prepared.push({ q, keying: planned.keying, checked, mode, warnings: duplicateWarnings(checked, mode) });
+    } catch (e) {
+      q.reject(e);
+    }
+  }
+  const writes: RecordWrite[] = prepared.flatMap((p, group) => p.checked.accepted.map((a) => ({ recordId: a.recordId, record: a.record, mode: p.mode, group })));
+  let revision = ds.revision ?? 0;
+  let counts = new Map<number, { inserted: number; updated: number }>();
+  if (writes.length) {
+    // Journalled: a process killed before closeChange leaves the source to be repaired at start.
+    const change = await openChange(ctx.models, ds._id);
+    if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
+    revision = change.revision;
+    const written = await writeRecords(ctx, ds, writes, revision);
+    counts = written.counts;
+    const { after, recordCount } = await closeChange(ctx.models, ds._id, change, prepared.flatMap((p) => p.checked.newFields));
+    st.flushes++;
+    ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: ds.sourceId, revision, total: recordCount, records: written.records });
+    if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
+  }
+  prepared.forEach((p, group) => {
+    const c = counts.get(group) ?? { inserted: 0, updated: 0 };
+    const primaryKey = 'primaryKey' in p.keying ? p.keying.primaryKey : '';
+    p.q.resolve({
+      result: { sourceId: ds.sourceId, primaryKey, inserted: c.inserted, updated: c.updated, rejected: p.checked.rejections.length, revision: p.checked.accepted.length ? revision : (ds.revision ?? 0) },
+      rejections: p.checked.rejections,
+      warnings: p.warnings,
+    });
+  });
+}
+
+/** Records of one request that share a key: each earlier one is named with the record that replaced it. */
+function duplicateWarnings(checked: CheckedRecords, mode: UpdateMode): IngestWarning[] {
+  const last = new Map<string, number>();
+  const warnings: IngestWarning[] = [];
+  for (const a of checked.accepted) {
+    if (a.recordId === null) continue;
+    const before = last.get(a.recordId);
+    if (before !== undefined) {
+      warnings.push({ index: before, key: a.recordId, message: mode === 'merge' ? `merged with record #${a.index} (same key)` : `replaced by record #${a.index}` });
+    }
+    last.set(a.recordId, a.index);
+  }
+  return warnings.sort((a, b) => a.index - b.index);
+}
+
+const conflict = (message: string) => new ApiError(409, ErrorCode.primaryKeyConflict, message, [{ path: 'primaryKey', message }]);
+
+/**
+ * The keying of one request: the source's own (a request naming another key is refused), or, for
+ * a source that has none yet, the one this request sets — atomically, so concurrent first requests
+ * of several processes agree.
+ */
+async function planKeying(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Promise<{ ds: DataSourceDoc; keying: Keying }> {
+  const wanted = job.explicitKey;
+  if (ds.appendOnly) {
+    if (wanted) throw conflict(`Data source ${ds.sourceId} is append-only (every record kept, no primary key), so records cannot be keyed by "${wanted}": send them without primaryKey`);
+    return { ds, keying: { appendOnly: true } };
+  }
+  if (ds.primaryKey) {
+    if (wanted && wanted !== ds.primaryKey) {
+      throw conflict(`Data source ${ds.sourceId} is keyed by "${ds.primaryKey}", not "${wanted}": a source has one primary key. Send without primaryKey (or with "${ds.primaryKey}"), or use another data source`);
+    }
+    return { ds, keying: { primaryKey: ds.primaryKey } };
+  }
+  let keying: Keying;
+  if (wanted) keying = { primaryKey: wanted };
+  else if (job.keyless === 'appendOnly') keying = { appendOnly: true };
+  else keying = { primaryKey: firstFieldKey(ds, job.items) };
+  // Nothing would land (every record rejected): the source stays as it is.
+  if (checkRecords(ds.sourceId, new Set(ds.fields ?? []), job.items, keying).accepted.length === 0) return { ds, keying };
+  const set = 'appendOnly' in keying ? { appendOnly: true, primaryKey: null } : { primaryKey: keying.primaryKey };
+  const won = await ctx.models.DataSource.findOneAndUpdate({ _id: ds._id, primaryKey: null, appendOnly: { $ne: true } }, { $set: set }, { returnDocument: 'after' }).lean<DataSourceDoc>();
+  // The source's new keying reaches the console with the recount this write ends with.
+  if (won) return { ds: won, keying };
+  const current = await ctx.models.DataSource.findById(ds._id).lean<DataSourceDoc>();
+  if (!current) throw NotFoundError(`Data source ${ds.sourceId}`);
+  // Another process set the keying first: this request follows it (or is refused if it named another key).
+  if (!current.primaryKey && !current.appendOnly) throw new ApiError(409, ErrorCode.conflict, `The keying of data source ${ds.sourceId} keeps changing: retry`);
+  return planKeying(ctx, current, job);
+}
+
+/**
+ * The spec's first-field rule of /api/data/ingest, kept only where it loses nothing: the first
+ * field of the first record, present in every record of the batch with a value no other record has.
+ */
+function firstFieldKey(ds: DataSourceDoc, items: Item[]): string {
+  const objects = items.filter((i): i is { index: number; record: Record<string, unknown> } => isObject(i.record) && Object.keys(i.record).length > 0);
+  if (!objects.length) return '';
+  const field = Object.keys(objects[0].record)[0];
+  const missing: number[] = [];
+  const seen = new Map<string, number>();
+  const duplicates: string[] = [];
+  for (const { index, record } of objects) {
+    const v = Object.prototype.hasOwnProperty.call(record, field) ? record[field] : undefined;
+    if (v === undefined || v === null || v === '' || typeof v === 'object') {
+      missing.push(index);
+      continue;
+    }
+    const key = String(v);
+    const first = seen.get(key);
+    if (first !== undefined) duplicates.push(`records #${first} and #${index} share ${JSON.stringify(key)}`);
+    else seen.set(key, index);
+  }
+  if (!missing.length && !duplicates.length) return field;
+  const what = duplicates.length
+    ? `the first field "${field}" repeats in this batch (${duplicates.slice(0, 5).join('; ')}${duplicates.length > 5 ? `; ${duplicates.length - 5} more` : ''})`
+    : `the first field "${field}" is missing or empty in record${missing.length > 1 ? 's' : ''} ${missing.slice(0, 5).map((i) => `#${i}`).join(', ')}${missing.length > 5 ? ', …' : ''}`;
+  const message =
+    `Data source ${ds.sourceId} has no primary key yet and ${what}, so keying by it would merge or drop records. ` +
+    `Either name the key that identifies a record (primaryKey in the body or ?primaryKey=<field>), ` +
+    `or make the source append-only to keep every record (PATCH /api/admin/data-sources/${String(ds._id)} with {"appendOnly": true}, or send to POST /api/data/sources/${ds.sourceId}/records without a key)`;
+  throw new ApiError(400, ErrorCode.primaryKeyAmbiguous, message, [{ path: 'primaryKey', message: what }]);
+}
