@@ -96,6 +96,10 @@ describe('API docs that follow the source you came from', () => {
     const fresh = (await h.server.http('GET', '/api/data/sources')).body.find((d: { name: string }) => d.name === 'Fresh Source');
     const one = await docs.getByTestId('example-one').getByTestId('code-block').first().innerText();
     expect(one).toContain(`'${publicUrl}/api/data/sources/${fresh.sourceId}/records'`);
+    // The source URL's sample works too: the same record again, by its key, into this source only.
+    const { stdout: sent } = await promisify(execFile)('bash', ['-c', `${one} --silent`]);
+    expect(JSON.parse(sent)).toMatchObject({ success: true, inserted: 0, updated: 1 });
+    expect((await h.server.http('GET', `/api/data/raw?dataSourceId=${fresh.id}`)).body.total).toBe(1);
     // The first ingest made `id` the Fresh source's key: merge and delete address the record by it.
     expect(await docs.getByTestId('example-merge').innerText()).toContain('"id":"example-1"');
     expect(await docs.getByTestId('example-delete').innerText()).toContain(`/records/example-1'`);
