@@ -11,9 +11,15 @@ export function neutralise(text: string): string {
 
 const UNSAFE_FILE_CHARS = /[\u0000-\u001f\u007f/\\?%*:|"<>]/g;
 
+const clean = (s: string) => s.replace(UNSAFE_FILE_CHARS, '_').trim();
+
+/** "<name>.<ext>" with characters no file system accepts replaced; `fallback` when nothing readable is left. */
+export function safeFileName(name: string, fallback: string, ext: string): string {
+  return `${/[^_.\s]/.test(clean(name)) ? clean(name) : fallback}.${ext}`;
+}
+
 /** "<dashboard>.csv", or "<dashboard> - <tab>.csv", with characters no file system accepts replaced. */
 export function csvFileName(dashboardName: string, tabName?: string | null): string {
-  const clean = (s: string) => s.replace(UNSAFE_FILE_CHARS, '_').trim();
   const name = /[^_.\s]/.test(clean(dashboardName)) ? clean(dashboardName) : 'dashboard';
   const tab = tabName ? clean(tabName) : '';
   return `${tab && /[^_.\s]/.test(tab) ? `${name} - ${tab}` : name}.csv`;

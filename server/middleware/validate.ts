@@ -32,7 +32,11 @@ export function singleValuedQuery(query: Record<string, string | string[] | unde
 /** A route's context: Koa's, plus the path parameters @koa/router decoded. */
 export type RouteContext = Context & { params: Record<string, string> };
 
-type Schemas = { body?: z.ZodType; query?: z.ZodType };
+/** What a route validates; the validate middleware carries it so the OpenAPI document reads it (routes/openapi.ts). */
+export type Schemas = { body?: z.ZodType; query?: z.ZodType };
+
+/** The validate middleware, with the schemas it checks. */
+export type Validator = Middleware & { readonly schemas: Schemas };
 type Parsed<S extends Schemas> = {
   body: S['body'] extends z.ZodType ? z.infer<S['body']> : undefined;
   query: S['query'] extends z.ZodType ? z.infer<S['query']> : undefined;
@@ -42,8 +46,8 @@ type Parsed<S extends Schemas> = {
  * The last link of a route's chain: validates the body and/or query with their zod schemas
  * (from `common/schemas/`) and hands the parsed values to the handler.
  */
-export function validate<S extends Schemas>(schemas: S, handler: (ctx: RouteContext, input: Parsed<S>) => Promise<void> | void): Middleware {
-  return async (koaCtx) => {
+export function validate<S extends Schemas>(schemas: S, handler: (ctx: RouteContext, input: Parsed<S>) => Promise<void> | void): Validator {
+  const middleware: Middleware = async (koaCtx) => {
     const ctx = koaCtx as RouteContext;
     const input = {
       body: schemas.body ? parse(schemas.body, ctx.request.body ?? {}) : undefined,
@@ -51,4 +55,5 @@ export function validate<S extends Schemas>(schemas: S, handler: (ctx: RouteCont
     } as Parsed<S>;
     await handler(ctx, input);
   };
+  return Object.assign(middleware, { schemas: schemas as Schemas });
 }

@@ -15,11 +15,12 @@ import { analyticsRouter } from './analytics';
 import { embeddingRouter } from './embedding';
 import { engineRouter } from './engine';
 import { manageRecordsRouter } from './sourceRecords/manage';
+import { openApiRouter } from './openapi';
 
 /** Every REST route under /api, each resource router declaring its own routes' audiences. */
 export function buildApiRouter(app: AppContext, extra: Router[]): Router {
   const api = new Router({ prefix: '/api', sensitive: true, strict: true });
-  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), manageRecordsRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), engineRouter(app), ...extra]) {
+  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), manageRecordsRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), engineRouter(app), openApiRouter(app, () => api), ...extra]) {
     api.use(r.routes());
   }
   return api;

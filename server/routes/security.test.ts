@@ -56,6 +56,7 @@ describe('trust boundary: every route declares its audience', () => {
       'public GET /api/dashboards/:id/export',
       'public GET /api/health',
       'public GET /api/integrations/zendesk/callback',
+      'public GET /api/openapi.json',
       'public GET /api/share/:token',
       'public GET /api/share/:token/export',
     ]);

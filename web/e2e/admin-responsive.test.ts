@@ -5,9 +5,10 @@ import { seedSource, signIn, startAdminBrowser } from './adminHelpers';
 
 /** Every admin screen, by its place in the URL query. */
 const SCREENS = [
-  ['data-sources', 'overview'], ['data-sources', 'integrations'], ['data-sources', 'import'],
+  ['data-sources', 'overview'], ['data-sources', 'integrations'], ['data-sources', 'import'], ['data-sources', 'export'],
   ['dashboard-builder', 'builder'], ['dashboard-builder', 'configure'], ['dashboard-builder', 'templates'],
   ['published-dashboards', 'public'], ['published-dashboards', 'analytics'], ['api-docs', 'documentation'], ['api-docs', 'examples'],
+  ['api-docs', 'endpoints'], ['api-docs', 'authentication'],
 ] as const;
 
 /** Page width beyond the viewport (0 when nothing scrolls sideways). */
@@ -63,7 +64,7 @@ describe('admin console on phones and tablets', () => {
         expect(await editorOverflow(page), `editor ${tab} at ${width} px`).toEqual([]);
         await h.shot(`admin-${width}-configure-editor-${tab === 'All Tickets' ? 'table' : 'bucket'}`);
       }
-    }, 120_000);
+    }, 180_000);
   }
 
   it('opens the sidebar as a drawer on a phone; it closes on a choice', async () => {

@@ -129,7 +129,7 @@ describe('user dashboard shell', () => {
       const card = page.getByTestId('coming-soon');
       await card.waitFor();
       expect(await page.getByRole('heading', { level: 1 }).allInnerTexts(), path).toEqual([title]);
-      expect(await page.title(), path).toBe(`${title} — LiveDash`);
+      expect(await page.title(), path).toBe(`${title} · LiveDash`);
       const text = await card.innerText();
       for (const t of ['Coming Soon', 'The User Dashboard is under development', 'Analytics', 'Advanced data visualization', 'Reports', 'Custom report generation', 'Settings', 'Personalized preferences']) {
         expect(text, path).toContain(t);

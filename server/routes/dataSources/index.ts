@@ -1,12 +1,15 @@
 import type Router from '@koa/router';
 import { CreateDataSource, RawQuery, UpdateDataSource } from '@common/schemas/dataSource';
+import { ExportQuery } from '@common/schemas/export';
 import type { AppContext } from '../../context';
 import { validate } from '../../middleware/validate';
 import { canonicalParams } from '../../middleware/params';
 import { DataSourceRefParam } from '@common/ids';
 import {
-  createDataSource, deleteDataSource, listDataSources, rawRecords, rotateIngestKey, updateDataSource,
+  createDataSource, deleteDataSource, listDataSources, rawRecords, requireDataSource, rotateIngestKey, updateDataSource,
 } from '../../services/dataSources';
+import { attachmentHeader } from '../../services/exportCsv';
+import { exportRecords } from '../../services/exportRecords';
 import { resourceRouter } from '../router';
 
 /** Data sources: reads for the console (/api/data/…) and admin writes (/api/admin/data-sources) — all admin-only. */
@@ -39,6 +42,14 @@ export function dataSourcesRouter(app: AppContext): Router {
     await deleteDataSource(app, ctx.params.id);
     ctx.body = { success: true };
   });
+
+  router.get('/admin/data-sources/:id/export', auth.admin(), validate({ query: ExportQuery }, async (ctx, { query }) => {
+    const { fileName, contentType, stream } = exportRecords(app, await requireDataSource(app, ctx.params.id), query);
+    ctx.set('Content-Disposition', attachmentHeader(fileName));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = contentType;
+    ctx.body = stream;
+  }));
 
   return router;
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useAdminToken } from '../api/adminToken';
 import { api, errorText } from '../api/client';
 import { closeAdminSocket } from '../realtime/socket';
+import { useDocumentTitle } from '../useDocumentTitle';
 
 /** Asks for the admin token (DECISIONS.md, Admin access) and checks it before keeping it. */
 export function SignIn() {
@@ -11,6 +12,7 @@ export function SignIn() {
   const signIn = useAdminToken((s) => s.signIn);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  useDocumentTitle('Sign in');
 
   const submit = async ({ token }: { token: string }) => {
     const t = token.trim();

@@ -1,13 +1,11 @@
 import { Button, Flex, Result } from 'antd';
-import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useDocumentTitle } from '../useDocumentTitle';
 
 /** Any path the router does not know. */
 export default function NotFoundPage() {
   const navigate = useNavigate();
-  useEffect(() => {
-    document.title = 'Page Not Found — LiveDash';
-  }, []);
+  useDocumentTitle('Page Not Found');
   return (
     <Flex align="center" justify="center" style={{ minHeight: '100vh', padding: 16 }}>
       <Result

@@ -1,114 +1,109 @@
-import { Alert, Card, Flex, Select, Switch, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, Card, Flex, Select, Switch, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { sourceKind } from '@common/constants';
 import { useAdminToken } from '../../api/adminToken';
-import { useDataSources } from '../stores/dataSources';
-import { CodeBlock } from './CodeBlock';
-import {
-  ADMIN_ENDPOINTS, FORMATS, ingestCurl, PUBLIC_ENDPOINTS, sampleBody, SOURCE_ENDPOINTS, shellQuote, type Endpoint,
-} from './samples';
+import { useDataSources, useFreshIngestKeys } from '../stores/dataSources';
+import { DocsAuthentication } from './DocsAuthentication';
+import { DocsExamples } from './DocsExamples';
+import { DocsGuide } from './DocsGuide';
+import { EndpointsTable } from './EndpointsTable';
+import { LOCAL_ORIGIN, type SampleSource } from './samples';
+import { useOpenApi, useSampleRecord } from './useDocsData';
 
-const METHOD_COLOR: Record<string, string> = { GET: 'blue', POST: 'green', PATCH: 'orange', DELETE: 'red', PUT: 'gold' };
-const AUTH_LABEL = { admin: 'Admin token', ingest: 'Admin token or ingest key', none: 'Public' } as const;
+const TOKEN_PLACEHOLDER = '<token>';
+const KEY_PLACEHOLDER = '<ingest key>';
 
-function EndpointTable({ rows, origin }: { rows: Endpoint[]; origin: string }) {
+/** A switch whose label, not only the switch, turns it on and off. */
+function LabelledSwitch({ id, checked, onChange, children }: { id: string; checked: boolean; onChange(v: boolean): void; children: React.ReactNode }) {
   return (
-    <Table<Endpoint>
-      size="small"
-      pagination={false}
-      rowKey={(r) => `${r.method} ${r.path}`}
-      dataSource={rows}
-      // On phones the table scrolls inside its card instead of widening the page.
-      scroll={{ x: 720 }}
-      columns={[
-        { title: 'Method', dataIndex: 'method', width: 90, render: (m: string) => <Tag color={METHOD_COLOR[m]}>{m}</Tag> },
-        { title: 'Path', dataIndex: 'path', render: (p: string) => <Typography.Text code copyable={{ text: origin + p }}>{p}</Typography.Text> },
-        { title: 'Auth', dataIndex: 'auth', width: 200, render: (a: Endpoint['auth']) => AUTH_LABEL[a] },
-        { title: 'What it does', dataIndex: 'about' },
-      ]}
-    />
+    <Flex gap={8} align="center">
+      <Switch id={id} size="small" checked={checked} onChange={onChange} />
+      <label htmlFor={id} style={{ cursor: 'pointer' }}>{children}</label>
+    </Flex>
   );
 }
 
-/** API Documentation (spec 2.12): ingest formats with samples for this server, endpoints and auth. */
-export function ApiDocs() {
-  const origin = window.location.origin;
-  const token = useAdminToken((s) => s.token) ?? '';
+/**
+ * API Documentation (spec 2.12) with the sidebar's four sections: Documentation (the guide),
+ * Examples (by task), Endpoints (generated from the server's OpenAPI document) and Authentication.
+ * Every sample is built from the chosen data source (`?source=<id>`, set by "How To Ingest Data").
+ */
+export function ApiDocs({ section, source, onSource }: { section: string; source: string | null; onSource(id: string): void }) {
+  const { doc, error } = useOpenApi();
+  const origin = doc?.servers?.[0]?.url ?? LOCAL_ORIGIN;
+  const token = useAdminToken((s) => s.token);
   const all = useDataSources((s) => s.items);
   const sources = useMemo(() => all.filter((d) => sourceKind(d.sourceId) === 'custom'), [all]);
-  const [picked, setPicked] = useState<string | undefined>(undefined);
+  const ds = sources.find((d) => d.id === source || d.sourceId === source) ?? sources[0];
+  const freshKey = useFreshIngestKeys((s) => (ds ? s.keys[ds.id] : undefined));
   const [fillToken, setFillToken] = useState(false);
-  const sourceId = picked ?? sources[0]?.sourceId ?? 'CSTM_your_source_id';
-  const credential = fillToken && token ? token : '<token>';
+  const [useKey, setUseKey] = useState(false);
+  const sample = useSampleRecord(ds);
 
-  return (
-    <Flex vertical gap={16} data-testid="api-docs">
-      <Card title="Ingest data">
-        <Typography.Paragraph>
-          Send JSON records to <Typography.Text code style={{ wordBreak: 'break-all' }}>POST {origin}/api/data/ingest</Typography.Text>. The format is detected
-          automatically. A record is identified by its primary key: the source's, else the <Typography.Text code>primaryKey</Typography.Text> you
-          name (in the body or as <Typography.Text code>?primaryKey=</Typography.Text>) while the source is empty, else the first field of
-          the first record when every record has it and no two share it. Ingesting the same key again updates the record. Any client
-          can also POST one object, an array, NDJSON or CSV to the source's own URL shown on its card
-          (<Typography.Text code style={{ wordBreak: 'break-all' }}>{origin}/api/data/sources/&lt;sourceId&gt;/records</Typography.Text>).
-        </Typography.Paragraph>
-        <Flex gap={16} wrap align="center" style={{ marginBottom: 12 }}>
-          <Flex align="center" gap={8} style={{ flex: '1 1 260px', minWidth: 0, maxWidth: 520 }}>
-            <span style={{ flex: 'none' }}>Data source:</span>
-            <Select
-              style={{ flex: 1, minWidth: 0 }}
-              aria-label="Data source"
-              value={sourceId}
-              onChange={setPicked}
-              options={sources.length ? sources.map((s) => ({ value: s.sourceId, label: `${s.name} (${s.sourceId})` })) : [{ value: sourceId, label: sourceId }]}
-            />
-          </Flex>
-          <Flex gap={8} align="center">
-            <Switch size="small" checked={fillToken} onChange={setFillToken} aria-label="Fill in my admin token" />
-            <span>Fill in my admin token (else replace <Typography.Text code>&lt;token&gt;</Typography.Text>)</span>
-          </Flex>
+  const credential = useKey && freshKey ? freshKey : fillToken && token ? token : TOKEN_PLACEHOLDER;
+  const s: SampleSource = {
+    origin,
+    sourceId: ds?.sourceId ?? 'CSTM_your_source_id',
+    primaryKey: ds?.primaryKey ?? null,
+    appendOnly: ds?.appendOnly ?? false,
+    record: sample.record,
+    isPlaceholder: sample.isPlaceholder,
+    credential,
+  };
+  const ingestKey = useKey && freshKey ? freshKey : KEY_PLACEHOLDER;
+
+  const sourceBar = (
+    <Card size="small" data-testid="docs-source-bar">
+      <Flex gap={16} wrap align="center">
+        <Flex align="center" gap={8} style={{ flex: '1 1 260px', minWidth: 0, maxWidth: 520 }}>
+          <span style={{ flex: 'none' }}>Data source:</span>
+          <Select
+            style={{ flex: 1, minWidth: 0 }}
+            aria-label="Data source"
+            value={ds?.id ?? 'none'}
+            onChange={onSource}
+            options={sources.length ? sources.map((d) => ({ value: d.id, label: `${d.name} (${d.sourceId})` })) : [{ value: 'none', label: 'No custom data source yet' }]}
+          />
         </Flex>
-        <Tabs
-          items={FORMATS.map((f) => {
-            const body = sampleBody(f.key, sourceId);
-            return {
-              key: f.key,
-              label: f.label,
-              children: (
-                <Flex vertical gap={12}>
-                  <Typography.Text type="secondary">{f.about}</Typography.Text>
-                  <Typography.Text strong>Request body</Typography.Text>
-                  <CodeBlock label={`${f.label} body`} code={JSON.stringify(body, null, 2)} />
-                  <Typography.Text strong>cURL</Typography.Text>
-                  <CodeBlock label={`${f.label} cURL`} code={ingestCurl(origin, credential, body)} />
-                </Flex>
-              ),
-            };
-          })}
-        />
-      </Card>
-      <Card title="Authentication">
+        <LabelledSwitch id="docs-fill-token" checked={fillToken} onChange={(v) => { setFillToken(v); if (v) setUseKey(false); }}>
+          Fill in my admin token (else replace <Typography.Text code>{TOKEN_PLACEHOLDER}</Typography.Text>)
+        </LabelledSwitch>
+        <LabelledSwitch id="docs-use-key" checked={useKey} onChange={(v) => { setUseKey(v); if (v) setFillToken(false); }}>
+          Use this source&apos;s ingest key
+        </LabelledSwitch>
+      </Flex>
+      {useKey && !freshKey && (
         <Alert
+          style={{ marginTop: 12 }}
           type="info"
           showIcon
-          title="Admin endpoints need an Authorization header with a bearer token"
-          description={
-            <>
-              Send <Typography.Text code>Authorization: Bearer &lt;token&gt;</Typography.Text> on every call under
-              {' '}<Typography.Text code>/api/admin</Typography.Text> and <Typography.Text code>/api/integrations</Typography.Text>, where the
-              token is the admin token (ADMIN_TOKEN, printed by the server at start). Ingest accepts the admin token or the data source's
-              own ingest key (shown on its card right after creation or rotation); an ingest key writes only to its own source. Public
-              dashboard endpoints need no token.
-            </>
-          }
+          data-testid="no-fresh-key"
+          title="The full ingest key is shown only right after the source is created or its key is rotated"
+          description={`Rotate the key on the source's card (Data Sources) and come back: the samples then carry it. Until then they show ${KEY_PLACEHOLDER}.`}
         />
-        <div style={{ marginTop: 12 }}>
-          <CodeBlock label="admin call" code={`curl ${shellQuote(`${origin}/api/admin/dashboards`)} \\\n  -H ${shellQuote(`Authorization: Bearer ${credential}`)}`} />
-        </div>
+      )}
+    </Card>
+  );
+
+  let body: React.ReactNode;
+  if (section === 'endpoints') {
+    body = (
+      <Card title="Endpoints">
+        <Typography.Paragraph type="secondary">
+          Generated from the server&apos;s own routes (<Typography.Text code>GET /api/openapi.json</Typography.Text>, an OpenAPI 3.1 document): the audience is what each
+          route&apos;s guard enforces, the body what its validator checks.
+        </Typography.Paragraph>
+        <EndpointsTable doc={doc} error={error} origin={origin} />
       </Card>
-      <Card title="Data source endpoints"><EndpointTable rows={SOURCE_ENDPOINTS} origin={origin} /></Card>
-      <Card title="Public dashboard endpoints"><EndpointTable rows={PUBLIC_ENDPOINTS} origin={origin} /></Card>
-      <Card title="Admin dashboard endpoints"><EndpointTable rows={ADMIN_ENDPOINTS} origin={origin} /></Card>
+    );
+  } else if (section === 'authentication') body = <DocsAuthentication s={s} ingestKey={ingestKey} />;
+  else if (section === 'examples') body = <DocsExamples s={s} ingestKey={ingestKey} />;
+  else body = <DocsGuide s={s} doc={doc} error={error} />;
+
+  return (
+    <Flex vertical gap={16} data-testid="api-docs" data-section={section === 'endpoints' || section === 'authentication' || section === 'examples' ? section : 'documentation'}>
+      {section !== 'endpoints' && sourceBar}
+      {body}
     </Flex>
   );
 }

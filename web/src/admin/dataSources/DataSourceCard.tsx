@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Flex, Tag, Typography } from 'antd';
-import { DeleteOutlined, EditOutlined, EyeOutlined, FieldStringOutlined } from '@ant-design/icons';
+import { ApiOutlined, DeleteOutlined, EditOutlined, EyeOutlined, FieldStringOutlined } from '@ant-design/icons';
 import { sourceKind } from '@common/constants';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { navigateAdmin } from '../shell/nav';
@@ -69,13 +69,14 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onFields, onDel
           style={{ margin: '8px 0' }}
           title="No data ingested yet"
           data-testid="no-data-banner"
-          action={<Button size="small" onClick={() => navigateAdmin('api-docs', 'documentation')}>How To Ingest Data</Button>}
+          action={<Button size="small" onClick={() => navigateAdmin('api-docs', 'documentation', undefined, ds.id)}>How To Ingest Data</Button>}
         />
       )}
       <Flex gap={8} wrap style={{ marginTop: 8 }}>
         <Button icon={<EyeOutlined />} onClick={() => onView(ds)}>View Data Structure</Button>
         <Button icon={<EditOutlined />} onClick={() => onEdit(ds)}>Edit</Button>
         <Button icon={<FieldStringOutlined />} onClick={() => onFields(ds)}>Fields</Button>
+        {custom && <Button icon={<ApiOutlined />} onClick={() => navigateAdmin('api-docs', 'examples', undefined, ds.id)}>API Examples</Button>}
         {custom && <Button danger icon={<DeleteOutlined />} onClick={() => onDelete(ds)}>Delete</Button>}
       </Flex>
     </Card>

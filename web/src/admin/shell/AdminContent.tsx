@@ -15,12 +15,14 @@ const ActivityLogScreen = lazy(() => import('../activity/ActivityLogScreen'));
 const AnalyticsScreen = lazy(() => import('../analytics/AnalyticsScreen'));
 const WidgetsScreen = lazy(() => import('../widgets/WidgetsScreen'));
 const TemplatesScreen = lazy(() => import('../widgets/TemplatesScreen'));
+const ExportScreen = lazy(() => import('../export/ExportScreen'));
 const lazyScreen = (screen: React.ReactNode) => <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>{screen}</Suspense>;
 
 /** Picks the screen for the current main tab and sub-tab (spec 2.4: only some are rendered). */
-export function AdminContent({ place, go }: { place: Place; go(mainTab: string, subTab?: string, dashboardId?: string | null): void }) {
+export function AdminContent({ place, go }: { place: Place; go(mainTab: string, subTab?: string, dashboardId?: string | null, source?: string | null): void }) {
   const { mainTab, subTab } = place;
   if (mainTab === 'data-sources' && subTab === 'overview') return <DataSourcesOverview />;
+  if (mainTab === 'data-sources' && subTab === 'export') return lazyScreen(<ExportScreen source={place.source} onSource={(id) => go(mainTab, subTab, null, id)} />);
   if (mainTab === 'data-sources' && subTab === 'integrations') {
     return (
       <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
@@ -39,7 +41,7 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
   if (mainTab === 'dashboard-builder' && subTab === 'templates') return lazyScreen(<TemplatesScreen />);
   // The published list and the docs page serve their whole main tab, every sidebar item included.
   if (mainTab === 'published-dashboards') return <PublishedDashboards />;
-  if (mainTab === 'api-docs') return <ApiDocs />;
+  if (mainTab === 'api-docs') return <ApiDocs section={subTab} source={place.source} onSource={(id) => go(mainTab, subTab, null, id)} />;
   const label = groupOf(mainTab)?.items.find((i) => i.key === subTab)?.label ?? subTab;
   return <NotAvailable label={label} />;
 }

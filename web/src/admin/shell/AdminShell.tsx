@@ -9,9 +9,10 @@ import { useAdminRealtime } from '../stores/useAdminRealtime';
 import { AdminContent } from './AdminContent';
 import { AdminMenu } from './AdminMenu';
 import { ConnectionBadge } from './ConnectionBadge';
-import { groupOf } from './nav';
+import { groupOf, placeTitle } from './nav';
 import { usePlace } from './usePlace';
 import { useCollapsedSidebar, useIsPhone } from './useSidebarState';
+import { useDocumentTitle } from '../../useDocumentTitle';
 
 const SIDEBAR_WIDTH = 256;
 const SIDEBAR_COLLAPSED_WIDTH = 64;
@@ -30,6 +31,7 @@ export function AdminShell() {
   useAdminRealtime();
   const navigate = useCallback((mainTab: string, subTab: string) => go(mainTab, subTab), [go]);
   useOAuthReturn(navigate);
+  useDocumentTitle(placeTitle(place.mainTab, place.subTab));
 
   const group = groupOf(place.mainTab)!;
   const onSubTab = group.subTabs.some((t) => t.key === place.subTab);

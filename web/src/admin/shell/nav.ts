@@ -82,9 +82,18 @@ export interface AdminNavigateDetail {
   subTab?: string;
   /** Opens the Configure editor for this dashboard (with dashboard-builder / configure). */
   dashboardId?: string;
+  /** The data source the screen opens with (API docs, Export Data): its id. */
+  source?: string;
 }
 
 /** Moves the console from anywhere in the page (spec 2.4: an in-page navigation event). */
-export function navigateAdmin(mainTab: string, subTab?: string, dashboardId?: string): void {
-  window.dispatchEvent(new CustomEvent<AdminNavigateDetail>(ADMIN_NAVIGATE_EVENT, { detail: { mainTab, subTab, dashboardId } }));
+export function navigateAdmin(mainTab: string, subTab?: string, dashboardId?: string, source?: string): void {
+  window.dispatchEvent(new CustomEvent<AdminNavigateDetail>(ADMIN_NAVIGATE_EVENT, { detail: { mainTab, subTab, dashboardId, source } }));
+}
+
+/** The browser tab's name of a place: its sidebar item ("Import Data"), API items as "API Examples". */
+export function placeTitle(mainTab: string, subTab: string): string {
+  const group = groupOf(mainTab);
+  const label = [...(group?.items ?? []), ...(group?.subTabs ?? [])].find((i) => i.key === subTab)?.label ?? group?.label ?? '';
+  return mainTab === 'api-docs' && !label.startsWith('API') ? `API ${label}` : label;
 }

@@ -2,9 +2,10 @@ import {
   AppstoreOutlined, BarChartOutlined, FileTextOutlined, HomeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined,
 } from '@ant-design/icons';
 import { Button, Flex, Grid, Layout, Menu, Typography, theme, type MenuProps } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { SHELL_SECTIONS, shellTitle, type ShellSection } from './sections';
+import { useDocumentTitle } from '../../useDocumentTitle';
 
 /** Expanded and collapsed sidebar widths: 64 and 16 Tailwind units (spec 2.3). */
 export const SIDEBAR_WIDTH = 256;
@@ -32,9 +33,7 @@ export default function UserShell() {
   const section = pathname.split('/')[2];
   const [open, setOpen] = useState<string[]>(section ? [section] : []);
   const title = shellTitle(pathname);
-  useEffect(() => {
-    document.title = `${title} — LiveDash`;
-  }, [title]);
+  useDocumentTitle(title);
   const path = pathname.replace(/\/$/, '');
   // A section's own address (e.g. /dashboards/analytics) highlights its Overview entry.
   const selected = path.split('/').length === 3 && section ? `${path}/overview` : path;

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Empty, Layout, Result, Skeleton, Tabs, theme } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { dashboardFeed, type ViewerFeed } from './feed';
 import type { PublicTabDto } from '@common/schemas/dashboard';
@@ -18,6 +18,7 @@ import { pageSeconds } from './tv/useTvPaging';
 import { useFieldTyping, useKeyMappings } from './useKeyMappings';
 import { useViewerTheme } from './viewerTheme';
 import { WidgetContext, viewerFeed } from './widgets/widgetContext';
+import { useDocumentTitle } from '../../useDocumentTitle';
 
 /**
  * The public dashboard viewer at /dashboards/:id (spec 2.13); a share link's page passes its own
@@ -62,9 +63,7 @@ function NormalViewer({ feed, given, embed }: { feed: ViewerFeed; given?: Viewer
   const { token } = theme.useToken();
   const [selected, setSelected] = useState<string | null>(null);
   const name = head?.dashboard.name;
-  useEffect(() => {
-    document.title = name ? `${name} — LiveDash` : 'LiveDash';
-  }, [name]);
+  useDocumentTitle(name);
 
   let body;
   if (status === 'notFound') {
