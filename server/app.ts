@@ -24,6 +24,8 @@ import { publicViewFastPath } from './viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startActivityLog } from './services/activityLog';
 import { embeddingHeaders } from './middleware/embeddingHeaders';
+import { createAccounts } from './auth/accounts';
+import { createAccountModels } from './auth/models';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -63,7 +65,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const events = new DomainEventBus();
     const activity = await startActivityLog({ conn, config, log, events });
     cleanups.push(() => activity.close());
-    const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, limits, activity };
+    const accounts = createAccounts({ config, log, events, models: await createAccountModels(conn) });
+    cleanups.push(async () => accounts.close());
+    const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, limits, activity, accounts };
 
     const zendesk = await startZendeskIntegration(ctx);
     cleanups.push(() => zendesk.close());

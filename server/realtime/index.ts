@@ -4,8 +4,8 @@ import {
   MAX_BYTES_PER_MESSAGE, MAX_RECORDS_PER_MESSAGE, rooms, type ClientToServerEvents, type ServerToClientEvents, type SocketData,
 } from '@common/realtime';
 import type { AppContext } from '../context';
-import { isAdminToken } from '../middleware/guards';
-import { ErrorCode } from '@common/schemas/errors';
+import type { Role } from '@common/schemas/auth';
+import { attachAdminAccess, socketHasRole } from './adminAccess';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
 import { emptyRoom, joinDashboard, leaveDashboard, moveRoom } from './publicRooms';
 import { joinCluster } from './cluster';
@@ -65,32 +65,12 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     throw e;
   }
 
-  /** A refused handshake, with a stable code the client matches on (never the message). */
-  const refuse = (code: string, message: string) => Object.assign(new Error(message), { data: { code } });
-  io.use(async (socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    if (typeof token === 'string' && token) {
-      // A wrong token in the handshake is a failed sign-in like a wrong bearer token over REST.
-      const address = socket.handshake.address;
-      const blocked = await ctx.limits.authFailures.blocked(address);
-      if (blocked) return next(refuse(ErrorCode.rateLimited, blocked));
-      if (!isAdminToken(token, ctx.adminToken)) {
-        await ctx.limits.authFailures.penalize(address);
-        ctx.activity.record({ kind: 'auth.failed', category: 'auth', summary: 'Refused admin token on the realtime (Socket.IO) handshake', address, details: { audience: 'admin', path: '/socket.io' } });
-        return next(refuse(ErrorCode.invalidAdminToken, 'Invalid admin token'));
-      }
-      socket.data.isAdmin = true;
-    } else {
-      socket.data.isAdmin = false;
-    }
-    next();
-  });
+  const closeAdminAccess = attachAdminAccess(io, ctx); // sessions, tokens and roles (issue 21)
 
   io.on('connection', (socket) => {
-    if (socket.data.isAdmin) void socket.join(rooms.admin);
-    const adminOnly = (ack: unknown, join: () => void) => {
+    const allowed = (ack: unknown, role: Role, join: () => void) => {
       if (typeof ack !== 'function') return;
-      if (!socket.data.isAdmin) return ack({ ok: false, reason: 'Admin token required' });
+      if (!socketHasRole(socket, role)) return ack({ ok: false, reason: `Sign in as ${role === 'admin' ? 'an admin' : 'an editor or admin'}` });
       join();
       ack({ ok: true });
     };
@@ -101,9 +81,9 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       void socket.join(rooms.publicList);
       if (typeof ack === 'function') ack({ ok: true });
     });
-    socket.on('datasource:join', (id, ack) => adminOnly(ack, () => typeof id === 'string' && void socket.join(rooms.dataSource(id))));
+    socket.on('datasource:join', (id, ack) => allowed(ack, 'editor', () => typeof id === 'string' && void socket.join(rooms.dataSource(id))));
     socket.on('datasource:leave', (id) => typeof id === 'string' && void socket.leave(rooms.dataSource(id)));
-    socket.on('integration:join', (id, ack) => adminOnly(ack, () => typeof id === 'string' && void socket.join(rooms.integration(id))));
+    socket.on('integration:join', (id, ack) => allowed(ack, 'admin', () => typeof id === 'string' && void socket.join(rooms.integration(id))));
     socket.on('integration:leave', (id) => typeof id === 'string' && void socket.leave(rooms.integration(id)));
   });
 
@@ -202,6 +182,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   return {
     io,
     close: async () => {
+      closeAdminAccess();
       await closeShareRooms();
       closeActivityFeed();
       closeViewerCounts();

@@ -12,11 +12,13 @@ import { shareLinksRouter } from './shareLinks';
 import { activityRouter } from './activity';
 import { analyticsRouter } from './analytics';
 import { embeddingRouter } from './embedding';
+import { authRouter } from './auth';
+import { usersRouter } from './users';
 
 /** Every REST route under /api, each resource router declaring its own routes' audiences. */
 export function buildApiRouter(app: AppContext, extra: Router[]): Router {
   const api = new Router({ prefix: '/api', sensitive: true, strict: true });
-  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), ...extra]) {
+  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), authRouter(app), usersRouter(app), ...extra]) {
     api.use(r.routes());
   }
   return api;

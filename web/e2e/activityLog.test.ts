@@ -32,7 +32,7 @@ describe('activity log screen', () => {
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const file = await (await download).path();
     const csv = fs.readFileSync(file, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('\uFEFFTime,Kind,Category,Object type,Object id,Object name,Summary,Address,Credential,Key hint');
+    expect(csv.split('\r\n')[0]).toBe('\uFEFFTime,Kind,Category,Object type,Object id,Object name,Summary,Address,Credential,Key hint,Actor');
     expect(csv.split('\r\n').filter(Boolean)).toHaveLength(2);
     expect(csv).not.toContain(ds.ingestKey);
   });

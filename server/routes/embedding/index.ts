@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import { UpdateEmbedding } from '@common/schemas/embedding';
 import type { AppContext } from '../../context';
+import { checkDashboardLimit } from '../../middleware/guards';
 import { validate } from '../../middleware/validate';
 import { getEmbedding, setEmbedding } from '../../services/embedding';
 import { resourceRouter } from '../router';
@@ -8,10 +9,12 @@ import { resourceRouter } from '../router';
 /** A dashboard's allowed embedding origins (frame-ancestors of its viewer pages). */
 export function embeddingRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
-  router.get('/admin/dashboards/:id/embedding', auth.admin(), async (ctx) => {
+  router.get('/admin/dashboards/:id/embedding', auth.editor(), async (ctx) => {
+    checkDashboardLimit(ctx, ctx.params.id);
     ctx.body = await getEmbedding(app, ctx.params.id);
   });
-  router.put('/admin/dashboards/:id/embedding', auth.admin(), adminJson(), validate({ body: UpdateEmbedding }, async (ctx, { body }) => {
+  router.put('/admin/dashboards/:id/embedding', auth.editor(), adminJson(), validate({ body: UpdateEmbedding }, async (ctx, { body }) => {
+    checkDashboardLimit(ctx, ctx.params.id);
     ctx.body = await setEmbedding(app, ctx.params.id, body.origins);
   }));
   return router;

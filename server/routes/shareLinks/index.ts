@@ -4,6 +4,7 @@ import { ErrorCode } from '@common/schemas/errors';
 import { CreateShareLink, type ShareViewResponse } from '@common/schemas/shareLink';
 import type { AppContext } from '../../context';
 import { ForbiddenError } from '../../errors';
+import { checkDashboardLimit } from '../../middleware/guards';
 import { validate } from '../../middleware/validate';
 import { publicDashboardView, publicViewEtag } from '../../services/dashboards';
 import { attachmentHeader, exportDashboardCsv } from '../../services/exportCsv';
@@ -13,20 +14,23 @@ import { resourceRouter } from '../router';
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 
 /**
- * Share links: the admin makes, lists and revokes them under /api/admin/dashboards/:id/links; anyone
+ * Share links: editors make, list and revoke them under /api/admin/dashboards/:id/links; anyone
  * holding a link's token opens the dashboard (published or not) under /api/share/:token.
  */
 export function shareLinksRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
 
-  router.get('/admin/dashboards/:id/links', auth.admin(), async (ctx) => {
+  router.get('/admin/dashboards/:id/links', auth.editor(), async (ctx) => {
+    checkDashboardLimit(ctx, ctx.params.id);
     ctx.body = await listShareLinks(app, ctx.params.id);
   });
-  router.post('/admin/dashboards/:id/links', auth.admin(), adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
+  router.post('/admin/dashboards/:id/links', auth.editor(), adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
+    checkDashboardLimit(ctx, ctx.params.id);
     ctx.status = 201;
     ctx.body = await createShareLink(app, ctx.params.id, body);
   }));
-  router.delete('/admin/dashboards/:id/links/:linkId', auth.admin(), async (ctx) => {
+  router.delete('/admin/dashboards/:id/links/:linkId', auth.editor(), async (ctx) => {
+    checkDashboardLimit(ctx, ctx.params.id);
     ctx.body = await revokeShareLink(app, ctx.params.id, ctx.params.linkId);
   });
 
