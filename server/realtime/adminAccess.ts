@@ -66,7 +66,7 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => vo
     if (!credentialHash || (via !== 'session' && via !== 'apiToken')) return;
     const p = await ctx.accounts.lookupHash(via, credentialHash).catch(() => null);
     setPrincipal(socket, p);
-    for (const room of socket.rooms) {
+    for (const room of [...socket.rooms]) {
       if (!isPrivate(room)) continue;
       const keep = p && (room === rooms.admin || room.startsWith('integration:') ? p.role === 'admin' : roleIncludes(p.role, 'editor'));
       if (!keep) void socket.leave(room);
