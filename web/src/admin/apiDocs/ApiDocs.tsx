@@ -1,7 +1,6 @@
-import { Alert, Card, Flex, Select, Switch, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, Card, Flex, Select, Table, Tabs, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { sourceKind } from '@common/constants';
-import { useAdminToken } from '../../api/adminToken';
 import { useDataSources } from '../stores/dataSources';
 import { CodeBlock } from './CodeBlock';
 import {
@@ -9,7 +8,7 @@ import {
 } from './samples';
 
 const METHOD_COLOR: Record<string, string> = { GET: 'blue', POST: 'green', PATCH: 'orange', DELETE: 'red', PUT: 'gold' };
-const AUTH_LABEL = { admin: 'Admin token', ingest: 'Admin token or ingest key', none: 'Public' } as const;
+const AUTH_LABEL = { admin: 'Personal or admin token', ingest: 'Admin token or ingest key', none: 'Public' } as const;
 
 function EndpointTable({ rows, origin }: { rows: Endpoint[]; origin: string }) {
   return (
@@ -33,13 +32,11 @@ function EndpointTable({ rows, origin }: { rows: Endpoint[]; origin: string }) {
 /** API Documentation (spec 2.12): ingest formats with samples for this server, endpoints and auth. */
 export function ApiDocs() {
   const origin = window.location.origin;
-  const token = useAdminToken((s) => s.token) ?? '';
   const all = useDataSources((s) => s.items);
   const sources = useMemo(() => all.filter((d) => sourceKind(d.sourceId) === 'custom'), [all]);
   const [picked, setPicked] = useState<string | undefined>(undefined);
-  const [fillToken, setFillToken] = useState(false);
   const sourceId = picked ?? sources[0]?.sourceId ?? 'CSTM_your_source_id';
-  const credential = fillToken && token ? token : '<token>';
+  const credential = '<token>';
 
   return (
     <Flex vertical gap={16} data-testid="api-docs">
@@ -61,10 +58,9 @@ export function ApiDocs() {
               options={sources.length ? sources.map((s) => ({ value: s.sourceId, label: `${s.name} (${s.sourceId})` })) : [{ value: sourceId, label: sourceId }]}
             />
           </Flex>
-          <Flex gap={8} align="center">
-            <Switch size="small" checked={fillToken} onChange={setFillToken} aria-label="Fill in my admin token" />
-            <span>Fill in my admin token (else replace <Typography.Text code>&lt;token&gt;</Typography.Text>)</span>
-          </Flex>
+          <span>
+            Replace <Typography.Text code>&lt;token&gt;</Typography.Text> with the source's ingest key or a personal API token (My account).
+          </span>
         </Flex>
         <Tabs
           items={FORMATS.map((f) => {
@@ -94,7 +90,8 @@ export function ApiDocs() {
             <>
               Send <Typography.Text code>Authorization: Bearer &lt;token&gt;</Typography.Text> on every call under
               {' '}<Typography.Text code>/api/admin</Typography.Text> and <Typography.Text code>/api/integrations</Typography.Text>, where the
-              token is the admin token (ADMIN_TOKEN, printed by the server at start). Ingest accepts the admin token or the data source's
+              token is a personal API token (My account; it acts with your role) or the admin token (ADMIN_TOKEN, for automation and
+              recovery). Ingest accepts the admin token or the data source's
               own ingest key (shown on its card right after creation or rotation); an ingest key writes only to its own source. Public
               dashboard endpoints need no token.
             </>

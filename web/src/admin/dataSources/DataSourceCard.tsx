@@ -5,6 +5,7 @@ import type { DataSourceDto } from '@common/schemas/dataSource';
 import { navigateAdmin } from '../shell/nav';
 import { copyText, useToast } from '../ui/toast';
 import { IngestKeyRow } from './IngestKeyRow';
+import { useCan } from '../../api/session';
 
 const KIND_LABEL = { custom: 'Custom', integration: 'Integration', other: 'Other' } as const;
 const KIND_COLOR = { custom: 'blue', integration: 'purple', other: 'default' } as const;
@@ -18,6 +19,8 @@ interface Props {
 
 /** One data source card (spec 2.5 plus the ingest key, edit and record count of DECISIONS.md). */
 export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Props) {
+  // Editors read sources; changing, rotating keys and deleting are for admins.
+  const isAdmin = useCan('admin');
   const toast = useToast();
   const kind = sourceKind(ds.sourceId);
   const custom = kind === 'custom';
@@ -57,7 +60,7 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Pro
           {ds.recordCount.toLocaleString()}
         </span>
       </Flex>
-      {custom && <IngestKeyRow dataSource={ds} />}
+      {custom && isAdmin && <IngestKeyRow dataSource={ds} />}
       {custom && !ds.primaryKey && (
         <Alert
           type="info"
@@ -70,8 +73,8 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onDelete }: Pro
       )}
       <Flex gap={8} wrap style={{ marginTop: 8 }}>
         <Button icon={<EyeOutlined />} onClick={() => onView(ds)}>View Data Structure</Button>
-        <Button icon={<EditOutlined />} onClick={() => onEdit(ds)}>Edit</Button>
-        {custom && <Button danger icon={<DeleteOutlined />} onClick={() => onDelete(ds)}>Delete</Button>}
+        {isAdmin && <Button icon={<EditOutlined />} onClick={() => onEdit(ds)}>Edit</Button>}
+        {custom && isAdmin && <Button danger icon={<DeleteOutlined />} onClick={() => onDelete(ds)}>Delete</Button>}
       </Flex>
     </Card>
   );
