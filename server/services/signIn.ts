@@ -114,7 +114,7 @@ export async function acceptInvite(app: AppContext, ctx: Context, input: z.infer
     await Invitation.create({ tokenHash: inv.tokenHash, userId: inv.userId, kind: inv.kind, expiresAt: inv.expiresAt }); // the link stays usable
     throw e;
   }
-  const updated = (await User.findByIdAndUpdate(inv.userId, { $set: { name: input.name, passwordHash: await hashPassword(input.password) } }, { new: true }).lean<UserDoc>())!;
+  const updated = (await User.findByIdAndUpdate(inv.userId, { $set: { name: input.name, passwordHash: await hashPassword(input.password) } }, { returnDocument: 'after' }).lean<UserDoc>())!;
   await app.accounts.endUserSessions(inv.userId);
   await app.accounts.startSession(ctx, updated);
   app.activity.record({
@@ -141,7 +141,7 @@ export async function updateMe(app: AppContext, ctx: Context, p: Principal, inpu
     checkPasswordStrength(input.newPassword, user.email);
     set.passwordHash = await hashPassword(input.newPassword);
   }
-  const updated = (await User.findByIdAndUpdate(person.id, { $set: set }, { new: true }).lean<UserDoc>())!;
+  const updated = (await User.findByIdAndUpdate(person.id, { $set: set }, { returnDocument: 'after' }).lean<UserDoc>())!;
   if (input.newPassword) {
     await app.accounts.endUserSessions(person.id);
     if (p.via === 'session') await app.accounts.startSession(ctx, updated);

@@ -70,7 +70,7 @@ export async function updateUser(app: AppContext, id: string, patch: UpdateUser)
   if (isActiveAdmin(user) && (demoted || patch.disabled === true) && (await otherActiveAdmins(app, user._id)) === 0) {
     throw lastAdminError(demoted ? 'changing the role' : 'disabling');
   }
-  const updated = await app.accounts.models.User.findByIdAndUpdate(id, { $set: patch }, { new: true }).lean<UserDoc>();
+  const updated = await app.accounts.models.User.findByIdAndUpdate(id, { $set: patch }, { returnDocument: 'after' }).lean<UserDoc>();
   if (!updated) throw NotFoundError(`User ${id}`);
   const roleChanged = patch.role !== undefined && patch.role !== user.role;
   const disabledChanged = patch.disabled !== undefined && patch.disabled !== user.disabled;
