@@ -175,6 +175,9 @@ export function createAccounts(app: { config: Config; log: Logger; events: Domai
       app.events.emit('auth.revoked', { credentialHashes: [hash] });
     },
 
+    /** Forgets every cached session and token (tests remove documents without events). */
+    clearCache: () => cache.clear(),
+
     close: off,
   };
 }
