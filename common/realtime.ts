@@ -12,8 +12,8 @@ import type { ViewersChangedEvent } from './schemas/analytics';
  *   source, sent once per change to the viewers of every published dashboard on it;
  * - `dashboards` anyone: the public list;
  * - `share:<dashboardId>` and `sharelink:<linkId>` anyone holding a live share link's token;
- * - `admin`, `datasource:<id>`, `integration:<id>` only with the admin token in the handshake
- *   (`auth: { token }`).
+ * - `admin` and `integration:<id>` for admins, `datasource:<id>` for editors and admins: the
+ *   session cookie, or the admin token or a personal API token in the handshake (`auth: { token }`).
  */
 export const rooms = {
   dashboard: (id: string) => `dashboard:${id}`,
@@ -136,4 +136,12 @@ export interface SocketData {
   isAdmin: boolean;
   /** The share link a socket views through (its expiry is armed again on a recovered session). */
   share?: { dashboardId: string; expiresAt: string | null };
+  /** The signed-in role of the socket (session, personal API token or admin token), or null. */
+  role: 'admin' | 'editor' | 'viewer' | null;
+  userId: string | null;
+  /** SHA-256 of the session id or API token: revocation closes the socket, recovery checks it again. */
+  credentialHash: string | null;
+  via: 'session' | 'apiToken' | 'adminToken' | null;
+  /** Dashboards the person is limited to, or null. */
+  dashboardIds: string[] | null;
 }

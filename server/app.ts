@@ -28,6 +28,8 @@ import { startFieldTypes, type FieldTypesService } from './services/fieldTypes';
 import { embeddingHeaders } from './middleware/embeddingHeaders';
 import { clientAddressOf } from './clientAddress';
 import { keyedHash } from './keyedHash';
+import { createAccounts } from './auth/accounts';
+import { createAccountModels } from './auth/models';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -72,7 +74,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const events = new DomainEventBus();
     const activity = await startActivityLog({ conn, config, log, events });
     cleanups.push(() => activity.close());
-    const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, limits, activity };
+    const accounts = createAccounts({ config, log, events, models: await createAccountModels(conn) });
+    cleanups.push(async () => accounts.close());
+    const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, limits, activity, accounts };
 
     const retention = startRetentionSweep(ctx);
     cleanups.push(() => retention.close());

@@ -13,6 +13,8 @@ const EnvSchema = z.object({
   ADMIN_TOKEN: z.string().min(12, 'must be at least 12 characters').optional(),
   /** Keys the hashes stored outside the process (Redis rate-limit keys); default: derived from the admin token. Same on every process. */
   SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Turns the admin token off as a bearer credential (people sign in; first-admin setup is then impossible). */
+  ADMIN_TOKEN_DISABLED: bool.default(false),
   PUBLIC_URL: z.url({ error: 'must be an absolute URL such as https://dash.example.com' }).optional(),
   DATA_DIR: z.string().min(1).optional(),
   SEED_DEMO: bool.optional(),
@@ -29,6 +31,8 @@ const EnvSchema = z.object({
   /** Failed admin-token or ingest-credential attempts per client address per window. */
   RATE_LIMIT_AUTH_FAILURES: positiveInt(1_000_000).default(20),
   RATE_LIMIT_AUTH_WINDOW_SECONDS: positiveInt(86_400).default(900),
+  /** Failed sign-ins per account (email) per RATE_LIMIT_AUTH_WINDOW_SECONDS; per address RATE_LIMIT_AUTH_FAILURES counts them too. */
+  RATE_LIMIT_SIGN_IN_ACCOUNT: positiveInt(1_000_000).default(10),
   /** Ingest requests per credential per window. */
   RATE_LIMIT_INGEST: positiveInt(1_000_000).default(600),
   RATE_LIMIT_INGEST_WINDOW_SECONDS: positiveInt(86_400).default(60),

@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import type { Accounts } from './auth/accounts';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/startDatabase';
 import type { DomainEventBus } from './events';
@@ -23,4 +24,6 @@ export interface AppContext {
   limits: RateLimits;
   /** The activity log (admin actions, ingests, refused credentials, syncs). */
   activity: ActivityLog;
+  /** People's sessions and personal API tokens (server/auth). */
+  accounts: Accounts;
 }

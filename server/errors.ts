@@ -22,8 +22,6 @@ export const NotFoundError = (what: string) => new ApiError(404, ErrorCode.notFo
 export const ValidationError = (message: string, fields?: { path: string; message: string }[]) =>
   new ApiError(400, ErrorCode.validationFailed, message, fields);
 export const BadRequestError = (code: string, message: string) => new ApiError(400, code, message);
-export const AdminTokenRequiredError = () =>
-  new ApiError(401, ErrorCode.adminTokenRequired, 'This endpoint needs the admin token: send Authorization: Bearer <token>');
 export const InvalidAdminTokenError = () => new ApiError(401, ErrorCode.invalidAdminToken, 'Invalid admin token');
 export const ForbiddenError = (message: string, code: string = ErrorCode.forbidden) => new ApiError(403, code, message);
 export const ConflictError = (message: string) => new ApiError(409, ErrorCode.conflict, message);

@@ -5,6 +5,7 @@ import type { RecordDto } from '@common/schemas/record';
 import type { IntegrationDto } from '@common/schemas/integration';
 import type { ShareLinkDto } from '@common/schemas/shareLink';
 import type { ActivityEntryDto } from '@common/schemas/activity';
+import type { Revocation } from './auth/accounts';
 import type { SyncCompletedEvent, SyncFailedEvent, SyncProgressEvent } from '@common/realtime';
 
 /** What services announce after a successful write. Realtime turns these into room emits. */
@@ -28,6 +29,8 @@ export interface DomainEvents {
   'shareLink.created': { link: ShareLinkDto; dashboardName: string };
   'shareLink.revoked': { link: ShareLinkDto };
   'activity.recorded': { entry: ActivityEntryDto };
+  /** Sessions or tokens ended (sign-out, password or role change, disabling, removal): caches forget them, their sockets close. */
+  'auth.revoked': Revocation;
 }
 
 /** One small typed event interface between services and realtime. */

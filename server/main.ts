@@ -23,7 +23,9 @@ async function main() {
   if (app.seeded) log.info('demo data seeded: data source "Support Tickets" and the published dashboard "Support Overview"');
   log.info(`listening on ${app.url}`);
   // A generated token must be shown to be usable; one the operator set is a secret and stays out of logs.
-  const token = config.ADMIN_TOKEN ? 'the ADMIN_TOKEN you set' : `admin token, generated for this run: ${app.ctx.adminToken}`;
+  const token = config.ADMIN_TOKEN_DISABLED
+    ? 'admin token turned off: people sign in with email and password'
+    : config.ADMIN_TOKEN ? 'the ADMIN_TOKEN you set proves the first admin and stays a bearer credential' : `admin token, generated for this run: ${app.ctx.adminToken}`;
   log.info(`admin console: ${app.url}/admin  (${token})`);
 
   let stopping = false;

@@ -3,10 +3,26 @@
  * never by message text (messages are for people and may be reworded).
  */
 export const ErrorCode = {
-  /** An admin route was called without `Authorization: Bearer <token>`. */
-  adminTokenRequired: 'admin_token_required',
-  /** The bearer token is not the admin token. */
+  /** A signed-in route was called with no session cookie and no bearer token. */
+  signInRequired: 'sign_in_required',
+  /** The bearer token is not the admin token (or the admin token is turned off). */
   invalidAdminToken: 'invalid_admin_token',
+  /** The bearer token looks like a personal API token but is unknown, revoked or expired. */
+  invalidApiToken: 'invalid_api_token',
+  /** The session cookie names no live session (signed out, expired or ended by an admin). */
+  sessionEnded: 'session_ended',
+  /** Wrong email or password (the same answer whether the email exists). */
+  invalidCredentials: 'invalid_credentials',
+  /** A cookie-authenticated write came from another site. */
+  crossSiteRequest: 'cross_site_request',
+  /** The password is too common (or the email itself). */
+  weakPassword: 'weak_password',
+  /** The first admin exists already. */
+  setupDone: 'setup_done',
+  /** The invitation or reset link is unknown, used or expired. */
+  invitationInvalid: 'invitation_invalid',
+  /** The change would leave the team without an active admin. */
+  lastAdmin: 'last_admin',
   /** Ingest was called without any credential. */
   ingestCredentialRequired: 'ingest_credential_required',
   /** The credential is neither the admin token nor any data source's ingest key. */
@@ -37,8 +53,8 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** Codes that mean "the admin token this client holds is missing or wrong: sign in again". */
-export const SIGN_IN_AGAIN_CODES: readonly string[] = [ErrorCode.adminTokenRequired, ErrorCode.invalidAdminToken];
+/** Codes that mean "this client's session or token is missing or no longer valid: sign in again". */
+export const SIGN_IN_AGAIN_CODES: readonly string[] = [ErrorCode.signInRequired, ErrorCode.sessionEnded, ErrorCode.invalidAdminToken, ErrorCode.invalidApiToken];
 
 /** The one JSON shape of every failed API call. */
 export interface ApiErrorBody {

@@ -1,13 +1,19 @@
 import crypto from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
+import { roleIncludes, type Role } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../context';
-import { AdminTokenRequiredError, ApiError, InvalidAdminTokenError } from '../errors';
+import { ApiError, ForbiddenError, InvalidAdminTokenError, NotFoundError } from '../errors';
 import type { IngestCredential } from '../services/ingestRecords';
 import { findSourceByIngestKey } from '../services/dataSources';
+import { API_TOKEN_PREFIX, sessionEndedError, type Principal } from '../auth/accounts';
+import { isCrossSite, readSessionCookie, setSessionCookie } from '../auth/cookies';
 
-/** Who may call a route: anyone, the admin or a data source's ingest key, or the admin only. */
-export type Audience = 'public' | 'ingest' | 'admin';
+/**
+ * Who may call a route: anyone; the admin or a data source's ingest key; or a signed-in role —
+ * viewer (any role), editor (editor or admin), admin (admin only; the admin token counts as admin).
+ */
+export type Audience = 'public' | 'ingest' | 'viewer' | 'editor' | 'admin';
 
 /** The first middleware of every route: it declares the route's audience and enforces it. */
 export type Guard = Middleware & { readonly audience: Audience };
@@ -36,36 +42,107 @@ export interface IngestState {
   ingestCredential: IngestCredential;
 }
 
+/** What a signed-in route knows about its caller once the guard let it through. */
+export interface PrincipalState {
+  principal: Principal;
+}
+
+export const principalOf = (ctx: Context): Principal | null => (ctx.state as Partial<PrincipalState>).principal ?? null;
+
+/** The dashboards the caller is limited to, or null for every dashboard. */
+export const dashboardLimit = (ctx: Context): Set<string> | null => {
+  const ids = principalOf(ctx)?.user?.dashboardIds;
+  return ids ? new Set(ids) : null;
+};
+
+/** Refuses a dashboard outside the caller's chosen dashboards: 404, as if it did not exist. */
+export function checkDashboardLimit(ctx: Context, dashboardId: string): void {
+  const limit = dashboardLimit(ctx);
+  if (limit && !limit.has(dashboardId)) throw NotFoundError('Dashboard');
+}
+
+/** Refuses what only someone with every dashboard may do (create one, see the whole team's data). */
+export function refuseLimited(ctx: Context, what: string): void {
+  if (dashboardLimit(ctx)) throw ForbiddenError(`You are limited to chosen dashboards, so you cannot ${what}`);
+}
+
+const describeAs = (p: Principal) => (p.via === 'adminToken' ? 'the admin token' : `${p.user?.email} (${p.role})`);
+
 /**
- * Route guards, Outline style: `router.post('/…', auth.admin(), jsonBody(…), validate(…))`.
+ * The credential of a request: a bearer token (the admin token or a personal API token), else the
+ * session cookie. Null when there is none; 401 when it is wrong or has ended. Only reads the
+ * database (and only the first time within a short while) when a credential is present.
+ */
+export async function resolvePrincipal(app: AppContext, ctx: Context): Promise<Principal | null> {
+  const token = bearerToken(ctx);
+  if (token) {
+    if (!app.config.ADMIN_TOKEN_DISABLED && isAdminToken(token, app.adminToken)) return { via: 'adminToken', role: 'admin', user: null, credentialHash: null };
+    if (token.startsWith(API_TOKEN_PREFIX)) {
+      const p = await app.accounts.lookupApiToken(token);
+      if (!p) throw new ApiError(401, ErrorCode.invalidApiToken, 'This personal API token is unknown, revoked or expired');
+      return p;
+    }
+    throw InvalidAdminTokenError();
+  }
+  const session = readSessionCookie(ctx.get('cookie'));
+  if (!session) return null;
+  const p = await app.accounts.lookupSession(session);
+  if (!p) {
+    setSessionCookie(ctx, app.config, '', 0);
+    throw sessionEndedError();
+  }
+  return p;
+}
+
+/**
+ * Route guards, Outline style: `router.post('/…', auth.editor(), jsonBody(…), validate(…))`.
  * They run before any body is read, so a request without a valid credential costs no parsing.
- * Failed credentials count against the per-address limit; past it every attempt answers 429.
+ * Failed bearer credentials count against the per-address limit; past it every attempt answers 429.
+ * A write authenticated by the session cookie must come from our own site (403 otherwise).
  */
 export function createGuards(app: AppContext) {
   const { limits } = app;
-  const credentialFailed = async (ctx: Context, error: ApiError) => {
-    app.activity.signInFailed(ctx, error.code === ErrorCode.invalidIngestCredential ? 'ingest' : 'admin');
-    await limits.authFailures.penalize(ctx.ip);
+  const credentialFailed = async (ctx: Context, error: unknown) => {
+    if (error instanceof ApiError && error.status === 401 && error.code !== ErrorCode.sessionEnded) {
+      app.activity.signInFailed(ctx, error.code === ErrorCode.invalidIngestCredential ? 'ingest' : 'admin');
+      await limits.authFailures.penalize(ctx.ip);
+    }
     throw error;
   };
+
+  const role = (needed: Role) =>
+    guard(needed, async (ctx, next) => {
+      if (bearerToken(ctx)) await limits.authFailures.check(ctx, ctx.ip);
+      const principal = await resolvePrincipal(app, ctx).catch((e: unknown) => credentialFailed(ctx, e));
+      if (!principal) {
+        throw new ApiError(401, ErrorCode.signInRequired, 'Sign in first, or send Authorization: Bearer <admin token or personal API token>');
+      }
+      if (principal.via === 'session' && ctx.method !== 'GET' && ctx.method !== 'HEAD' && isCrossSite(ctx, app.config)) {
+        throw ForbiddenError('This request came from another site: changes made with the session cookie must come from LiveDash itself', ErrorCode.crossSiteRequest);
+      }
+      if (!roleIncludes(principal.role, needed)) throw ForbiddenError(`This needs the ${needed} role; you are signed in as ${describeAs(principal)}`);
+      (ctx.state as PrincipalState).principal = principal;
+      app.activity.identify(principal);
+      return next();
+    });
+
   return {
     /** Anyone, no credential. */
     public: () => guard('public', (_ctx, next) => next()),
 
-    /** The admin token only. */
-    admin: () =>
-      guard('admin', async (ctx, next) => {
-        const token = bearerToken(ctx);
-        if (!token) throw AdminTokenRequiredError();
-        await limits.authFailures.check(ctx, ctx.ip);
-        if (!isAdminToken(token, app.adminToken)) await credentialFailed(ctx, InvalidAdminTokenError());
-        return next();
-      }),
+    /** Any signed-in person (viewer, editor or admin), a personal API token, or the admin token. */
+    viewer: () => role('viewer'),
+
+    /** An editor or an admin (session or personal API token), or the admin token. */
+    editor: () => role('editor'),
+
+    /** An admin (session or personal API token), or the admin token. */
+    admin: () => role('admin'),
 
     /**
-     * The admin token, or an existing data source's ingest key (the service gets that source and
-     * refuses any other). With `queryKey`, an ingest key may also come as `?key=` for senders that
-     * can only be given a URL (the path alone is ever logged, never the query).
+     * The admin token, an admin's personal API token, or an existing data source's ingest key (the
+     * service gets that source and refuses any other). With `queryKey`, an ingest key may also come
+     * as `?key=` for senders that can only be given a URL (the path alone is ever logged, never the query).
      */
     ingest: (opts: { queryKey?: boolean } = {}) =>
       guard('ingest', async (ctx, next) => {
@@ -77,16 +154,25 @@ export function createGuards(app: AppContext) {
           throw new ApiError(401, ErrorCode.ingestCredentialRequired, `Ingest needs a credential: send Authorization: Bearer <admin token or the data source's ingest key>${how}`);
         }
         await limits.authFailures.check(ctx, ctx.ip);
-        // The admin token only ever in a header: a URL ends up in proxies' and senders' logs.
-        const admin = fromHeader !== null && isAdminToken(credential, app.adminToken);
-        const source = admin ? null : await findSourceByIngestKey(app, credential);
-        let state: IngestCredential;
-        if (admin) state = { admin: true };
-        else if (source) state = { admin: false, source };
-        else {
+        // The admin token and personal API tokens only ever in a header: a URL ends up in proxies' and senders' logs.
+        let state: IngestCredential | null = null;
+        if (fromHeader !== null && !app.config.ADMIN_TOKEN_DISABLED && isAdminToken(credential, app.adminToken)) {
+          state = { admin: true };
+          app.activity.identify({ via: 'adminToken', role: 'admin', user: null, credentialHash: null });
+        } else if (credential.startsWith(API_TOKEN_PREFIX)) {
+          const p = fromHeader !== null ? await app.accounts.lookupApiToken(credential) : null;
+          if (p?.role === 'admin') {
+            state = { admin: true };
+            app.activity.identify(p);
+          }
+        } else {
+          const source = await findSourceByIngestKey(app, credential);
+          if (source) state = { admin: false, source };
+        }
+        if (!state) {
           return credentialFailed(
             ctx,
-            new ApiError(401, ErrorCode.invalidIngestCredential, "This credential is neither the admin token nor a data source's ingest key"),
+            new ApiError(401, ErrorCode.invalidIngestCredential, "This credential is neither the admin token, an admin's personal API token nor a data source's ingest key"),
           );
         }
         await limits.ingest.consume(ctx, credential);

@@ -80,6 +80,8 @@ function describeWindow(seconds: number): string {
 export interface RateLimits {
   /** Failed admin-token or ingest-credential attempts, per client address. */
   authFailures: Limit;
+  /** Failed sign-ins, per account (hash of the email). */
+  signInFailures: Limit;
   /** Ingest requests, per credential. */
   ingest: Limit;
   /** OAuth config and callback requests, per client address. */
@@ -100,6 +102,7 @@ export function createRateLimits(config: Config, redis: RedisClient | null, hash
   const limit = (what: string, prefix: string, points: number, seconds: number) => new Limit(what, points, seconds, make(prefix, points, seconds), hash);
   return {
     authFailures: limit('failed credential attempts from this address', 'auth', config.RATE_LIMIT_AUTH_FAILURES, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
+    signInFailures: limit('failed sign-ins for this account', 'signin', config.RATE_LIMIT_SIGN_IN_ACCOUNT, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
     ingest: limit('ingest requests with this credential', 'ingest', config.RATE_LIMIT_INGEST, config.RATE_LIMIT_INGEST_WINDOW_SECONDS),
     oauth: limit('OAuth requests from this address', 'oauth', config.RATE_LIMIT_OAUTH, config.RATE_LIMIT_OAUTH_WINDOW_SECONDS),
   };

@@ -12,12 +12,16 @@ const activitySchema = new Schema(
     address: { type: String, default: null },
     credential: { type: String, default: null },
     keyHint: { type: String, default: null },
+    /** Who acted: the person's name, "admin token" or "ingest key <hint>"; userId for a person. */
+    actor: { type: String, default: null },
+    userId: { type: String, default: null },
     details: { type: Schema.Types.Mixed, default: {} },
   },
   { minimize: false, versionKey: false },
 );
 activitySchema.index({ category: 1, at: -1 });
 activitySchema.index({ objectId: 1, at: -1 });
+activitySchema.index({ userId: 1, at: -1 });
 
 export type ActivityEntryDoc = InferSchemaType<typeof activitySchema> & { _id: mongoose.Types.ObjectId };
 

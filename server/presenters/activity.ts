@@ -15,11 +15,13 @@ export function presentActivity(d: ActivityEntryDoc): ActivityEntryDto {
     address: d.address ?? null,
     credential: (d.credential ?? null) as ActivityEntryDto['credential'],
     keyHint: d.keyHint ?? null,
+    actor: d.actor ?? null,
+    userId: d.userId ?? null,
     details: (d.details ?? {}) as ActivityEntryDto['details'],
   };
 }
 
-const HEADER = ['Time', 'Kind', 'Category', 'Object type', 'Object id', 'Object name', 'Summary', 'Address', 'Credential', 'Key hint'];
+const HEADER = ['Time', 'Kind', 'Category', 'Object type', 'Object id', 'Object name', 'Summary', 'Address', 'Credential', 'Key hint', 'Actor'];
 
 /** A CSV cell: quoted when needed, and never a formula a spreadsheet would run. */
 function cell(v: string | null): string {
@@ -30,6 +32,6 @@ function cell(v: string | null): string {
 
 /** The entries as CSV (UTF-8 with BOM, CRLF). */
 export function activityCsv(entries: ActivityEntryDto[]): string {
-  const rows = entries.map((e) => [e.at, e.kind, e.category, e.objectType, e.objectId, e.objectName, e.summary, e.address, e.credential, e.keyHint].map(cell).join(','));
+  const rows = entries.map((e) => [e.at, e.kind, e.category, e.objectType, e.objectId, e.objectName, e.summary, e.address, e.credential, e.keyHint, e.actor].map(cell).join(','));
   return `\uFEFF${[HEADER.join(','), ...rows].join('\r\n')}\r\n`;
 }

@@ -3,6 +3,7 @@ import type { Server } from 'socket.io';
 import type { AppContext } from '../context';
 import { connectRedis } from '../redis';
 import { startViewEventRelay } from './viewEventRelay';
+import { startAuthRelay } from './authRelay';
 
 /**
  * With REDIS_URL: rooms shared across processes through Redis Streams (which also keeps the
@@ -21,6 +22,12 @@ export async function joinCluster(io: Server, ctx: AppContext, url: string, onRe
   }
   io.adapter(createAdapter(pub));
   const relay = await startViewEventRelay(ctx, pub, sub, onReset);
+  const stopAuthRelay = await startAuthRelay(ctx, pub, sub); // ended sessions reach every process (issue 21)
   ctx.log.info('realtime: Socket.IO uses the Redis adapter (several processes share rooms and view caches)');
-  return relay;
+  return {
+    close: async () => {
+      stopAuthRelay();
+      await relay.close();
+    },
+  };
 }

@@ -4,8 +4,8 @@ import {
   MAX_BYTES_PER_MESSAGE, MAX_RECORDS_PER_MESSAGE, rooms, type ClientToServerEvents, type ServerToClientEvents, type SocketData,
 } from '@common/realtime';
 import type { AppContext } from '../context';
-import { isAdminToken } from '../middleware/guards';
-import { ErrorCode } from '@common/schemas/errors';
+import type { Role } from '@common/schemas/auth';
+import { attachAdminAccess, socketHasRole } from './adminAccess';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
 import { emptyRoom, joinDashboard, leaveDashboard, moveRoom } from './publicRooms';
 import { joinCluster } from './cluster';
@@ -16,7 +16,6 @@ import { recheckRecoveredSessions } from './recoveryCheck';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
-import { clientAddress } from '../clientAddress';
 import { canonicalObjectId } from '@common/ids';
 
 /** How long a disconnected viewer's missed packets are kept for it. */
@@ -70,32 +69,12 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   // A recovered session keeps only the rooms it may still hold (on whichever adapter is in use).
   recheckRecoveredSessions(io, ctx);
 
-  /** A refused handshake, with a stable code the client matches on (never the message). */
-  const refuse = (code: string, message: string) => Object.assign(new Error(message), { data: { code } });
-  io.use(async (socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    if (typeof token === 'string' && token) {
-      // A wrong token in the handshake is a failed sign-in like a wrong bearer token over REST.
-      const address = clientAddress(socket.handshake.headers, socket.handshake.address, ctx.config);
-      const blocked = await ctx.limits.authFailures.blocked(address);
-      if (blocked) return next(refuse(ErrorCode.rateLimited, blocked));
-      if (!isAdminToken(token, ctx.adminToken)) {
-        await ctx.limits.authFailures.penalize(address);
-        ctx.activity.record({ kind: 'auth.failed', category: 'auth', summary: 'Refused admin token on the realtime (Socket.IO) handshake', address, details: { audience: 'admin', path: '/socket.io' } });
-        return next(refuse(ErrorCode.invalidAdminToken, 'Invalid admin token'));
-      }
-      socket.data.isAdmin = true;
-    } else {
-      socket.data.isAdmin = false;
-    }
-    next();
-  });
+  const closeAdminAccess = attachAdminAccess(io, ctx); // sessions, tokens and roles (issue 21)
 
   io.on('connection', (socket) => {
-    if (socket.data.isAdmin) void socket.join(rooms.admin);
-    const adminOnly = (ack: unknown, join: () => void) => {
+    const allowed = (ack: unknown, role: Role, join: () => void) => {
       if (typeof ack !== 'function') return;
-      if (!socket.data.isAdmin) return ack({ ok: false, reason: 'Admin token required' });
+      if (!socketHasRole(socket, role)) return ack({ ok: false, reason: `Sign in as ${role === 'admin' ? 'an admin' : 'an editor or admin'}` });
       join();
       ack({ ok: true });
     };
@@ -107,16 +86,16 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       if (typeof ack === 'function') ack({ ok: true });
     });
     // Admin rooms are keyed by canonical ids (common/ids.ts): another spelling is the same room.
-    const adminRoom = (room: (id: string) => string, raw: unknown) => {
+    const roomOf = (room: (id: string) => string, raw: unknown) => {
       const id = canonicalObjectId(raw);
       return id ? room(id) : null;
     };
-    const joinAdminRoom = (ack: unknown, room: string | null) => adminOnly(ack, () => room && void socket.join(room));
-    const leaveAdminRoom = (room: string | null) => room && void socket.leave(room);
-    socket.on('datasource:join', (raw, ack) => joinAdminRoom(ack, adminRoom(rooms.dataSource, raw)));
-    socket.on('datasource:leave', (raw) => leaveAdminRoom(adminRoom(rooms.dataSource, raw)));
-    socket.on('integration:join', (raw, ack) => joinAdminRoom(ack, adminRoom(rooms.integration, raw)));
-    socket.on('integration:leave', (raw) => leaveAdminRoom(adminRoom(rooms.integration, raw)));
+    const join = (ack: unknown, role: Role, room: string | null) => allowed(ack, role, () => room && void socket.join(room));
+    const leave = (room: string | null) => room && void socket.leave(room);
+    socket.on('datasource:join', (raw, ack) => join(ack, 'editor', roomOf(rooms.dataSource, raw)));
+    socket.on('datasource:leave', (raw) => leave(roomOf(rooms.dataSource, raw)));
+    socket.on('integration:join', (raw, ack) => join(ack, 'admin', roomOf(rooms.integration, raw)));
+    socket.on('integration:leave', (raw) => leave(roomOf(rooms.integration, raw)));
   });
 
   // Emits happen in the order of the writes that caused them.
@@ -214,6 +193,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   return {
     io,
     close: async () => {
+      closeAdminAccess();
       await closeShareRooms();
       closeActivityFeed();
       await closeViewerCounts();

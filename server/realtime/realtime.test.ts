@@ -50,8 +50,8 @@ describe('rooms and auth', () => {
 
   it('keeps admin rooms for the admin token only', async () => {
     const v = await viewer();
-    expect(await join(v, 'datasource:join', ds.id)).toEqual({ ok: false, reason: 'Admin token required' });
-    expect(await join(v, 'integration:join', 'x')).toEqual({ ok: false, reason: 'Admin token required' });
+    expect(await join(v, 'datasource:join', ds.id)).toEqual({ ok: false, reason: 'Sign in as an editor or admin' });
+    expect(await join(v, 'integration:join', 'x')).toEqual({ ok: false, reason: 'Sign in as an admin' });
     const heard = collect(v, 'admin:datasource:changed');
     await ingest([{ id: 2 }]);
     await sleep(200);

@@ -30,15 +30,23 @@ describe('GET /api/openapi.json: the endpoint list, generated from the routes', 
       const op = doc.paths[toOpenApi(r.path)]?.[r.method.toLowerCase()];
       expect(op, `${r.method} ${r.path}`).toBeDefined();
       expect(op['x-audience'], `${r.method} ${r.path}`).toBe(r.audience);
-      if (r.audience === 'admin') expect(op.security).toEqual([{ adminToken: [] }]);
+      if (['viewer', 'editor', 'admin'].includes(r.audience ?? '')) {
+        expect(op.security).toEqual([{ session: [] }, { personalToken: [] }, { adminToken: [] }]);
+        expect(Object.keys(op.responses)).toContain('403');
+      }
       if (r.audience === 'public') expect(op.security).toEqual([]);
       if (r.audience !== 'public') expect(Object.keys(op.responses)).toContain('401');
     }
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
     expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${toOpenApi(r.path)}`).sort());
-    // The two console reads that once were listed as Public need the admin token.
-    expect(doc.paths['/api/data/sources'].get['x-audience']).toBe('admin');
-    expect(doc.paths['/api/data/raw'].get['x-audience']).toBe('admin');
+    // The two console reads that once were listed as Public need a signed-in editor (issue 21's roles).
+    expect(doc.paths['/api/data/sources'].get['x-audience']).toBe('editor');
+    expect(doc.paths['/api/data/raw'].get['x-audience']).toBe('editor');
+    expect(doc.paths['/api/admin/dashboards'].get['x-audience']).toBe('viewer');
+    expect(doc.paths['/api/admin/users'].post['x-audience']).toBe('admin');
+    expect(doc.paths['/api/admin/engine'].get['x-audience']).toBe('admin');
+    expect(doc.paths['/api/admin/data-sources/{id}/export'].get['x-audience']).toBe('editor');
+    expect(doc.paths['/api/openapi.json'].get['x-audience']).toBe('public');
     expect(doc.paths['/api/data/ingest'].post['x-audience']).toBe('ingest');
   });
 

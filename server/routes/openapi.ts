@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import type { Audience } from '../middleware/guards';
+import { SESSION_COOKIE } from '../auth/cookies';
 import type { Schemas } from '../middleware/validate';
 import { resourceRouter } from './router';
 import { ROUTE_DOCS } from './routeDocs';
@@ -34,12 +35,15 @@ const jsonSchema = (schema: z.ZodType): Json => {
   return rest;
 };
 
-/** Who may call: the admin token; for ingest also a source's key (in the URL only on a source's own URL). */
+/** A signed-in role: the session cookie, a personal API token (with its owner's role) or the admin token. */
+export const SIGNED_IN_SECURITY = [{ session: [] }, { personalToken: [] }, { adminToken: [] }];
+
+/** Who may call: a signed-in role (x-audience names it); for ingest the admin token, an admin's personal token or a source's key (in the URL only on a source's own URL). */
 function security(route: ApiRoute): Json[] {
-  if (route.audience === 'admin') return [{ adminToken: [] }];
+  if (route.audience === 'viewer' || route.audience === 'editor' || route.audience === 'admin') return SIGNED_IN_SECURITY;
   if (route.audience !== 'ingest') return [];
   const inUrl = route.path.startsWith('/api/data/sources/:sourceId/') ? [{ ingestKey: [] }] : [];
-  return [{ adminToken: [] }, { ingestKeyHeader: [] }, ...inUrl];
+  return [{ adminToken: [] }, { personalToken: [] }, { ingestKeyHeader: [] }, ...inUrl];
 }
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
@@ -59,6 +63,7 @@ function operation(route: ApiRoute): Json {
   const responses: Json = { [String(doc?.status ?? 200)]: { description: doc?.answer ?? 'Success' } };
   if (route.schemas.body || route.schemas.query || doc?.body) responses['400'] = error('The request is not valid: the error names each field and its problem');
   if (route.audience !== 'public') responses['401'] = error('The credential is missing or wrong');
+  if (route.audience === 'viewer' || route.audience === 'editor' || route.audience === 'admin') responses['403'] = error(`The caller's role is below ${route.audience}`);
   if (pathParams.length) responses['404'] = error('Nothing has this id');
   return {
     ...(doc && { summary: doc.summary }),
@@ -88,7 +93,9 @@ export function openApiDocument(api: Router, publicUrl: string | undefined): Jso
     paths,
     components: {
       securitySchemes: {
-        adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token (ADMIN_TOKEN): every admin route, and ingest into any source' },
+        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The console\'s sign-in session (POST /api/auth/login); writes must come from LiveDash itself' },
+        personalToken: { type: 'http', scheme: 'bearer', description: 'A personal API token (POST /api/auth/tokens): acts with its owner\'s role' },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token (ADMIN_TOKEN, unless ADMIN_TOKEN_DISABLED): acts as an admin, and ingests into any source' },
         ingestKey: { type: 'apiKey', in: 'query', name: 'key', description: "A data source's ingest key in the URL, for senders that can only be given a URL (source URL routes only)" },
         ingestKeyHeader: { type: 'http', scheme: 'bearer', description: "A data source's ingest key as a bearer token (or X-Ingest-Key): writes to its own source only" },
       },

@@ -10,13 +10,28 @@ import type { DataSourceDoc } from '../models';
 import type { IngestState } from '../middleware/guards';
 import { presentActivity } from '../presenters/activity';
 import { ROUTE_ACTIVITY } from './activityRoutes';
+import type { Principal } from '../auth/accounts';
 
-export type ActivityInput = Omit<ActivityEntryDto, 'id' | 'at' | 'address' | 'objectType' | 'objectId' | 'objectName' | 'credential' | 'keyHint' | 'details'> &
-  Partial<Pick<ActivityEntryDto, 'address' | 'objectType' | 'objectId' | 'objectName' | 'credential' | 'keyHint' | 'details'>>;
+type Optional = 'address' | 'objectType' | 'objectId' | 'objectName' | 'credential' | 'keyHint' | 'details' | 'actor' | 'userId';
+export type ActivityInput = Omit<ActivityEntryDto, 'id' | 'at' | Optional> & Partial<Pick<ActivityEntryDto, Optional>>;
+
+/** Who acts in a request: the person (name or email), "admin token", or an ingest key. */
+interface Actor {
+  actor: string;
+  userId: string | null;
+  credential: NonNullable<ActivityEntryDto['credential']>;
+}
+
+export const actorOf = (p: Principal): Actor =>
+  p.user
+    ? { actor: p.user.name || p.user.email, userId: p.user.id, credential: p.via === 'apiToken' ? 'apiToken' : 'session' }
+    : { actor: 'admin token', userId: null, credential: 'admin' };
 
 export interface ActivityLog {
   /** Adds an entry (written in batches) and announces it at once. */
   record(input: ActivityInput): void;
+  /** Names the person (or the admin token) acting in the current request; later entries of the request carry it. */
+  identify(principal: Principal): void;
   /** A credential was refused (one call in the route guards). */
   signInFailed(ctx: Context, audience: string): void;
   /** Mounted before the API: logs successful admin actions and every ingest, with the caller's address. */
@@ -41,7 +56,7 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
  */
 export async function startActivityLog(app: { conn: Connection; config: Config; log: Logger; events: DomainEventBus }): Promise<ActivityLog> {
   const model: Model<ActivityEntryDoc> = await activityModel(app.conn, app.config.ACTIVITY_RETENTION_DAYS, (m, e) => app.log.error(m, e));
-  const request = new AsyncLocalStorage<{ address: string | null }>();
+  const request = new AsyncLocalStorage<{ address: string | null; actor?: Actor }>();
   const pending: ActivityEntryDoc[] = [];
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
@@ -63,11 +78,13 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
   };
 
   const record = (input: ActivityInput) => {
+    const store = request.getStore();
     const doc = {
       _id: new mongoose.Types.ObjectId(),
       at: new Date(),
-      objectType: null, objectId: null, objectName: null, credential: null, keyHint: null, details: {},
-      address: request.getStore()?.address ?? null,
+      objectType: null, objectId: null, objectName: null, credential: null, keyHint: null, details: {}, actor: null, userId: null,
+      address: store?.address ?? null,
+      ...store?.actor,
       ...input,
     } as ActivityEntryDoc;
     pending.push(doc);
@@ -99,11 +116,17 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
         ? `Ingest: ${count('received')} received, ${count('inserted')} inserted, ${count('updated')} updated, ${count('rejected')} rejected`
         : `Ingest refused (${status})`,
       address,
-      credential: who ? (who.admin ? 'admin' : 'ingestKey') : null,
+      ...(who && !who.admin ? { credential: 'ingestKey' as const, actor: `ingest key ${first?.ingestKeyHint ?? ''}`.trim(), userId: null } : {}),
       keyHint: who && !who.admin ? (first?.ingestKeyHint ?? null) : null,
       details: { status, received: count('received'), inserted: count('inserted'), updated: count('updated'), rejected: count('rejected'), sources: sourceIds },
     });
   }
+
+  /** The subject of a summary: the person's name, or "Admin" for the admin token. */
+  const who = (_ctx?: Context) => {
+    const a = request.getStore()?.actor;
+    return a && a.userId ? a.actor : 'Admin';
+  };
 
   function adminEntry(ctx: Context & { params?: Record<string, string> }, address: string | null, key: string) {
     const a = ROUTE_ACTIVITY[key];
@@ -128,9 +151,8 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
       objectType: a.objectType,
       objectId,
       objectName,
-      summary: `Admin ${a.verb}${objectName ? ` "${objectName}"` : objectId ? ` ${objectId}` : ''}`,
+      summary: `${who(ctx)} ${a.verb}${objectName ? ` "${objectName}"` : objectId ? ` ${objectId}` : ''}`,
       address,
-      credential: 'admin',
       keyHint: a.kind === 'dataSource.keyRotated' ? str(answer.ingestKeyHint) : null,
       details,
     });
@@ -140,7 +162,7 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
     app.events.on('dashboard.changed', ({ dashboard, wasPublished }) => {
       if (dashboard.isPublished === wasPublished) return;
       const verb = dashboard.isPublished ? 'published' : 'unpublished';
-      record({ kind: `dashboard.${verb}`, category: 'admin', objectType: 'dashboard', objectId: dashboard.id, objectName: dashboard.name, summary: `Admin ${verb} dashboard "${dashboard.name}"`, credential: 'admin' });
+      record({ kind: `dashboard.${verb}`, category: 'admin', objectType: 'dashboard', objectId: dashboard.id, objectName: dashboard.name, summary: `${who()} ${verb} dashboard "${dashboard.name}"` });
     }),
     app.events.on('sync.completed', (e) => {
       record({
@@ -156,6 +178,10 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
 
   return {
     record,
+    identify(principal) {
+      const store = request.getStore();
+      if (store) store.actor = actorOf(principal);
+    },
     signInFailed(ctx, audience) {
       const what = audience === 'ingest' ? 'ingest credential' : 'admin token';
       record({ kind: 'auth.failed', category: 'auth', summary: `Refused ${what} on ${ctx.method} ${ctx.path}`, address: ctx.ip || null, details: { audience, method: ctx.method, path: ctx.path } });
@@ -163,8 +189,9 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
     middleware: () => async (ctx, next) => {
       const address = ctx.ip || null;
       let error: unknown = null;
+      const store: { address: string | null; actor?: Actor } = { address };
       try {
-        await request.run({ address }, next);
+        await request.run(store, next);
       } catch (e) {
         error = e;
       }
@@ -174,10 +201,10 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
         const status = error ? ((error as { status?: number }).status ?? 500) : ctx.status;
         // A refused credential or a rate limit is logged by the guard, not twice.
         if (INGEST_ROUTES.has(key) && status !== 401 && status !== 429) {
-          const p = ingestEntry(ctx, address, status).catch((e) => app.log.error('activity log: ingest entry failed', e));
+          const p = request.run(store, () => ingestEntry(ctx, address, status)).catch((e) => app.log.error('activity log: ingest entry failed', e));
           inFlight.add(p);
           void p.finally(() => inFlight.delete(p));
-        } else if (!error && ROUTE_ACTIVITY[key] && status < 400) adminEntry(ctx, address, key);
+        } else if (!error && ROUTE_ACTIVITY[key] && status < 400) request.run(store, () => adminEntry(ctx, address, key));
       }
       if (error) throw error;
     },
@@ -189,6 +216,7 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
       if (q.kind) filter.kind = q.kind;
       if (q.objectType) filter.objectType = q.objectType;
       if (q.objectId) filter.objectId = q.objectId;
+      if (q.userId) filter.userId = q.userId;
       if (q.before) filter.at = { $lt: new Date(q.before) };
       const docs = await model.find(filter).sort({ at: -1, _id: -1 }).limit(q.limit).lean<ActivityEntryDoc[]>();
       return docs.map(presentActivity);

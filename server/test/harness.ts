@@ -52,6 +52,7 @@ export async function startTestServer(env: Record<string, string> = {}, log?: Lo
       await Promise.all(Object.values(app.ctx.conn.models).map((m) => m.deleteMany({})));
       // The documents went without domain events: the view cache must forget them too.
       viewCacheOf(app.ctx).clear();
+      app.ctx.accounts.clearCache();
     },
     close: () => app.close(),
   };

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserHarness } from './browser';
+import { ADMIN_TOKEN } from '../../server/test/harness';
 import { sidebar, signIn, startAdminBrowser } from './adminHelpers';
 
 describe('admin console: sign-in and shell', () => {
@@ -13,19 +14,25 @@ describe('admin console: sign-in and shell', () => {
     await h?.close();
   });
 
-  it('asks for the token, refuses a wrong one and signs in with the right one', async () => {
+  it('asks for the first admin, refuses a wrong admin token, then creates the admin and signs in', async () => {
     const { page } = h;
     await page.goto('/admin');
-    await page.getByTestId('admin-sign-in').waitFor();
+    const setup = page.getByTestId('setup-form');
+    await setup.waitFor();
     await h.shot('admin-sign-in');
-    await page.getByLabel('Admin token').fill('wrong-token');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await setup.getByLabel('Admin token').fill('wrong-token');
+    await setup.getByLabel('Name').fill('Someone');
+    await setup.getByLabel('Email').fill('someone@example.com');
+    await setup.getByLabel('Password').fill('a long enough passphrase');
+    await setup.getByRole('button', { name: 'Create admin and sign in' }).click();
     await page.getByTestId('sign-in-error').waitFor();
     expect(await page.getByTestId('sign-in-error').innerText()).toContain('Invalid admin token');
     await signIn(page);
+    // The console keeps no token in the browser's storage: the session is an HttpOnly cookie.
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie)).not.toMatch(/token|session/i);
     expect(await page.getByTestId('connection-state').innerText()).toContain('Live');
     expect(new URL(page.url()).pathname).toBe('/admin');
-  });
+  }, 60_000); // two first-admin attempts, one hashing a password
 
   it('navigates by sidebar, sub-tabs, the in-page event and the URL query; back keeps the place', async () => {
     const { page } = h;
@@ -61,10 +68,9 @@ describe('admin console: sign-in and shell', () => {
     await n.getByText('Copied', { exact: true }).waitFor();
     expect(await n.innerText()).toContain('Code copied to clipboard');
     await h.shot('admin-api-docs');
-    // The samples work when pasted: run the Standard cURL with the token filled in.
-    await docs.getByRole('switch', { name: 'Fill in my admin token' }).click();
+    // The samples work when pasted: run the Standard cURL with a token put in.
     await docs.getByRole('tab', { name: 'Standard' }).click();
-    const standard = await docs.getByRole('tabpanel').getByTestId('code-block').nth(1).innerText();
+    const standard = (await docs.getByRole('tabpanel').getByTestId('code-block').nth(1).innerText()).replace('<token>', ADMIN_TOKEN);
     // Async: the server runs in this process, a blocking exec would starve it.
     const { stdout } = await promisify(execFile)('bash', ['-c', `${standard.replace('http://localhost:5000', h.server.url)} --silent`]);
     const answer = JSON.parse(stdout);
@@ -123,7 +129,7 @@ describe('admin console: sign-in and shell', () => {
     }
   });
 
-  it('collapses the sidebar, and a revoked token returns to sign-in with a message', async () => {
+  it('collapses the sidebar, and an ended session returns to sign-in with a message', async () => {
     const { page } = h;
     const before = (await page.getByTestId('admin-sidebar').boundingBox())!.width;
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();
@@ -132,10 +138,12 @@ describe('admin console: sign-in and shell', () => {
     expect(after).toBeLessThan(before);
     await h.shot('admin-sidebar-collapsed');
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();
-    await page.evaluate(() => localStorage.setItem('livedash.adminToken', 'stale-token'));
-    await page.reload();
+    // Signed out everywhere from elsewhere (a script with the same account): the next call finds the session ended.
+    const sessions = (await h.context.cookies()).filter((c) => c.name === 'livedash_session');
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    await h.server.http('DELETE', '/api/auth/sessions', { token: null, headers: { cookie: `livedash_session=${sessions[0].value}` } });
     await page.getByTestId('admin-sign-in').waitFor();
-    await page.getByTestId('sign-in-error').waitFor();
     await signIn(page);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByTestId('admin-sign-in').waitFor();

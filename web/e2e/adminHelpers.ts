@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN_TOKEN } from '../../server/test/harness';
+import { PASSWORD } from '../../server/test/people';
 import { startBrowser, type BrowserHarness } from './browser';
 
 /** Starts the real server (serving the WEB_DIST build) and chromium. */
@@ -13,13 +14,31 @@ export async function startAdminBrowser(): Promise<BrowserHarness> {
   return h;
 }
 
-/** Opens /admin and signs in with the test admin token. */
-export async function signIn(page: Page, path = '/admin'): Promise<void> {
+/** The test admin of the browser tests. */
+export const TEST_ADMIN = { name: 'Test Admin', email: 'admin@example.com', password: PASSWORD };
+
+/**
+ * Opens /admin (or `path`) and signs in as the test admin: on a fresh server it first creates that
+ * admin with the admin token (first start), afterwards it signs in with email and password.
+ */
+export async function signIn(page: Page, path = '/admin', who: { email: string; password: string } = TEST_ADMIN): Promise<void> {
   await page.goto(path);
-  await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  const setup = page.getByTestId('setup-form');
+  const login = page.getByTestId('login-form');
+  await setup.or(login).or(page.getByTestId('admin-header')).first().waitFor();
+  if (await setup.count()) {
+    await setup.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await setup.getByLabel('Name').fill(TEST_ADMIN.name);
+    await setup.getByLabel('Email').fill(TEST_ADMIN.email);
+    await setup.getByLabel('Password').fill(TEST_ADMIN.password);
+    await setup.getByRole('button', { name: 'Create admin and sign in' }).click();
+  } else if (await login.count()) {
+    await login.getByLabel('Email').fill(who.email);
+    await login.getByLabel('Password').fill(who.password);
+    await login.getByRole('button', { name: 'Sign in' }).click();
+  }
   await page.getByTestId('admin-header').waitFor();
-  await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor();
+  if (who === TEST_ADMIN) await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor();
 }
 
 /** Waits for a notification with this title (and text) and closes it. */

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowser, type BrowserHarness } from './browser';
 import { seedSource, sidebar, signIn } from './adminHelpers';
+import { ADMIN_TOKEN } from '../../server/test/harness';
 
 /** A port free right now, so the server can be told its own public URL before it starts. */
 async function freePort(): Promise<number> {
@@ -46,11 +47,8 @@ describe('API docs that follow the source you came from', () => {
     expect(await docs.getByTestId('docs-source-bar').innerText()).toContain(`Fresh Source (${fresh.sourceId})`);
     expect(await page.title()).toBe('API Documentation · LiveDash');
 
-    // The label, not only the switch, fills in the admin token.
-    const tokenSwitch = docs.getByRole('switch', { name: 'Fill in my admin token' });
-    expect(await tokenSwitch.getAttribute('aria-checked')).toBe('false');
-    await docs.getByText('Fill in my admin token', { exact: false }).click();
-    expect(await tokenSwitch.getAttribute('aria-checked')).toBe('true');
+    // The console keeps no token (cookie sign-in): a token pasted here fills the samples, on this page only.
+    await docs.getByLabel('Fill in my token:').fill(ADMIN_TOKEN);
 
     // The first sample: the Standard format's cURL.
     const panel = docs.getByRole('tabpanel');
@@ -124,8 +122,9 @@ describe('API docs that follow the source you came from', () => {
     const operations = Object.values(openapi.paths as Record<string, object>).reduce((sum: number, ops) => sum + Object.keys(ops).length, 0);
     expect(await table.locator('tbody tr.ant-table-row').count()).toBe(operations);
     const row = (path: string) => table.locator('tbody tr').filter({ has: page.getByText(path, { exact: true }) }).first();
-    expect(await row('/api/data/sources').innerText()).toContain('Admin token');
-    expect(await row('/api/data/raw').innerText()).toContain('Admin token');
+    expect(await row('/api/data/sources').innerText()).toContain('Editor or admin');
+    expect(await row('/api/data/raw').innerText()).toContain('Editor or admin');
+    expect(await row('/api/admin/users').innerText()).toContain('Admin (or admin token)');
     for (const path of ['/api/admin/dashboards/{id}/links', '/api/share/{token}', '/api/admin/dashboards/{id}/embedding', '/api/admin/analytics', '/api/admin/activity', '/api/admin/data-sources/{id}/export']) {
       await row(path).waitFor();
     }
@@ -136,7 +135,7 @@ describe('API docs that follow the source you came from', () => {
     await sidebar(page, 'api-docs', 'authentication');
     await page.locator('[data-testid="api-docs"][data-section="authentication"]').waitFor();
     const auth = await docs.innerText();
-    for (const text of ['Admin token', 'in a header', 'in the URL', 'Share link', 'Rate limits', '429']) expect(auth).toContain(text);
+    for (const text of ['Personal API token', 'Admin token', 'in a header', 'in the URL', 'Share link', 'Rate limits', '429']) expect(auth).toContain(text);
     await h.shot('api-docs-authentication');
 
     // The spec's two sub-tabs stay: Documentation and Examples.

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN } from '../../server/test/harness';
 import { DEFAULT_SIM_CLIENT, startZendeskSimulator, type ZendeskSimulator } from '../../server/integrations/zendesk/simulator/server';
 import { startBrowser, type BrowserHarness } from './browser';
+import { signIn } from './adminHelpers';
 
 let h: BrowserHarness;
 let sim: ZendeskSimulator;
@@ -29,9 +29,7 @@ beforeEach(async () => {
 
 async function openIntegrations(path = '/admin?tab=data-sources&sub=integrations') {
   const { page } = h;
-  await page.goto('/');
-  await page.evaluate((t) => localStorage.setItem('livedash.adminToken', t), ADMIN_TOKEN);
-  await page.goto(path);
+  await signIn(page, path);
 }
 
 async function connectThroughWizard(decision: 'Allow' | 'Deny' | 'close') {

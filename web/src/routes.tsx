@@ -7,6 +7,7 @@ import { SHELL_SECTIONS } from './public/shell/sections';
 const Landing = lazy(() => import('./public/LandingPage'));
 const NotFound = lazy(() => import('./public/NotFoundPage'));
 const Admin = lazy(() => import('./admin/AdminPage'));
+const Invite = lazy(() => import('./admin/account/AcceptInvite'));
 const UserShell = lazy(() => import('./public/shell/UserShell'));
 const DashboardsList = lazy(() => import('./public/DashboardsListPage'));
 const ComingSoon = lazy(() => import('./public/shell/ComingSoonPage'));
@@ -43,6 +44,7 @@ export function AppRoutes() {
         </Route>
         <Route path="/dashboards/:id" element={<PublicTheme><Viewer /></PublicTheme>} />
         <Route path="/s/:token" element={<PublicTheme><Share /></PublicTheme>} />
+        <Route path="/invite/:token" element={<Invite />} />
         <Route path="*" element={<PublicTheme><NotFound /></PublicTheme>} />
       </Routes>
     </Suspense>

@@ -74,7 +74,7 @@ describe('activity log', () => {
     const csv = await s.http('GET', '/api/admin/activity/export?category=admin');
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toContain('activity-log-');
-    expect(csv.text.split('\r\n')[0]).toBe('Time,Kind,Category,Object type,Object id,Object name,Summary,Address,Credential,Key hint');
+    expect(csv.text.split('\r\n')[0]).toBe('Time,Kind,Category,Object type,Object id,Object name,Summary,Address,Credential,Key hint,Actor');
     expect(csv.text).toContain('dataSource.keyRotated');
 
     // No secret anywhere: admin token, ingest keys (also the refused attempts), OAuth client secret and tokens.

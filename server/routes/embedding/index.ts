@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import { UpdateEmbedding } from '@common/schemas/embedding';
 import type { AppContext } from '../../context';
+import { checkDashboardLimit } from '../../middleware/guards';
 import { validate } from '../../middleware/validate';
 import { canonicalParams } from '../../middleware/params';
 import { ObjectIdParam } from '@common/ids';
@@ -11,10 +12,12 @@ import { resourceRouter } from '../router';
 export function embeddingRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
   const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
-  router.get('/admin/dashboards/:id/embedding', auth.admin(), dashboardId, async (ctx) => {
+  router.get('/admin/dashboards/:id/embedding', auth.editor(), dashboardId, async (ctx) => {
+    checkDashboardLimit(ctx, ctx.params.id);
     ctx.body = await getEmbedding(app, ctx.params.id);
   });
-  router.put('/admin/dashboards/:id/embedding', auth.admin(), dashboardId, adminJson(), validate({ body: UpdateEmbedding }, async (ctx, { body }) => {
+  router.put('/admin/dashboards/:id/embedding', auth.editor(), dashboardId, adminJson(), validate({ body: UpdateEmbedding }, async (ctx, { body }) => {
+    checkDashboardLimit(ctx, ctx.params.id);
     ctx.body = await setEmbedding(app, ctx.params.id, body.origins);
   }));
   return router;

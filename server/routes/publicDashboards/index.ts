@@ -7,6 +7,8 @@ import { ObjectIdParam } from '@common/ids';
 import { listPublicDashboards, loadPublishedDashboard } from '../../services/dashboards';
 import { attachmentHeader, exportDashboardCsv } from '../../services/exportCsv';
 import { sendPublicView } from '../../viewCache';
+import { ApiError } from '../../errors';
+import { signedInDashboardView } from '../../services/draftView';
 import { resourceRouter } from '../router';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
@@ -21,7 +23,17 @@ export function publicDashboardsRouter(app: AppContext): Router {
   });
 
   // Served from memory (server/viewCache): no database read for a known view, ETag and 304 included.
-  router.get('/dashboards/:id', auth.public(), dashboardId, (ctx) => sendPublicView(ctx, app, ctx.params.id));
+  // A draft answers only a request with a valid session (or token): signed-in people see drafts read-only.
+  router.get('/dashboards/:id', auth.public(), dashboardId, async (ctx) => {
+    try {
+      await sendPublicView(ctx, app, ctx.params.id);
+    } catch (e) {
+      const draft = e instanceof ApiError && e.status === 404 ? await signedInDashboardView(app, ctx, ctx.params.id) : null;
+      if (!draft) throw e;
+      ctx.set('Cache-Control', 'private, no-store');
+      ctx.body = draft;
+    }
+  });
 
   router.get('/dashboards/:id/export', auth.public(), dashboardId, validate({ query: ExportQuery }, async (ctx, { query }) => {
     const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);

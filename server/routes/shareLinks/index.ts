@@ -4,6 +4,7 @@ import { ErrorCode } from '@common/schemas/errors';
 import { CreateShareLink } from '@common/schemas/shareLink';
 import type { AppContext } from '../../context';
 import { ForbiddenError } from '../../errors';
+import { checkDashboardLimit } from '../../middleware/guards';
 import { validate } from '../../middleware/validate';
 import { canonicalParams } from '../../middleware/params';
 import { ObjectIdParam, ShareTokenParam } from '@common/ids';
@@ -15,7 +16,7 @@ import { sendShareView } from '../../viewCache';
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 
 /**
- * Share links: the admin makes, lists and revokes them under /api/admin/dashboards/:id/links; anyone
+ * Share links: editors make, list and revoke them under /api/admin/dashboards/:id/links; anyone
  * holding a link's token opens the dashboard (published or not) under /api/share/:token.
  */
 export function shareLinksRouter(app: AppContext): Router {
@@ -24,14 +25,17 @@ export function shareLinksRouter(app: AppContext): Router {
   const link = canonicalParams({ id: ObjectIdParam, linkId: ObjectIdParam }, 'Share link');
   const token = canonicalParams({ token: ShareTokenParam }, 'Share link');
 
-  router.get('/admin/dashboards/:id/links', auth.admin(), dashboardId, async (ctx) => {
+  router.get('/admin/dashboards/:id/links', auth.editor(), dashboardId, async (ctx) => {
+    checkDashboardLimit(ctx, ctx.params.id);
     ctx.body = await listShareLinks(app, ctx.params.id);
   });
-  router.post('/admin/dashboards/:id/links', auth.admin(), dashboardId, adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
+  router.post('/admin/dashboards/:id/links', auth.editor(), dashboardId, adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
+    checkDashboardLimit(ctx, ctx.params.id);
     ctx.status = 201;
     ctx.body = await createShareLink(app, ctx.params.id, body);
   }));
-  router.delete('/admin/dashboards/:id/links/:linkId', auth.admin(), link, async (ctx) => {
+  router.delete('/admin/dashboards/:id/links/:linkId', auth.editor(), link, async (ctx) => {
+    checkDashboardLimit(ctx, ctx.params.id);
     ctx.body = await revokeShareLink(app, ctx.params.id, ctx.params.linkId);
   });
 

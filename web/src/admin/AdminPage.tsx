@@ -1,21 +1,29 @@
-import { ConfigProvider } from 'antd';
-import { useAdminToken } from '../api/adminToken';
+import { ConfigProvider, Skeleton } from 'antd';
+import { useEffect } from 'react';
+import { useSession } from '../api/session';
 import { AdminShell } from './shell/AdminShell';
 import { SignIn } from './SignIn';
+import { ViewerHome } from './account/ViewerHome';
 import { SECONDARY_TEXT } from './ui/States';
 
 /** Tooltips open after 700 ms (spec 9). */
 const TOOLTIP_OPEN_DELAY_S = 0.7;
 
-/** /admin: the sign-in form without a stored token, the console with one (readable secondary text, spec tooltip delay). */
+/**
+ * /admin: asks the server who the session cookie is; the sign-in (or first-admin) form when no one,
+ * the dashboards list for a viewer, the console for editors and admins.
+ */
 export default function AdminPage() {
-  const token = useAdminToken((s) => s.token);
+  const { me, checked, refresh } = useSession();
+  useEffect(() => {
+    if (!checked) void refresh();
+  }, [checked, refresh]);
   return (
     <ConfigProvider
       theme={{ token: { colorTextDescription: SECONDARY_TEXT, colorTextSecondary: SECONDARY_TEXT } }}
       tooltip={{ mouseEnterDelay: TOOLTIP_OPEN_DELAY_S }}
     >
-      {token ? <AdminShell /> : <SignIn />}
+      {!checked ? <Skeleton active style={{ padding: 24 }} /> : !me ? <SignIn /> : me.role === 'viewer' ? <ViewerHome /> : <AdminShell />}
     </ConfigProvider>
   );
 }

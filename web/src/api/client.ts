@@ -1,5 +1,5 @@
 import { SIGN_IN_AGAIN_CODES } from '@common/schemas/errors';
-import { useAdminToken } from './adminToken';
+import { useSession } from './session';
 
 /** A failed call: its message is "<status>: <response text>" (spec section 7). */
 export class ApiCallError extends Error {
@@ -18,15 +18,13 @@ export class ApiCallError extends Error {
 type Audience = 'admin' | 'public';
 
 /**
- * The one way the web app talks to the server: cookies sent, JSON content type only with a body,
- * "<status>: <text>" errors, no retries. Admin calls carry the admin bearer token and return the
- * console to sign-in when the server says the token is missing or wrong; public calls carry none.
+ * The one way the web app talks to the server: cookies sent (the console's session is its HttpOnly
+ * cookie: no token in the page), JSON content type only with a body, "<status>: <text>" errors, no
+ * retries. Console calls return to sign-in when the server says the session has ended.
  */
 async function request<T>(audience: Audience, method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
   const headers = new Headers(init.headers);
   if (body !== undefined) headers.set('Content-Type', 'application/json');
-  const token = audience === 'admin' ? useAdminToken.getState().token : null;
-  if (token) headers.set('Authorization', `Bearer ${token}`);
   const res = await fetch(path, { ...init, method, headers, credentials: 'include', body: body === undefined ? undefined : JSON.stringify(body) });
   if (!res.ok) {
     const text = await res.text();
@@ -39,7 +37,7 @@ async function request<T>(audience: Audience, method: string, path: string, body
     } catch {
       // not JSON: keep the text
     }
-    if (audience === 'admin' && code && SIGN_IN_AGAIN_CODES.includes(code)) useAdminToken.getState().signOut(detail);
+    if (audience === 'admin' && code && SIGN_IN_AGAIN_CODES.includes(code)) useSession.getState().signOut(detail);
     throw new ApiCallError(res.status, `${res.status}: ${detail}`, detail, code);
   }
   if (res.status === 204) return undefined as T;
@@ -55,9 +53,9 @@ const client = (audience: Audience) => ({
   delete: <T>(path: string) => request<T>(audience, 'DELETE', path),
 });
 
-/** Calls of the admin console: every one carries the admin token. */
+/** Calls of the console: signed in by the session cookie. */
 export const api = client('admin');
-/** Calls of the public pages: never a credential. */
+/** Calls of the public pages (a signed-in person's cookie goes along: drafts open for them). */
 export const publicApi = client('public');
 
 /** A human message from any thrown value. */

@@ -26,7 +26,7 @@ export function reconnectDelayMax(): number {
 const viewerPage = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 let publicSocket: LiveSocket | null = null;
-let adminSocket: { token: string; socket: LiveSocket } | null = null;
+let adminSocket: { key: string; socket: LiveSocket } | null = null;
 
 function track(socket: LiveSocket, kind: 'public' | 'admin') {
   socket.on('connect', () => useConnection.setState({ [kind]: 'live' }));
@@ -44,17 +44,23 @@ export function getPublicSocket(): LiveSocket {
   return publicSocket;
 }
 
-/** The admin socket, authenticated with the admin token in the handshake. */
-export function getAdminSocket(token: string, onUnauthorized: () => void): LiveSocket {
-  if (adminSocket?.token === token) return adminSocket.socket;
+/**
+ * The console's socket, signed in by the session cookie (`key` changes at every sign-in). The
+ * server closes it when the session ends (sign-out elsewhere, role change): `onEnded` checks.
+ */
+export function getAdminSocket(key: string, onEnded: () => void): LiveSocket {
+  if (adminSocket?.key === key) return adminSocket.socket;
   adminSocket?.socket.disconnect();
-  const socket: LiveSocket = io({ transports: ['websocket', 'polling'], auth: { token } });
+  const socket: LiveSocket = io({ transports: ['websocket', 'polling'], withCredentials: true });
   socket.on('connect_error', (e) => {
     const code = (e as Error & { data?: { code?: string } }).data?.code;
-    if (code && SIGN_IN_AGAIN_CODES.includes(code)) onUnauthorized();
+    if (code && SIGN_IN_AGAIN_CODES.includes(code)) onEnded();
+  });
+  socket.on('disconnect', (reason) => {
+    if (reason === 'io server disconnect') onEnded();
   });
   track(socket, 'admin');
-  adminSocket = { token, socket };
+  adminSocket = { key, socket };
   return socket;
 }
 

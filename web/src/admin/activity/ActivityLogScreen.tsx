@@ -96,9 +96,9 @@ export default function ActivityLogScreen() {
           { title: 'Summary', dataIndex: 'summary' },
           { title: 'Address', dataIndex: 'address', render: (a: string | null) => a ?? '-' },
           {
-            title: 'Credential',
+            title: 'Who',
             key: 'credential',
-            render: (_: unknown, e) => (e.credential === 'ingestKey' ? `Ingest key ${e.keyHint ?? ''}` : e.credential === 'admin' ? 'Admin token' : <span style={{ color: SECONDARY_TEXT }}>-</span>),
+            render: (_: unknown, e) => (e.credential === 'ingestKey' ? `Ingest key ${e.keyHint ?? ''}` : e.credential === 'admin' ? 'Admin token' : e.actor ?? <span style={{ color: SECONDARY_TEXT }}>-</span>),
           },
         ]}
       />

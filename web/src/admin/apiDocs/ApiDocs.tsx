@@ -1,7 +1,6 @@
-import { Alert, Card, Flex, Select, Switch, Typography } from 'antd';
+import { Alert, Card, Flex, Input, Select, Switch, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { sourceKind } from '@common/constants';
-import { useAdminToken } from '../../api/adminToken';
 import { useDataSources, useFreshIngestKeys } from '../stores/dataSources';
 import { DocsAuthentication } from './DocsAuthentication';
 import { DocsExamples } from './DocsExamples';
@@ -31,16 +30,16 @@ function LabelledSwitch({ id, checked, onChange, children }: { id: string; check
 export function ApiDocs({ section, source, onSource }: { section: string; source: string | null; onSource(id: string): void }) {
   const { doc, error } = useOpenApi();
   const origin = doc?.servers?.[0]?.url ?? LOCAL_ORIGIN;
-  const token = useAdminToken((s) => s.token);
   const all = useDataSources((s) => s.items);
   const sources = useMemo(() => all.filter((d) => sourceKind(d.sourceId) === 'custom'), [all]);
   const ds = sources.find((d) => d.id === source || d.sourceId === source) ?? sources[0];
   const freshKey = useFreshIngestKeys((s) => (ds ? s.keys[ds.id] : undefined));
-  const [fillToken, setFillToken] = useState(false);
+  // The console keeps no token (it signs in with a cookie): a pasted token lives in this page only.
+  const [token, setToken] = useState('');
   const [useKey, setUseKey] = useState(false);
   const sample = useSampleRecord(ds);
 
-  const credential = useKey && freshKey ? freshKey : fillToken && token ? token : TOKEN_PLACEHOLDER;
+  const credential = useKey && freshKey ? freshKey : token.trim() || TOKEN_PLACEHOLDER;
   const s: SampleSource = {
     origin,
     sourceId: ds?.sourceId ?? 'CSTM_your_source_id',
@@ -65,10 +64,18 @@ export function ApiDocs({ section, source, onSource }: { section: string; source
             options={sources.length ? sources.map((d) => ({ value: d.id, label: `${d.name} (${d.sourceId})` })) : [{ value: 'none', label: 'No custom data source yet' }]}
           />
         </Flex>
-        <LabelledSwitch id="docs-fill-token" checked={fillToken} onChange={(v) => { setFillToken(v); if (v) setUseKey(false); }}>
-          Fill in my admin token (else replace <Typography.Text code>{TOKEN_PLACEHOLDER}</Typography.Text>)
-        </LabelledSwitch>
-        <LabelledSwitch id="docs-use-key" checked={useKey} onChange={(v) => { setUseKey(v); if (v) setFillToken(false); }}>
+        <Flex align="center" gap={8} style={{ flex: '1 1 260px', minWidth: 0, maxWidth: 420 }}>
+          <label htmlFor="docs-token" style={{ flex: 'none' }}>Fill in my token:</label>
+          <Input.Password
+            id="docs-token"
+            size="small"
+            autoComplete="off"
+            placeholder={`a personal API token (My account), else ${TOKEN_PLACEHOLDER}`}
+            value={token}
+            onChange={(e) => { setToken(e.target.value); if (e.target.value) setUseKey(false); }}
+          />
+        </Flex>
+        <LabelledSwitch id="docs-use-key" checked={useKey} onChange={setUseKey}>
           Use this source&apos;s ingest key
         </LabelledSwitch>
       </Flex>

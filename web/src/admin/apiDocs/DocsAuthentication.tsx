@@ -13,10 +13,16 @@ interface Credential {
 
 const CREDENTIALS: Credential[] = [
   {
+    key: 'personal',
+    credential: 'Personal API token',
+    how: <>{code('Authorization: Bearer <token>')} (created under My account, shown once)</>,
+    may: "What its owner's role may: a viewer reads dashboards, an editor also changes them and reads data sources, an admin everything (an admin's token also ingests into any source).",
+  },
+  {
     key: 'admin',
     credential: 'Admin token',
-    how: <>{code('Authorization: Bearer <token>')} (ADMIN_TOKEN, printed by the server at start)</>,
-    may: 'Everything: every /api/admin and /api/integrations route, the console reads (/api/data/sources, /api/data/raw), ingest into any source.',
+    how: <>{code('Authorization: Bearer <token>')} (ADMIN_TOKEN, printed by the server at start; off with ADMIN_TOKEN_DISABLED)</>,
+    may: 'Everything, as an admin: every /api/admin and /api/integrations route, the console reads (/api/data/sources, /api/data/raw), ingest into any source. For automation and recovery.',
   },
   {
     key: 'ingest-header',

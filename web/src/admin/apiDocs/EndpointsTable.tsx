@@ -2,7 +2,10 @@ import { Alert, Skeleton, Table, Tag, Typography } from 'antd';
 import type { OpenApiDocument, OpenApiOperation } from './useDocsData';
 
 const METHOD_COLOR: Record<string, string> = { GET: 'blue', POST: 'green', PATCH: 'orange', DELETE: 'red', PUT: 'gold' };
-export const AUDIENCE_LABEL = { admin: 'Admin token', ingest: 'Admin token or ingest key', public: 'Public' } as const;
+/** Who may call, by the route guard's audience (a signed-in role: session, personal API token, or the admin token as an admin). */
+export const AUDIENCE_LABEL = {
+  admin: 'Admin (or admin token)', editor: 'Editor or admin', viewer: 'Any signed-in role', ingest: 'Admin token or ingest key', public: 'Public',
+} as const;
 
 export interface EndpointRow {
   method: string;
@@ -76,7 +79,7 @@ export function EndpointsTable({ doc, error, origin, groups }: { doc: OpenApiDoc
       columns={[
         { title: 'Method', dataIndex: 'method', width: 90, render: (m: string) => <Tag color={METHOD_COLOR[m]}>{m}</Tag> },
         { title: 'Path', dataIndex: 'path', width: 270, render: (p: string) => <Typography.Text code copyable={{ text: origin + p }} style={{ wordBreak: 'break-all' }}>{p}</Typography.Text> },
-        { title: 'Audience', dataIndex: 'audience', width: 130, render: (a: EndpointRow['audience']) => (a ? AUDIENCE_LABEL[a] : '—') },
+        { title: 'Audience', dataIndex: 'audience', width: 160, render: (a: EndpointRow['audience']) => (a ? AUDIENCE_LABEL[a] : '—') },
         { title: 'What it does', dataIndex: 'summary' },
         { title: 'Body', dataIndex: 'body', width: 170, render: (b: string) => <Typography.Text type="secondary" style={{ fontSize: 12 }}>{b}</Typography.Text> },
         { title: 'Answer', dataIndex: 'answer', width: 170, render: (a: string) => <Typography.Text type="secondary" style={{ fontSize: 12 }}>{a}</Typography.Text> },

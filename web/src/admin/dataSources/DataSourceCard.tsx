@@ -7,6 +7,7 @@ import { CopyButton } from '../ui/CopyButton';
 import { IngestKeyRow } from './IngestKeyRow';
 import { SourceUrlRow } from './SourceUrlRow';
 import { RetentionRow } from './RetentionText';
+import { useCan } from '../../api/session';
 
 const KIND_LABEL = { custom: 'Custom', integration: 'Integration', other: 'Other' } as const;
 const KIND_COLOR = { custom: 'blue', integration: 'purple', other: 'default' } as const;
@@ -22,6 +23,8 @@ interface Props {
 
 /** One data source card (spec 2.5 plus the ingest key, edit and record count of DECISIONS.md). */
 export function DataSourceCard({ dataSource: ds, onView, onEdit, onFields, onDelete }: Props) {
+  // Editors read sources; changing, rotating keys and deleting are for admins.
+  const isAdmin = useCan('admin');
   const kind = sourceKind(ds.sourceId);
   const custom = kind === 'custom';
   return (
@@ -61,7 +64,7 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onFields, onDel
       </Flex>
       {custom && <SourceUrlRow sourceId={ds.sourceId} />}
       <RetentionRow dataSource={ds} />
-      {custom && <IngestKeyRow dataSource={ds} />}
+      {custom && isAdmin && <IngestKeyRow dataSource={ds} />}
       {custom && ds.recordCount === 0 && (
         <Alert
           type="info"
@@ -74,10 +77,10 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onFields, onDel
       )}
       <Flex gap={8} wrap style={{ marginTop: 8 }}>
         <Button icon={<EyeOutlined />} onClick={() => onView(ds)}>View Data Structure</Button>
-        <Button icon={<EditOutlined />} onClick={() => onEdit(ds)}>Edit</Button>
-        <Button icon={<FieldStringOutlined />} onClick={() => onFields(ds)}>Fields</Button>
+        {isAdmin && <Button icon={<EditOutlined />} onClick={() => onEdit(ds)}>Edit</Button>}
+        {isAdmin && <Button icon={<FieldStringOutlined />} onClick={() => onFields(ds)}>Fields</Button>}
         {custom && <Button icon={<ApiOutlined />} onClick={() => navigateAdmin('api-docs', 'examples', undefined, ds.id)}>API Examples</Button>}
-        {custom && <Button danger icon={<DeleteOutlined />} onClick={() => onDelete(ds)}>Delete</Button>}
+        {custom && isAdmin && <Button danger icon={<DeleteOutlined />} onClick={() => onDelete(ds)}>Delete</Button>}
       </Flex>
     </Card>
   );

@@ -16,6 +16,7 @@ import { EngineLine } from '../engine/EngineLine';
 import { EditDataSourceDialog } from './EditDataSourceDialog';
 import { FieldTypesDialog } from './FieldTypesDialog';
 import { RawDataViewer } from './RawDataViewer';
+import { useCan } from '../../api/session';
 
 /**
  * A column's intro line and its button. The button sits in the body, not the card header: two columns
@@ -32,6 +33,7 @@ function ColumnIntro({ text, action }: { text: string; action: React.ReactNode }
 
 /** Data Sources > Overview (spec 2.5): custom and integration sources side by side. */
 export function DataSourcesOverview() {
+  const isAdmin = useCan('admin');
   const { items, status, error, load } = useDataSources();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<DataSourceDto | null>(null);
@@ -77,7 +79,7 @@ export function DataSourcesOverview() {
           <Card title="Custom Data Sources" data-testid="custom-sources">
             <ColumnIntro
               text="Sources you push JSON records into through the ingest API."
-              action={<Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>Create Data Source</Button>}
+              action={isAdmin && <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>Create Data Source</Button>}
             />
             {column(custom, <EmptyState title="No custom data sources" text="Create a data source, then ingest JSON records into it." />)}
           </Card>
@@ -86,7 +88,7 @@ export function DataSourcesOverview() {
           <Card title="Integration Data Sources" data-testid="integration-sources">
             <ColumnIntro
               text="Sources filled by integrations such as Zendesk."
-              action={<Button icon={<SettingOutlined />} onClick={() => navigateAdmin('data-sources', 'integrations')}>Manage Integrations</Button>}
+              action={isAdmin && <Button icon={<SettingOutlined />} onClick={() => navigateAdmin('data-sources', 'integrations')}>Manage Integrations</Button>}
             />
             {column(others, <EmptyState title="No integration data sources" text="Connect an integration to create one." />)}
           </Card>

@@ -1,6 +1,6 @@
 import { SIGN_IN_AGAIN_CODES } from '@common/schemas/errors';
 import type { ExportFormat } from '@common/schemas/export';
-import { useAdminToken } from '../../api/adminToken';
+import { useSession } from '../../api/session';
 
 export interface ExportProgress {
   bytes: number;
@@ -26,19 +26,19 @@ const rowsOf = (format: ExportFormat, lineBreaks: number, done: boolean) =>
   Math.max(0, format === 'ndjson' ? lineBreaks : format === 'csv' ? lineBreaks - 1 : lineBreaks - (done ? 2 : 1));
 
 /**
- * Downloads an export with the admin token, reading the stream chunk by chunk so the screen can
+ * Downloads an export with the signed-in session, reading the stream chunk by chunk so the screen can
  * show bytes and records as they arrive; the chunks become one Blob to save.
  */
 export async function streamExport(url: string, format: ExportFormat, signal: AbortSignal, onProgress: (p: ExportProgress) => void): Promise<{ blob: Blob; fileName: string; progress: ExportProgress }> {
-  const token = useAdminToken.getState().token;
-  const res = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal });
+  // The session cookie authenticates it (same origin): the console holds no token.
+  const res = await fetch(url, { credentials: 'same-origin', signal });
   if (!res.ok || !res.body) {
     const text = await res.text();
     let message = text || res.statusText;
     try {
       const parsed = JSON.parse(text) as { error?: { message?: string; code?: string } };
       message = parsed.error?.message ?? message;
-      if (parsed.error?.code && SIGN_IN_AGAIN_CODES.includes(parsed.error.code)) useAdminToken.getState().signOut(message);
+      if (parsed.error?.code && SIGN_IN_AGAIN_CODES.includes(parsed.error.code)) useSession.getState().signOut(message);
     } catch {
       // not JSON: keep the text
     }

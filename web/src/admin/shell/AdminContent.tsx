@@ -7,10 +7,12 @@ import { DataSourcesOverview } from '../dataSources/DataSourcesOverview';
 import { PublishedDashboards } from '../published/PublishedDashboards';
 import { NotAvailable } from '../ui/States';
 import { groupOf } from './nav';
+import { useCan } from '../../api/session';
 import type { Place } from './usePlace';
 
 const IntegrationsScreen = lazy(() => import('../integrations/IntegrationsScreen'));
 const PermissionsScreen = lazy(() => import('../permissions/PermissionsScreen'));
+const UsersScreen = lazy(() => import('../account/UsersScreen'));
 const ActivityLogScreen = lazy(() => import('../activity/ActivityLogScreen'));
 const AnalyticsScreen = lazy(() => import('../analytics/AnalyticsScreen'));
 const WidgetsScreen = lazy(() => import('../widgets/WidgetsScreen'));
@@ -21,6 +23,9 @@ const lazyScreen = (screen: React.ReactNode) => <Suspense fallback={<Spin style=
 /** Picks the screen for the current main tab and sub-tab (spec 2.4: only some are rendered). */
 export function AdminContent({ place, go }: { place: Place; go(mainTab: string, subTab?: string, dashboardId?: string | null, source?: string | null): void }) {
   const { mainTab, subTab } = place;
+  const isAdmin = useCan('admin');
+  const item = groupOf(mainTab)?.items.find((i) => i.key === subTab);
+  if (item?.adminOnly && !isAdmin) return <NotAvailable label={item.label} />;
   if (mainTab === 'data-sources' && subTab === 'overview') return <DataSourcesOverview />;
   if (mainTab === 'data-sources' && subTab === 'export') return lazyScreen(<ExportScreen source={place.source} onSource={(id) => go(mainTab, subTab, null, id)} />);
   if (mainTab === 'data-sources' && subTab === 'integrations') {
@@ -35,6 +40,7 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
     return <ConfigureScreen dashboardId={place.dashboardId} onOpen={(id) => go('dashboard-builder', 'configure', id)} />;
   }
   if (mainTab === 'published-dashboards' && subTab === 'permissions') return lazyScreen(<PermissionsScreen />);
+  if (mainTab === 'published-dashboards' && subTab === 'users') return lazyScreen(<UsersScreen />);
   if (mainTab === 'published-dashboards' && subTab === 'analytics') return lazyScreen(<AnalyticsScreen />);
   if (mainTab === 'published-dashboards' && subTab === 'activity') return lazyScreen(<ActivityLogScreen />);
   if (mainTab === 'dashboard-builder' && subTab === 'widgets') return lazyScreen(<WidgetsScreen />);

@@ -1,7 +1,8 @@
 import { Menu, type MenuProps } from 'antd';
 import { ApiOutlined, AppstoreOutlined, DatabaseOutlined, GlobalOutlined } from '@ant-design/icons';
 import { useState } from 'react';
-import { groupOf, NAV } from './nav';
+import { useCan } from '../../api/session';
+import { groupOf, NAV, visibleTo } from './nav';
 import type { Place } from './usePlace';
 
 const ICONS = {
@@ -12,13 +13,13 @@ const ICONS = {
 };
 
 /** Sidebar items; a group title chooses its main tab (first sub-tab) and opens or closes the group. */
-function menuItems(onGroup: (mainTab: string) => void): MenuProps['items'] {
+function menuItems(onGroup: (mainTab: string) => void, isAdmin: boolean): MenuProps['items'] {
   return NAV.map((g) => ({
     key: g.mainTab,
     icon: ICONS[g.mainTab],
     label: <span data-testid={`nav-${g.mainTab}`}>{g.label}</span>,
     onTitleClick: () => onGroup(g.mainTab),
-    children: g.items.map((i) => ({ key: `${g.mainTab}/${i.key}`, label: <span data-testid={`nav-${g.mainTab}-${i.key}`}>{i.label}</span> })),
+    children: g.items.filter(visibleTo(isAdmin)).map((i) => ({ key: `${g.mainTab}/${i.key}`, label: <span data-testid={`nav-${g.mainTab}-${i.key}`}>{i.label}</span> })),
   }));
 }
 
@@ -33,6 +34,7 @@ interface Props {
 /** The console's navigation menu, in the sidebar on desktop and in the drawer on phones. */
 export function AdminMenu({ place, collapsed, go, onChosen }: Props) {
   const [openGroups, setOpenGroups] = useState<string[]>(NAV.map((g) => g.mainTab));
+  const isAdmin = useCan('admin');
   return (
     <Menu
       mode="inline"
@@ -49,7 +51,7 @@ export function AdminMenu({ place, collapsed, go, onChosen }: Props) {
         } else {
           setOpenGroups((open) => (open.includes(mainTab) ? open.filter((k) => k !== mainTab) : [...open, mainTab]));
         }
-      })}
+      }, isAdmin)}
       onClick={({ key }) => {
         const [main, sub] = String(key).split('/');
         go(main, sub);

@@ -1,15 +1,16 @@
 import { Button, Drawer, Flex, Layout, Tabs, Tooltip, Typography } from 'antd';
 import { HomeOutlined, LogoutOutlined, MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { useCallback, useState } from 'react';
-import { useAdminToken } from '../../api/adminToken';
-import { closeAdminSocket } from '../../realtime/socket';
 import { EngineBanner } from '../engine/EngineBanner';
+import { useCan } from '../../api/session';
+import { AccountButton } from '../account/AccountDrawer';
+import { signOutNow } from '../account/api';
 import { useOAuthReturn } from '../integrations/useOAuthReturn';
 import { useAdminRealtime } from '../stores/useAdminRealtime';
 import { AdminContent } from './AdminContent';
 import { AdminMenu } from './AdminMenu';
 import { ConnectionBadge } from './ConnectionBadge';
-import { groupOf, placeTitle } from './nav';
+import { groupOf, placeTitle, visibleTo } from './nav';
 import { usePlace } from './usePlace';
 import { useCollapsedSidebar, useIsPhone } from './useSidebarState';
 import { useDocumentTitle } from '../../useDocumentTitle';
@@ -27,7 +28,7 @@ export function AdminShell() {
   const [collapsed, setCollapsed] = useCollapsedSidebar();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { place, go } = usePlace();
-  const signOut = useAdminToken((s) => s.signOut);
+  const isAdmin = useCan('admin');
   useAdminRealtime();
   const navigate = useCallback((mainTab: string, subTab: string) => go(mainTab, subTab), [go]);
   useOAuthReturn(navigate);
@@ -98,14 +99,12 @@ export function AdminShell() {
                   {phone ? null : 'Back to Home'}
                 </Button>
               </Tooltip>
+              <AccountButton compact={phone} />
               <Tooltip title={phone ? 'Sign out' : undefined}>
                 <Button
                   icon={<LogoutOutlined />}
                   aria-label="Sign out"
-                  onClick={() => {
-                    closeAdminSocket();
-                    signOut();
-                  }}
+                  onClick={() => void signOutNow()}
                 >
                   {phone ? null : 'Sign out'}
                 </Button>
@@ -113,13 +112,13 @@ export function AdminShell() {
             </Flex>
           </Flex>
         </Layout.Header>
-        <EngineBanner />
+        {isAdmin && <EngineBanner />}
         <Layout.Content style={{ padding: phone ? '4px 12px 16px' : '8px 24px 24px', minWidth: 0 }}>
           <Tabs
             activeKey={onSubTab ? place.subTab : ''}
             styles={onSubTab ? undefined : { indicator: { display: 'none' } }}
             onChange={(key) => go(place.mainTab, key)}
-            items={group.subTabs.map((t) => ({ key: t.key, label: t.label }))}
+            items={group.subTabs.filter(visibleTo(isAdmin)).map((t) => ({ key: t.key, label: t.label }))}
             data-testid="admin-subtabs"
           />
           <AdminContent place={place} go={go} />

@@ -4,6 +4,8 @@ export type MainTab = 'data-sources' | 'dashboard-builder' | 'published-dashboar
 export interface NavItem {
   key: string;
   label: string;
+  /** Only admins see it (people, integrations, the activity log); editors do not. */
+  adminOnly?: boolean;
 }
 
 export interface NavGroup {
@@ -20,11 +22,11 @@ export const NAV: NavGroup[] = [
     label: 'Data Sources',
     items: [
       { key: 'overview', label: 'Data Sources' },
-      { key: 'integrations', label: 'Integrations' },
+      { key: 'integrations', label: 'Integrations', adminOnly: true },
       { key: 'import', label: 'Import Data' },
       { key: 'export', label: 'Export Data' },
     ],
-    subTabs: [{ key: 'overview', label: 'Overview' }, { key: 'integrations', label: 'Integrations' }],
+    subTabs: [{ key: 'overview', label: 'Overview' }, { key: 'integrations', label: 'Integrations', adminOnly: true }],
   },
   {
     mainTab: 'dashboard-builder',
@@ -44,7 +46,8 @@ export const NAV: NavGroup[] = [
       { key: 'public', label: 'Public Dashboards' },
       { key: 'analytics', label: 'Analytics' },
       { key: 'permissions', label: 'Permissions' },
-      { key: 'activity', label: 'Activity Log' },
+      { key: 'users', label: 'Users', adminOnly: true },
+      { key: 'activity', label: 'Activity Log', adminOnly: true },
     ],
     subTabs: [{ key: 'public', label: 'Public' }, { key: 'analytics', label: 'Analytics' }],
   },
@@ -62,6 +65,9 @@ export const NAV: NavGroup[] = [
 ];
 
 export const DEFAULT_PLACE = { mainTab: 'data-sources' as MainTab, subTab: 'overview' };
+
+/** The items a role sees: admins all, editors none of the admin-only ones. */
+export const visibleTo = (isAdmin: boolean) => (i: NavItem) => isAdmin || !i.adminOnly;
 
 export function groupOf(mainTab: string): NavGroup | undefined {
   return NAV.find((g) => g.mainTab === mainTab);

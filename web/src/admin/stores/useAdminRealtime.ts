@@ -1,16 +1,16 @@
 import { useEffect } from 'react';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import { useAdminToken } from '../../api/adminToken';
+import { useSession } from '../../api/session';
 import { getAdminSocket, type LiveSocket } from '../../realtime/socket';
 import { useDashboards } from './dashboards';
 import { useDataSources } from './dataSources';
 
 /** The admin socket of the signed-in console, or null when signed out. */
 export function useAdminSocket(): LiveSocket | null {
-  const token = useAdminToken((s) => s.token);
-  if (!token) return null;
-  return getAdminSocket(token, () => useAdminToken.getState().signOut('Invalid admin token'));
+  const key = useSession((s) => (s.me ? `${s.me.user?.id ?? 'token'}:${s.generation}` : null));
+  if (!key) return null;
+  return getAdminSocket(key, () => void useSession.getState().refresh());
 }
 
 /** Loads the lists once, applies admin pushes to the stores and refetches after every (re)connect. */

@@ -1,0 +1,88 @@
+import { rooms } from '@common/realtime';
+import { roleIncludes, type Role } from '@common/schemas/auth';
+import { ErrorCode } from '@common/schemas/errors';
+import type { AppContext } from '../context';
+import { API_TOKEN_PREFIX, type Principal } from '../auth/accounts';
+import { readSessionCookie } from '../auth/cookies';
+import { isAdminToken } from '../middleware/guards';
+import { clientAddress } from '../clientAddress';
+import type { RealtimeServer } from './index';
+
+type AppSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
+
+/** A refused handshake, with a stable code the client matches on (never the message). */
+const refuse = (code: string, message: string) => Object.assign(new Error(message), { data: { code } });
+
+const signedOut = { isAdmin: false, role: null, userId: null, credentialHash: null, via: null, dashboardIds: null } as const;
+
+function setPrincipal(socket: AppSocket, p: Principal | null) {
+  Object.assign(
+    socket.data,
+    p ? { isAdmin: p.role === 'admin', role: p.role, userId: p.user?.id ?? null, credentialHash: p.credentialHash, via: p.via, dashboardIds: p.user?.dashboardIds ?? null } : signedOut,
+  );
+}
+
+/** Rooms only a signed-in role may be in (left when its credential ends). */
+const isPrivate = (room: string) => room === rooms.admin || room.startsWith('datasource:') || room.startsWith('integration:');
+
+/**
+ * Who a socket is: a token in the handshake (`auth: { token }`: the admin token or a personal API
+ * token; a wrong one is refused and counted like a wrong bearer token over REST), else the session
+ * cookie (an ended session just connects signed out, so public viewing never breaks). Admins join
+ * the admin room. Ended sessions and tokens close their sockets at once (the `auth.revoked` event,
+ * relayed between processes), and a socket recovering after a gap has its credential checked again.
+ */
+export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => void {
+  io.use(async (socket, next) => {
+    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    if (typeof token === 'string' && token) {
+      const address = clientAddress(socket.handshake.headers, socket.handshake.address, ctx.config);
+      const blocked = await ctx.limits.authFailures.blocked(address);
+      if (blocked) return next(refuse(ErrorCode.rateLimited, blocked));
+      const p: Principal | null =
+        !ctx.config.ADMIN_TOKEN_DISABLED && isAdminToken(token, ctx.adminToken) ? { via: 'adminToken', role: 'admin', user: null, credentialHash: null }
+        : token.startsWith(API_TOKEN_PREFIX) ? await ctx.accounts.lookupApiToken(token)
+        : null;
+      if (!p) {
+        await ctx.limits.authFailures.penalize(address);
+        ctx.activity.record({ kind: 'auth.failed', category: 'auth', summary: 'Refused admin token on the realtime (Socket.IO) handshake', address, details: { audience: 'admin', path: '/socket.io' } });
+        return next(refuse(ErrorCode.invalidAdminToken, 'Invalid admin token'));
+      }
+      setPrincipal(socket, p);
+      return next();
+    }
+    const session = readSessionCookie(socket.handshake.headers.cookie);
+    setPrincipal(socket, session ? await ctx.accounts.lookupSession(session).catch(() => null) : null);
+    next();
+  });
+
+  io.on('connection', (socket) => {
+    if (socket.recovered) void recheck(socket);
+    else if (socket.data.isAdmin) void socket.join(rooms.admin);
+  });
+
+  /** After a gap the credential may have ended or changed role: keep only what it still allows. */
+  async function recheck(socket: AppSocket) {
+    const { credentialHash, via } = socket.data;
+    if (!credentialHash || (via !== 'session' && via !== 'apiToken')) return;
+    const p = await ctx.accounts.lookupHash(via, credentialHash).catch(() => null);
+    setPrincipal(socket, p);
+    for (const room of [...socket.rooms]) {
+      if (!isPrivate(room)) continue;
+      const keep = p && (room === rooms.admin || room.startsWith('integration:') ? p.role === 'admin' : roleIncludes(p.role, 'editor'));
+      if (!keep) void socket.leave(room);
+    }
+  }
+
+  return ctx.events.on('auth.revoked', (r) => {
+    if (r.refreshOnly) return;
+    const hashes = new Set(r.credentialHashes ?? []);
+    for (const socket of io.of('/').sockets.values()) {
+      const { credentialHash, userId } = socket.data;
+      if ((credentialHash && hashes.has(credentialHash)) || (r.userId && userId === r.userId)) socket.disconnect(true);
+    }
+  });
+}
+
+/** Whether a socket's role includes the one a room needs. */
+export const socketHasRole = (socket: AppSocket, needed: Role) => Boolean(socket.data.role && roleIncludes(socket.data.role, needed));

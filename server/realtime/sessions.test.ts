@@ -1,0 +1,110 @@
+import { io as connect } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rooms } from '@common/realtime';
+import { startTestServer, type TestServer } from '../test/harness';
+import { useCluster } from '../test/cluster';
+import { PASSWORD, addPerson, asCookie, cookieOf } from '../test/people';
+import { join, next, type TestSocket } from '../test/sockets';
+
+/** A socket signed in by a session cookie (as the browser's console connects). */
+async function cookieSocket(url: string, cookie: string): Promise<TestSocket> {
+  const socket: TestSocket = connect(url, { transports: ['websocket'], extraHeaders: { cookie }, reconnection: false, forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+const disconnected = (socket: TestSocket, ms = 3000) =>
+  new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`still connected after ${ms} ms`)), ms);
+    socket.once('disconnect', (reason) => {
+      clearTimeout(t);
+      resolve(reason);
+    });
+  });
+
+describe('sockets of signed-in people', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ RATE_LIMIT_AUTH_FAILURES: '100000' });
+  });
+  afterAll(() => s.close());
+
+  it('joins rooms by role and disconnects every socket of an ended session at once', async () => {
+    const admin = await addPerson(s, 'admin');
+    const viewer = await addPerson(s, 'viewer');
+    const a = await cookieSocket(s.url, admin.cookie);
+    const v = await cookieSocket(s.url, viewer.cookie);
+    expect(await join(a, 'integration:join', 'x')).toEqual({ ok: true });
+    expect(await join(v, 'datasource:join', 'x')).toMatchObject({ ok: false });
+    const local = [...s.app.realtime.io.of('/').sockets.values()];
+    expect(local.find((x) => x.id === a.id)?.rooms.has(rooms.admin)).toBe(true);
+    expect(local.find((x) => x.id === v.id)?.rooms.has(rooms.admin)).toBe(false);
+
+    // An ended session cookie just connects signed out: public viewing never breaks.
+    const stale = await cookieSocket(s.url, 'livedash_session=ended');
+    expect(await join(stale, 'datasource:join', 'x')).toMatchObject({ ok: false });
+    stale.close();
+
+    const gone = disconnected(a);
+    expect((await admin.http('POST', '/api/auth/logout')).status).toBe(200);
+    expect(await gone).toBe('io server disconnect');
+    const demoted = disconnected(v);
+    await s.http('DELETE', `/api/admin/users/${viewer.id}`);
+    expect(await demoted).toBe('io server disconnect');
+  });
+
+  it('checks the role again when a socket recovers after a gap: rooms its credential no longer allows are left', async () => {
+    await addPerson(s, 'admin'); // not the last admin
+    const admin = await addPerson(s, 'admin');
+    const socket: TestSocket = connect(s.url, { transports: ['websocket'], extraHeaders: { cookie: admin.cookie }, forceNew: true, reconnectionDelay: 100, reconnectionDelayMax: 300 });
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    try {
+      expect(await join(socket, 'integration:join', 'i1')).toEqual({ ok: true });
+      const roomsOf = () => [...(s.app.realtime.io.of('/').sockets.get(socket.id!)?.rooms ?? [])].filter((r) => r !== socket.id).sort();
+      expect(roomsOf()).toEqual([rooms.admin, rooms.integration('i1')]);
+      // A broadcast gives the client an offset to recover from.
+      const heard = next(socket, 'admin:activity');
+      await s.http('POST', '/api/admin/data-sources', { body: { name: 'Any' } });
+      await heard;
+      // The network drops; meanwhile the person is made an editor (their sessions end).
+      socket.io.reconnection(false);
+      const down = new Promise<void>((resolve) => socket.once('disconnect', () => resolve()));
+      socket.io.engine.close();
+      await down;
+      expect((await s.http('PATCH', `/api/admin/users/${admin.id}`, { body: { role: 'editor' } })).status).toBe(200);
+      const back = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.io.reconnection(true);
+      socket.connect();
+      await back;
+      expect(socket.recovered).toBe(true);
+      for (let i = 0; i < 100 && roomsOf().length; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(roomsOf()).toEqual([]);
+    } finally {
+      socket.disconnect();
+    }
+  });
+});
+
+describe('revocation across two processes', () => {
+  const cluster = useCluster();
+
+  it('ends a session cached by the other process at once, and closes its socket there', async () => {
+    const p = await addPerson(cluster.a, 'editor');
+    const onB = (method: string, path: string) => fetch(cluster.b.url + path, { method, headers: { cookie: p.cookie } });
+    expect((await onB('GET', '/api/admin/dashboards')).status).toBe(200); // B caches the session now
+    const socket = await cookieSocket(cluster.b.url, p.cookie);
+    expect(await join(socket, 'datasource:join', 'x')).toEqual({ ok: true });
+    const closed = disconnected(socket);
+    // Sign out everywhere on A.
+    expect((await p.http('DELETE', '/api/auth/sessions')).status).toBe(200);
+    expect(await closed).toBe('io server disconnect');
+    expect((await onB('GET', '/api/admin/dashboards')).status).toBe(401);
+    // Signing in again on B works.
+    const again = await fetch(`${cluster.b.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: p.email, password: PASSWORD }) });
+    expect(again.status).toBe(200);
+    expect((await asCookie(cluster.a, cookieOf(again.headers))('GET', '/api/auth/me')).status).toBe(200);
+  });
+});

@@ -1,0 +1,31 @@
+import type Router from '@koa/router';
+import { InviteUser, UpdateUser } from '@common/schemas/auth';
+import type { AppContext } from '../../context';
+import { validate } from '../../middleware/validate';
+import { inviteUser, listUsers, removeUser, resetLink, updateUser } from '../../services/users';
+import { resourceRouter } from '../router';
+
+/** The team, for admins: invite, change role or dashboard limits, disable, remove, issue a reset link. */
+export function usersRouter(app: AppContext): Router {
+  const { router, auth, adminJson } = resourceRouter(app);
+  router.get('/admin/users', auth.admin(), async (ctx) => {
+    ctx.body = await listUsers(app);
+  });
+  router.post('/admin/users', auth.admin(), adminJson(), validate({ body: InviteUser }, async (ctx, { body }) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = 201;
+    ctx.body = await inviteUser(app, ctx, body);
+  }));
+  router.patch('/admin/users/:id', auth.admin(), adminJson(), validate({ body: UpdateUser }, async (ctx, { body }) => {
+    ctx.body = await updateUser(app, ctx.params.id, body);
+  }));
+  router.delete('/admin/users/:id', auth.admin(), async (ctx) => {
+    await removeUser(app, ctx.params.id);
+    ctx.body = { success: true };
+  });
+  router.post('/admin/users/:id/reset-link', auth.admin(), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await resetLink(app, ctx, ctx.params.id);
+  });
+  return router;
+}
