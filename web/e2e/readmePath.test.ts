@@ -35,7 +35,7 @@ describe('README: from my JSON or CSV to a live dashboard', () => {
 
   it('follows the five steps with curl and a CSV file', async () => {
     const { page } = h;
-    // 1. Open /admin and sign in with the admin token.
+    // 1. Open /admin: create the first admin with the admin token (then sign in by email and password).
     await signIn(page);
 
     // 2. Data Sources › Data Sources › Create Data Source: name it Orders, Create; copy URL and key from the card.
