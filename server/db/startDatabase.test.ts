@@ -61,7 +61,7 @@ describe('database bootstrap and shutdown', () => {
         child.stdout.on('data', check);
       });
       expect(log).toMatch(/database: (embedded-mongod|embedded-jongodb|external)/);
-      expect(log).toContain('/admin  (the ADMIN_TOKEN you set)');
+      expect(log).toContain('/admin  (the ADMIN_TOKEN you set proves the first admin');
       expect(log).not.toContain('spawned-admin-token-1');
       expect(log).toContain('demo data seeded');
       const view = await (await fetch(`${url}/api/dashboards`)).json();
