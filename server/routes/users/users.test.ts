@@ -93,6 +93,9 @@ describe('invitations, roles and the last admin', () => {
     expect((await limited.http('POST', '/api/admin/dashboards', { body: { name: 'New', dataSourceId: ds.id } })).status).toBe(403);
     expect((await limited.http('GET', '/api/data/sources')).body.map((d: { id: string }) => d.id)).toEqual([ds.id]);
     expect((await limited.http('GET', `/api/data/raw?dataSourceId=${other.sourceId}`)).status).toBe(404);
+    // Export Data follows the same reads: their dashboards' sources only.
+    expect((await limited.http('GET', `/api/admin/data-sources/${ds.id}/export?format=ndjson`)).status).toBe(200);
+    expect((await limited.http('GET', `/api/admin/data-sources/${other.id}/export?format=ndjson`)).status).toBe(404);
 
     // Drafts: a signed-in viewer gets them at the public view's address, anyone else a 404.
     const viewer = await addPerson(s, 'viewer');
