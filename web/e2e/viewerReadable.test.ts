@@ -98,8 +98,9 @@ describe('values a person can read, one name per field, CSV as seen', () => {
     expect(lines).toHaveLength(11);
     expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual(seenIds.slice(0, 10));
     const row = lines.find((l) => l.startsWith('5001,'))!;
-    // Raw ISO and epoch under automatic format, the set formats written so spreadsheets read them.
-    expect(row).toContain(`,${CREATED},1790000001,1234568.50,25%,v1,`);
+    // Date-time fields as ISO 8601 (updated_at holds epoch seconds: a date-time by the type model),
+    // the set formats written so spreadsheets read them.
+    expect(row).toContain(`,${CREATED},${new Date(1_790_000_001 * 1000).toISOString()},1234568.50,25%,v1,`);
 
     // Show All Fields exports the hidden column too; a formula is neutralised.
     await page.getByPlaceholder('Filter records...').fill('');
