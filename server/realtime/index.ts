@@ -16,6 +16,7 @@ import { recheckRecoveredSessions } from './recoveryCheck';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
+import { dashboardIdsOnSource } from '../services/shareLinks';
 import { canonicalObjectId } from '@common/ids';
 
 /** How long a disconnected viewer's missed packets are kept for it. */
@@ -92,7 +93,17 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     };
     const join = (ack: unknown, role: Role, room: string | null) => allowed(ack, role, () => room && void socket.join(room));
     const leave = (room: string | null) => room && void socket.leave(room);
-    socket.on('datasource:join', (raw, ack) => join(ack, 'editor', roomOf(rooms.dataSource, raw)));
+    // A person limited to chosen dashboards follows only the data sources those dashboards use.
+    const joinSource = async (raw: unknown, ack: unknown) => {
+      const id = canonicalObjectId(raw);
+      const limit = socket.data.dashboardIds;
+      if (id && limit && typeof ack === 'function' && socketHasRole(socket, 'editor')) {
+        const onSource = await dashboardIdsOnSource(ctx, id);
+        if (!onSource.some((d) => limit.includes(d))) return ack({ ok: false, reason: 'You are limited to chosen dashboards, and none of them uses this data source' });
+      }
+      join(ack, 'editor', id ? rooms.dataSource(id) : null);
+    };
+    socket.on('datasource:join', (raw, ack) => void joinSource(raw, ack).catch((e) => ctx.log.error('datasource:join failed', e)));
     socket.on('datasource:leave', (raw) => leave(roomOf(rooms.dataSource, raw)));
     socket.on('integration:join', (raw, ack) => join(ack, 'admin', roomOf(rooms.integration, raw)));
     socket.on('integration:leave', (raw) => leave(roomOf(rooms.integration, raw)));

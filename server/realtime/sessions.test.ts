@@ -32,6 +32,23 @@ describe('sockets of signed-in people', () => {
   });
   afterAll(() => s.close());
 
+  it('keeps a person limited to chosen dashboards out of the rooms of other data sources', async () => {
+    const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Src' } })).body;
+    const other = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Other' } })).body;
+    const mine = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Mine', dataSourceId: ds.id } })).body;
+    const limited = await addPerson(s, 'editor', { dashboardIds: [mine.id] });
+    const socket = await cookieSocket(s.url, limited.cookie);
+    try {
+      expect(await join(socket, 'datasource:join', ds.id.toUpperCase())).toEqual({ ok: true });
+      expect(await join(socket, 'datasource:join', other.id)).toMatchObject({ ok: false });
+      const held = [...s.app.realtime.io.of('/').sockets.values()].find((x) => x.id === socket.id)?.rooms;
+      expect(held?.has(rooms.dataSource(ds.id))).toBe(true);
+      expect(held?.has(rooms.dataSource(other.id))).toBe(false);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
   it('joins rooms by role and disconnects every socket of an ended session at once', async () => {
     const admin = await addPerson(s, 'admin');
     const viewer = await addPerson(s, 'viewer');
