@@ -47,7 +47,8 @@ export async function enforceRetention(ctx: AppContext, ds: DataSourceDoc): Prom
   const { maxRecords, defaulted } = effectiveRetention(ctx, ds);
   if (!maxRecords) return 0;
   const { Record } = ctx.models;
-  const excess = (await Record.countDocuments({ dataSourceId: ds._id })) - maxRecords;
+  // recordCount is derived from the records by every journalled change (models/ingestJournal): no second count per write.
+  const excess = (ds.recordCount ?? 0) - maxRecords;
   if (excess <= 0) return 0;
   const oldest = await Record.find({ dataSourceId: ds._id }).sort({ recordedAt: 1, _id: 1 }).limit(excess).lean<RecordDoc[]>();
   return evict(ctx, ds, oldest.map((r) => r.recordId), `keeps at most ${maxRecords.toLocaleString('en-US')} records${defaulted ? ', the append-only default' : ''}`);
