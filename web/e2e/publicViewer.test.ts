@@ -76,8 +76,9 @@ describe('viewer states', () => {
     await h.page.getByText('Ticket Table').waitFor();
     expect(await h.page.getByTestId('widget').count()).toBe(2);
     expect(await h.page.getByText('Hidden Widget').count()).toBe(0);
-    expect(await h.page.getByTestId('bucket-group').count()).toBeGreaterThan(0);
-    expect(await h.page.getByTestId('table-row').count()).toBe(RECORDS.length);
+    // The widgets draw once the records arrive (and the board once it has measured its width).
+    await h.page.getByTestId('bucket-group').first().waitFor();
+    await expect.poll(() => h.page.getByTestId('table-row').count()).toBe(RECORDS.length);
     await h.shot('public-viewer-widgets');
     await h.page.getByRole('tab', { name: 'Nothing' }).click();
     await h.page.getByText('No Widgets', { exact: true }).waitFor();
