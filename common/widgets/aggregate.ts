@@ -115,6 +115,8 @@ export interface AggregateSpec {
   bucket?: BucketChoice;
   /** Keep the window before the range too, for `previous()`. */
   compare?: boolean;
+  /** A line chart: a relative range is whole buckets drawn, the current one last ("Last 7 days" by day: today and the 6 before). */
+  wholeBuckets?: boolean;
 }
 
 /** The time settings of a chart widget, and the date field it reads (its own, else the source's time field). */
@@ -133,6 +135,7 @@ export function aggregateSpec<T extends keyof ChartConfigs>(type: T, c: ChartCon
   if (readsTime(type, time) && dateField) {
     Object.assign(base, { dateField, range: time.range ?? ALL_TIME });
     if (type === 'line' || time.sparkline) base.bucket = time.bucket ?? 'auto';
+    if (type === 'line') base.wholeBuckets = true;
     if (time.compare) base.compare = true;
   }
   if ('stackField' in c && c.stackField) return { ...base, groupField: c.groupField, stackField: c.stackField };
@@ -232,8 +235,9 @@ export function comparison(current: number | null, previous: number | null): Com
  *
  * With a date field, totals are kept per time slot (slotBucket): a range counts the slots inside
  * it, so a sliding range moves by dropping the slots that left it (`advance(now)` at each slot
- * boundary) with no pass over the records. A relative range covers the slots from the one holding
- * its start to the current one; a calendar one its whole periods; a fixed one [from, to) exactly.
+ * boundary) with no pass over the records. A relative range covers as many slots as it is long, the
+ * current one last (a line chart: as many buckets drawn); a calendar one its whole periods; a fixed
+ * one [from, to) exactly.
  */
 export class Aggregator {
   private slots = new Map<number, Slot>();
@@ -338,13 +342,21 @@ export class Aggregator {
       this.before = prev ? { from: -Infinity, to: this.current.from } : null;
       return;
     }
-    const from = key(w.from!);
-    // Relative: up to the current slot (records dated later wait in theirs); calendar: the whole period.
-    const to = this.range.kind === 'relative' ? Math.floor(shiftBucket(bucketStart(now, slot), slot, 1) / MINUTE) : key(w.to!);
-    this.current = { from, to };
-    const prev = this.spec.compare ? previousWindow(this.range, now) : null;
-    this.before = prev ? { from: key(prev.from!), to: from } : null;
-    this.keepFrom = (this.before?.from ?? from) * MINUTE;
+    if (this.range.kind === 'relative') {
+      // The last n units, the current one included (records dated later wait in theirs), and the n before.
+      const unit = (this.spec.wholeBuckets && this.drawn) || slot;
+      const n = bucketsIn(rangeSpanMs(this.range)!, unit);
+      const current = bucketStart(now, unit);
+      const from = shiftBucket(current, unit, 1 - n);
+      this.current = { from: key(from), to: key(shiftBucket(current, unit, 1)) };
+      this.before = this.spec.compare ? { from: key(shiftBucket(from, unit, -n)), to: key(from) } : null;
+    } else {
+      // Calendar: the whole period, and the one before.
+      const prev = this.spec.compare ? previousWindow(this.range, now) : null;
+      this.current = { from: key(w.from!), to: key(w.to!) };
+      this.before = prev ? { from: key(prev.from!), to: this.current.from } : null;
+    }
+    this.keepFrom = (this.before?.from ?? this.current.from) * MINUTE;
   }
 
   /** The record's time (epoch ms), NaN without one. */

@@ -70,7 +70,7 @@ describe('widgets over time ranges', () => {
     expect(kpi({ metric: 'max', valueField: 'v' })).toBe(9);
     expect(kpi({ metric: 'distinct', valueField: 'who' })).toBe(2);
     expect(kpi({ metric: 'latest', valueField: 'v' })).toBe(2);
-    // The last hour counted by minutes from the one holding its start: 61 minutes, 3 records.
+    // The last hour is the last 60 minutes, the current one so far included.
     expect(kpi({ metric: 'perMinute' })).toBeCloseTo(3 / 60, 1);
     expect(kpi({ metric: 'perHour' })).toBeCloseTo(3, 0);
   });
@@ -112,17 +112,17 @@ describe('widgets over time ranges', () => {
     }
   });
 
-  it('draws a relative range from the bucket holding its start to the current one, a line chart by hour over 24 hours', () => {
+  it('draws a relative range as whole buckets ending with the current one: 24 hours by hour', () => {
     const now = at(2026, 3, 10, 12, 30);
     const spec = aggregateSpec('line', LineConfig.parse({ dateField: 't', range: { kind: 'relative', last: '24h' } }));
     expect(slotBucket(spec)).toBe('minute');
     const a = counted(spec, [{ t: iso(now - 30 * MIN) }, { t: iso(now - 23.9 * 3_600_000) }, { t: iso(now - 25 * 3_600_000) }], now);
     const { rows, bucket } = a.series();
     expect(bucket).toBe('hour');
-    expect(rows).toHaveLength(25);
-    expect(rows[0].start).toBe(at(2026, 3, 9, 12));
+    expect(rows).toHaveLength(24);
+    expect(rows[0]).toEqual({ start: at(2026, 3, 9, 13), value: 0 });
     expect(rows.at(-1)).toEqual({ start: at(2026, 3, 10, 12), value: 1 });
-    expect(rows.reduce((s, r) => s + r.value, 0)).toBe(2);
+    expect(rows.reduce((s, r) => s + r.value, 0)).toBe(1);
   });
 
   it('compares a calendar period with the one before, and says "—" when that one is empty or 0', () => {
