@@ -187,3 +187,20 @@ export function previousLabel(range: TimeRange): string {
   if (range.kind === 'calendar') return `the previous ${range.period}`;
   return 'the previous period';
 }
+
+/** A range's nominal length (a calendar period's usual length); null for all time. */
+export function rangeSpanMs(range: TimeRange): number | null {
+  switch (range.kind) {
+    case 'all':
+      return null;
+    case 'fixed':
+      return Date.parse(range.to) - Date.parse(range.from);
+    case 'relative':
+      return range.last === '12mo' ? 365 * DAY : RELATIVE_MS[range.last];
+    case 'calendar':
+      return BUCKET_MS[range.period];
+  }
+}
+
+/** Bucket names as a person reads them after "by" or "per": "By month". */
+export const BUCKET_LABELS: Record<TimeBucket, string> = { minute: 'Minute', hour: 'Hour', day: 'Day', week: 'Week', month: 'Month', quarter: 'Quarter', year: 'Year' };

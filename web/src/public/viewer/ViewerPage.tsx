@@ -35,8 +35,9 @@ export default function ViewerPage({ feed: given }: { feed?: ViewerFeed }) {
   const dark = useViewerTheme((s) => s.dark) || tv;
   const keyMappings = useKeyMappings();
   const typing = useFieldTyping();
+  const timeField = useViewerStore((s) => s.head?.dataSource?.timeField ?? null);
   const paging = tv ? pageSeconds(search.get('page')) : 0;
-  const env = useMemo(() => ({ feed: viewerFeed, keyMappings, typing, dark, tv, pageSeconds: paging }), [keyMappings, typing, dark, tv, paging]);
+  const env = useMemo(() => ({ feed: viewerFeed, keyMappings, typing, timeField, dark, tv, pageSeconds: paging }), [keyMappings, typing, timeField, dark, tv, paging]);
   return (
     <ViewerTheme dark={dark} large={tv}>
       <WidgetContext.Provider value={env}>

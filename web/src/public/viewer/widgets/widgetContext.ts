@@ -28,6 +28,8 @@ export interface WidgetEnv {
   keyMappings: KeyMappings;
   /** The source's type model: how each field's values read, sort and export (common/types). */
   typing: FieldTyping;
+  /** The source's time field: the date field of a widget that names none. */
+  timeField?: string | null;
   dark: boolean;
   /** TV mode: larger type, no controls, tables and boards paging by themselves. */
   tv: boolean;
