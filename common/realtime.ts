@@ -13,7 +13,9 @@ import type { ViewersChangedEvent } from './schemas/analytics';
  * - `dashboards` anyone: the public list;
  * - `share:<dashboardId>` and `sharelink:<linkId>` anyone holding a live share link's token;
  * - `admin` and `integration:<id>` for admins, `datasource:<id>` for editors and admins: the
- *   session cookie, or the admin token or a personal API token in the handshake (`auth: { token }`).
+ *   session cookie, or the admin token or a personal API token in the handshake (`auth: { token }`);
+ * - `team` editors and admins with every dashboard: dashboard and data source changes, viewer counts;
+ * - `draft:<id>` signed-in people who may read an unpublished dashboard (`dashboard:join` of a draft).
  */
 export const rooms = {
   dashboard: (id: string) => `dashboard:${id}`,
@@ -27,6 +29,10 @@ export const rooms = {
   share: (dashboardId: string) => `share:${dashboardId}`,
   /** Viewers through one share link: emptied when it is revoked. */
   shareLink: (linkId: string) => `sharelink:${linkId}`,
+  /** Editors and admins with every dashboard (a person limited to chosen dashboards is not in it). */
+  team: 'team',
+  /** Signed-in people viewing an unpublished dashboard they may read. */
+  draft: (dashboardId: string) => `draft:${dashboardId}`,
 } as const;
 
 /** Most records one `records:upserted` message carries; bigger ingests are split. */
