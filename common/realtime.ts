@@ -141,7 +141,7 @@ export interface ClientToServerEvents {
 export interface SocketData {
   isAdmin: boolean;
   /** The share link a socket views through (its expiry is armed again on a recovered session). */
-  share?: { dashboardId: string; expiresAt: string | null };
+  share?: { dashboardId: string; expiresAt: string | null; locked?: boolean };
   /** The signed-in role of the socket (session, personal API token or admin token), or null. */
   role: 'admin' | 'editor' | 'viewer' | null;
   userId: string | null;

@@ -101,9 +101,15 @@ export async function emptyRoom(ctx: AppContext, nsp: { in(room: string): { fetc
   for (const socket of await nsp.in(room).fetchSockets()) await releaseRooms(ctx, socket, [room], sources);
 }
 
-/** A dashboard moved to another source: its viewers follow it, keeping the old source only if something else they view needs it. */
-export async function moveRoom(ctx: AppContext, nsp: { in(room: string): { fetchSockets(): Promise<(RoomMember & { join(room: string): unknown })[]> } }, room: string, from: string | null | undefined, to: string | null | undefined): Promise<void> {
+/**
+ * A dashboard moved to another source: its viewers follow it, keeping the old source only if
+ * something else they view needs it. `skip`: viewers that never follow a source (locked share links).
+ */
+export async function moveRoom<S extends RoomMember & { join(room: string): unknown }>(
+  ctx: AppContext, nsp: { in(room: string): { fetchSockets(): Promise<S[]> } }, room: string, from: string | null | undefined, to: string | null | undefined, skip?: (socket: S) => boolean,
+): Promise<void> {
   for (const socket of await nsp.in(room).fetchSockets()) {
+    if (skip?.(socket)) continue;
     if (from) {
       const needed = await neededSources(ctx, socket.rooms, [room]);
       if (!needed.has(rooms.source(from))) await socket.leave(rooms.source(from));
