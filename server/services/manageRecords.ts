@@ -112,8 +112,8 @@ async function keyRecords(ctx: AppContext, ds: DataSourceDoc, list: unknown[], q
  * set goes and the new one lands one command after the other, and the answer says `atomic: false`.
  * Viewers get the records that went (records:removed) and the new set (records:upserted).
  */
-export async function replaceAllRecords(ctx: AppContext, who: IngestCredential, ds: DataSourceDoc, list: unknown[], queryKey?: string): Promise<ReplaceRecordsResult> {
-  if (list.length > ctx.config.INGEST_MAX_RECORDS) {
+export async function replaceAllRecords(ctx: AppContext, who: IngestCredential, ds: DataSourceDoc, list: unknown[], queryKey?: string, maxRecords = ctx.config.INGEST_MAX_RECORDS): Promise<ReplaceRecordsResult> {
+  if (list.length > maxRecords) {
     throw new ApiError(400, 'too_many_records', `Too many records: ${list.length} in one request, the limit is ${ctx.config.INGEST_MAX_RECORDS}; a larger set cannot be replaced in one request`);
   }
   return withSourceLock(ctx, String(ds._id), async () => {
