@@ -3,6 +3,7 @@ import type { DashboardDto, PublicDashboardSummaryDto, PublicTabDto } from './sc
 import type { PublicDashboardResponse } from './schemas/publicView';
 import type { RecordDto } from './schemas/record';
 import type { ActivityEntryDto } from './schemas/activity';
+import type { ImportProgressDto } from './schemas/imports';
 import type { ViewersChangedEvent } from './schemas/analytics';
 
 /**
@@ -33,6 +34,8 @@ export const rooms = {
   team: 'team',
   /** Signed-in people viewing an unpublished dashboard they may read. */
   draft: (dashboardId: string) => `draft:${dashboardId}`,
+  /** Who follows one import's progress. */
+  importJob: (importId: string) => `import:${importId}`,
 } as const;
 
 /** Most records one `records:upserted` message carries; bigger ingests are split. */
@@ -121,6 +124,8 @@ export interface ServerToClientEvents {
   'sync:failed': (e: SyncFailedEvent) => void;
   /** A new activity log entry (admin room). */
   'admin:activity': (e: { entry: ActivityEntryDto }) => void;
+  /** Import Data: an import's progress, to the sockets that joined it (`import:join`). */
+  'import:progress': (e: ImportProgressDto) => void;
   /** A dashboard's open viewers changed (admin room). */
   'admin:viewers': (e: ViewersChangedEvent) => void;
 }
@@ -136,6 +141,8 @@ export interface ClientToServerEvents {
   /** Joins the viewers of a share link by its token; the ack says "Dashboard Not Found" for a dead link. */
   'share:join': (token: string, ack: (r: JoinAck) => void) => void;
   'share:leave': () => void;
+  /** Follows an import's progress (editors and admins). */
+  'import:join': (importId: string, ack: (r: JoinAck) => void) => void;
 }
 
 export interface SocketData {

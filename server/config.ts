@@ -25,6 +25,9 @@ const EnvSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   INGEST_MAX_BYTES: positiveInt(512 * 1024 * 1024).default(16 * 1024 * 1024),
   INGEST_MAX_RECORDS: positiveInt(1_000_000).default(10_000),
+  /** Import Data: the largest file uploaded, and how long an unused upload is kept. */
+  IMPORT_MAX_BYTES: positiveInt(1024 * 1024 * 1024).default(50 * 1024 * 1024),
+  IMPORT_IDLE_SECONDS: positiveInt(7 * 24 * 3600).default(30 * 60),
   VIEW_MAX_RECORDS: positiveInt(10_000_000).default(100_000),
   /** Largest JSON body of an admin call (dashboards, data sources, integrations). */
   ADMIN_JSON_MAX_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),

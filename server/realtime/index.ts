@@ -10,6 +10,7 @@ import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSourc
 import { emptyRoom, joinDashboard, leaveDashboard, moveRoom } from './publicRooms';
 import { joinCluster } from './cluster';
 import { attachShareRooms } from './shareRooms';
+import { attachImportRooms } from './importRooms';
 import { attachActivityFeed } from './activityFeed';
 import { attachViewerCounts } from './viewerCounts';
 import { recheckRecoveredSessions } from './recoveryCheck';
@@ -204,6 +205,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
 
   const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers (issue 13)
   const closeActivityFeed = attachActivityFeed(io, ctx); // activity log pushes (issue 13)
+  const closeImportRooms = attachImportRooms(io, ctx); // Import Data progress (issue 19)
   const closeViewerCounts = await attachViewerCounts(io, ctx); // live viewer counts (issue 13)
 
   return {
@@ -212,6 +214,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       closeAdminAccess();
       await closeShareRooms();
       closeActivityFeed();
+      closeImportRooms();
       await closeViewerCounts();
       off.forEach((fn) => fn());
       await queue;
