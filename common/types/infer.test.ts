@@ -88,6 +88,9 @@ describe('number-looking texts need evidence; JSON numbers and CSV columns of nu
     expect(inferFieldTypes(['007', '012', '100', '250', '999'].map((code) => ({ code })))).toEqual({ code: 'text' });
     expect(inferFieldTypes(['12345678901234567', '22345678901234567', '32345678901234567'].map((id) => ({ id })))).toEqual({ id: 'text' });
     expect(inferFieldTypes(['0.5', '12', '3.25'].map((n) => ({ n })))).toEqual({ n: 'number' });
+    // A decimal fraction is a measure at once: two CSV rows of amounts are numbers.
+    expect(inferFieldTypes(['12.5', '7'].map((amount) => ({ amount })))).toEqual({ amount: 'number' });
+    expect(inferFieldTypes(['7', '9'].map((amount) => ({ amount })))).toEqual({ amount: 'text' });
     // A few repeated codes are a category, not numbers.
     expect(inferFieldTypes(['200', '404', '200', '404', '200'].map((status) => ({ status })))).toEqual({ status: 'category' });
   });

@@ -15,7 +15,7 @@
  *   its name says time (created_at, updatedAt, timestamp…) and every number is an epoch (seconds
  *   from 2001 to 2286, or milliseconds in that span) → datetime. JSON numbers are numbers at once;
  *   number *texts* (every CSV value is text) need evidence first: at least
- *   `NUMBER_TEXT_EVIDENCE` distinct ones, not all of them years ("1941"), none written like a code
+ *   `NUMBER_TEXT_EVIDENCE` distinct ones (or one with a decimal fraction, "12.5"), not all of them years ("1941"), none written like a code
  *   (a leading zero "007", or more digits than a number holds exactly). Until then a number-looking
  *   text is a text (a film titled "1941" shows as written);
  * - at least 90% date texts in a supported form (common/types/dates, the source's day/month order),
@@ -50,6 +50,7 @@ export const NUMBER_TEXT_EVIDENCE = 3;
 const YEAR_TEXT = /^[12]\d{3}$/;
 /** A number text written like a code: a leading zero ("007", "02134") or more digits than a number holds exactly. */
 const CODE_TEXT = /^[+-]?0\d|^[+-]?\d{16,}$/;
+const FRACTION_TEXT = /\.\d/;
 
 /** What a field's sampled values were. */
 export interface FieldStats {
@@ -65,6 +66,8 @@ export interface FieldStats {
   measureTexts: number;
   /** Number texts written like codes (CODE_TEXT). */
   codeTexts: number;
+  /** Number texts with a decimal fraction ("12.5"): a measure, never a year or a title. */
+  fractionTexts: number;
   /** Numbers and number texts that are epoch seconds or milliseconds. */
   epochs: number;
   booleans: number;
@@ -76,7 +79,7 @@ export interface FieldStats {
   distinct: Set<string> | null;
 }
 
-const newStats = (): FieldStats => ({ values: 0, numbers: 0, numberTexts: 0, numberTextsSeen: new Set(), measureTexts: 0, codeTexts: 0, epochs: 0, booleans: 0, datesMdy: 0, datesDmy: 0, structured: 0, distinct: new Set() });
+const newStats = (): FieldStats => ({ values: 0, numbers: 0, numberTexts: 0, numberTextsSeen: new Set(), measureTexts: 0, codeTexts: 0, fractionTexts: 0, epochs: 0, booleans: 0, datesMdy: 0, datesDmy: 0, structured: 0, distinct: new Set() });
 
 function count(s: FieldStats, v: unknown): void {
   s.values += 1;
@@ -96,6 +99,7 @@ function count(s: FieldStats, v: unknown): void {
       if (s.numberTextsSeen.size < NUMBER_TEXT_EVIDENCE) s.numberTextsSeen.add(t);
       if (!YEAR_TEXT.test(t)) s.measureTexts += 1;
       if (CODE_TEXT.test(t)) s.codeTexts += 1;
+      if (FRACTION_TEXT.test(t)) s.fractionTexts += 1;
       if (isEpoch(Number(t))) s.epochs += 1;
     } else if (t === 'true' || t === 'false') s.booleans += 1;
     else {
@@ -118,8 +122,8 @@ function count(s: FieldStats, v: unknown): void {
   }
 }
 
-/** Whether a field's number texts are evidence enough of numbers: several distinct, not all years, none a code. */
-const textsAreNumbers = (s: FieldStats) => s.numberTextsSeen.size >= NUMBER_TEXT_EVIDENCE && s.measureTexts > 0 && s.codeTexts === 0;
+/** Whether a field's number texts are evidence enough of numbers: several distinct (or one with a decimal fraction), not all years, none a code. */
+const textsAreNumbers = (s: FieldStats) => (s.numberTextsSeen.size >= NUMBER_TEXT_EVIDENCE || s.fractionTexts > 0) && s.measureTexts > 0 && s.codeTexts === 0;
 
 /** The type a field's stats say (see the module note); null when it held no value yet. */
 export function typeOf(path: string, s: FieldStats, opts: { dateOrder?: DateOrder; timeField?: string | null } = {}): FieldType | null {
