@@ -75,6 +75,29 @@ describe('signed-in people in rooms', () => {
     }
   });
 
+  it('keeps a signed-in viewer on a dashboard that is unpublished under it (as a draft); anonymous viewers are told it is gone', async () => {
+    const { ds, dashboard } = await draftOnSource(s.http, 'Unpublished');
+    await s.http('PATCH', `/api/admin/dashboards/${dashboard.id}`, { body: { isPublished: true } });
+    const viewer = await addPerson(s, 'viewer');
+    const signedIn = await cookieSocket(s.url, viewer.cookie);
+    const anonymous = await cookieSocket(s.url, 'livedash_session=none');
+    try {
+      for (const x of [signedIn, anonymous]) expect(await join(x, 'dashboard:join', dashboard.id)).toMatchObject({ ok: true });
+      const kept = collect(signedIn, 'dashboard:removed');
+      const told = next(anonymous, 'dashboard:removed');
+      await s.http('PATCH', `/api/admin/dashboards/${dashboard.id}`, { body: { isPublished: false } });
+      expect(await told).toEqual({ dashboardId: dashboard.id });
+      await until(async () => (await roomsOf(s, anonymous)).length === 0, 'the anonymous viewer to leave');
+      expect(await roomsOf(s, signedIn)).toEqual([rooms.draft(dashboard.id), rooms.source(ds.id)]);
+      const delta = next(signedIn, 'records:upserted');
+      await ingest(s.http, ds.sourceId, 1);
+      await delta;
+      expect(kept.items).toEqual([]);
+    } finally {
+      [signedIn, anonymous].forEach((x) => x.disconnect());
+    }
+  });
+
   it('checks a draft again when its viewer recovers after a gap: kept while allowed, left and told once outside the limits', async () => {
     const { ds, dashboard } = await draftOnSource(s.http, 'Recovered');
     const p = await addPerson(s, 'viewer', { dashboardIds: [dashboard.id] });
