@@ -17,7 +17,7 @@ import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
 import { canonicalObjectId } from '@common/ids';
-import { TEAM, mayHold } from './roomAccess';
+import { TEAM, mayHold, teamOf } from './roomAccess';
 
 /** How long a disconnected viewer's missed packets are kept for it. */
 export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
@@ -133,15 +133,16 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       });
     })),
     events.on('datasource.changed', serial(async ({ dataSource, metadataChanged }) => {
-      io.to(TEAM).emit('admin:datasource:changed', { dataSource });
+      // Editors limited to chosen dashboards hear a source's changes while they follow it (datasource:join checks them).
+      io.to([...TEAM, rooms.dataSource(dataSource.id)]).emit('admin:datasource:changed', { dataSource });
       if (!metadataChanged) return;
       for (const d of await publishedDashboardsOnSource(ctx, dataSource.id)) await emitPublicHead(d, false);
     })),
     events.on('datasource.removed', serial((e) => {
-      io.to(TEAM).emit('admin:datasource:removed', e);
+      io.to([...TEAM, rooms.dataSource(e.dataSourceId)]).emit('admin:datasource:removed', e);
     })),
     events.on('dashboard.changed', serial(async ({ dashboard, wasPublished, previousDataSourceId }) => {
-      io.to(TEAM).emit('admin:dashboard:changed', { dashboard });
+      io.to(teamOf(dashboard.id)).emit('admin:dashboard:changed', { dashboard });
       const moved = previousDataSourceId !== dashboard.dataSourceId;
       if (!dashboard.isPublished && wasPublished) await kick(dashboard.id, [previousDataSourceId, dashboard.dataSourceId]);
       // Signed-in people viewing it as a draft follow it to its new source (published or not).
@@ -159,7 +160,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       io.to(rooms.publicList).emit('dashboards:changed', { dashboard: presentPublicSummary(loaded.dashboard, loaded.dataSource?.updatedAt ?? null) });
     })),
     events.on('dashboard.removed', serial(async ({ dashboardId, wasPublished, dataSourceId }) => {
-      io.to(TEAM).emit('admin:dashboard:removed', { dashboardId });
+      io.to(teamOf(dashboardId)).emit('admin:dashboard:removed', { dashboardId });
       if (wasPublished) await kick(dashboardId, [dataSourceId]);
       io.to(rooms.draft(dashboardId)).emit('dashboard:removed', { dashboardId });
       await emptyRoom(ctx, io, rooms.draft(dashboardId), [dataSourceId]);
