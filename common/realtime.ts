@@ -16,6 +16,7 @@ import type { ViewersChangedEvent } from './schemas/analytics';
  * - `admin` and `integration:<id>` for admins, `datasource:<id>` for editors and admins: the
  *   session cookie, or the admin token or a personal API token in the handshake (`auth: { token }`);
  * - `team` editors and admins with every dashboard: dashboard and data source changes, viewer counts;
+ *   `team:<dashboardId>` the same for one dashboard, for editors limited to chosen dashboards;
  * - `draft:<id>` signed-in people who may read an unpublished dashboard (`dashboard:join` of a draft).
  */
 export const rooms = {
@@ -32,6 +33,8 @@ export const rooms = {
   shareLink: (linkId: string) => `sharelink:${linkId}`,
   /** Editors and admins with every dashboard (a person limited to chosen dashboards is not in it). */
   team: 'team',
+  /** Editors limited to chosen dashboards, one room per dashboard of theirs: its console changes and viewer counts. */
+  teamDashboard: (dashboardId: string) => `team:${dashboardId}`,
   /** Signed-in people viewing an unpublished dashboard they may read. */
   draft: (dashboardId: string) => `draft:${dashboardId}`,
   /** Who follows one import's progress. */

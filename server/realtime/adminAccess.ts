@@ -60,10 +60,12 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => vo
     else joinRoleRooms(socket);
   });
 
-  /** Admins join the admin room; editors and admins with every dashboard the team room. */
+  /** Admins join the admin room; editors and admins the team room, or those of their chosen dashboards. */
   function joinRoleRooms(socket: AppSocket) {
     if (socket.data.isAdmin) void socket.join(rooms.admin);
-    if (socketHasRole(socket, 'editor') && !socket.data.dashboardIds) void socket.join(rooms.team);
+    if (!socketHasRole(socket, 'editor')) return;
+    const limit = socket.data.dashboardIds;
+    void socket.join(limit ? limit.map(rooms.teamDashboard) : [rooms.team]);
   }
 
   /**

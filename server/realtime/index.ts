@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import type { Role } from '@common/schemas/auth';
 import { attachAdminAccess, socketHasRole } from './adminAccess';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
-import { emptyRoom, joinDashboard, leaveDashboard, moveRoom } from './publicRooms';
+import { emptyRoom, joinDashboard, leaveDashboard, moveRoom, releaseRooms } from './publicRooms';
 import { joinCluster } from './cluster';
 import { attachShareRooms } from './shareRooms';
 import { attachImportRooms } from './importRooms';
@@ -18,7 +18,7 @@ import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
 import { canonicalObjectId } from '@common/ids';
-import { TEAM, mayHold } from './roomAccess';
+import { TEAM, mayHold, teamOf } from './roomAccess';
 
 /** How long a disconnected viewer's missed packets are kept for it. */
 export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
@@ -134,20 +134,21 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       });
     })),
     events.on('datasource.changed', serial(async ({ dataSource, metadataChanged }) => {
-      io.to(TEAM).emit('admin:datasource:changed', { dataSource });
+      // Editors limited to chosen dashboards hear a source's changes while they follow it (datasource:join checks them).
+      io.to([...TEAM, rooms.dataSource(dataSource.id)]).emit('admin:datasource:changed', { dataSource });
       if (!metadataChanged) return;
       for (const d of await publishedDashboardsOnSource(ctx, dataSource.id)) await emitPublicHead(d, false);
     })),
     events.on('datasource.removed', serial((e) => {
-      io.to(TEAM).emit('admin:datasource:removed', e);
+      io.to([...TEAM, rooms.dataSource(e.dataSourceId)]).emit('admin:datasource:removed', e);
     })),
     events.on('dashboard.changed', serial(async ({ dashboard, wasPublished, previousDataSourceId }) => {
-      io.to(TEAM).emit('admin:dashboard:changed', { dashboard });
+      io.to(teamOf(dashboard.id)).emit('admin:dashboard:changed', { dashboard });
       const moved = previousDataSourceId !== dashboard.dataSourceId;
+      if (!dashboard.isPublished && wasPublished) await kick(dashboard.id, [previousDataSourceId, dashboard.dataSourceId]);
       // Signed-in people viewing it as a draft follow it to its new source (published or not).
       if (moved) await moveRoom(ctx, io, rooms.draft(dashboard.id), previousDataSourceId, dashboard.dataSourceId);
       if (!dashboard.isPublished) {
-        if (wasPublished) await kick(dashboard.id, [previousDataSourceId, dashboard.dataSourceId]);
         const draft = await ctx.models.Dashboard.findById(dashboard.id).lean<DashboardDoc>();
         if (draft) await emitPublicHead(draft, moved, undefined, [rooms.draft(dashboard.id)]);
         return;
@@ -160,7 +161,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       io.to(rooms.publicList).emit('dashboards:changed', { dashboard: presentPublicSummary(loaded.dashboard, loaded.dataSource?.updatedAt ?? null) });
     })),
     events.on('dashboard.removed', serial(async ({ dashboardId, wasPublished, dataSourceId }) => {
-      io.to(TEAM).emit('admin:dashboard:removed', { dashboardId });
+      io.to(teamOf(dashboardId)).emit('admin:dashboard:removed', { dashboardId });
       if (wasPublished) await kick(dashboardId, [dataSourceId]);
       io.to(rooms.draft(dashboardId)).emit('dashboard:removed', { dashboardId });
       await emptyRoom(ctx, io, rooms.draft(dashboardId), [dataSourceId]);
@@ -194,13 +195,27 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
 
   /**
    * An unpublished or deleted dashboard: tell its viewers, close the room, and take them out of its
-   * source's audience unless something else they view needs it.
+   * source's audience unless something else they view needs it. Signed-in viewers who may read the
+   * draft keep viewing it (they move to its draft room, keeping the source's audience).
    */
   async function kick(dashboardId: string, dataSourceIds: (string | null | undefined)[]) {
     const room = rooms.dashboard(dashboardId);
-    io.to(room).emit('dashboard:removed', { dashboardId });
+    const draft = rooms.draft(dashboardId);
+    const viewers = await io.in(room).fetchSockets();
+    const staying = new Set<string>();
+    for (const socket of viewers) {
+      if (!socket.data.role || !(await mayHold(ctx, socket.data, draft))) continue;
+      staying.add(socket.id);
+      socket.join(draft);
+    }
+    io.to(room).except(draft).emit('dashboard:removed', { dashboardId });
     io.to(rooms.publicList).emit('dashboards:removed', { dashboardId });
-    await emptyRoom(ctx, io, room, dataSourceIds);
+    const sources = dataSourceIds.filter((x): x is string => Boolean(x)).map((id) => rooms.source(id));
+    for (const socket of viewers) {
+      // Judged on the rooms they hold now (a staying viewer's draft room keeps its source's audience).
+      const held = staying.has(socket.id) ? new Set([...socket.rooms, draft]) : socket.rooms;
+      await releaseRooms(ctx, { rooms: held, leave: (r) => socket.leave(r) }, [room], sources);
+    }
   }
 
   const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers (issue 13)

@@ -18,13 +18,17 @@ export interface Access {
  */
 export const TEAM = [rooms.admin, rooms.team];
 
+/** Where the console hears about one dashboard: TEAM, and the editors limited to it. */
+export const teamOf = (dashboardId: string) => [...TEAM, rooms.teamDashboard(dashboardId)];
+
 const DATASOURCE = rooms.dataSource('');
 const INTEGRATION = rooms.integration('');
 const DRAFT = rooms.draft('');
+const TEAM_DASHBOARD = rooms.teamDashboard('');
 
 /** Rooms only a signed-in person may hold: left when the credential ends, its role or its dashboard limits change. */
 export const isPrivateRoom = (room: string) =>
-  room === rooms.admin || room === rooms.team || room.startsWith(DATASOURCE) || room.startsWith(INTEGRATION) || room.startsWith(DRAFT);
+  room === rooms.admin || room === rooms.team || [DATASOURCE, INTEGRATION, DRAFT, TEAM_DASHBOARD].some((prefix) => room.startsWith(prefix));
 
 /** The dashboard of a `draft:<id>` room, or null. */
 export const draftRoomDashboard = (room: string) => (room.startsWith(DRAFT) && room.length > DRAFT.length ? room.slice(DRAFT.length) : null);
@@ -37,7 +41,7 @@ export async function readableDashboard(ctx: AppContext, access: Access, dashboa
 
 /**
  * Whether a credential may hold a private room: `admin` and `integration:<id>` an admin; `team` an
- * editor or admin with every dashboard; `datasource:<id>` an editor or admin, limited ones only for
+ * editor or admin with every dashboard, `team:<dashboardId>` an editor limited to that dashboard; `datasource:<id>` an editor or admin, limited ones only for
  * a source one of their dashboards uses; `draft:<id>` anyone signed in who may read that dashboard.
  * The one check of joins, recovered sockets and changed dashboard limits.
  */
@@ -46,6 +50,7 @@ export async function mayHold(ctx: AppContext, access: Access, room: string): Pr
   if (!role) return false;
   if (room === rooms.admin || room.startsWith(INTEGRATION)) return role === 'admin';
   if (room === rooms.team) return roleIncludes(role, 'editor') && !limit;
+  if (room.startsWith(TEAM_DASHBOARD)) return roleIncludes(role, 'editor') && Boolean(limit?.includes(room.slice(TEAM_DASHBOARD.length)));
   if (room.startsWith(DATASOURCE)) {
     if (!roleIncludes(role, 'editor')) return false;
     if (!limit) return true;

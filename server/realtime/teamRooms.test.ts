@@ -75,6 +75,29 @@ describe('signed-in people in rooms', () => {
     }
   });
 
+  it('keeps a signed-in viewer on a dashboard that is unpublished under it (as a draft); anonymous viewers are told it is gone', async () => {
+    const { ds, dashboard } = await draftOnSource(s.http, 'Unpublished');
+    await s.http('PATCH', `/api/admin/dashboards/${dashboard.id}`, { body: { isPublished: true } });
+    const viewer = await addPerson(s, 'viewer');
+    const signedIn = await cookieSocket(s.url, viewer.cookie);
+    const anonymous = await cookieSocket(s.url, 'livedash_session=none');
+    try {
+      for (const x of [signedIn, anonymous]) expect(await join(x, 'dashboard:join', dashboard.id)).toMatchObject({ ok: true });
+      const kept = collect(signedIn, 'dashboard:removed');
+      const told = next(anonymous, 'dashboard:removed');
+      await s.http('PATCH', `/api/admin/dashboards/${dashboard.id}`, { body: { isPublished: false } });
+      expect(await told).toEqual({ dashboardId: dashboard.id });
+      await until(async () => (await roomsOf(s, anonymous)).length === 0, 'the anonymous viewer to leave');
+      expect(await roomsOf(s, signedIn)).toEqual([rooms.draft(dashboard.id), rooms.source(ds.id)]);
+      const delta = next(signedIn, 'records:upserted');
+      await ingest(s.http, ds.sourceId, 1);
+      await delta;
+      expect(kept.items).toEqual([]);
+    } finally {
+      [signedIn, anonymous].forEach((x) => x.disconnect());
+    }
+  });
+
   it('checks a draft again when its viewer recovers after a gap: kept while allowed, left and told once outside the limits', async () => {
     const { ds, dashboard } = await draftOnSource(s.http, 'Recovered');
     const p = await addPerson(s, 'viewer', { dashboardIds: [dashboard.id] });
@@ -111,25 +134,40 @@ describe('signed-in people in rooms', () => {
     }
   });
 
-  it('lets editors with every dashboard hear dashboard and data source changes, not the admin-only events', async () => {
+  it('lets editors hear dashboard and data source changes (limited ones only of their dashboards and sources), not the admin-only events', async () => {
     const { ds, dashboard } = await draftOnSource(s.http, 'Team');
+    const other = await draftOnSource(s.http, 'Elsewhere');
     const editor = await addPerson(s, 'editor');
     const limitedEditor = await addPerson(s, 'editor', { dashboardIds: [dashboard.id] });
     const team = await cookieSocket(s.url, editor.cookie);
     const limited = await cookieSocket(s.url, limitedEditor.cookie);
     const activity = collect(team, 'admin:activity');
-    const limitedHeard = collect(limited, 'admin:datasource:changed');
+    const limitedSources = collect(limited, 'admin:datasource:changed');
+    const limitedDashboards = collect(limited, 'admin:dashboard:changed');
     try {
       expect(await roomsOf(s, team)).toEqual([rooms.team]);
-      expect(await roomsOf(s, limited)).toEqual([]);
+      expect(await roomsOf(s, limited)).toEqual([rooms.teamDashboard(dashboard.id)]);
       const counted = nextWhere(team, 'admin:datasource:changed', (e) => e.dataSource.id === ds.id && e.dataSource.recordCount === 1);
       await ingest(s.http, ds.sourceId, 1);
       await counted;
       const renamed = next(team, 'admin:dashboard:changed');
+      const limitedRenamed = next(limited, 'admin:dashboard:changed');
       await s.http('PATCH', `/api/admin/dashboards/${dashboard.id}`, { body: { name: 'Team board' } });
       expect((await renamed).dashboard.name).toBe('Team board');
+      expect((await limitedRenamed).dashboard.name).toBe('Team board');
+
+      // A limited editor hears a source's changes while following one of its own sources.
+      expect(await join(limited, 'datasource:join', ds.id)).toEqual({ ok: true });
+      const followed = nextWhere(limited, 'admin:datasource:changed', (e) => e.dataSource.id === ds.id && e.dataSource.recordCount === 2);
+      await ingest(s.http, ds.sourceId, 2);
+      await followed;
+      const elsewhere = nextWhere(team, 'admin:dashboard:changed', (e) => e.dashboard.id === other.dashboard.id);
+      await ingest(s.http, other.ds.sourceId, 1);
+      await s.http('PATCH', `/api/admin/dashboards/${other.dashboard.id}`, { body: { name: 'Not theirs' } });
+      await elsewhere;
+      expect(limitedSources.items.map((e) => e.dataSource.id)).not.toContain(other.ds.id);
+      expect(limitedDashboards.items.map((e) => e.dashboard.id)).toEqual([dashboard.id]);
       expect(activity.items).toEqual([]); // the activity log is the admins' (GET /api/admin/activity too)
-      expect(limitedHeard.items).toEqual([]);
     } finally {
       [team, limited].forEach((x) => x.disconnect());
     }
@@ -153,12 +191,13 @@ describe('a narrowed dashboard limit on open sockets, across processes', () => {
       }
       expect(await roomsOf(a, socket)).toEqual([
         rooms.dataSource(kept.ds.id), rooms.dataSource(lost.ds.id), rooms.draft(kept.dashboard.id), rooms.draft(lost.dashboard.id), rooms.source(kept.ds.id), rooms.source(lost.ds.id),
+        rooms.teamDashboard(kept.dashboard.id), rooms.teamDashboard(lost.dashboard.id),
       ].sort());
       const told = next(socket, 'dashboard:removed');
       expect((await a.http('PATCH', `/api/admin/users/${p.id}`, { body: { dashboardIds: [kept.dashboard.id] } })).status).toBe(200);
       expect(await told).toEqual({ dashboardId: lost.dashboard.id });
-      await until(async () => (await roomsOf(a, socket)).length === 3, 'the lost rooms to be left');
-      expect(await roomsOf(a, socket)).toEqual([rooms.dataSource(kept.ds.id), rooms.draft(kept.dashboard.id), rooms.source(kept.ds.id)].sort());
+      await until(async () => (await roomsOf(a, socket)).length === 4, 'the lost rooms to be left');
+      expect(await roomsOf(a, socket)).toEqual([rooms.dataSource(kept.ds.id), rooms.draft(kept.dashboard.id), rooms.source(kept.ds.id), rooms.teamDashboard(kept.dashboard.id)].sort());
       // Nothing of the lost source reaches it any more; the kept one still does.
       const deltas = collect(socket, 'records:upserted');
       await ingest(a.http, lost.ds.sourceId, 1);
@@ -169,6 +208,7 @@ describe('a narrowed dashboard limit on open sockets, across processes', () => {
       // Every dashboard again: the person joins the team room (console events) at once.
       await a.http('PATCH', `/api/admin/users/${p.id}`, { body: { dashboardIds: null } });
       await until(async () => (await roomsOf(a, socket)).includes(rooms.team), 'the team room');
+      expect(await roomsOf(a, socket)).not.toContain(rooms.teamDashboard(kept.dashboard.id));
     } finally {
       socket.disconnect();
     }
