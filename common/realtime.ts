@@ -3,6 +3,7 @@ import type { DashboardDto, PublicDashboardSummaryDto, PublicTabDto } from './sc
 import type { PublicDashboardResponse } from './schemas/publicView';
 import type { RecordDto } from './schemas/record';
 import type { ActivityEntryDto } from './schemas/activity';
+import type { ImportProgressDto } from './schemas/imports';
 import type { ViewersChangedEvent } from './schemas/analytics';
 
 /**
@@ -13,7 +14,9 @@ import type { ViewersChangedEvent } from './schemas/analytics';
  * - `dashboards` anyone: the public list;
  * - `share:<dashboardId>` and `sharelink:<linkId>` anyone holding a live share link's token;
  * - `admin` and `integration:<id>` for admins, `datasource:<id>` for editors and admins: the
- *   session cookie, or the admin token or a personal API token in the handshake (`auth: { token }`).
+ *   session cookie, or the admin token or a personal API token in the handshake (`auth: { token }`);
+ * - `team` editors and admins with every dashboard: dashboard and data source changes, viewer counts;
+ * - `draft:<id>` signed-in people who may read an unpublished dashboard (`dashboard:join` of a draft).
  */
 export const rooms = {
   dashboard: (id: string) => `dashboard:${id}`,
@@ -27,6 +30,12 @@ export const rooms = {
   share: (dashboardId: string) => `share:${dashboardId}`,
   /** Viewers through one share link: emptied when it is revoked. */
   shareLink: (linkId: string) => `sharelink:${linkId}`,
+  /** Editors and admins with every dashboard (a person limited to chosen dashboards is not in it). */
+  team: 'team',
+  /** Signed-in people viewing an unpublished dashboard they may read. */
+  draft: (dashboardId: string) => `draft:${dashboardId}`,
+  /** Who follows one import's progress. */
+  importJob: (importId: string) => `import:${importId}`,
 } as const;
 
 /** Most records one `records:upserted` message carries; bigger ingests are split. */
@@ -115,6 +124,8 @@ export interface ServerToClientEvents {
   'sync:failed': (e: SyncFailedEvent) => void;
   /** A new activity log entry (admin room). */
   'admin:activity': (e: { entry: ActivityEntryDto }) => void;
+  /** Import Data: an import's progress, to the sockets that joined it (`import:join`). */
+  'import:progress': (e: ImportProgressDto) => void;
   /** A dashboard's open viewers changed (admin room). */
   'admin:viewers': (e: ViewersChangedEvent) => void;
 }
@@ -130,12 +141,14 @@ export interface ClientToServerEvents {
   /** Joins the viewers of a share link by its token; the ack says "Dashboard Not Found" for a dead link. */
   'share:join': (token: string, ack: (r: JoinAck) => void) => void;
   'share:leave': () => void;
+  /** Follows an import's progress (editors and admins). */
+  'import:join': (importId: string, ack: (r: JoinAck) => void) => void;
 }
 
 export interface SocketData {
   isAdmin: boolean;
   /** The share link a socket views through (its expiry is armed again on a recovered session). */
-  share?: { dashboardId: string; expiresAt: string | null };
+  share?: { dashboardId: string; expiresAt: string | null; locked?: boolean };
   /** The signed-in role of the socket (session, personal API token or admin token), or null. */
   role: 'admin' | 'editor' | 'viewer' | null;
   userId: string | null;

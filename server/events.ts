@@ -5,6 +5,7 @@ import type { RecordDto } from '@common/schemas/record';
 import type { IntegrationDto } from '@common/schemas/integration';
 import type { ShareLinkDto } from '@common/schemas/shareLink';
 import type { ActivityEntryDto } from '@common/schemas/activity';
+import type { ImportProgressDto } from '@common/schemas/imports';
 import type { Revocation } from './auth/accounts';
 import type { SyncCompletedEvent, SyncFailedEvent, SyncProgressEvent } from '@common/realtime';
 
@@ -29,6 +30,8 @@ export interface DomainEvents {
   'shareLink.created': { link: ShareLinkDto; dashboardName: string };
   'shareLink.revoked': { link: ShareLinkDto };
   'activity.recorded': { entry: ActivityEntryDto };
+  /** Import Data: an import's state and counts (rows read, written, rejected). */
+  'import.progress': ImportProgressDto;
   /** Sessions or tokens ended (sign-out, password or role change, disabling, removal): caches forget them, their sockets close. */
   'auth.revoked': Revocation;
 }

@@ -47,6 +47,8 @@ export const ErrorCode = {
   primaryKeyAmbiguous: 'primary_key_ambiguous',
   /** A setting that can change only while the source holds no records (primaryKey, appendOnly). */
   sourceNotEmpty: 'source_not_empty',
+  /** Import Data: the key column repeats a value in the file (nothing is written). */
+  duplicateKeys: 'duplicate_keys',
   /** The share link exists but does not allow CSV export. */
   shareCsvForbidden: 'share_csv_forbidden',
   internalError: 'internal_error',

@@ -91,6 +91,9 @@ export async function readBodyText(ctx: Context, limit: number): Promise<string>
   }
 }
 
+/** The request body as a stream, decompressed by its Content-Encoding (an upload streamed to a file). */
+export const decodedBody = (ctx: Context): Readable => decoded(ctx.req);
+
 /** Whether a request carries a body at all. */
 export const requestHasBody = (ctx: Context) => hasBody(ctx.req);
 

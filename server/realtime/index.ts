@@ -10,14 +10,15 @@ import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSourc
 import { emptyRoom, joinDashboard, leaveDashboard, moveRoom } from './publicRooms';
 import { joinCluster } from './cluster';
 import { attachShareRooms } from './shareRooms';
+import { attachImportRooms } from './importRooms';
 import { attachActivityFeed } from './activityFeed';
 import { attachViewerCounts } from './viewerCounts';
 import { recheckRecoveredSessions } from './recoveryCheck';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
-import { dashboardIdsOnSource } from '../services/shareLinks';
 import { canonicalObjectId } from '@common/ids';
+import { TEAM, mayHold } from './roomAccess';
 
 /** How long a disconnected viewer's missed packets are kept for it. */
 export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
@@ -96,10 +97,8 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     // A person limited to chosen dashboards follows only the data sources those dashboards use.
     const joinSource = async (raw: unknown, ack: unknown) => {
       const id = canonicalObjectId(raw);
-      const limit = socket.data.dashboardIds;
-      if (id && limit && typeof ack === 'function' && socketHasRole(socket, 'editor')) {
-        const onSource = await dashboardIdsOnSource(ctx, id);
-        if (!onSource.some((d) => limit.includes(d))) return ack({ ok: false, reason: 'You are limited to chosen dashboards, and none of them uses this data source' });
+      if (id && typeof ack === 'function' && socketHasRole(socket, 'editor') && !(await mayHold(ctx, socket.data, rooms.dataSource(id)))) {
+        return ack({ ok: false, reason: 'You are limited to chosen dashboards, and none of them uses this data source' });
       }
       join(ack, 'editor', id ? rooms.dataSource(id) : null);
     };
@@ -135,29 +134,36 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       });
     })),
     events.on('datasource.changed', serial(async ({ dataSource, metadataChanged }) => {
-      io.to(rooms.admin).emit('admin:datasource:changed', { dataSource });
+      io.to(TEAM).emit('admin:datasource:changed', { dataSource });
       if (!metadataChanged) return;
       for (const d of await publishedDashboardsOnSource(ctx, dataSource.id)) await emitPublicHead(d, false);
     })),
     events.on('datasource.removed', serial((e) => {
-      io.to(rooms.admin).emit('admin:datasource:removed', e);
+      io.to(TEAM).emit('admin:datasource:removed', e);
     })),
     events.on('dashboard.changed', serial(async ({ dashboard, wasPublished, previousDataSourceId }) => {
-      io.to(rooms.admin).emit('admin:dashboard:changed', { dashboard });
+      io.to(TEAM).emit('admin:dashboard:changed', { dashboard });
+      const moved = previousDataSourceId !== dashboard.dataSourceId;
+      // Signed-in people viewing it as a draft follow it to its new source (published or not).
+      if (moved) await moveRoom(ctx, io, rooms.draft(dashboard.id), previousDataSourceId, dashboard.dataSourceId);
       if (!dashboard.isPublished) {
         if (wasPublished) await kick(dashboard.id, [previousDataSourceId, dashboard.dataSourceId]);
+        const draft = await ctx.models.Dashboard.findById(dashboard.id).lean<DashboardDoc>();
+        if (draft) await emitPublicHead(draft, moved, undefined, [rooms.draft(dashboard.id)]);
         return;
       }
       // Viewers follow the dashboard to its new source's deltas at once (the clients also re-join).
-      if (previousDataSourceId !== dashboard.dataSourceId) await moveRoom(ctx, io, rooms.dashboard(dashboard.id), previousDataSourceId, dashboard.dataSourceId);
+      if (moved) await moveRoom(ctx, io, rooms.dashboard(dashboard.id), previousDataSourceId, dashboard.dataSourceId);
       const loaded = await loadPublishedDashboard(ctx, dashboard.id).catch(() => null);
       if (!loaded) return;
-      await emitPublicHead(loaded.dashboard, previousDataSourceId !== dashboard.dataSourceId, loaded.dataSource);
+      await emitPublicHead(loaded.dashboard, moved, loaded.dataSource);
       io.to(rooms.publicList).emit('dashboards:changed', { dashboard: presentPublicSummary(loaded.dashboard, loaded.dataSource?.updatedAt ?? null) });
     })),
     events.on('dashboard.removed', serial(async ({ dashboardId, wasPublished, dataSourceId }) => {
-      io.to(rooms.admin).emit('admin:dashboard:removed', { dashboardId });
+      io.to(TEAM).emit('admin:dashboard:removed', { dashboardId });
       if (wasPublished) await kick(dashboardId, [dataSourceId]);
+      io.to(rooms.draft(dashboardId)).emit('dashboard:removed', { dashboardId });
+      await emptyRoom(ctx, io, rooms.draft(dashboardId), [dataSourceId]);
     })),
     events.on('integration.changed', serial((e) => {
       io.to(rooms.admin).emit('admin:integration:changed', e);
@@ -176,12 +182,12 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     })),
   ];
 
-  /** Tells a published dashboard's viewers its new look (name, tabs, labels), not its records. */
-  async function emitPublicHead(dashboard: DashboardDoc, dataSourceChanged: boolean, source?: DataSourceDoc | null) {
+  /** Tells a dashboard's viewers (public, and signed-in ones of its draft) its new look (name, tabs, labels), not its records. */
+  async function emitPublicHead(dashboard: DashboardDoc, dataSourceChanged: boolean, source?: DataSourceDoc | null, to = [rooms.dashboard(String(dashboard._id)), rooms.draft(String(dashboard._id))]) {
     const dataSource = source !== undefined ? source : dashboard.dataSourceId ? await findDataSource(ctx, dashboard.dataSourceId) : null;
     const head = publicDashboardHead(dashboard, dataSource);
     const dashboardId = String(dashboard._id);
-    io.to(rooms.dashboard(dashboardId)).emit('dashboard:changed', {
+    io.to(to).emit('dashboard:changed', {
       dashboardId, dashboard: head.dashboard, tabs: head.tabs, dataSource: head.dataSource, dataSourceChanged,
     });
   }
@@ -199,6 +205,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
 
   const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers (issue 13)
   const closeActivityFeed = attachActivityFeed(io, ctx); // activity log pushes (issue 13)
+  const closeImportRooms = attachImportRooms(io, ctx); // Import Data progress (issue 19)
   const closeViewerCounts = await attachViewerCounts(io, ctx); // live viewer counts (issue 13)
 
   return {
@@ -207,6 +214,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       closeAdminAccess();
       await closeShareRooms();
       closeActivityFeed();
+      closeImportRooms();
       await closeViewerCounts();
       off.forEach((fn) => fn());
       await queue;

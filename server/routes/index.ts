@@ -18,11 +18,12 @@ import { manageRecordsRouter } from './sourceRecords/manage';
 import { openApiRouter } from './openapi';
 import { authRouter } from './auth';
 import { usersRouter } from './users';
+import { importsRouter } from './imports';
 
 /** Every REST route under /api, each resource router declaring its own routes' audiences. */
 export function buildApiRouter(app: AppContext, extra: Router[]): Router {
   const api = new Router({ prefix: '/api', sensitive: true, strict: true });
-  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), manageRecordsRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), engineRouter(app), authRouter(app), usersRouter(app), openApiRouter(app, () => api), ...extra]) {
+  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), manageRecordsRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), engineRouter(app), authRouter(app), usersRouter(app), importsRouter(app), openApiRouter(app, () => api), ...extra]) {
     api.use(r.routes());
   }
   return api;

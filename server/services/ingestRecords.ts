@@ -7,7 +7,7 @@ import type { DataSourceDoc } from '../models';
 import { findDataSource } from './dataSources';
 import type { ParsedRecords } from '../middleware/parseRecords';
 import { isObject, structureProblem } from './recordRules';
-import { writeToSource, type WriteOutcome } from './sourceWriter';
+import { keyingFor, writeToSource, type WriteOutcome } from './sourceWriter';
 
 type Json = Record<string, unknown>;
 type Format = IngestResult['format'];
@@ -115,7 +115,10 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
     sources.set(sourceId, ds);
   }
 
-  const outcomes = await Promise.all([...bySource].map(([sourceId, list]) => writeToSource(ctx, sources.get(sourceId)!, { items: list, explicitKey, keyless: 'firstField', mode })));
+  const jobs = [...bySource].map(([sourceId, items]) => ({ ds: sources.get(sourceId)!, job: { items, explicitKey, keyless: 'firstField' as const, mode } }));
+  // A batch naming several sources is checked whole first: one source's refusal writes none of them.
+  if (jobs.length > 1) for (const { ds, job } of jobs) keyingFor(ds, job);
+  const outcomes = await Promise.all(jobs.map(({ ds, job }) => writeToSource(ctx, ds, job)));
   return ingestReport(format, items.length, rejections, outcomes, unknownSourceRejections);
 }
 

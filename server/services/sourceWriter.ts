@@ -171,26 +171,35 @@ function duplicateWarnings(checked: CheckedRecords, mode: UpdateMode): IngestWar
 const conflict = (message: string) => new ApiError(409, ErrorCode.primaryKeyConflict, message, [{ path: 'primaryKey', message }]);
 
 /**
- * The keying of one request: the source's own (a request naming another key is refused), or, for
- * a source that has none yet, the one this request sets — atomically, so concurrent first requests
- * of several processes agree.
+ * The keying a request gets from the source as it stands, without writing anything: the source's
+ * own, or the one the request would set on a source that has none. Throws the request's refusal
+ * (409 another key, 400 an ambiguous first field), so a batch naming several sources can be
+ * checked whole before any of it is written.
  */
-async function planKeying(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Promise<{ ds: DataSourceDoc; keying: Keying }> {
+export function keyingFor(ds: DataSourceDoc, job: WriteJob): Keying {
   const wanted = job.explicitKey;
   if (ds.appendOnly) {
     if (wanted) throw conflict(`Data source ${ds.sourceId} is append-only (every record kept, no primary key), so records cannot be keyed by "${wanted}": send them without primaryKey`);
-    return { ds, keying: { appendOnly: true } };
+    return { appendOnly: true };
   }
   if (ds.primaryKey) {
     if (wanted && wanted !== ds.primaryKey) {
       throw conflict(`Data source ${ds.sourceId} is keyed by "${ds.primaryKey}", not "${wanted}": a source has one primary key. Send without primaryKey (or with "${ds.primaryKey}"), or use another data source`);
     }
-    return { ds, keying: { primaryKey: ds.primaryKey } };
+    return { primaryKey: ds.primaryKey };
   }
-  let keying: Keying;
-  if (wanted) keying = { primaryKey: wanted };
-  else if (job.keyless === 'appendOnly') keying = { appendOnly: true };
-  else keying = { primaryKey: firstFieldKey(ds, job.items) };
+  if (wanted) return { primaryKey: wanted };
+  if (job.keyless === 'appendOnly') return { appendOnly: true };
+  return { primaryKey: firstFieldKey(ds, job.items) };
+}
+
+/**
+ * The keying of one request (keyingFor), and for a source that has none yet, the one this request
+ * sets — atomically, so concurrent first requests of several processes agree.
+ */
+async function planKeying(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Promise<{ ds: DataSourceDoc; keying: Keying }> {
+  const keying = keyingFor(ds, job);
+  if (ds.appendOnly || ds.primaryKey) return { ds, keying };
   // Nothing would land (every record rejected): the source stays as it is.
   if (checkRecords(ds.sourceId, new Set(ds.fields ?? []), job.items, keying).accepted.length === 0) return { ds, keying };
   const set = 'appendOnly' in keying ? { appendOnly: true, primaryKey: null } : { primaryKey: keying.primaryKey };
