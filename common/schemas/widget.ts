@@ -78,6 +78,7 @@ const valueField = z.string().trim().max(200).optional();
  * editor says so before saving (never cut silently). "auto" always fits.
  */
 function bucketFits(c: { range: TimeRange; bucket: BucketChoice }, ctx: z.RefinementCtx) {
+  if (!c.range || !c.bucket) return;
   const span = rangeSpanMs(c.range);
   if (c.bucket === 'auto' || span === null) return;
   const points = bucketsIn(span, c.bucket);
@@ -89,6 +90,9 @@ function bucketFits(c: { range: TimeRange; bucket: BucketChoice }, ctx: z.Refine
     });
   }
 }
+
+/** The bucket check runs even while another field is missing (a new line chart without its date field), so the editor shows it at once. */
+const BUCKET_CHECK = { when: (p: { issues: { path?: PropertyKey[] }[] }) => !p.issues.some((i) => i.path?.[0] === 'range' || i.path?.[0] === 'bucket') };
 
 /** Which records a KPI, bar or donut counts: those whose date field (default: the source's time field) lies in the range (default: all time). */
 const timeSettings = {
@@ -115,7 +119,7 @@ export const KpiConfig = z
     sparkline: z.boolean().default(false),
   })
   .superRefine(needsValueField)
-  .superRefine(bucketFits);
+  .superRefine(bucketFits, BUCKET_CHECK);
 export type KpiConfig = z.infer<typeof KpiConfig>;
 
 /** Bars and slices by their value (largest first) or by their label (A to Z, numbers as numbers). */
@@ -191,7 +195,7 @@ export const LineConfig = z.preprocess(
       area: z.boolean().default(false),
     })
     .superRefine(needsValueField)
-    .superRefine(bucketFits),
+    .superRefine(bucketFits, BUCKET_CHECK),
 );
 export type LineConfig = z.infer<typeof LineConfig>;
 

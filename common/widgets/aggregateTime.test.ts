@@ -151,6 +151,8 @@ describe('time settings of a widget', () => {
     ]);
     expect(issues({ dateField: 't', range: { kind: 'relative', last: '30d' }, bucket: 'hour' })).toHaveLength(1);
     expect(issues({ dateField: 't', range: { kind: 'relative', last: '7d' }, bucket: 'hour' })).toEqual([]);
+    // Said at once, beside a missing date field.
+    expect(issues({ range: { kind: 'relative', last: '30d' }, bucket: 'hour' })).toEqual(['configuration.dateField: Pick a date field', expect.stringMatching(/^configuration.bucket: By hour, Last 30 days is 720 points/)]);
     expect(issues({ range: { kind: 'calendar', period: 'year' }, bucket: 'hour', sparkline: true }, 'kpi')).toHaveLength(1);
     expect(issues({ dateField: 't', range: { kind: 'fixed', from: '2024-02-01', to: '2024-01-01' } })).toEqual(['configuration.range.from: from must be before to']);
   });

@@ -72,7 +72,7 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
       ) : (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
           {data.type === 'line' && data.buckets > data.rows.length && (
-            <Typography.Text type="warning" data-testid="chart-limit">
+            <Typography.Text type="secondary" data-testid="chart-limit">
               The last {data.rows.length} of {data.buckets.toLocaleString('en-US')} {data.bucket}s: a chart draws at most {data.rows.length} points; pick a larger bucket or a range.
             </Typography.Text>
           )}
