@@ -214,6 +214,16 @@ describe('Import Data: dry run and import', () => {
   }, 60_000);
 });
 
+describe('Import Data: retention', () => {
+  it('says when the source\'s retention kept fewer records than were imported', async () => {
+    const ds = await newSource({ name: 'Recent weather', appendOnly: true, retention: { maxRecords: 1000 } });
+    const up = await upload(weatherCsv, 'seattle-weather.csv');
+    const { last } = await runToEnd(up.body.id, planOf(up.body, { target: { kind: 'existing', dataSourceId: ds.id } }));
+    expect(last.message).toBe('Imported 1,461 rows into the data source "Recent weather": 1,461 rows inserted, 0 rows updated, 0 rows rejected. The source\'s retention keeps 1,000 records: the oldest went (Data Sources › its card › Retention).');
+    expect(await countOf(ds.id)).toBe(1000);
+  }, 60_000);
+});
+
 describe('Import Data: cancelling', () => {
   /** Cancels when the import reaches write number `at`, then lets it go on. */
   const cancelAt = (at: number) =>
