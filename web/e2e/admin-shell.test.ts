@@ -75,11 +75,10 @@ describe('admin console: sign-in and shell', () => {
     const { stdout } = await promisify(execFile)('bash', ['-c', `${standard.replace('http://localhost:5000', h.server.url)} --silent`]);
     const answer = JSON.parse(stdout);
     expect(answer).toMatchObject({ success: true, inserted: 1 });
-    // Import Data stays "not available yet" (DECISIONS.md); Templates and Widgets have screens (issue 12).
+    // Import Data has its screen (issue 19); Templates and Widgets too (issue 12).
     await sidebar(page, 'data-sources', 'import');
-    await page.getByTestId('not-available').waitFor();
-    expect(await page.getByTestId('not-available').innerText()).toContain('Import Data is not available yet');
-    await h.shot('admin-not-available');
+    await page.getByTestId('import-screen').waitFor();
+    expect(await page.getByTestId('not-available').count()).toBe(0);
     // Permissions (share links per dashboard) and Activity Log have their own screens (issue 13).
     for (const [item, marker] of [['permissions', 'permissions-empty'], ['activity', 'activity-screen']]) {
       await sidebar(page, 'published-dashboards', item);

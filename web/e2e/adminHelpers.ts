@@ -64,3 +64,30 @@ export async function seedSource(h: BrowserHarness, name: string, records: Recor
   }
   return { id: created.body.id, sourceId: created.body.sourceId };
 }
+
+/** Picks an option of an antd select found by its label. */
+export async function pickOption(page: Page, label: string, option: string): Promise<void> {
+  await page.getByLabel(label, { exact: true }).click();
+  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
+  await dropdown.locator('.ant-select-item-option', { hasText: option }).first().click();
+}
+
+/**
+ * Manage Dashboards › Dashboard Builder: a dashboard named `name` on the data source `source`,
+ * created and published; then Published Dashboards › View Public: the viewer's page.
+ */
+export async function publishAndView(h: BrowserHarness, name: string, source: string): Promise<Page> {
+  const { page } = h;
+  await sidebar(page, 'dashboard-builder', 'builder');
+  const form = page.getByTestId('dashboard-form');
+  await form.getByLabel('Name').fill(name);
+  await pickOption(page, 'Data Source', source);
+  await form.getByRole('button', { name: 'Create Dashboard' }).click();
+  await toast(page, 'Dashboard Created');
+  await form.getByRole('button', { name: 'Publish' }).click();
+  await toast(page, 'Dashboard Updated');
+  await sidebar(page, 'published-dashboards', 'public');
+  const published = page.getByTestId('published-card').filter({ hasText: name });
+  const [viewer] = await Promise.all([h.context.waitForEvent('page'), published.getByRole('link', { name: 'View Public' }).click()]);
+  return viewer;
+}

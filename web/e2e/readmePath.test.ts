@@ -4,9 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { BrowserHarness } from './browser';
-import { sidebar, signIn, startAdminBrowser, toast } from './adminHelpers';
+import { publishAndView, sidebar, signIn, startAdminBrowser, toast } from './adminHelpers';
 
 /**
  * The README's opening path, step by step as written ("From my JSON or CSV to a live dashboard"):
@@ -14,12 +13,6 @@ import { sidebar, signIn, startAdminBrowser, toast } from './adminHelpers';
  * create a dashboard on it, publish, open the public viewer and see the rows — and one more row live.
  */
 const run = promisify(execFile);
-
-async function pick(page: Page, label: string, option: string) {
-  await page.getByLabel(label, { exact: true }).click();
-  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
-  await dropdown.locator('.ant-select-item-option', { hasText: option }).first().click();
-}
 
 describe('README: from my JSON or CSV to a live dashboard', () => {
   let h: BrowserHarness;
@@ -58,19 +51,8 @@ describe('README: from my JSON or CSV to a live dashboard', () => {
     await card.getByTestId('record-count').filter({ hasText: '3' }).waitFor();
 
     // 4. Manage Dashboards › Dashboard Builder: name Orders, data source Orders, Create Dashboard, Publish.
-    await sidebar(page, 'dashboard-builder', 'builder');
-    const form = page.getByTestId('dashboard-form');
-    await form.getByLabel('Name').fill('Orders');
-    await pick(page, 'Data Source', 'Orders');
-    await form.getByRole('button', { name: 'Create Dashboard' }).click();
-    await toast(page, 'Dashboard Created');
-    await form.getByRole('button', { name: 'Publish' }).click();
-    await toast(page, 'Dashboard Updated');
-
     // 5. Published Dashboards › Public Dashboards › View Public: the rows, and a later POST arrives live.
-    await sidebar(page, 'published-dashboards', 'public');
-    const published = page.getByTestId('published-card').filter({ hasText: 'Orders' });
-    const [viewer] = await Promise.all([h.context.waitForEvent('page'), published.getByRole('link', { name: 'View Public' }).click()]);
+    const viewer = await publishAndView(h, 'Orders', 'Orders');
     await viewer.getByTestId('table-row').first().waitFor();
     expect(await viewer.getByTestId('table-row').count()).toBe(3);
     for (const name of ['Ada', 'Grace', 'Alan']) await viewer.getByTestId('table-row').filter({ hasText: name }).waitFor();

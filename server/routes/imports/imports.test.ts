@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -213,6 +214,16 @@ describe('Import Data: dry run and import', () => {
   }, 60_000);
 });
 
+describe('Import Data: retention', () => {
+  it('says when the source\'s retention kept fewer records than were imported', async () => {
+    const ds = await newSource({ name: 'Recent weather', appendOnly: true, retention: { maxRecords: 1000 } });
+    const up = await upload(weatherCsv, 'seattle-weather.csv');
+    const { last } = await runToEnd(up.body.id, planOf(up.body, { target: { kind: 'existing', dataSourceId: ds.id } }));
+    expect(last.message).toBe('Imported 1,461 rows into the data source "Recent weather": 1,461 rows inserted, 0 rows updated, 0 rows rejected. The source\'s retention keeps 1,000 records: the oldest went (Data Sources › its card › Retention).');
+    expect(await countOf(ds.id)).toBe(1000);
+  }, 60_000);
+});
+
 describe('Import Data: cancelling', () => {
   /** Cancels when the import reaches write number `at`, then lets it go on. */
   const cancelAt = (at: number) =>
@@ -264,5 +275,23 @@ describe('Import Data: roles', () => {
     const dry = await editor.http('POST', `/api/admin/imports/${up.body.id}/dry-run`, { headers: { origin: s.url }, body: planOf(up.body, { target: { kind: 'existing', dataSourceId: ds.id } }) });
     expect(dry.status, JSON.stringify(dry.body)).toBe(200);
     expect(dry.body).toMatchObject({ inserted: 1, mismatches: { newFields: ['id', 'n'], missingFields: [] } });
+    // Discarded: the upload and its temp file are gone.
+    expect((await editor.http('DELETE', `/api/admin/imports/${up.body.id}`, { headers: { origin: s.url } })).status).toBe(200);
+    expect((await editor.http('GET', `/api/admin/imports/${up.body.id}`)).status).toBe(404);
+  });
+});
+
+describe('Import Data: temp files', () => {
+  it('deletes an upload left unused for IMPORT_IDLE_SECONDS', async () => {
+    const idle = await startTestServer({ IMPORT_IDLE_SECONDS: '1' });
+    try {
+      const res = await fetch(`${idle.url}/api/admin/imports?fileName=a.csv`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: 'a,b\n1,2\n' });
+      const { id } = (await res.json()) as ImportPreviewDto;
+      const file = path.join(os.tmpdir(), `livedash-import-${id}`);
+      expect(fs.existsSync(file)).toBe(true);
+      await expect.poll(() => fs.existsSync(file), { timeout: 15_000, interval: 100 }).toBe(false);
+    } finally {
+      await idle.close();
+    }
   });
 });

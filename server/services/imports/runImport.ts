@@ -294,7 +294,14 @@ async function runImport(app: AppContext, job: ImportJob, r: Resolved): Promise<
     return finish(app, job, 'cancelled', `Cancelled after ${plural(batches, 'whole batch')}: ${plural(job.written, 'row')} written stay in the ${where}; the rest of the file was not imported.`);
   }
   summarize(app, job, target, 0);
-  finish(app, job, 'done', `Imported ${plural(job.written, 'row')} into the ${where}: ${plural(s.inserted, 'row')} inserted, ${plural(s.updated, 'row')} updated, ${plural(job.rejected, 'row')} rejected.`);
+  finish(app, job, 'done', `Imported ${plural(job.written, 'row')} into the ${where}: ${plural(s.inserted, 'row')} inserted, ${plural(s.updated, 'row')} updated, ${plural(job.rejected, 'row')} rejected.${await retentionNote(app, target, job.written)}`);
+}
+
+/** When the source's retention evicted imported records, says how many it keeps (never silent). */
+async function retentionNote(app: AppContext, ds: DataSourceDoc, written: number): Promise<string> {
+  const after = await app.models.DataSource.findById(ds._id).lean<DataSourceDoc>();
+  const kept = after?.recordCount ?? written;
+  return kept < written ? ` The source's retention keeps ${plural(kept, 'record')}: the oldest went (Data Sources › its card › Retention).` : '';
 }
 
 /** One activity entry per import: the file's name, the counts and who (the request's person, carried by the log). */

@@ -18,6 +18,7 @@ const AnalyticsScreen = lazy(() => import('../analytics/AnalyticsScreen'));
 const WidgetsScreen = lazy(() => import('../widgets/WidgetsScreen'));
 const TemplatesScreen = lazy(() => import('../widgets/TemplatesScreen'));
 const ExportScreen = lazy(() => import('../export/ExportScreen'));
+const ImportScreen = lazy(() => import('../import/ImportScreen'));
 const lazyScreen = (screen: React.ReactNode) => <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>{screen}</Suspense>;
 
 /** Picks the screen for the current main tab and sub-tab (spec 2.4: only some are rendered). */
@@ -28,6 +29,7 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
   if (item?.adminOnly && !isAdmin) return <NotAvailable label={item.label} />;
   if (mainTab === 'data-sources' && subTab === 'overview') return <DataSourcesOverview />;
   if (mainTab === 'data-sources' && subTab === 'export') return lazyScreen(<ExportScreen source={place.source} onSource={(id) => go(mainTab, subTab, null, id)} />);
+  if (mainTab === 'data-sources' && subTab === 'import') return lazyScreen(<ImportScreen />);
   if (mainTab === 'data-sources' && subTab === 'integrations') {
     return (
       <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
