@@ -10,12 +10,13 @@ import { ApiError, ForbiddenError, NotFoundError } from '../errors';
 import type { DataSourceDoc, RecordDoc } from '../models';
 import { closeChange, openChange } from '../models/ingestJournal';
 import { presentDataSource, presentRecord } from '../presenters';
-import { requireDataSource } from './dataSources';
+import { findDataSource, requireDataSource } from './dataSources';
 import type { ParsedRecords } from '../middleware/parseRecords';
 import type { IngestCredential } from './ingestRecords';
 import { checkRecords, isObject, structureProblem } from './recordRules';
 import { removeRecordsInLock } from './removeRecords';
 import { enforceRetention } from './retention';
+import { keyRotatedError } from './sourceCache';
 import { withSourceLock } from './sourceLock';
 
 type Json = Record<string, unknown>;
@@ -29,7 +30,10 @@ export async function managedSource(ctx: AppContext, who: IngestCredential, idOr
   if (idOrSourceId !== who.source.sourceId && idOrSourceId !== String(who.source._id)) {
     throw ForbiddenError(`This ingest key cannot manage the records of data source ${idOrSourceId}: use that source's own ingest key or the admin token`, ErrorCode.ingestKeyForbidden);
   }
-  return who.source;
+  // The guard's source may come from a cache (sourceCache): read it again, and the key must still be its own.
+  const ds = await findDataSource(ctx, String(who.source._id));
+  if (!ds || ds.ingestKeyHash !== who.source.ingestKeyHash) throw keyRotatedError();
+  return ds;
 }
 
 /** One activity entry per call: counts, never the records. */
