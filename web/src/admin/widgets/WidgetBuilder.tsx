@@ -39,7 +39,9 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
   const timeField = source?.timeField ?? null;
   const env = useMemo(() => ({ feed: storeFeed(preview.store), keyMappings, typing, timeField, dark: false, tv: false }), [preview, keyMappings, typing, timeField]);
   const previewFields = usePreviewFields(preview);
-  const fields = useMemo(() => pickerFields(previewFields, typing), [previewFields, typing]);
+  // The source's fields and the type model's paths, plus any a preview record holds (custom fields).
+  const sourceFields = source?.fields;
+  const fields = useMemo(() => pickerFields([...new Set([...(sourceFields ?? []), ...previewFields])], typing), [sourceFields, previewFields, typing]);
   const dirty = JSON.stringify(draft) !== saved;
   const discard = () => {
     setDraft(JSON.parse(saved) as Widget[]);

@@ -75,6 +75,9 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
           <Select aria-label="Type" value={type} onChange={(t) => onChange({ ...widget, type: t, configuration: startConfiguration(t, timeField) })} options={Object.entries(TYPE_LABELS).map(([value, l]) => ({ value, label: l }))} />
         </Form.Item>
         <Form.Item label="Visible"><Switch aria-label="Visible" checked={widget.visible !== false} onChange={(v) => onChange({ ...widget, visible: v })} /></Form.Item>
+        <Form.Item label="Dashboard filters" extra="Off: this widget counts every record, whatever the viewer picks in the filter bar.">
+          <Switch aria-label="Follows the dashboard filters" checked={!widget.ignoreDashboardFilters} onChange={(v) => onChange({ ...widget, ignoreDashboardFilters: v ? undefined : true })} />
+        </Form.Item>
         <Divider />
         {type === 'kpi' && (
           <>

@@ -25,6 +25,8 @@ export const viewerFeed: RecordFeed = storeFeed(useViewerStore);
 
 export interface WidgetEnv {
   feed: RecordFeed;
+  /** The records before the dashboard's filter bar narrows them (widgets that opt out read these). */
+  unfiltered?: RecordFeed;
   keyMappings: KeyMappings;
   /** The source's type model: how each field's values read, sort and export (common/types). */
   typing: FieldTyping;
