@@ -105,6 +105,8 @@ describe('widgets over time ranges', () => {
         kpi('up', 'Kind a', 'a', { sparkline: true, thresholds: [{ value: 5, color: 'red' }] }, 0),
         kpi('down', 'Kind b', 'b', {}, 4),
         kpi('new', 'Kind c', 'c', {}, 8),
+        // Saved before ranges: 24 hours back from now, per hour.
+        { id: 'legacy', name: 'Per hour (saved before ranges)', type: 'line', configuration: { dateField: 'at', interval: 'hour', points: 24 }, layout: { x: 0, y: 3, w: 12, h: 4 } },
       ],
     };
     const { id, ds } = await seed(h, [TAB], { name: 'Kinds', records });
@@ -134,6 +136,9 @@ describe('widgets over time ranges', () => {
     };
     await poll(() => red(value('Kind a'))).toBe(true);
     expect(await red(value('Kind b'))).toBe(false);
+    // The line chart saved with interval + points draws the last 24 hours by hour, as it did.
+    await poll(async () => (await tableRows('Per hour (saved before ranges)')).length).toBe(24);
+    expect((await tableRows('Per hour (saved before ranges)')).reduce((s, [, n]) => s + Number(n), 0)).toBe(9);
     await h.shot('time-ranges-kpis-compared');
 
     await page.goto(`/dashboards/${id}?tv=1`);
@@ -156,6 +161,12 @@ describe('widgets over time ranges', () => {
     await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'By minute' }).click();
     await editor.getByText('By minute, Last 24 hours is 1,440 points; a chart draws at most 500. Pick a larger bucket or a shorter range.').waitFor();
     await h.shot('time-ranges-builder-limit');
+    await editor.getByRole('button', { name: 'Done' }).click();
+    await editor.waitFor({ state: 'hidden' });
+    // The old line chart opens as the range and bucket it is drawn with.
+    await page.locator('[data-testid=builder-widget][data-widget-id=legacy]').getByRole('button', { name: 'Edit Per hour (saved before ranges)' }).click();
+    await poll(() => editor.locator('.ant-select', { has: page.getByLabel('Time range', { exact: true }) }).innerText()).toBe('Last 24 hours');
+    expect(await editor.getByTestId('bucket-select').innerText()).toBe('By hour');
   }, 90_000);
 
   it('slides a relative range by itself: a record leaves the count when it ages out, with no push and no recount', async () => {

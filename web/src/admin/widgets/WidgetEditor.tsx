@@ -1,7 +1,7 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
 import type { TabConfiguration, Widget } from '@common/schemas/dashboard';
-import { FILTER_OPERATORS, MAX_FILTER_VALUES, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widget';
+import { FILTER_OPERATORS, MAX_FILTER_VALUES, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widget';
 import type { TimeRange } from '@common/timeRanges';
 import { cleanPickedValues, distinctValues } from '@common/widgets/templateValues';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
@@ -25,7 +25,8 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
   // The preview's records (the builder's widget context): the values an "is one of" filter offers.
   const { feed, typing, timeField } = useWidgetEnv();
   if (!widget) return <Drawer open={false} onClose={onClose} />;
-  const c = widget.configuration as Config;
+  // A line chart saved with interval + points is edited as the range and bucket it is drawn with (and saved so).
+  const c = (widget.type === 'line' ? migrateLineConfig(widget.configuration) : widget.configuration) as Config;
   const problems = widgetProblems(widget);
   const set = (patch: Config) => onChange({ ...widget, configuration: { ...c, ...patch } as Widget['configuration'] });
   const item = (path: string, title: string, control: React.ReactNode, extra?: string) => (

@@ -44,7 +44,8 @@ export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartW
     case 'kpi': {
       const c = config as ChartConfigs['kpi'];
       const value = aggregator.value();
-      const comparison = c.compare ? compare(value, aggregator.previous()) : null;
+      // All time has no period before it: no comparison is shown.
+      const comparison = c.compare && c.range.kind !== 'all' ? compare(value, aggregator.previous()) : null;
       return { counting, type, config: c, value, count: aggregator.size, comparison, spark: c.sparkline ? aggregator.series() : null };
     }
     case 'bar':
