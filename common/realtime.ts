@@ -14,7 +14,10 @@ import type { ViewersChangedEvent } from './schemas/analytics';
  * - `dashboards` anyone: the public list;
  * - `share:<dashboardId>` and `sharelink:<linkId>` anyone holding a live share link's token;
  * - `admin` and `integration:<id>` for admins, `datasource:<id>` for editors and admins: the
- *   session cookie, or the admin token or a personal API token in the handshake (`auth: { token }`).
+ *   session cookie, or the admin token or a personal API token in the handshake (`auth: { token }`);
+ * - `team` editors and admins with every dashboard: dashboard and data source changes, viewer counts;
+ *   `team:<dashboardId>` the same for one dashboard, for editors limited to chosen dashboards;
+ * - `draft:<id>` signed-in people who may read an unpublished dashboard (`dashboard:join` of a draft).
  */
 export const rooms = {
   dashboard: (id: string) => `dashboard:${id}`,
@@ -28,6 +31,12 @@ export const rooms = {
   share: (dashboardId: string) => `share:${dashboardId}`,
   /** Viewers through one share link: emptied when it is revoked. */
   shareLink: (linkId: string) => `sharelink:${linkId}`,
+  /** Editors and admins with every dashboard (a person limited to chosen dashboards is not in it). */
+  team: 'team',
+  /** Editors limited to chosen dashboards, one room per dashboard of theirs: its console changes and viewer counts. */
+  teamDashboard: (dashboardId: string) => `team:${dashboardId}`,
+  /** Signed-in people viewing an unpublished dashboard they may read. */
+  draft: (dashboardId: string) => `draft:${dashboardId}`,
   /** Who follows one import's progress. */
   importJob: (importId: string) => `import:${importId}`,
 } as const;
@@ -142,7 +151,7 @@ export interface ClientToServerEvents {
 export interface SocketData {
   isAdmin: boolean;
   /** The share link a socket views through (its expiry is armed again on a recovered session). */
-  share?: { dashboardId: string; expiresAt: string | null };
+  share?: { dashboardId: string; expiresAt: string | null; locked?: boolean };
   /** The signed-in role of the socket (session, personal API token or admin token), or null. */
   role: 'admin' | 'editor' | 'viewer' | null;
   userId: string | null;

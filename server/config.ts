@@ -16,6 +16,10 @@ const EnvSchema = z.object({
   /** Turns the admin token off as a bearer credential (people sign in; first-admin setup is then impossible). */
   ADMIN_TOKEN_DISABLED: bool.default(false),
   PUBLIC_URL: z.url({ error: 'must be an absolute URL such as https://dash.example.com' }).optional(),
+  /** SMTP server for invitation and reset emails (smtp://user:pass@host:587, smtps://… for TLS); unset: links are shown to copy. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  /** The From of those emails, e.g. "LiveDash <dash@example.com>" (required with SMTP_URL). */
+  MAIL_FROM: z.string().min(3).optional(),
   DATA_DIR: z.string().min(1).optional(),
   SEED_DEMO: bool.optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
@@ -70,7 +74,7 @@ const EnvSchema = z.object({
     .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/, 'must be a comma-separated list of host:port, e.g. 127.0.0.1:4010'))),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
-});
+}).refine((c) => !c.SMTP_URL || c.MAIL_FROM, { path: ['MAIL_FROM'], message: 'is required with SMTP_URL, e.g. "LiveDash <dash@example.com>"' });
 
 export type Config = z.infer<typeof EnvSchema>;
 

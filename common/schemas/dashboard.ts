@@ -5,6 +5,7 @@ import {
 import { COLUMN_FORMATS } from '../formats';
 import { KeyMappings } from './dataSource';
 import { CHART_CONFIGS, WidgetLayout, isChartWidgetType } from './widget';
+import { DashboardFilters, type DashboardFilter } from './dashboardFilter';
 
 export const TableColumn = z.object({
   name: z.string().min(1, 'Column name cannot be empty'),
@@ -70,6 +71,8 @@ export const Widget = z
     name: z.string().max(200, 'Widget name must be at most 200 characters').default(''),
     type: z.string().default('table'),
     visible: z.boolean().default(true),
+    /** The dashboard's filter bar leaves this widget alone (it counts every record). */
+    ignoreDashboardFilters: z.boolean().optional(),
     configuration: TabConfiguration.default({}),
     // Checked below with the configuration, so one answer names every problem of the widget.
     layout: z.unknown().optional(),
@@ -105,6 +108,8 @@ export const DashboardConfiguration = z.object({
     .max(50, 'A dashboard can have at most 50 tabs')
     .refine((tabs) => new Set(tabs.map((t) => t.id)).size === tabs.length, 'Tab ids must be unique')
     .optional(),
+  /** The filter bar viewers use (common/schemas/dashboardFilter.ts). */
+  filters: DashboardFilters.optional(),
 });
 export type DashboardConfiguration = z.infer<typeof DashboardConfiguration>;
 
@@ -141,7 +146,7 @@ export interface DashboardDto {
   dataSourceId: string | null;
   dataSourceName: string | null;
   isPublished: boolean;
-  configuration: { keyMappings: KeyMappings; refreshInterval: number; tabs: DashboardTab[] };
+  configuration: { keyMappings: KeyMappings; refreshInterval: number; tabs: DashboardTab[]; filters: DashboardFilter[] };
   revision: number;
   createdAt: string;
   updatedAt: string;

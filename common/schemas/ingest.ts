@@ -29,7 +29,10 @@ export interface IngestRejection {
   reason: string;
 }
 
-/** Something that landed but not as sent: a record of the batch replaced by a later one with its key. */
+/**
+ * Something that landed but not as sent: a record of the batch replaced by a later one with its key.
+ * Index -1 is about the request itself (query parameters a source's URL ignored).
+ */
 export interface IngestWarning {
   index: number;
   key?: string;

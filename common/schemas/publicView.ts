@@ -1,5 +1,6 @@
 import type { DateOrder, FieldType, KeyMappings } from './dataSource';
 import type { PublicTabDto } from './dashboard';
+import type { DashboardFilter } from './dashboardFilter';
 import type { RecordDto } from './record';
 
 /** GET /api/dashboards/:id — everything the public viewer draws. */
@@ -10,7 +11,7 @@ export interface PublicDashboardResponse {
     description: string;
     dataSourceId: string | null;
     isPublished: boolean;
-    configuration: { keyMappings: KeyMappings; refreshInterval: number };
+    configuration: { keyMappings: KeyMappings; refreshInterval: number; filters?: DashboardFilter[] };
     createdAt: string;
     updatedAt: string;
   };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { PublicDashboardResponse } from './publicView';
 import { SHARE_LINK_LABEL_MAX } from '../sharing';
+import { LockedFilters } from './dashboardFilter';
+import type { WidgetFilter } from './widget';
 
 export { SHARE_LINK_LABEL_MAX } from '../sharing';
 
@@ -16,6 +18,11 @@ export const CreateShareLink = z
       .nullable()
       .optional(),
     allowCsv: z.boolean().default(true),
+    /**
+     * Locked filters (widget filters, all applied): the link's viewers get, export and are pushed
+     * only the records that match, enforced on the server.
+     */
+    filters: LockedFilters.default([]),
   })
   .strict();
 export type CreateShareLink = z.infer<typeof CreateShareLink>;
@@ -28,6 +35,8 @@ export interface ShareLinkDto {
   /** The first characters of the token, so an admin can tell links apart. */
   tokenHint: string;
   allowCsv: boolean;
+  /** The filters the link locks (none: the whole dashboard). */
+  filters: WidgetFilter[];
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -46,5 +55,6 @@ export interface CreatedShareLinkDto {
 
 /** GET /api/share/:token — the public view of the dashboard plus what the link allows. */
 export interface ShareViewResponse extends PublicDashboardResponse {
-  share: { allowCsv: boolean; expiresAt: string | null };
+  /** `filters`: what the link locks, shown as fixed chips (the records are already only those that match). */
+  share: { allowCsv: boolean; expiresAt: string | null; filters?: WidgetFilter[] };
 }

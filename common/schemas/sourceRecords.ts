@@ -21,9 +21,6 @@ export interface DeleteRecordsResult {
   dryRun: boolean;
 }
 
-/** PUT /api/data/sources/:sourceId/records: the new whole set, a JSON array of records. */
-export const ReplaceRecordsBody = z.array(z.unknown(), { error: 'The body must be a JSON array of records (objects)' });
-
 /** `?primaryKey=`: the key to use while the source has none yet (other parameters, such as a `?key=` credential, are the guard's). */
 export const ReplaceRecordsQuery = z.object({ primaryKey: z.string().min(1).max(500).optional() });
 

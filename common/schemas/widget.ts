@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALL_TIME, MAX_CHART_POINTS, RELATIVE_RANGES, TIME_BUCKETS, TimeRange, bucketsIn, rangeLabel, rangeSpanMs, resolveRange, type TimeBucket } from '../timeRanges';
 
 /** Widget types (DECISIONS.md): table and bucket as in the spec, plus KPI tiles and three charts. */
 export const WIDGET_TYPES = ['table', 'bucket', 'kpi', 'bar', 'donut', 'line'] as const;
@@ -23,7 +24,12 @@ export type WidgetLayout = z.infer<typeof WidgetLayout>;
 
 const field = (what: string) => z.string({ error: `Pick ${what}` }).trim().min(1, `Pick ${what}`).max(200);
 
-export const Metric = z.enum(['count', 'sum', 'avg', 'min', 'max']);
+/**
+ * What a KPI shows: a count, a sum / average / minimum / maximum of a numeric field, the number of
+ * distinct values of a field, the latest value of a field (by the date field), or records per
+ * minute / hour over the range.
+ */
+export const Metric = z.enum(['count', 'sum', 'avg', 'min', 'max', 'distinct', 'latest', 'perMinute', 'perHour']);
 export type Metric = z.infer<typeof Metric>;
 /** Charts add up records: a count, or a sum of a numeric field. */
 export const ChartMetric = z.enum(['count', 'sum']);
@@ -53,15 +59,47 @@ export const THRESHOLD_COLORS = ['green', 'gold', 'orange', 'red', 'blue', 'purp
 export const Threshold = z.object({ value: z.number({ error: 'A threshold needs a number' }), color: z.enum(THRESHOLD_COLORS) });
 export type Threshold = z.infer<typeof Threshold>;
 
-export const TIME_INTERVALS = ['minute', 'hour', 'day', 'week'] as const;
-export const TimeInterval = z.enum(TIME_INTERVALS);
-export type TimeInterval = z.infer<typeof TimeInterval>;
+/** A chart's time bucket: one of common/timeRanges' buckets, or chosen for the range ("auto"). */
+export const BUCKET_CHOICES = ['auto', ...TIME_BUCKETS] as const;
+export const BucketChoice = z.enum(BUCKET_CHOICES, { error: `bucket must be one of ${BUCKET_CHOICES.join(', ')}` });
+export type BucketChoice = z.infer<typeof BucketChoice>;
 
-/** A sum, average, minimum or maximum needs the numeric field it is computed over. */
+const VALUE_FIELD_WORDS: Partial<Record<Metric, string>> = { sum: 'a numeric field to sum', distinct: 'a field to count the distinct values of', latest: 'a field to show the latest value of' };
+/** Every metric but a count or a rate needs the field it is computed over. */
 function needsValueField(c: { metric: string; valueField?: string }, ctx: z.RefinementCtx) {
-  if (c.metric !== 'count' && !c.valueField) ctx.addIssue({ code: 'custom', path: ['valueField'], message: `Pick a numeric field to ${c.metric === 'sum' ? 'sum' : 'compute'}` });
+  if (c.metric !== 'count' && c.metric !== 'perMinute' && c.metric !== 'perHour' && !c.valueField) {
+    ctx.addIssue({ code: 'custom', path: ['valueField'], message: `Pick ${VALUE_FIELD_WORDS[c.metric as Metric] ?? 'a numeric field to compute'}` });
+  }
 }
 const valueField = z.string().trim().max(200).optional();
+
+/**
+ * A chosen bucket must draw at most MAX_CHART_POINTS points over the range: refused here, so the
+ * editor says so before saving (never cut silently). "auto" always fits.
+ */
+function bucketFits(c: { range: TimeRange; bucket: BucketChoice }, ctx: z.RefinementCtx) {
+  if (!c.range || !c.bucket) return;
+  const span = rangeSpanMs(c.range);
+  if (c.bucket === 'auto' || span === null) return;
+  const points = bucketsIn(span, c.bucket);
+  if (points > MAX_CHART_POINTS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['bucket'],
+      message: `By ${c.bucket}, ${rangeLabel(c.range)} is ${points.toLocaleString('en-US')} points; a chart draws at most ${MAX_CHART_POINTS}. Pick a larger bucket or a shorter range.`,
+    });
+  }
+}
+
+/** The bucket check runs even while another field is missing (a new line chart without its date field), so the editor shows it at once. */
+const BUCKET_CHECK = { when: (p: { issues: { path?: PropertyKey[] }[] }) => !p.issues.some((i) => i.path?.[0] === 'range' || i.path?.[0] === 'bucket') };
+
+/** Which records a KPI, bar or donut counts: those whose date field (default: the source's time field) lies in the range (default: all time). */
+const timeSettings = {
+  dateField: z.string().trim().max(200).optional(),
+  range: TimeRange.default(ALL_TIME),
+};
+export type { TimeBucket };
 
 export const KpiConfig = z
   .object({
@@ -72,8 +110,16 @@ export const KpiConfig = z
     unitPosition: z.enum(['prefix', 'suffix']).default('suffix'),
     decimals: z.number().int().min(0).max(4).default(0),
     thresholds: z.array(Threshold).max(6).default([]),
+    ...timeSettings,
+    /** The sparkline's bucket. */
+    bucket: BucketChoice.default('auto'),
+    /** "▲ 12% vs the previous 24 hours": the value against the same metric over the window before the range. */
+    compare: z.boolean().default(false),
+    /** A small line of the metric per bucket over the range. */
+    sparkline: z.boolean().default(false),
   })
-  .superRefine(needsValueField);
+  .superRefine(needsValueField)
+  .superRefine(bucketFits, BUCKET_CHECK);
 export type KpiConfig = z.infer<typeof KpiConfig>;
 
 /** Bars and slices by their value (largest first) or by their label (A to Z, numbers as numbers). */
@@ -92,6 +138,7 @@ export const BarConfig = z
     order: GroupOrder.default('value'),
     /** A second field: each bar is split by its values, stacked. */
     stackField: z.string().trim().max(200).optional(),
+    ...timeSettings,
   })
   .superRefine(needsValueField);
 export type BarConfig = z.infer<typeof BarConfig>;
@@ -104,22 +151,52 @@ export const DonutConfig = z
     filter: WidgetFilter.optional(),
     topN: z.number().int().min(1, 'Show at least 1 slice').max(20, 'Show at most 20 slices').default(6),
     order: GroupOrder.default('value'),
+    ...timeSettings,
   })
   .superRefine(needsValueField);
 export type DonutConfig = z.infer<typeof DonutConfig>;
 
-export const LineConfig = z
-  .object({
-    dateField: field('a date field'),
-    interval: TimeInterval.default('day'),
-    metric: ChartMetric.default('count'),
-    valueField,
-    filter: WidgetFilter.optional(),
-    /** How many intervals the chart shows, ending with the current one. */
-    points: z.number().int().min(2, 'Show at least 2 points').max(500, 'Show at most 500 points').default(30),
-    area: z.boolean().default(false),
-  })
-  .superRefine(needsValueField);
+const LINE_INTERVAL_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000 } as const;
+
+/**
+ * Line charts saved before ranges counted `points` intervals (minute, hour, day or week) back from
+ * now. Read, such a configuration becomes the shortest relative range at least as long ("Last 30
+ * days" for 30 days, "Last 12 months" for 12 weeks; all time beyond 12 months), by the same
+ * bucket; when that bucket would draw more than MAX_CHART_POINTS points over the range, by the
+ * automatic bucket. Saved again, it is stored in the new form.
+ */
+export function migrateLineConfig(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || 'range' in raw) return raw;
+  const { interval, points, ...rest } = raw as Record<string, unknown>;
+  if (interval === undefined && points === undefined) return raw;
+  const unit = typeof interval === 'string' && interval in LINE_INTERVAL_MS ? (interval as keyof typeof LINE_INTERVAL_MS) : 'day';
+  const span = (typeof points === 'number' && points > 0 ? points : 30) * LINE_INTERVAL_MS[unit];
+  const now = Date.now();
+  const last = RELATIVE_RANGES.find((r) => {
+    const w = resolveRange({ kind: 'relative', last: r }, now);
+    return w.to! - w.from! >= span;
+  });
+  const range: TimeRange = last ? { kind: 'relative', last } : ALL_TIME;
+  const rangeSpan = rangeSpanMs(range);
+  const bucket = rangeSpan === null || bucketsIn(rangeSpan, unit) <= MAX_CHART_POINTS ? unit : 'auto';
+  return { ...rest, range, bucket };
+}
+
+export const LineConfig = z.preprocess(
+  migrateLineConfig,
+  z
+    .object({
+      dateField: field('a date field'),
+      range: TimeRange.default(ALL_TIME),
+      bucket: BucketChoice.default('auto'),
+      metric: ChartMetric.default('count'),
+      valueField,
+      filter: WidgetFilter.optional(),
+      area: z.boolean().default(false),
+    })
+    .superRefine(needsValueField)
+    .superRefine(bucketFits, BUCKET_CHECK),
+);
 export type LineConfig = z.infer<typeof LineConfig>;
 
 export const CHART_CONFIGS = { kpi: KpiConfig, bar: BarConfig, donut: DonutConfig, line: LineConfig } as const;

@@ -13,7 +13,11 @@
  * - all booleans (or "true"/"false") → boolean;
  * - at least 90% numbers or number texts → number, unless the field is the source's time field or
  *   its name says time (created_at, updatedAt, timestamp…) and every number is an epoch (seconds
- *   from 2001 to 2286, or milliseconds in that span) → datetime;
+ *   from 2001 to 2286, or milliseconds in that span) → datetime. JSON numbers are numbers at once;
+ *   number *texts* (every CSV value is text) need evidence first: at least
+ *   `NUMBER_TEXT_EVIDENCE` distinct ones (or one with a decimal fraction, "12.5"), not all of them years ("1941"), none written like a code
+ *   (a leading zero "007", or more digits than a number holds exactly). Until then a number-looking
+ *   text is a text (a film titled "1941" shows as written);
  * - at least 90% date texts in a supported form (common/types/dates, the source's day/month order),
  *   epoch numbers among them counting as dates too → datetime;
  * - texts of at most 40 characters with at most 20 distinct values, each seen twice on average →
@@ -40,13 +44,31 @@ export const TIME_NAME = /(?:^|[_\-.\s])(?:at|time|timestamp|date|ts)$|[a-z](?:A
 /** Epoch seconds and milliseconds between 2001 and 2286. */
 const isEpoch = (n: number) => (n >= 1e9 && n < 1e10) || (n >= 1e12 && n < 1e13);
 const NUMBER_TEXT = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i;
+/** Distinct number texts a field needs before its texts read as numbers. */
+export const NUMBER_TEXT_EVIDENCE = 3;
+/** A number text that is a year (four digits, 1000–2999): a title or a label as often as a quantity. */
+const YEAR_TEXT = /^[12]\d{3}$/;
+/** A number text written like a code: a leading zero ("007", "02134") or more digits than a number holds exactly. */
+const CODE_TEXT = /^[+-]?0\d|^[+-]?\d{16,}$/;
+const FRACTION_TEXT = /\.\d/;
 
 /** What a field's sampled values were. */
 export interface FieldStats {
   /** Non-empty values counted. */
   values: number;
+  /** JSON numbers. */
   numbers: number;
-  /** Numbers that are epoch seconds or milliseconds. */
+  /** Texts that read as numbers ("12.5", "1941"). */
+  numberTexts: number;
+  /** Distinct number texts, up to NUMBER_TEXT_EVIDENCE. */
+  numberTextsSeen: Set<string>;
+  /** Number texts that are not years. */
+  measureTexts: number;
+  /** Number texts written like codes (CODE_TEXT). */
+  codeTexts: number;
+  /** Number texts with a decimal fraction ("12.5"): a measure, never a year or a title. */
+  fractionTexts: number;
+  /** Numbers and number texts that are epoch seconds or milliseconds. */
   epochs: number;
   booleans: number;
   /** Texts in a date form under mdy and under dmy. */
@@ -57,7 +79,7 @@ export interface FieldStats {
   distinct: Set<string> | null;
 }
 
-const newStats = (): FieldStats => ({ values: 0, numbers: 0, epochs: 0, booleans: 0, datesMdy: 0, datesDmy: 0, structured: 0, distinct: new Set() });
+const newStats = (): FieldStats => ({ values: 0, numbers: 0, numberTexts: 0, numberTextsSeen: new Set(), measureTexts: 0, codeTexts: 0, fractionTexts: 0, epochs: 0, booleans: 0, datesMdy: 0, datesDmy: 0, structured: 0, distinct: new Set() });
 
 function count(s: FieldStats, v: unknown): void {
   s.values += 1;
@@ -73,7 +95,11 @@ function count(s: FieldStats, v: unknown): void {
   } else if (typeof v === 'string') {
     const t = v.trim();
     if (NUMBER_TEXT.test(t)) {
-      s.numbers += 1;
+      s.numberTexts += 1;
+      if (s.numberTextsSeen.size < NUMBER_TEXT_EVIDENCE) s.numberTextsSeen.add(t);
+      if (!YEAR_TEXT.test(t)) s.measureTexts += 1;
+      if (CODE_TEXT.test(t)) s.codeTexts += 1;
+      if (FRACTION_TEXT.test(t)) s.fractionTexts += 1;
       if (isEpoch(Number(t))) s.epochs += 1;
     } else if (t === 'true' || t === 'false') s.booleans += 1;
     else {
@@ -96,14 +122,19 @@ function count(s: FieldStats, v: unknown): void {
   }
 }
 
+/** Whether a field's number texts are evidence enough of numbers: several distinct (or one with a decimal fraction), not all years, none a code. */
+const textsAreNumbers = (s: FieldStats) => (s.numberTextsSeen.size >= NUMBER_TEXT_EVIDENCE || s.fractionTexts > 0) && s.measureTexts > 0 && s.codeTexts === 0;
+
 /** The type a field's stats say (see the module note); null when it held no value yet. */
 export function typeOf(path: string, s: FieldStats, opts: { dateOrder?: DateOrder; timeField?: string | null } = {}): FieldType | null {
   if (s.values === 0) return null;
   if (s.structured > 0) return 'text';
   if (s.booleans === s.values) return 'boolean';
-  if (s.numbers >= s.values * SHARE) {
+  const numeric = s.numbers + s.numberTexts;
+  if (numeric >= s.values * SHARE) {
     const named = path === opts.timeField || TIME_NAME.test(path.split('.').pop() ?? path);
-    return named && s.epochs === s.numbers ? 'datetime' : 'number';
+    if (named && s.epochs === numeric) return 'datetime';
+    if (s.numberTexts === 0 || s.numbers > 0 || textsAreNumbers(s)) return 'number';
   }
   const dates = opts.dateOrder === 'dmy' ? s.datesDmy : s.datesMdy;
   if (dates > 0 && dates + s.epochs >= s.values * SHARE) return 'datetime';

@@ -48,6 +48,8 @@ export const fieldRoles = (t: DashboardTemplate): FieldRole[] => t.roles.filter(
 export const valueRoles = (t: DashboardTemplate, of?: string): ValuesRole[] =>
   t.roles.filter((r): r is ValuesRole => r.kind === 'values' && (of === undefined || r.of === of));
 
+/** Ticket charts look back a month by day. */
+const LAST_30_DAYS = { kind: 'relative', last: '30d' } as const;
 const at = (x: number, y: number, w: number, h: number) => ({ x, y, w, h });
 const widget = (id: string, name: string, type: Widget['type'], configuration: Record<string, unknown>, layout: ReturnType<typeof at>): Widget =>
   ({ id, name, type, visible: true, configuration, layout }) as Widget;
@@ -88,7 +90,7 @@ export const TEMPLATES: DashboardTemplate[] = [
         widget('in-progress', 'In progress', 'kpi', { metric: 'count', filter: oneOf(f.status, v.inProgress), thresholds: [{ value: 0, color: 'gold' }] }, at(4, 0, 4, 2)),
         widget('closed', 'Closed', 'kpi', { metric: 'count', filter: oneOf(f.status, v.closed), thresholds: [{ value: 0, color: 'green' }] }, at(8, 0, 4, 2)),
         widget('by-priority', 'Tickets by priority', 'bar', { groupField: f.priority, metric: 'count', topN: 6 }, at(0, 2, 5, 5)),
-        widget('per-day', 'Tickets per day', 'line', { dateField: f.date, interval: 'day', metric: 'count', points: 30, area: true }, at(5, 2, 7, 5)),
+        widget('per-day', 'Tickets per day', 'line', { dateField: f.date, range: LAST_30_DAYS, bucket: 'day', metric: 'count', area: true }, at(5, 2, 7, 5)),
       ]),
       tab('tab2', 'Board', 'bucket', { bucketKey: f.status, buckets: [{ key: f.status, width: 300 }], displayKeys: [] }),
       tab('tab3', 'All Tickets', 'table', { sortable: true, filterable: true, columns: [] }),
@@ -112,7 +114,7 @@ export const TEMPLATES: DashboardTemplate[] = [
         widget('average', 'Average deal', 'kpi', { metric: 'avg', valueField: f.amount, unit: '$', unitPosition: 'prefix' }, at(9, 0, 3, 2)),
         widget('by-stage', 'Value by stage', 'bar', { groupField: f.stage, metric: 'sum', valueField: f.amount, topN: 8 }, at(0, 2, 7, 5)),
         widget('stage-share', 'Deals by stage', 'donut', { groupField: f.stage, metric: 'count', topN: 6 }, at(7, 2, 5, 5)),
-        widget('per-week', 'Value per week', 'line', { dateField: f.date, interval: 'week', metric: 'sum', valueField: f.amount, points: 12, area: true }, at(0, 7, 12, 4)),
+        widget('per-week', 'Value per week', 'line', { dateField: f.date, range: { kind: 'relative', last: '12mo' }, bucket: 'week', metric: 'sum', valueField: f.amount, area: true }, at(0, 7, 12, 4)),
       ]),
       tab('tab2', 'All Deals', 'table', { sortable: true, filterable: true, columns: [] }),
     ],
@@ -133,7 +135,7 @@ export const TEMPLATES: DashboardTemplate[] = [
         widget('low', 'Low stock (10 or fewer)', 'kpi', { metric: 'count', filter: { field: f.quantity, operator: 'lte', value: '10' }, thresholds: [{ value: 1, color: 'red' }] }, at(8, 0, 4, 2)),
         widget('units-by-category', 'Units by category', 'bar', { groupField: f.category, metric: 'sum', valueField: f.quantity, topN: 10, horizontal: true }, at(0, 2, 7, 6)),
         widget('category-share', 'Items by category', 'donut', { groupField: f.category, metric: 'count', topN: 6 }, at(7, 2, 5, 6)),
-        widget('updates', 'Updates per day', 'line', { dateField: f.date, interval: 'day', metric: 'count', points: 30 }, at(0, 8, 12, 4)),
+        widget('updates', 'Updates per day', 'line', { dateField: f.date, range: LAST_30_DAYS, bucket: 'day', metric: 'count' }, at(0, 8, 12, 4)),
       ]),
       tab('tab2', 'All Items', 'table', { sortable: true, filterable: true, columns: [] }),
     ],

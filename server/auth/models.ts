@@ -60,16 +60,21 @@ const invitationSchema = new Schema(
 );
 invitationSchema.index({ userId: 1 });
 
+/** A short lease on one named change (the team's admins), held by one request in any process. */
+const leaseSchema = new Schema({ _id: { type: String, required: true }, holder: { type: String, required: true }, until: { type: Date, required: true } }, options);
+
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: mongoose.Types.ObjectId; createdAt: Date; updatedAt: Date };
 export type SessionDoc = InferSchemaType<typeof sessionSchema> & { _id: mongoose.Types.ObjectId };
 export type ApiTokenDoc = InferSchemaType<typeof apiTokenSchema> & { _id: mongoose.Types.ObjectId; createdAt: Date };
 export type InvitationDoc = InferSchemaType<typeof invitationSchema> & { _id: mongoose.Types.ObjectId };
+export type LeaseDoc = InferSchemaType<typeof leaseSchema>;
 
 export interface AccountModels {
   User: Model<UserDoc>;
   Session: Model<SessionDoc>;
   ApiToken: Model<ApiTokenDoc>;
   Invitation: Model<InvitationDoc>;
+  Lease: Model<LeaseDoc>;
 }
 
 /** Registers the account models on a connection and builds their indexes. */
@@ -79,6 +84,7 @@ export async function createAccountModels(conn: Connection): Promise<AccountMode
     Session: conn.model<SessionDoc>('Session', sessionSchema, 'sessions'),
     ApiToken: conn.model<ApiTokenDoc>('ApiToken', apiTokenSchema, 'apitokens'),
     Invitation: conn.model<InvitationDoc>('Invitation', invitationSchema, 'invitations'),
+    Lease: conn.model<LeaseDoc>('Lease', leaseSchema, 'leases'),
   };
   await Promise.all(Object.values(models).map((m: Model<unknown>) => m.createIndexes()));
   return models;

@@ -18,15 +18,20 @@ export interface ParsedRecords {
 
 export type RecordsBodyType = 'json' | 'ndjson' | 'csv';
 
-const tooMany = (n: number, max: number) =>
-  BadRequestError('too_many_records', `Too many records: ${n} in one request, the limit is ${max}; split the payload into batches`);
+/** `wholeSet`: the body is a source's whole new set (PUT …/records): it may hold no records, and cannot be split. */
+export interface ParseRecordsOptions {
+  wholeSet?: boolean;
+}
+
+const tooMany = (n: number, max: number, opts: ParseRecordsOptions) =>
+  BadRequestError('too_many_records', `Too many records: ${n} in one request, the limit is ${max}; ${opts.wholeSet ? 'a larger set cannot be replaced in one request' : 'split the payload into batches'}`);
 const empty = () => BadRequestError('no_records', 'The body holds no records: nothing to ingest');
 
-export function parseRecords(text: string, type: RecordsBodyType, maxRecords: number): ParsedRecords {
+export function parseRecords(text: string, type: RecordsBodyType, maxRecords: number, opts: ParseRecordsOptions = {}): ParsedRecords {
   const out = type === 'json' ? parseJson(text) : type === 'ndjson' ? parseNdjson(text) : parseCsvRecords(text);
   const n = out.items.length + out.unreadable.length;
-  if (n === 0) throw empty();
-  if (n > maxRecords) throw tooMany(n, maxRecords);
+  if (n === 0 && !opts.wholeSet) throw empty();
+  if (n > maxRecords) throw tooMany(n, maxRecords, opts);
   return out;
 }
 

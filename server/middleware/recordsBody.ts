@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { ErrorCode } from '@common/schemas/errors';
 import { ApiError, BadRequestError } from '../errors';
-import { parseRecords, type RecordsBodyType } from './parseRecords';
+import { parseRecords, type ParseRecordsOptions, type RecordsBodyType } from './parseRecords';
 import { readBodyText, requestHasBody } from './body';
 
 const ACCEPTED = 'application/json (one record or an array), application/x-ndjson (also application/jsonl, application/ndjson: one record a line) or text/csv (a header row)';
@@ -16,14 +16,15 @@ function bodyType(ctx: Context): RecordsBodyType | null {
 
 /**
  * Reads the body of a source's URL (after its guard) into `ctx.request.body` as ParsedRecords:
- * the limits of ingest apply (bytes after decompression, records per request).
+ * the limits of ingest apply (bytes after decompression, records per request). `wholeSet`: the
+ * body is the source's whole new set (PUT), which may be empty (`[]`, a CSV header alone).
  */
-export function recordsBody(opts: { limit: number; maxRecords: number }): Middleware {
+export function recordsBody(opts: { limit: number; maxRecords: number } & ParseRecordsOptions): Middleware {
   return async (ctx, next) => {
     if (!requestHasBody(ctx)) throw BadRequestError('no_records', `The request has no body: send records as ${ACCEPTED}`);
     const type = bodyType(ctx);
     if (!type) throw new ApiError(415, ErrorCode.unsupportedMediaType, `Unsupported Content-Type "${ctx.get('content-type') || 'none'}": send ${ACCEPTED}`);
-    ctx.request.body = parseRecords(await readBodyText(ctx, opts.limit), type, opts.maxRecords);
+    ctx.request.body = parseRecords(await readBodyText(ctx, opts.limit), type, opts.maxRecords, { wholeSet: opts.wholeSet });
     return next();
   };
 }

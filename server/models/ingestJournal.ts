@@ -43,12 +43,12 @@ export async function openChange(models: Models, dataSourceId: Id): Promise<Open
 /**
  * Counts the source's records and stores the count unless a later count began meanwhile
  * (`countSeq`): under concurrent changes the last count started is the one that stays, and it
- * started after every finished write. Optionally adds field names and closes a journal entry.
+ * started after every finished write. Optionally adds field names and closes journal entries.
  */
 export async function recount(
   models: Models,
   dataSourceId: Id,
-  opts: { newFields?: string[]; token?: string } = {},
+  opts: { newFields?: string[]; tokens?: string[] } = {},
 ): Promise<{ after: DataSourceDoc | null; recordCount: number }> {
   const { DataSource, Record } = models;
   const started = await DataSource.findByIdAndUpdate(
@@ -58,20 +58,21 @@ export async function recount(
   ).lean<DataSourceDoc>();
   if (!started) return { after: null, recordCount: 0 };
   const recordCount = await Record.countDocuments({ dataSourceId });
-  const close = opts.token ? { $unset: { [entry(opts.token)]: '' } } : {};
+  const tokens = opts.tokens ?? [];
+  const close = tokens.length ? { $unset: Object.fromEntries(tokens.map((t) => [entry(t), ''])) } : {};
   let after = await DataSource.findOneAndUpdate(
     { _id: dataSourceId, countSeq: started.countSeq },
     { $set: { recordCount }, ...close },
     { returnDocument: 'after' },
   ).lean<DataSourceDoc>();
   // A later count owns recordCount now; our entry still closes.
-  if (!after) after = await DataSource.findByIdAndUpdate(dataSourceId, opts.token ? close : {}, { returnDocument: 'after' }).lean<DataSourceDoc>();
+  if (!after) after = await DataSource.findByIdAndUpdate(dataSourceId, close, { returnDocument: 'after' }).lean<DataSourceDoc>();
   return { after, recordCount };
 }
 
-/** Ends a journalled change: new field names, the recount, the entry removed. */
-export const closeChange = (models: Models, dataSourceId: Id, change: OpenChange, newFields: string[] = []) =>
-  recount(models, dataSourceId, { newFields, token: change.token });
+/** Ends journalled changes (a write, and the retention removal that followed it under the same lock): new field names, one recount, the entries removed. */
+export const closeChange = (models: Models, dataSourceId: Id, change: OpenChange | OpenChange[], newFields: string[] = []) =>
+  recount(models, dataSourceId, { newFields, tokens: [change].flat().map((c) => c.token) });
 
 /** Every field name the source's records carry, in first-seen order (custom_fields stays one value). */
 async function fieldsOfRecords(models: Models, dataSourceId: Id): Promise<string[]> {

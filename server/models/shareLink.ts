@@ -11,6 +11,8 @@ export const shareLinkSchema = new Schema(
     tokenHash: { type: String, required: true, unique: true },
     tokenHint: { type: String, required: true },
     allowCsv: { type: Boolean, default: true },
+    /** Locked filters (widget filters, all applied): field, operator, value(s). */
+    filters: { type: [Schema.Types.Mixed], default: [] },
     expiresAt: { type: Date, default: null },
     lastUsedAt: { type: Date, default: null },
     revokedAt: { type: Date, default: null },

@@ -1,5 +1,6 @@
 import type { DataSourceDto, FieldType } from '@common/schemas/dataSource';
 import type { DashboardDto, DashboardTab, PublicTabDto, PublicDashboardSummaryDto } from '@common/schemas/dashboard';
+import type { DashboardFilter } from '@common/schemas/dashboardFilter';
 import type { RecordDto } from '@common/schemas/record';
 import { sourceKind } from '@common/constants';
 import { decodeKeys } from '../db/fieldNames';
@@ -57,11 +58,12 @@ interface StoredConfiguration {
   keyMappings?: Record<string, string>;
   refreshInterval?: number;
   tabs?: DashboardTab[];
+  filters?: DashboardFilter[];
 }
 
 export function dashboardConfiguration(d: DashboardDoc): DashboardDto['configuration'] {
   const c = decodeKeys((d.configuration ?? {}) as StoredConfiguration);
-  return { keyMappings: c.keyMappings ?? {}, refreshInterval: c.refreshInterval ?? 30_000, tabs: c.tabs ?? [] };
+  return { keyMappings: c.keyMappings ?? {}, refreshInterval: c.refreshInterval ?? 30_000, tabs: c.tabs ?? [], filters: c.filters ?? [] };
 }
 
 /** A dashboard for the admin endpoints. */

@@ -18,7 +18,7 @@ export function presentPublicHeadFromDtos(dashboard: DashboardDto, dataSource: D
       description: dashboard.description,
       dataSourceId: dashboard.dataSourceId,
       isPublished: dashboard.isPublished,
-      configuration: { keyMappings: config.keyMappings, refreshInterval: config.refreshInterval },
+      configuration: { keyMappings: config.keyMappings, refreshInterval: config.refreshInterval, filters: config.filters ?? [] },
       createdAt: dashboard.createdAt,
       updatedAt: dashboard.updatedAt,
     },

@@ -1,4 +1,5 @@
 import type { ShareLinkDto } from '@common/schemas/shareLink';
+import type { WidgetFilter } from '@common/schemas/widget';
 import type { ShareLinkDoc } from '../models';
 
 const isoOrNull = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -18,10 +19,16 @@ export function presentShareLink(link: ShareLinkDoc): ShareLinkDto {
     label: link.label,
     tokenHint: link.tokenHint,
     allowCsv: Boolean(link.allowCsv),
+    filters: lockedFiltersOf(link),
     expiresAt: isoOrNull(link.expiresAt),
     lastUsedAt: isoOrNull(link.lastUsedAt),
     revokedAt: isoOrNull(link.revokedAt),
     createdAt: isoOrNull(link.createdAt) ?? new Date(0).toISOString(),
     status: shareLinkStatus(link),
   };
+}
+
+/** The filters a link locks, as stored (none for links made before filters existed). */
+export function lockedFiltersOf(link: Pick<ShareLinkDoc, 'filters'>): WidgetFilter[] {
+  return Array.isArray(link.filters) ? (link.filters as WidgetFilter[]) : [];
 }

@@ -7,6 +7,8 @@ import { readSessionCookie } from '../auth/cookies';
 import { isAdminToken } from '../middleware/guards';
 import { clientAddress } from '../clientAddress';
 import type { RealtimeServer } from './index';
+import { draftRoomDashboard, isPrivateRoom, mayHold } from './roomAccess';
+import { releaseRooms } from './publicRooms';
 
 type AppSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
 
@@ -21,9 +23,6 @@ function setPrincipal(socket: AppSocket, p: Principal | null) {
     p ? { isAdmin: p.role === 'admin', role: p.role, userId: p.user?.id ?? null, credentialHash: p.credentialHash, via: p.via, dashboardIds: p.user?.dashboardIds ?? null } : signedOut,
   );
 }
-
-/** Rooms only a signed-in role may be in (left when its credential ends). */
-const isPrivate = (room: string) => room === rooms.admin || room.startsWith('datasource:') || room.startsWith('integration:');
 
 /**
  * Who a socket is: a token in the handshake (`auth: { token }`: the admin token or a personal API
@@ -57,29 +56,43 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => vo
   });
 
   io.on('connection', (socket) => {
-    if (socket.recovered) void recheck(socket);
-    else if (socket.data.isAdmin) void socket.join(rooms.admin);
+    if (socket.recovered) void recheck(socket).catch((e) => ctx.log.error('realtime: could not check a recovered socket again', e));
+    else joinRoleRooms(socket);
   });
 
-  /** After a gap the credential may have ended or changed role: keep only what it still allows. */
+  /** Admins join the admin room; editors and admins the team room, or those of their chosen dashboards. */
+  function joinRoleRooms(socket: AppSocket) {
+    if (socket.data.isAdmin) void socket.join(rooms.admin);
+    if (!socketHasRole(socket, 'editor')) return;
+    const limit = socket.data.dashboardIds;
+    void socket.join(limit ? limit.map(rooms.teamDashboard) : [rooms.team]);
+  }
+
+  /**
+   * The credential may have ended or changed (a gap, or an admin changed the person's dashboard
+   * limits): keep only the private rooms it still allows, and tell the socket of each draft it lost.
+   */
   async function recheck(socket: AppSocket) {
     const { credentialHash, via } = socket.data;
     if (!credentialHash || (via !== 'session' && via !== 'apiToken')) return;
     const p = await ctx.accounts.lookupHash(via, credentialHash).catch(() => null);
     setPrincipal(socket, p);
-    for (const room of [...socket.rooms]) {
-      if (!isPrivate(room)) continue;
-      const keep = p && (room === rooms.admin || room.startsWith('integration:') ? p.role === 'admin' : roleIncludes(p.role, 'editor'));
-      if (!keep) void socket.leave(room);
-    }
+    const lost: string[] = [];
+    for (const room of [...socket.rooms]) if (isPrivateRoom(room) && !(await mayHold(ctx, socket.data, room))) lost.push(room);
+    if (lost.length) await releaseRooms(ctx, socket, lost);
+    for (const dashboardId of lost.map(draftRoomDashboard)) if (dashboardId) socket.emit('dashboard:removed', { dashboardId });
+    if (p) joinRoleRooms(socket);
   }
 
   return ctx.events.on('auth.revoked', (r) => {
-    if (r.refreshOnly) return;
     const hashes = new Set(r.credentialHashes ?? []);
     for (const socket of io.of('/').sockets.values()) {
       const { credentialHash, userId } = socket.data;
-      if ((credentialHash && hashes.has(credentialHash)) || (r.userId && userId === r.userId)) socket.disconnect(true);
+      const ofUser = Boolean(r.userId && userId === r.userId);
+      // Changed dashboard limits apply to open sockets at once (in every process: the relay brings the event).
+      if (r.refreshOnly) {
+        if (ofUser) void recheck(socket).catch((e) => ctx.log.error('realtime: could not apply changed dashboard limits to a socket', e));
+      } else if ((credentialHash && hashes.has(credentialHash)) || ofUser) socket.disconnect(true);
     }
   });
 }

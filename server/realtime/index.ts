@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import type { Role } from '@common/schemas/auth';
 import { attachAdminAccess, socketHasRole } from './adminAccess';
 import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
-import { emptyRoom, joinDashboard, leaveDashboard, moveRoom } from './publicRooms';
+import { emptyRoom, joinDashboard, leaveDashboard, moveRoom, releaseRooms } from './publicRooms';
 import { joinCluster } from './cluster';
 import { attachShareRooms } from './shareRooms';
 import { attachImportRooms } from './importRooms';
@@ -17,8 +17,8 @@ import { recheckRecoveredSessions } from './recoveryCheck';
 import { presentPublicSummary } from '../presenters';
 import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
-import { dashboardIdsOnSource } from '../services/shareLinks';
 import { canonicalObjectId } from '@common/ids';
+import { TEAM, mayHold, teamOf } from './roomAccess';
 
 /** How long a disconnected viewer's missed packets are kept for it. */
 export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
@@ -97,10 +97,8 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     // A person limited to chosen dashboards follows only the data sources those dashboards use.
     const joinSource = async (raw: unknown, ack: unknown) => {
       const id = canonicalObjectId(raw);
-      const limit = socket.data.dashboardIds;
-      if (id && limit && typeof ack === 'function' && socketHasRole(socket, 'editor')) {
-        const onSource = await dashboardIdsOnSource(ctx, id);
-        if (!onSource.some((d) => limit.includes(d))) return ack({ ok: false, reason: 'You are limited to chosen dashboards, and none of them uses this data source' });
+      if (id && typeof ack === 'function' && socketHasRole(socket, 'editor') && !(await mayHold(ctx, socket.data, rooms.dataSource(id)))) {
+        return ack({ ok: false, reason: 'You are limited to chosen dashboards, and none of them uses this data source' });
       }
       join(ack, 'editor', id ? rooms.dataSource(id) : null);
     };
@@ -136,29 +134,37 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       });
     })),
     events.on('datasource.changed', serial(async ({ dataSource, metadataChanged }) => {
-      io.to(rooms.admin).emit('admin:datasource:changed', { dataSource });
+      // Editors limited to chosen dashboards hear a source's changes while they follow it (datasource:join checks them).
+      io.to([...TEAM, rooms.dataSource(dataSource.id)]).emit('admin:datasource:changed', { dataSource });
       if (!metadataChanged) return;
       for (const d of await publishedDashboardsOnSource(ctx, dataSource.id)) await emitPublicHead(d, false);
     })),
     events.on('datasource.removed', serial((e) => {
-      io.to(rooms.admin).emit('admin:datasource:removed', e);
+      io.to([...TEAM, rooms.dataSource(e.dataSourceId)]).emit('admin:datasource:removed', e);
     })),
     events.on('dashboard.changed', serial(async ({ dashboard, wasPublished, previousDataSourceId }) => {
-      io.to(rooms.admin).emit('admin:dashboard:changed', { dashboard });
+      io.to(teamOf(dashboard.id)).emit('admin:dashboard:changed', { dashboard });
+      const moved = previousDataSourceId !== dashboard.dataSourceId;
+      if (!dashboard.isPublished && wasPublished) await kick(dashboard.id, [previousDataSourceId, dashboard.dataSourceId]);
+      // Signed-in people viewing it as a draft follow it to its new source (published or not).
+      if (moved) await moveRoom(ctx, io, rooms.draft(dashboard.id), previousDataSourceId, dashboard.dataSourceId);
       if (!dashboard.isPublished) {
-        if (wasPublished) await kick(dashboard.id, [previousDataSourceId, dashboard.dataSourceId]);
+        const draft = await ctx.models.Dashboard.findById(dashboard.id).lean<DashboardDoc>();
+        if (draft) await emitPublicHead(draft, moved, undefined, [rooms.draft(dashboard.id)]);
         return;
       }
       // Viewers follow the dashboard to its new source's deltas at once (the clients also re-join).
-      if (previousDataSourceId !== dashboard.dataSourceId) await moveRoom(ctx, io, rooms.dashboard(dashboard.id), previousDataSourceId, dashboard.dataSourceId);
+      if (moved) await moveRoom(ctx, io, rooms.dashboard(dashboard.id), previousDataSourceId, dashboard.dataSourceId);
       const loaded = await loadPublishedDashboard(ctx, dashboard.id).catch(() => null);
       if (!loaded) return;
-      await emitPublicHead(loaded.dashboard, previousDataSourceId !== dashboard.dataSourceId, loaded.dataSource);
+      await emitPublicHead(loaded.dashboard, moved, loaded.dataSource);
       io.to(rooms.publicList).emit('dashboards:changed', { dashboard: presentPublicSummary(loaded.dashboard, loaded.dataSource?.updatedAt ?? null) });
     })),
     events.on('dashboard.removed', serial(async ({ dashboardId, wasPublished, dataSourceId }) => {
-      io.to(rooms.admin).emit('admin:dashboard:removed', { dashboardId });
+      io.to(teamOf(dashboardId)).emit('admin:dashboard:removed', { dashboardId });
       if (wasPublished) await kick(dashboardId, [dataSourceId]);
+      io.to(rooms.draft(dashboardId)).emit('dashboard:removed', { dashboardId });
+      await emptyRoom(ctx, io, rooms.draft(dashboardId), [dataSourceId]);
     })),
     events.on('integration.changed', serial((e) => {
       io.to(rooms.admin).emit('admin:integration:changed', e);
@@ -177,25 +183,39 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     })),
   ];
 
-  /** Tells a published dashboard's viewers its new look (name, tabs, labels), not its records. */
-  async function emitPublicHead(dashboard: DashboardDoc, dataSourceChanged: boolean, source?: DataSourceDoc | null) {
+  /** Tells a dashboard's viewers (public, and signed-in ones of its draft) its new look (name, tabs, labels), not its records. */
+  async function emitPublicHead(dashboard: DashboardDoc, dataSourceChanged: boolean, source?: DataSourceDoc | null, to = [rooms.dashboard(String(dashboard._id)), rooms.draft(String(dashboard._id))]) {
     const dataSource = source !== undefined ? source : dashboard.dataSourceId ? await findDataSource(ctx, dashboard.dataSourceId) : null;
     const head = publicDashboardHead(dashboard, dataSource);
     const dashboardId = String(dashboard._id);
-    io.to(rooms.dashboard(dashboardId)).emit('dashboard:changed', {
+    io.to(to).emit('dashboard:changed', {
       dashboardId, dashboard: head.dashboard, tabs: head.tabs, dataSource: head.dataSource, dataSourceChanged,
     });
   }
 
   /**
    * An unpublished or deleted dashboard: tell its viewers, close the room, and take them out of its
-   * source's audience unless something else they view needs it.
+   * source's audience unless something else they view needs it. Signed-in viewers who may read the
+   * draft keep viewing it (they move to its draft room, keeping the source's audience).
    */
   async function kick(dashboardId: string, dataSourceIds: (string | null | undefined)[]) {
     const room = rooms.dashboard(dashboardId);
-    io.to(room).emit('dashboard:removed', { dashboardId });
+    const draft = rooms.draft(dashboardId);
+    const viewers = await io.in(room).fetchSockets();
+    const staying = new Set<string>();
+    for (const socket of viewers) {
+      if (!socket.data.role || !(await mayHold(ctx, socket.data, draft))) continue;
+      staying.add(socket.id);
+      socket.join(draft);
+    }
+    io.to(room).except(draft).emit('dashboard:removed', { dashboardId });
     io.to(rooms.publicList).emit('dashboards:removed', { dashboardId });
-    await emptyRoom(ctx, io, room, dataSourceIds);
+    const sources = dataSourceIds.filter((x): x is string => Boolean(x)).map((id) => rooms.source(id));
+    for (const socket of viewers) {
+      // Judged on the rooms they hold now (a staying viewer's draft room keeps its source's audience).
+      const held = staying.has(socket.id) ? new Set([...socket.rooms, draft]) : socket.rooms;
+      await releaseRooms(ctx, { rooms: held, leave: (r) => socket.leave(r) }, [room], sources);
+    }
   }
 
   const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers (issue 13)

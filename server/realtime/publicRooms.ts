@@ -5,6 +5,7 @@ import { viewCacheOf } from '../viewCache';
 import type { DashboardDoc } from '../models';
 import { canonicalObjectId } from '@common/ids';
 import { viewerCounter } from './viewerCounts';
+import { joinDraft } from './draftRooms';
 
 type ViewerSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -17,11 +18,12 @@ export interface RoomMember {
 const DASHBOARD = rooms.dashboard('');
 const SHARE = rooms.share('');
 const SOURCE = rooms.source('');
+const DRAFT = rooms.draft('');
 
 /**
  * The source audiences a socket still needs, from the rooms it is in (the one truth, on every
  * process): the source of each published dashboard it views and of each dashboard it views through
- * a share link, except the rooms in `except`.
+ * a share link or as a signed-in person's draft, except the rooms in `except`.
  */
 export async function neededSources(ctx: AppContext, joined: Iterable<string>, except: string[]): Promise<Set<string>> {
   const needed = new Set<string>();
@@ -30,8 +32,8 @@ export async function neededSources(ctx: AppContext, joined: Iterable<string>, e
     let dataSourceId: string | null = null;
     if (room.startsWith(DASHBOARD)) {
       dataSourceId = await viewCacheOf(ctx).view(room.slice(DASHBOARD.length)).then((v) => v.dataSourceId, () => null);
-    } else if (room.startsWith(SHARE)) {
-      const doc = await ctx.models.Dashboard.findById(room.slice(SHARE.length)).select('dataSourceId').lean<Pick<DashboardDoc, 'dataSourceId'>>().catch(() => null);
+    } else if (room.startsWith(SHARE) || room.startsWith(DRAFT)) {
+      const doc = await ctx.models.Dashboard.findById(room.slice(room.indexOf(':') + 1)).select('dataSourceId').lean<Pick<DashboardDoc, 'dataSourceId'>>().catch(() => null);
       dataSourceId = doc?.dataSourceId ? String(doc.dataSourceId) : null;
     }
     if (dataSourceId) needed.add(rooms.source(dataSourceId));
@@ -66,20 +68,27 @@ export async function joinDashboard(ctx: AppContext, socket: ViewerSocket, rawId
     if (view.dataSourceId) joined.push(rooms.source(view.dataSourceId));
     await socket.join(joined);
     viewerCounter(ctx)?.viewed(dashboardId, socket);
-    reply({ ok: true, revision: view.revision });
-    // Sent as a broadcast (to the socket's own room) so it carries a recovery offset: a viewer that
-    // drops before any delta arrived can still be recovered from this point.
-    socket.nsp.to(socket.id).emit('view:joined', { dashboardId, revision: view.revision });
+    acknowledgeJoin(socket, dashboardId, view.revision, reply);
   } catch {
-    reply({ ok: false, reason: 'Dashboard Not Found' });
+    // Not published: a signed-in person who may read it follows the draft (anyone else: not found).
+    const revision = socket.data.role ? await joinDraft(ctx, socket, dashboardId).catch(() => null) : null;
+    if (revision === null) reply({ ok: false, reason: 'Dashboard Not Found' });
+    else acknowledgeJoin(socket, dashboardId, revision, reply);
   }
 }
 
-/** Leaves a dashboard's room, and every source audience no other viewed dashboard needs. */
+function acknowledgeJoin(socket: ViewerSocket, dashboardId: string, revision: number, reply: (r: JoinAck) => void) {
+  reply({ ok: true, revision });
+  // Sent as a broadcast (to the socket's own room) so it carries a recovery offset: a viewer that
+  // drops before any delta arrived can still be recovered from this point.
+  socket.nsp.to(socket.id).emit('view:joined', { dashboardId, revision });
+}
+
+/** Leaves a dashboard's room (public or draft), and every source audience no other viewed dashboard needs. */
 export async function leaveDashboard(ctx: AppContext, socket: ViewerSocket, rawId: unknown): Promise<void> {
   const dashboardId = canonicalObjectId(rawId);
   if (!dashboardId) return;
-  await releaseRooms(ctx, socket, [rooms.dashboard(dashboardId)]);
+  await releaseRooms(ctx, socket, [rooms.dashboard(dashboardId), rooms.draft(dashboardId)]);
 }
 
 /**
@@ -92,9 +101,15 @@ export async function emptyRoom(ctx: AppContext, nsp: { in(room: string): { fetc
   for (const socket of await nsp.in(room).fetchSockets()) await releaseRooms(ctx, socket, [room], sources);
 }
 
-/** A dashboard moved to another source: its viewers follow it, keeping the old source only if something else they view needs it. */
-export async function moveRoom(ctx: AppContext, nsp: { in(room: string): { fetchSockets(): Promise<(RoomMember & { join(room: string): unknown })[]> } }, room: string, from: string | null | undefined, to: string | null | undefined): Promise<void> {
+/**
+ * A dashboard moved to another source: its viewers follow it, keeping the old source only if
+ * something else they view needs it. `skip`: viewers that never follow a source (locked share links).
+ */
+export async function moveRoom<S extends RoomMember & { join(room: string): unknown }>(
+  ctx: AppContext, nsp: { in(room: string): { fetchSockets(): Promise<S[]> } }, room: string, from: string | null | undefined, to: string | null | undefined, skip?: (socket: S) => boolean,
+): Promise<void> {
   for (const socket of await nsp.in(room).fetchSockets()) {
+    if (skip?.(socket)) continue;
     if (from) {
       const needed = await neededSources(ctx, socket.rooms, [room]);
       if (!needed.has(rooms.source(from))) await socket.leave(rooms.source(from));

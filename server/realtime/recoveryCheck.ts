@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import mongoose from 'mongoose';
 import { rooms, type SocketData } from '@common/realtime';
-import { roleIncludes, type Role } from '@common/schemas/auth';
 import type { AppContext } from '../context';
 import { isAdminToken } from '../middleware/guards';
 import type { DashboardDoc, ShareLinkDoc } from '../models';
@@ -9,6 +8,7 @@ import { shareLinkStatus } from '../presenters/shareLink';
 import { viewCacheOf } from '../viewCache';
 import { neededSources } from './publicRooms';
 import type { RealtimeServer } from './index';
+import { draftRoomDashboard, isPrivateRoom, mayHold, type Access } from './roomAccess';
 
 interface Session {
   sid: string;
@@ -25,40 +25,40 @@ interface SessionAdapter {
 /** The handshake `auth` of the connection being created: restoreSession is only given pid and offset. */
 const handshakeAuth = new AsyncLocalStorage<Record<string, unknown>>();
 
-/** The role a recovering socket's credential still has (sessions and tokens may have ended or changed), or null. */
-async function roleStill(ctx: AppContext, data: Partial<SocketData>, auth: Record<string, unknown>): Promise<Role | null> {
+/** What a recovering socket's credential still allows (sessions and tokens may have ended or changed), or null. */
+async function accessStill(ctx: AppContext, data: Partial<SocketData>, auth: Record<string, unknown>): Promise<Access | null> {
   if (data.via === 'adminToken') {
     const token = typeof auth.token === 'string' ? auth.token : null;
-    return !ctx.config.ADMIN_TOKEN_DISABLED && isAdminToken(token, ctx.adminToken) ? 'admin' : null;
+    return !ctx.config.ADMIN_TOKEN_DISABLED && isAdminToken(token, ctx.adminToken) ? { role: 'admin', dashboardIds: null } : null;
   }
   if ((data.via === 'session' || data.via === 'apiToken') && data.credentialHash) {
     const p = await ctx.accounts.lookupHash(data.via, data.credentialHash).catch(() => null);
-    return p?.role ?? null;
+    return p ? { role: p.role, dashboardIds: p.user?.dashboardIds ?? null } : null;
   }
   return null;
 }
 
-const ADMIN_ROOMS = [rooms.admin, rooms.dataSource(''), rooms.integration('')];
 const prefixed = (room: string, prefix: string) => room.startsWith(prefix) && room.length > prefix.length;
 
 /**
  * What a recovered session may still hold: each viewer room is checked again (dashboard still
  * published, share link still live and unexpired, its dashboard still there), source audiences are
- * kept only where a remaining room needs them, admin rooms only while the socket's credential (admin
- * token in the handshake, session or personal token) still has the role. Null: the credential is gone — no recovery (the handshake is checked anew).
+ * kept only where a remaining room needs them, private rooms (admin, team, data source, draft) only
+ * while the socket's credential (admin token in the handshake, session or personal token) still
+ * allows them (roomAccess.ts: role and dashboard limits). Null: the credential is gone — no recovery (the handshake is checked anew).
  */
 async function recheck(ctx: AppContext, session: Session, auth: Record<string, unknown>): Promise<{ keep: string[]; removed: string[] } | null> {
   const data = (session.data ?? {}) as Partial<SocketData>;
-  const role = await roleStill(ctx, data, auth);
-  if (data.role && !role) return null;
+  const access = await accessStill(ctx, data, auth);
+  if (data.role && !access) return null;
   const keep: string[] = [];
   const removed: string[] = [];
   const held = new Set(session.rooms);
   for (const room of held) {
     if (room === session.sid || room === rooms.publicList) keep.push(room);
-    else if (ADMIN_ROOMS.some((p) => room === p || prefixed(room, p))) {
-      const needs = room.startsWith(rooms.dataSource('')) ? 'editor' : 'admin';
-      if (role && roleIncludes(role, needs)) keep.push(room);
+    else if (isPrivateRoom(room)) {
+      if (access && (await mayHold(ctx, access, room))) keep.push(room);
+      else if (draftRoomDashboard(room)) removed.push(draftRoomDashboard(room)!);
     } else if (prefixed(room, rooms.dashboard(''))) {
       const dashboardId = room.slice(rooms.dashboard('').length);
       const live = await viewCacheOf(ctx).view(dashboardId).then(() => true, () => false);

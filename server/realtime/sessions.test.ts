@@ -4,17 +4,7 @@ import { rooms } from '@common/realtime';
 import { startTestServer, type TestServer } from '../test/harness';
 import { useCluster } from '../test/cluster';
 import { PASSWORD, addPerson, asCookie, cookieOf } from '../test/people';
-import { join, next, type TestSocket } from '../test/sockets';
-
-/** A socket signed in by a session cookie (as the browser's console connects). */
-async function cookieSocket(url: string, cookie: string): Promise<TestSocket> {
-  const socket: TestSocket = connect(url, { transports: ['websocket'], extraHeaders: { cookie }, reconnection: false, forceNew: true });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
+import { cookieSocket, join, next, type TestSocket } from '../test/sockets';
 
 const disconnected = (socket: TestSocket, ms = 3000) =>
   new Promise<string>((resolve, reject) => {
@@ -82,7 +72,7 @@ describe('sockets of signed-in people', () => {
       const integrationId = '0123456789abcdef01234567'; // rooms are keyed by canonical ids (common/ids.ts)
       expect(await join(socket, 'integration:join', integrationId)).toEqual({ ok: true });
       const roomsOf = () => [...(s.app.realtime.io.of('/').sockets.get(socket.id!)?.rooms ?? [])].filter((r) => r !== socket.id).sort();
-      expect(roomsOf()).toEqual([rooms.admin, rooms.integration(integrationId)]);
+      expect(roomsOf()).toEqual([rooms.admin, rooms.integration(integrationId), rooms.team]);
       // A broadcast gives the client an offset to recover from.
       const heard = next(socket, 'admin:activity');
       await s.http('POST', '/api/admin/data-sources', { body: { name: 'Any' } });

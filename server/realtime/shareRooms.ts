@@ -6,6 +6,8 @@ import { loadDashboardForShare, removeDashboardLinks } from '../services/shareLi
 import type { DashboardDoc } from '../models';
 import { canonicalShareToken } from '@common/ids';
 import { viewerCounter } from './viewerCounts';
+import { viewCacheOf } from '../viewCache';
+import { lockedFiltersOf } from '../presenters/shareLink';
 import type { RealtimeServer } from './index';
 
 type RealtimeSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
@@ -18,6 +20,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * Share-link viewers: `share:join` by token puts a socket in `share:<dashboardId>` (the dashboard's
  * look, published or not), `sharelink:<linkId>` (emptied when the link is revoked) and its data
  * source's public audience `source:<id>` (record deltas, emitted once per change for every viewer).
+ * A link with locked filters never joins the source's audience: its viewers get the deltas the view
+ * cache splits for it (server/viewCache/lockedLinks.ts), sent to `sharelink:<linkId>` on this process.
  * A link's expiry empties its viewers at that moment. Returns the unsubscribe function.
  */
 export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Promise<void> {
@@ -53,9 +57,18 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
         const { link, dashboard, dataSource } = await loadDashboardForShare(ctx, token, { touch: false });
         await leaveShare(socket);
         const dashboardId = String(dashboard._id);
-        await socket.join([rooms.share(dashboardId), rooms.shareLink(String(link._id)), ...(dataSource ? [rooms.source(String(dataSource._id))] : [])]);
+        const linkId = String(link._id);
+        const filters = lockedFiltersOf(link);
+        const locked = filters.length > 0;
+        if (locked) {
+          // The records are held here, so this process can split every change for the link.
+          const cache = viewCacheOf(ctx);
+          cache.locked.watch(linkId, dashboardId, filters);
+          await cache.view(dashboardId, { drafts: true }).catch(() => undefined);
+        }
+        await socket.join([rooms.share(dashboardId), rooms.shareLink(linkId), ...(dataSource && !locked ? [rooms.source(String(dataSource._id))] : [])]);
         const expiresAt = link.expiresAt ? new Date(link.expiresAt).toISOString() : null;
-        socket.data.share = { dashboardId, expiresAt };
+        socket.data.share = { dashboardId, expiresAt, locked };
         armExpiry(socket, dashboardId, expiresAt);
         viewerCounter(ctx)?.viewed(dashboardId, socket);
         ack({ ok: true, revision: dataSource?.revision ?? 0 });
@@ -92,7 +105,7 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
   const off = [
     events.on('dashboard.changed', serial(async ({ dashboard, previousDataSourceId }) => {
       // Share viewers follow the dashboard to its new source's deltas (drafts too).
-      if (previousDataSourceId !== dashboard.dataSourceId) await moveRoom(ctx, io, rooms.share(dashboard.id), previousDataSourceId, dashboard.dataSourceId);
+      if (previousDataSourceId !== dashboard.dataSourceId) await moveRoom(ctx, io, rooms.share(dashboard.id), previousDataSourceId, dashboard.dataSourceId, (s) => Boolean(s.data.share?.locked));
       const doc = await ctx.models.Dashboard.findById(dashboard.id).lean<DashboardDoc>();
       if (doc) await emitHead(doc, previousDataSourceId !== dashboard.dataSourceId);
     })),
@@ -107,8 +120,16 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
     })),
     events.on('shareLink.revoked', serial(({ link }) => empty(rooms.shareLink(link.id), link.dashboardId))),
   ];
+  // Locked links' deltas, split by the view cache for this process's viewers (local and relayed changes alike).
+  const offLocked = viewCacheOf(ctx).locked.listen((d) => {
+    const room = io.local.to(rooms.shareLink(d.linkId));
+    if (d.kind === 'upserted') room.emit('records:upserted', d.e);
+    else if (d.kind === 'removed') room.emit('records:removed', d.e);
+    else room.emit('view:resync', { reason: 'locked-view' });
+  });
 
   return async () => {
+    offLocked();
     off.forEach((fn) => fn());
     await queue;
     for (const t of expiries.values()) clearTimeout(t);

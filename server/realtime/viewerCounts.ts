@@ -4,6 +4,7 @@ import { canonicalViewerPage } from '@common/ids';
 import type { AppContext } from '../context';
 import { ViewStats } from '../services/viewStats';
 import type { RealtimeServer } from './index';
+import { teamOf } from './roomAccess';
 
 /** What the analytics route asks the realtime side. */
 export interface ViewerCounter {
@@ -73,7 +74,7 @@ export async function attachViewerCounts(io: RealtimeServer, ctx: AppContext): P
       timers.delete(dashboardId);
       void Promise.all([count(dashboardId), stats.today(dashboardId)])
         .then(([viewers, t]) => {
-          io.to(rooms.admin).emit('admin:viewers', { dashboardId, viewers, viewsToday: t.views, day: t.day });
+          io.to(teamOf(dashboardId)).emit('admin:viewers', { dashboardId, viewers, viewsToday: t.views, day: t.day });
         })
         .catch((e) => ctx.log.error('viewer count failed', e));
     }, RECOUNT_MS));

@@ -10,6 +10,7 @@ import type { DataSourceDoc } from '../models';
 import type { IngestState } from '../middleware/guards';
 import { presentActivity } from '../presenters/activity';
 import { ROUTE_ACTIVITY } from './activityRoutes';
+import { cachedSource } from './sourceCache';
 import type { Principal } from '../auth/accounts';
 
 type Optional = 'address' | 'objectType' | 'objectId' | 'objectName' | 'credential' | 'keyHint' | 'details' | 'actor' | 'userId';
@@ -102,7 +103,9 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
     const answer = isObject(ctx.body) ? ctx.body : {};
     const sources = Array.isArray(answer.sources) ? answer.sources.filter(isObject) : [];
     const sourceIds = sources.map((s) => str(s.sourceId)).filter((s): s is string => s !== null);
-    const docs = sourceIds.length ? await app.conn.models.DataSource.find({ sourceId: { $in: sourceIds } }).lean<DataSourceDoc[]>() : [];
+    // Cached (sourceCache): a burst of single-record ingests reads no source per request here either.
+    const found = await Promise.all(sourceIds.map((id) => cachedSource(app, 'ref', id, () => app.conn.models.DataSource.findOne({ sourceId: id }).lean<DataSourceDoc>())));
+    const docs = found.filter((d): d is DataSourceDoc => d !== null);
     const first = docs[0];
     const count = (k: string) => (typeof answer[k] === 'number' ? (answer[k] as number) : 0);
     const ok = status < 400;

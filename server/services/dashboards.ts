@@ -59,6 +59,7 @@ export async function createDashboard(ctx: AppContext, input: CreateDashboard): 
     keyMappings: input.configuration?.keyMappings ?? {},
     refreshInterval: input.configuration?.refreshInterval ?? DASHBOARD_REFRESH_MS,
     tabs: input.configuration?.tabs?.length ? input.configuration.tabs : [FIRST_TAB],
+    filters: input.configuration?.filters ?? [],
   };
   const doc = await ctx.models.Dashboard.create({
     name: input.name,

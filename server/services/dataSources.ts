@@ -11,6 +11,7 @@ import type { DashboardDoc, DataSourceDoc } from '../models';
 import { presentDashboard, presentDataSource, presentRecord } from '../presenters';
 import { settledRevision } from '../models/ingestJournal';
 import { applySourceSettings } from './retention';
+import { cachedSource } from './sourceCache';
 import { withSourceLock } from './sourceLock';
 
 const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
@@ -161,9 +162,13 @@ export async function rotateIngestKey(ctx: AppContext, id: string): Promise<Data
   return { ...dto, ingestKey: key.key };
 }
 
-/** The data source whose ingest key this credential is, if any (one indexed lookup by the key's hash). */
+/**
+ * The data source whose ingest key this credential is, if any (one indexed lookup by the key's
+ * hash, cached briefly: sourceCache — writers check the key against the source they read again).
+ */
 export async function findSourceByIngestKey(ctx: AppContext, credential: string): Promise<DataSourceDoc | null> {
-  return ctx.models.DataSource.findOne({ ingestKeyHash: hashKey(credential) }).lean<DataSourceDoc>();
+  const hash = hashKey(credential);
+  return cachedSource(ctx, 'key', hash, () => ctx.models.DataSource.findOne({ ingestKeyHash: hash }).lean<DataSourceDoc>());
 }
 
 /** The integration a data source is synced by, when that integration still exists. */
@@ -196,7 +201,8 @@ export async function deleteDataSource(ctx: AppContext, id: string): Promise<voi
 export async function removeDataSource(ctx: AppContext, ds: DataSourceDoc): Promise<void> {
   const { Record, DataSource, Dashboard } = ctx.models;
   const dataSourceId = String(ds._id);
-  await Record.deleteMany({ dataSourceId: ds._id });
+  // Under the source's lock: never beside a transaction of the records collection (sourceLock).
+  await withSourceLock(ctx, dataSourceId, () => Record.deleteMany({ dataSourceId: ds._id }));
   await DataSource.deleteOne({ _id: ds._id });
   const orphanIds = (await Dashboard.find({ dataSourceId }).lean<DashboardDoc[]>()).map((d) => d._id);
   if (orphanIds.length) await Dashboard.updateMany({ _id: { $in: orphanIds } }, { $set: { dataSourceId: null }, $inc: { revision: 1 } });

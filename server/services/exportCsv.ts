@@ -10,6 +10,8 @@ import { NotFoundError } from '../errors';
 import type { DashboardDoc, DataSourceDoc, RecordDoc } from '../models';
 import { dashboardConfiguration, presentDataSource } from '../presenters';
 import { NO_TYPING, typedFormat, type FieldTyping } from '@common/types/fieldTyping';
+import { compileLocked, type RecordTest } from '@common/filterBar';
+import type { WidgetFilter } from '@common/schemas/widget';
 
 type Json = Record<string, unknown>;
 interface Column {
@@ -30,12 +32,13 @@ export function attachmentHeader(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
-async function allColumns(ctx: AppContext, ds: DataSourceDoc, labels: Record<string, string>, typing: FieldTyping): Promise<Column[]> {
+async function allColumns(ctx: AppContext, ds: DataSourceDoc, labels: Record<string, string>, typing: FieldTyping, test: RecordTest | null): Promise<Column[]> {
   const keys = new Set<string>();
   const customIds = new Set<string>();
   for await (const r of ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor()) {
-    for (const k of r.keyOrder ?? []) if (k !== 'custom_fields') keys.add(k);
     const data = decodeKeys((r.data ?? {}) as Json);
+    if (test && !test(data)) continue;
+    for (const k of r.keyOrder ?? []) if (k !== 'custom_fields') keys.add(k);
     for (const f of customFields(data)) customIds.add(String(f.id));
   }
   return [
@@ -51,8 +54,11 @@ function configuredColumns(columns: TableColumn[], labels: Record<string, string
     .map((c) => fieldColumn(c.name, fieldLabel(c.name, labels), typedFormat(typing, c.name, { format: c.format, currency: c.currency })));
 }
 
-/** Streams a published dashboard's tab as RFC 4180 CSV (UTF-8 with BOM), record by record from a cursor. */
-export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDoc, ds: DataSourceDoc | null, tabId?: string): Promise<{ fileName: string; stream: Readable }> {
+/**
+ * Streams a published dashboard's tab as RFC 4180 CSV (UTF-8 with BOM), record by record from a
+ * cursor. `filters`: a share link's locked filters — only the records matching all of them go out.
+ */
+export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDoc, ds: DataSourceDoc | null, tabId?: string, filters: WidgetFilter[] = []): Promise<{ fileName: string; stream: Readable }> {
   const config = dashboardConfiguration(dashboard);
   let tab: DashboardTab | undefined = config.tabs[0];
   if (tabId) {
@@ -62,8 +68,9 @@ export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDo
   const labels = { ...decodeKeys((ds?.keyMappings ?? {}) as Record<string, string>), ...config.keyMappings };
   // A date-time field's dates are written as ISO 8601 whatever form they were sent in (common/types).
   const typing: FieldTyping = ds ? { fieldTypes: presentDataSource(ds).fieldTypes, dateOrder: ds.dateOrder === 'dmy' ? 'dmy' : 'mdy' } : NO_TYPING;
+  const test = compileLocked(filters, typing);
   const configured = tab?.configuration?.columns?.length ? configuredColumns(tab.configuration.columns, labels, typing) : null;
-  const columns = [...(configured ?? (ds ? await allColumns(ctx, ds, labels, typing) : [])), { header: 'Last Updated', value: (_d: Json, r: RecordDoc) => new Date(r.lastUpdated).toISOString() }];
+  const columns = [...(configured ?? (ds ? await allColumns(ctx, ds, labels, typing, test) : [])), { header: 'Last Updated', value: (_d: Json, r: RecordDoc) => new Date(r.lastUpdated).toISOString() }];
 
   const csv = stringify({ ...CSV_OPTIONS });
   csv.write(columns.map((c) => neutralise(c.header)));
@@ -73,6 +80,7 @@ export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDo
       if (source) {
         for await (const r of source) {
           const data = decodeKeys((r.data ?? {}) as Json);
+          if (test && !test(data)) continue;
           const ok = csv.write(columns.map((c) => c.value(data, r)));
           if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
         }

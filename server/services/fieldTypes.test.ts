@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { startTestServer, type TestServer } from '../test/harness';
@@ -71,7 +74,7 @@ describe('the type model on the server', () => {
 
   it('backfills a source that holds records but no types from a sample of its stored records', async () => {
     const ds = await newSource();
-    await ingest(ds.sourceId, [{ id: 1, at: '2024-03-01T10:00:00Z', n: '5' }, { id: 2, at: '2024-03-02T10:00:00Z', n: '6' }]);
+    await ingest(ds.sourceId, [{ id: 1, at: '2024-03-01T10:00:00Z', n: 5 }, { id: 2, at: '2024-03-02T10:00:00Z', n: '6' }]);
     await sourceWhen(ds.id, (d) => d.fieldTypes.at === 'datetime');
     // As if stored before the type model existed: no types, and no event will come.
     await s.app.ctx.models.DataSource.updateOne({ _id: ds.id }, { $set: { fieldTypes: {} } });
@@ -83,6 +86,19 @@ describe('the type model on the server', () => {
     } finally {
       await service.close();
     }
+  });
+
+  it('a CSV row titled "1941" shows as written; a CSV of weather measures (all text) is typed number', async () => {
+    const ds = await newSource('Films and weather');
+    const csv = (text: string) => s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { raw: text, headers: { 'content-type': 'text/csv' } });
+    expect((await csv('Title,Distributor\n1941,Universal\n')).status).toBe(200);
+    const one = await sourceWhen(ds.id, (d) => d.fieldTypes.Distributor === 'text');
+    expect(one.fieldTypes.Title).toBe('text');
+    // The first 40 days of seattle-weather.csv (vega-datasets).
+    const weather = fs.readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('vega-datasets')), '..', 'data', 'seattle-weather.csv'), 'utf8').split('\n').slice(0, 41).join('\n');
+    expect((await csv(weather)).status).toBe(200);
+    const typed = await sourceWhen(ds.id, (d) => d.fieldTypes.precipitation !== undefined);
+    expect(typed.fieldTypes).toMatchObject({ Title: 'text', date: 'datetime', precipitation: 'number', temp_max: 'number', temp_min: 'number', wind: 'number', weather: 'category' });
   });
 
   it('gives the public view the types and the day/month order', async () => {

@@ -61,6 +61,24 @@ describe('bursts cost one write: concurrent single-record requests to one source
     expect(sources.find((d) => d.id === log.id)!.recordCount).toBe(50);
   });
 
+  it('loses no record of one source while another source\'s batched updates are written (transactions on the offline engine)', async () => {
+    const keyed = await newSource({ primaryKey: 'k' });
+    const log = await newSource({ appendOnly: true });
+    const keys = Array.from({ length: 20 }, (_, i) => ({ k: `key-${i}`, n: 0 }));
+    expect((await s.http('POST', `/api/data/sources/${keyed.sourceId}/records`, { body: keys })).status).toBe(200);
+    // Updates of known keys in batches (a replace of known records: a transaction where the engine has them), beside single appends.
+    const sends = Array.from({ length: 90 }, (_, n) =>
+      n % 3 === 0
+        ? s.http('POST', `/api/data/sources/${keyed.sourceId}/records`, { body: keys.map((r) => ({ ...r, n })), token: keyed.ingestKey })
+        : s.http('POST', `/api/data/sources/${log.sourceId}/records`, { body: { n }, token: log.ingestKey }),
+    );
+    for (const r of await Promise.all(sends)) expect(r.status).toBe(200);
+    const kept = await rawAll(log.id);
+    expect(kept.total).toBe(60);
+    expect(kept.records.map((r) => r.data.n).sort((a, b) => a - b)).toEqual(Array.from({ length: 90 }, (_, n) => n).filter((n) => n % 3 !== 0));
+    expect((await rawAll(keyed.id)).total).toBe(20);
+  });
+
   it('answers a request refused in a flush alone: the other requests of the flush still land', async () => {
     const ds = await newSource({ primaryKey: 'k' });
     const [good, wrongKey, alsoGood] = await Promise.all([

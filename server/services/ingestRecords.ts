@@ -7,7 +7,8 @@ import type { DataSourceDoc } from '../models';
 import { findDataSource } from './dataSources';
 import type { ParsedRecords } from '../middleware/parseRecords';
 import { isObject, structureProblem } from './recordRules';
-import { writeToSource, type WriteOutcome } from './sourceWriter';
+import { cachedSource } from './sourceCache';
+import { keyingFor, writeToSource, type WriteOutcome } from './sourceWriter';
 
 type Json = Record<string, unknown>;
 type Format = IngestResult['format'];
@@ -65,6 +66,9 @@ export function detectFormat(body: unknown, maxRecords: number): { format: Forma
   return { format, items, primaryKey };
 }
 
+/** The hash of the ingest key a request came with (the writer checks it is still the source's); undefined for the admin. */
+export const keyHashOf = (who: IngestCredential) => (who.admin ? undefined : (who.source.ingestKeyHash ?? null));
+
 /** Whether an ingest key's own source is the one a request names (by sourceId or id). */
 const isOwnSource = (who: IngestCredential, sourceId: string) => !who.admin && (sourceId === who.source.sourceId || sourceId === String(who.source._id));
 
@@ -115,7 +119,10 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
     sources.set(sourceId, ds);
   }
 
-  const outcomes = await Promise.all([...bySource].map(([sourceId, list]) => writeToSource(ctx, sources.get(sourceId)!, { items: list, explicitKey, keyless: 'firstField', mode })));
+  const jobs = [...bySource].map(([sourceId, items]) => ({ ds: sources.get(sourceId)!, job: { items, explicitKey, keyless: 'firstField' as const, mode, keyHash: keyHashOf(who) } }));
+  // A batch naming several sources is checked whole first: one source's refusal writes none of them.
+  if (jobs.length > 1) for (const { ds, job } of jobs) keyingFor(ds, job);
+  const outcomes = await Promise.all(jobs.map(({ ds, job }) => writeToSource(ctx, ds, job)));
   return ingestReport(format, items.length, rejections, outcomes, unknownSourceRejections);
 }
 
@@ -157,12 +164,13 @@ export async function ingestIntoSource(
   query: { primaryKey?: string; mode?: UpdateMode },
 ): Promise<IngestResult> {
   let ds: DataSourceDoc | null;
-  if (who.admin) ds = await findDataSource(ctx, sourceId);
+  // The source's identity only (cached: sourceCache); the writer reads it again under its lock.
+  if (who.admin) ds = await cachedSource(ctx, 'ref', sourceId, () => findDataSource(ctx, sourceId));
   else if (isOwnSource(who, sourceId)) ds = who.source;
   else throw keyForbidden(sourceId);
   if (!ds) throw NotFoundError(`Data source ${sourceId}`);
   const rejections = body.unreadable.map((u) => ({ index: u.index, sourceId: ds.sourceId, reason: u.reason }));
-  const outcome = body.items.length ? [await writeToSource(ctx, ds, { items: body.items, explicitKey: query.primaryKey, keyless: 'appendOnly', mode: query.mode })] : [];
+  const outcome = body.items.length ? [await writeToSource(ctx, ds, { items: body.items, explicitKey: query.primaryKey, keyless: 'appendOnly', mode: query.mode, keyHash: keyHashOf(who) })] : [];
   return ingestReport(body.format, body.items.length + body.unreadable.length, rejections, outcome);
 }
 

@@ -10,11 +10,13 @@ import { ApiError, ForbiddenError, NotFoundError } from '../errors';
 import type { DataSourceDoc, RecordDoc } from '../models';
 import { closeChange, openChange } from '../models/ingestJournal';
 import { presentDataSource, presentRecord } from '../presenters';
-import { requireDataSource } from './dataSources';
+import { findDataSource, requireDataSource } from './dataSources';
+import type { ParsedRecords } from '../middleware/parseRecords';
 import type { IngestCredential } from './ingestRecords';
 import { checkRecords, isObject, structureProblem } from './recordRules';
 import { removeRecordsInLock } from './removeRecords';
 import { enforceRetention } from './retention';
+import { keyRotatedError } from './sourceCache';
 import { withSourceLock } from './sourceLock';
 
 type Json = Record<string, unknown>;
@@ -28,7 +30,10 @@ export async function managedSource(ctx: AppContext, who: IngestCredential, idOr
   if (idOrSourceId !== who.source.sourceId && idOrSourceId !== String(who.source._id)) {
     throw ForbiddenError(`This ingest key cannot manage the records of data source ${idOrSourceId}: use that source's own ingest key or the admin token`, ErrorCode.ingestKeyForbidden);
   }
-  return who.source;
+  // The guard's source may come from a cache (sourceCache): read it again, and the key must still be its own.
+  const ds = await findDataSource(ctx, String(who.source._id));
+  if (!ds || ds.ingestKeyHash !== who.source.ingestKeyHash) throw keyRotatedError();
+  return ds;
 }
 
 /** One activity entry per call: counts, never the records. */
@@ -78,9 +83,11 @@ export async function deleteMatching(ctx: AppContext, who: IngestCredential, ds:
 /** Whether this deployment runs multi-document transactions (the offline engine does, also standalone). */
 const transactional = (ctx: AppContext) => ctx.transactions || ctx.db.mode === 'embedded-jongodb';
 
-/** The new set's records, keyed: by the source's primary key, or by server ids (append-only). All or nothing. */
-async function keyRecords(ctx: AppContext, ds: DataSourceDoc, list: unknown[], queryKey: string | undefined) {
-  const items = list.map((record, index) => ({ index, record }));
+/**
+ * The new set's records, keyed: by the source's primary key, or by server ids (append-only). All or
+ * nothing. `newKey`: the request's key, for a source that has none yet (stored once nothing is refused).
+ */
+function keyRecords(ds: DataSourceDoc, items: ParsedRecords['items'], queryKey: string | undefined) {
   if (ds.appendOnly) {
     const rejections = items.flatMap(({ index, record }) => {
       const problem = isObject(record) ? structureProblem(record) : 'record is not a JSON object';
@@ -88,7 +95,7 @@ async function keyRecords(ctx: AppContext, ds: DataSourceDoc, list: unknown[], q
     });
     const accepted = items.map(({ index, record }) => ({ index, recordId: new mongoose.Types.ObjectId().toHexString(), record: record as Json }));
     const fields = [...new Set(accepted.flatMap((a) => (isObject(a.record) ? Object.keys(a.record) : [])))];
-    return { primaryKey: null, accepted, rejections, newFields: fields };
+    return { primaryKey: null, newKey: null, accepted, rejections, newFields: fields };
   }
   if (ds.primaryKey && queryKey && queryKey !== ds.primaryKey) {
     const message = `Data source ${ds.sourceId} is keyed by "${ds.primaryKey}"; this request names "${queryKey}". A source has one primary key: drop ?primaryKey or name "${ds.primaryKey}"`;
@@ -100,30 +107,42 @@ async function keyRecords(ctx: AppContext, ds: DataSourceDoc, list: unknown[], q
   }
   const found = checkRecords(ds.sourceId, new Set(), items, { primaryKey });
   const checked = { ...found, accepted: found.accepted.map((a) => ({ ...a, recordId: a.recordId ?? new mongoose.Types.ObjectId().toHexString() })) };
-  if (!ds.primaryKey && checked.accepted.length) {
-    await ctx.models.DataSource.updateOne({ _id: ds._id, primaryKey: null }, { $set: { primaryKey } });
-  }
-  return { primaryKey, ...checked };
+  return { primaryKey, newKey: ds.primaryKey ? null : primaryKey, ...checked };
 }
 
 /**
- * PUT …/records — the whole set replaced. In a transaction where the deployment runs them, so a
+ * A single JSON object is one record, as on the source's URL; but one carrying the records array of
+ * /api/data/ingest's wrapper would replace the whole set by that one record: refused.
+ */
+function refuseWrapper(body: ParsedRecords): void {
+  const only = body.format === 'object' ? body.items[0]?.record : undefined;
+  const wrapped = isObject(only) ? (['records', 'results', 'data'] as const).find((k) => Array.isArray(only[k])) : undefined;
+  if (wrapped) {
+    throw new ApiError(400, 'records_rejected', `Nothing was replaced: the body is one JSON object, which would become the whole set as one record; to replace the set with the records of "${wrapped}", send that array itself (or [{…}] for a set of one record)`);
+  }
+}
+
+/**
+ * PUT …/records — the whole set replaced, from any body the source's URL takes (parsed by
+ * middleware/recordsBody). All or nothing: a row or line that cannot be read, or a record that is
+ * not valid, refuses the whole replace (400 `records_rejected` naming each by index) — a replace
+ * that dropped rows would lose them. In a transaction where the deployment runs them, so a
  * reader sees the old set or the new one, never a mix; elsewhere (a standalone mongod) the old
  * set goes and the new one lands one command after the other, and the answer says `atomic: false`.
  * Viewers get the records that went (records:removed) and the new set (records:upserted).
  */
-export async function replaceAllRecords(ctx: AppContext, who: IngestCredential, ds: DataSourceDoc, list: unknown[], queryKey?: string, maxRecords = ctx.config.INGEST_MAX_RECORDS): Promise<ReplaceRecordsResult> {
-  if (list.length > maxRecords) {
-    throw new ApiError(400, 'too_many_records', `Too many records: ${list.length} in one request, the limit is ${ctx.config.INGEST_MAX_RECORDS}; a larger set cannot be replaced in one request`);
-  }
+export async function replaceAllRecords(ctx: AppContext, who: IngestCredential, ds: DataSourceDoc, body: ParsedRecords, queryKey?: string): Promise<ReplaceRecordsResult> {
+  refuseWrapper(body);
   return withSourceLock(ctx, String(ds._id), async () => {
     const { Record } = ctx.models;
-    const keyed = await keyRecords(ctx, ds, list, queryKey);
-    if (keyed.rejections.length) {
-      const first = keyed.rejections.slice(0, 5).map((r) => `#${r.index}: ${r.reason}`).join('; ');
-      throw new ApiError(400, 'records_rejected', `Nothing was replaced: ${keyed.rejections.length} record${keyed.rejections.length === 1 ? ' is' : 's are'} not valid (${first}${keyed.rejections.length > 5 ? '; …' : ''})`,
-        keyed.rejections.map((r) => ({ path: String(r.index), message: r.reason })));
+    const keyed = keyRecords(ds, body.items, queryKey);
+    const rejections = [...body.unreadable, ...keyed.rejections].sort((a, b) => a.index - b.index);
+    if (rejections.length) {
+      const first = rejections.slice(0, 5).map((r) => `#${r.index}: ${r.reason}`).join('; ');
+      throw new ApiError(400, 'records_rejected', `Nothing was replaced: ${rejections.length} record${rejections.length === 1 ? ' is' : 's are'} not valid (${first}${rejections.length > 5 ? '; …' : ''})`,
+        rejections.map((r) => ({ path: String(r.index), message: r.reason })));
     }
+    if (keyed.newKey && keyed.accepted.length) await ctx.models.DataSource.updateOne({ _id: ds._id, primaryKey: null }, { $set: { primaryKey: keyed.newKey } });
     const old = new Map((await Record.find({ dataSourceId: ds._id }).lean<RecordDoc[]>()).map((r) => [r.recordId, r]));
     const next = new Map(keyed.accepted.map((a) => [a.recordId, a.record]));
     const removedIds = [...old.keys()].filter((id) => !next.has(id));

@@ -25,33 +25,45 @@ export function effectiveRetention(ctx: AppContext, ds: DataSourceDoc): Effectiv
   return { maxRecords: defaulted ? appendOnlyDefaultMaxRecords(ctx) : own, maxAgeSeconds: r.maxAgeSeconds ?? null, defaulted };
 }
 
+/** The activity entry of records removed by retention: the count and why, never the records. */
+export function logEviction(ctx: AppContext, ds: DataSourceDoc, removed: number, why: string): void {
+  if (!removed) return;
+  ctx.activity.record({
+    kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
+    summary: `Retention removed ${removed} record${removed === 1 ? '' : 's'} from data source "${ds.name}" (${why})`,
+    details: { removed, reason: why },
+  });
+}
+
 /** Removes records by retention (under the source's lock), announces them and logs the count. */
 async function evict(ctx: AppContext, ds: DataSourceDoc, recordIds: string[], why: string): Promise<number> {
   if (!recordIds.length) return 0;
   const removed = await removeRecordsInLock(ctx, ds, recordIds);
-  if (removed) {
-    ctx.activity.record({
-      kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
-      summary: `Retention removed ${removed} record${removed === 1 ? '' : 's'} from data source "${ds.name}" (${why})`,
-      details: { removed, reason: why },
-    });
-  }
+  logEviction(ctx, ds, removed, why);
   return removed;
+}
+
+/**
+ * The oldest records (by time field, then by insertion) above the source's maxRecords once it holds
+ * `count` records, and why they go; null within the limit (no database call then).
+ */
+export async function excessRecords(ctx: AppContext, ds: DataSourceDoc, count: number): Promise<{ recordIds: string[]; why: string } | null> {
+  const { maxRecords, defaulted } = effectiveRetention(ctx, ds);
+  if (!maxRecords || count <= maxRecords) return null;
+  const oldest = await ctx.models.Record.find({ dataSourceId: ds._id }).sort({ recordedAt: 1, _id: 1 }).limit(count - maxRecords).lean<RecordDoc[]>();
+  return { recordIds: oldest.map((r) => r.recordId), why: `keeps at most ${maxRecords.toLocaleString('en-US')} records${defaulted ? ', the append-only default' : ''}` };
 }
 
 /**
  * Keeps at most the source's maxRecords: the oldest by time field (then by insertion) go. Call it
  * under the source's lock right after a write, so a write's answer finds the source within its limit.
+ * (The group-commit writer removes a flush's excess inside the flush's own change; this catches
+ * the rest: a lowered limit, the sweep, record management.)
  */
 export async function enforceRetention(ctx: AppContext, ds: DataSourceDoc): Promise<number> {
-  const { maxRecords, defaulted } = effectiveRetention(ctx, ds);
-  if (!maxRecords) return 0;
-  const { Record } = ctx.models;
   // recordCount is derived from the records by every journalled change (models/ingestJournal): no second count per write.
-  const excess = (ds.recordCount ?? 0) - maxRecords;
-  if (excess <= 0) return 0;
-  const oldest = await Record.find({ dataSourceId: ds._id }).sort({ recordedAt: 1, _id: 1 }).limit(excess).lean<RecordDoc[]>();
-  return evict(ctx, ds, oldest.map((r) => r.recordId), `keeps at most ${maxRecords.toLocaleString('en-US')} records${defaulted ? ', the append-only default' : ''}`);
+  const excess = await excessRecords(ctx, ds, ds.recordCount ?? 0);
+  return excess ? evict(ctx, ds, excess.recordIds, excess.why) : 0;
 }
 
 /** Removes up to `limit` records older than the source's maxAgeSeconds (by time field). */

@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import type { CreateShareLink, CreatedShareLinkDto, ShareLinkDto } from '@common/schemas/shareLink';
 import type { AppContext } from '../context';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
+import { presentDataSource } from '../presenters';
+import { lockedFilterProblems } from './lockedFilters';
 import type { DashboardDoc, DataSourceDoc, ShareLinkDoc } from '../models';
 import { presentShareLink, shareLinkStatus } from '../presenters/shareLink';
 import { getDashboard } from './dashboards';
@@ -27,6 +29,11 @@ async function requireLink(ctx: AppContext, dashboardId: string, linkId: string)
 /** Makes a link; its token is in this answer only. */
 export async function createShareLink(ctx: AppContext, dashboardId: string, input: CreateShareLink): Promise<CreatedShareLinkDto> {
   const dashboard = await getDashboard(ctx, dashboardId);
+  if (input.filters.length) {
+    const ds = dashboard.dataSourceId ? await findDataSource(ctx, dashboard.dataSourceId) : null;
+    const problems = lockedFilterProblems(input.filters, ds ? presentDataSource(ds) : null);
+    if (problems.length) throw ValidationError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
+  }
   const token = crypto.randomBytes(TOKEN_BYTES).toString('base64url');
   const doc = await ctx.models.ShareLink.create({
     dashboardId: dashboard.id,
@@ -34,6 +41,7 @@ export async function createShareLink(ctx: AppContext, dashboardId: string, inpu
     tokenHash: hashShareToken(token),
     tokenHint: token.slice(0, 6),
     allowCsv: input.allowCsv,
+    filters: input.filters,
     expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
   });
   const link = presentShareLink(doc.toObject() as ShareLinkDoc);

@@ -7,7 +7,8 @@ import type { DataSourceDoc } from '../models';
 import { closeChange, openChange } from '../models/ingestJournal';
 import { presentDataSource } from '../presenters';
 import { checkRecords, isObject, type CheckedRecords, type Keying } from './recordRules';
-import { enforceRetention } from './retention';
+import { enforceRetention, excessRecords, logEviction } from './retention';
+import { keyRotatedError } from './sourceCache';
 import { withSourceLock } from './sourceLock';
 import { writeRecords, type RecordWrite } from './writeRecords';
 
@@ -28,6 +29,8 @@ export interface WriteJob {
   keyless: 'appendOnly' | 'firstField';
   /** merge or replace; the source's updateMode when absent. */
   mode?: UpdateMode;
+  /** The hash of the ingest key the request came with (absent for the admin): refused unless it is still the source's. */
+  keyHash?: string | null;
 }
 
 export interface WriteOutcome {
@@ -116,6 +119,8 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
   const prepared: Prepared[] = [];
   for (const q of batch) {
     try {
+      // The guard's look-up may be cached (sourceCache): the key must still be the source's as read now.
+      if (q.job.keyHash !== undefined && q.job.keyHash !== (ds.ingestKeyHash ?? null)) throw keyRotatedError();
       const planned = await planKeying(ctx, ds, q.job);
       ds = planned.ds;
       const checked = checkRecords(ds.sourceId, known, q.job.items, planned.keying);
@@ -135,11 +140,18 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
     revision = change.revision;
     const written = await writeRecords(ctx, ds, writes, revision);
     counts = written.counts;
-    const { after, recordCount } = await closeChange(ctx.models, ds._id, change, prepared.flatMap((p) => p.checked.newFields));
+    // Retention within the flush: the records above maxRecords go as a second change (its own
+    // revision, so viewers apply it after the write), closed with the write by one recount.
+    const removal = await evictInFlush(ctx, ds, (ds.recordCount ?? 0) + [...counts.values()].reduce((n, c) => n + c.inserted, 0));
+    const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [change, removal.change] : change, prepared.flatMap((p) => p.checked.newFields));
     st.flushes++;
     ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: ds.sourceId, revision, total: recordCount, records: written.records });
+    if (removal) {
+      ctx.events.emit('records.removed', { dataSourceId: id, sourceId: ds.sourceId, revision: removal.change.revision, total: recordCount, recordIds: removal.recordIds, all: false });
+      logEviction(ctx, ds, removal.removed, removal.why);
+    }
     if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
-    // Retention (still under the lock): once the flush is answered the source holds at most maxRecords.
+    // Whatever is still above the limit (a count another process changed): once the flush is answered the source holds at most maxRecords.
     if (after) await enforceRetention(ctx, after);
   }
   prepared.forEach((p, group) => {
@@ -151,6 +163,16 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
       warnings: p.warnings,
     });
   });
+}
+
+/** Removes the oldest records above the source's maxRecords once it holds `count`, as a journalled change of its own (closed by the caller). */
+async function evictInFlush(ctx: AppContext, ds: DataSourceDoc, count: number) {
+  const excess = await excessRecords(ctx, ds, count);
+  if (!excess?.recordIds.length) return null;
+  const change = await openChange(ctx.models, ds._id);
+  if (!change) return null;
+  const res = await ctx.models.Record.deleteMany({ dataSourceId: ds._id, recordId: { $in: excess.recordIds } });
+  return { change, recordIds: excess.recordIds, removed: res.deletedCount ?? 0, why: excess.why };
 }
 
 /** Records of one request that share a key: each earlier one is named with the record that replaced it. */
@@ -171,26 +193,35 @@ function duplicateWarnings(checked: CheckedRecords, mode: UpdateMode): IngestWar
 const conflict = (message: string) => new ApiError(409, ErrorCode.primaryKeyConflict, message, [{ path: 'primaryKey', message }]);
 
 /**
- * The keying of one request: the source's own (a request naming another key is refused), or, for
- * a source that has none yet, the one this request sets — atomically, so concurrent first requests
- * of several processes agree.
+ * The keying a request gets from the source as it stands, without writing anything: the source's
+ * own, or the one the request would set on a source that has none. Throws the request's refusal
+ * (409 another key, 400 an ambiguous first field), so a batch naming several sources can be
+ * checked whole before any of it is written.
  */
-async function planKeying(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Promise<{ ds: DataSourceDoc; keying: Keying }> {
+export function keyingFor(ds: DataSourceDoc, job: WriteJob): Keying {
   const wanted = job.explicitKey;
   if (ds.appendOnly) {
     if (wanted) throw conflict(`Data source ${ds.sourceId} is append-only (every record kept, no primary key), so records cannot be keyed by "${wanted}": send them without primaryKey`);
-    return { ds, keying: { appendOnly: true } };
+    return { appendOnly: true };
   }
   if (ds.primaryKey) {
     if (wanted && wanted !== ds.primaryKey) {
       throw conflict(`Data source ${ds.sourceId} is keyed by "${ds.primaryKey}", not "${wanted}": a source has one primary key. Send without primaryKey (or with "${ds.primaryKey}"), or use another data source`);
     }
-    return { ds, keying: { primaryKey: ds.primaryKey } };
+    return { primaryKey: ds.primaryKey };
   }
-  let keying: Keying;
-  if (wanted) keying = { primaryKey: wanted };
-  else if (job.keyless === 'appendOnly') keying = { appendOnly: true };
-  else keying = { primaryKey: firstFieldKey(ds, job.items) };
+  if (wanted) return { primaryKey: wanted };
+  if (job.keyless === 'appendOnly') return { appendOnly: true };
+  return { primaryKey: firstFieldKey(ds, job.items) };
+}
+
+/**
+ * The keying of one request (keyingFor), and for a source that has none yet, the one this request
+ * sets — atomically, so concurrent first requests of several processes agree.
+ */
+async function planKeying(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Promise<{ ds: DataSourceDoc; keying: Keying }> {
+  const keying = keyingFor(ds, job);
+  if (ds.appendOnly || ds.primaryKey) return { ds, keying };
   // Nothing would land (every record rejected): the source stays as it is.
   if (checkRecords(ds.sourceId, new Set(ds.fields ?? []), job.items, keying).accepted.length === 0) return { ds, keying };
   const set = 'appendOnly' in keying ? { appendOnly: true, primaryKey: null } : { primaryKey: keying.primaryKey };

@@ -7,6 +7,8 @@ import { ApiError, ConflictError, NotFoundError } from '../errors';
 import type { UserDoc } from '../auth/models';
 import { newSecret, sha256 } from '../auth/accounts';
 import { presentUser } from '../presenters/users';
+import { withAdminsLock } from '../auth/adminsLock';
+import { sendMail } from './mailer';
 
 /** How long an invitation or reset link works. */
 export const INVITATION_MS = 7 * 24 * 3600 * 1000;
@@ -36,17 +38,27 @@ function linkUrl(app: AppContext, ctx: Context, token: string): string {
   return `${base.replace(/\/$/, '')}/invite/${token}`;
 }
 
-/** A fresh single-use link for a person (earlier links of theirs stop working). */
+/** What the email of a link says (the link is the secret: it goes in the mail, never in a log). */
+function linkMail(user: UserDoc, kind: 'invite' | 'reset', url: string, expiresAt: Date) {
+  const until = `This link works once, until ${expiresAt.toUTCString()}.`;
+  return kind === 'invite'
+    ? { to: user.email, subject: 'You are invited to LiveDash', text: `You have been invited to LiveDash as ${user.role}.\n\nSet your name and password here:\n${url}\n\n${until}\n` }
+    : { to: user.email, subject: 'Reset your LiveDash password', text: `An admin issued a password reset for your LiveDash account.\n\nSet a new password here:\n${url}\n\n${until} Your current sessions end when you use it.\n` };
+}
+
+/** A fresh single-use link for a person (earlier links of theirs stop working), emailed when SMTP is configured. */
 async function issueLink(app: AppContext, ctx: Context, user: UserDoc, kind: 'invite' | 'reset'): Promise<InviteLinkDto> {
   const { Invitation } = app.accounts.models;
   const token = newSecret();
   const expiresAt = new Date(Date.now() + INVITATION_MS);
   await Invitation.deleteMany({ userId: String(user._id) });
   await Invitation.create({ tokenHash: sha256(token), userId: String(user._id), kind, expiresAt });
-  return { user: presentUser(user), url: linkUrl(app, ctx, token), expiresAt: expiresAt.toISOString(), emailed: false };
+  const url = linkUrl(app, ctx, token);
+  const emailed = await sendMail(app, linkMail(user, kind, url, expiresAt));
+  return { user: presentUser(user), url, expiresAt: expiresAt.toISOString(), emailed };
 }
 
-/** Invites a person by email and role: a single-use link valid 7 days, shown to the admin to pass on. */
+/** Invites a person by email and role: a single-use link valid 7 days, emailed (SMTP_URL) or shown to the admin to pass on. */
 export async function inviteUser(app: AppContext, ctx: Context, input: InviteUser): Promise<InviteLinkDto> {
   const { User } = app.accounts.models;
   if (await User.exists({ email: input.email })) throw ConflictError(`${input.email} is already on the team`);
@@ -65,13 +77,18 @@ export async function resetLink(app: AppContext, ctx: Context, id: string): Prom
 
 /** Changes a person's role, dashboard limits, name or disabled flag; never leaves the team without an active admin. */
 export async function updateUser(app: AppContext, id: string, patch: UpdateUser): Promise<UserDto> {
-  const user = await requireUser(app, id);
   const demoted = patch.role !== undefined && patch.role !== 'admin';
-  if (isActiveAdmin(user) && (demoted || patch.disabled === true) && (await otherActiveAdmins(app, user._id)) === 0) {
-    throw lastAdminError(demoted ? 'changing the role' : 'disabling');
-  }
-  const updated = await app.accounts.models.User.findByIdAndUpdate(id, { $set: patch }, { returnDocument: 'after' }).lean<UserDoc>();
-  if (!updated) throw NotFoundError(`User ${id}`);
+  const write = async () => {
+    const user = await requireUser(app, id);
+    if (isActiveAdmin(user) && (demoted || patch.disabled === true) && (await otherActiveAdmins(app, user._id)) === 0) {
+      throw lastAdminError(demoted ? 'changing the role' : 'disabling');
+    }
+    const updated = await app.accounts.models.User.findByIdAndUpdate(id, { $set: patch }, { returnDocument: 'after' }).lean<UserDoc>();
+    if (!updated) throw NotFoundError(`User ${id}`);
+    return { user, updated };
+  };
+  // A change that may take an admin away checks and writes under the admins lock (two admins demoting each other at once).
+  const { user, updated } = await (demoted || patch.disabled === true ? withAdminsLock(app, write) : write());
   const roleChanged = patch.role !== undefined && patch.role !== user.role;
   const disabledChanged = patch.disabled !== undefined && patch.disabled !== user.disabled;
   if (roleChanged || (disabledChanged && patch.disabled)) await app.accounts.endUserSessions(id);
@@ -91,10 +108,13 @@ export async function updateUser(app: AppContext, id: string, patch: UpdateUser)
 
 /** Removes a person: their sessions, tokens and links end at once. */
 export async function removeUser(app: AppContext, id: string): Promise<void> {
-  const user = await requireUser(app, id);
-  if (isActiveAdmin(user) && (await otherActiveAdmins(app, user._id)) === 0) throw lastAdminError('removing them');
   const { User, ApiToken, Invitation } = app.accounts.models;
-  await User.deleteOne({ _id: user._id });
+  const user = await withAdminsLock(app, async () => {
+    const found = await requireUser(app, id);
+    if (isActiveAdmin(found) && (await otherActiveAdmins(app, found._id)) === 0) throw lastAdminError('removing them');
+    await User.deleteOne({ _id: found._id });
+    return found;
+  });
   await Promise.all([ApiToken.deleteMany({ userId: id }), Invitation.deleteMany({ userId: id })]);
   await app.accounts.endUserSessions(id);
   app.activity.record({ kind: 'user.removed', category: 'admin', objectType: 'user', objectId: id, objectName: user.email, summary: `Removed ${user.email}` });

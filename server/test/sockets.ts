@@ -13,6 +13,16 @@ export async function openSocket(url: string, token?: string): Promise<TestSocke
   return socket;
 }
 
+/** A socket signed in by a session cookie (as the browser's console and viewer connect). */
+export async function cookieSocket(url: string, cookie: string): Promise<TestSocket> {
+  const socket: TestSocket = connect(url, { transports: ['websocket'], extraHeaders: { cookie }, reconnection: false, forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
 export function join(socket: TestSocket, event: 'dashboard:join' | 'datasource:join' | 'integration:join', id: string): Promise<JoinAck> {
   return new Promise((resolve) => socket.emit(event, id, resolve));
 }

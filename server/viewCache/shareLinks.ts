@@ -1,6 +1,8 @@
 import { canonicalShareToken } from '@common/ids';
 import type { AppContext } from '../context';
+import type { WidgetFilter } from '@common/schemas/widget';
 import type { ShareLinkDoc } from '../models';
+import { lockedFiltersOf } from '../presenters/shareLink';
 import { hashShareToken, LAST_USED_RESOLUTION_MS } from '../services/shareLinks';
 
 /** What a share view needs of its link. */
@@ -8,6 +10,8 @@ export interface CachedLink {
   id: string;
   dashboardId: string;
   allowCsv: boolean;
+  /** Locked filters: the link's viewers get only the records matching all of them. */
+  filters: WidgetFilter[];
   expiresAt: string | null;
   revoked: boolean;
   /** When it was last written as used (ms), so a busy link costs one write a minute. */
@@ -55,6 +59,7 @@ export class ShareLinkCache {
       id: String(doc._id),
       dashboardId: doc.dashboardId,
       allowCsv: Boolean(doc.allowCsv),
+      filters: lockedFiltersOf(doc),
       expiresAt: doc.expiresAt ? new Date(doc.expiresAt).toISOString() : null,
       revoked: Boolean(doc.revokedAt) || this.revoked.has(String(doc._id)),
       lastUsedAt: doc.lastUsedAt ? new Date(doc.lastUsedAt).getTime() : 0,

@@ -95,10 +95,18 @@ export class SourceView {
   /** The records as a JSON array, serialized once per version. */
   json(): string {
     if (this.recordsJson !== null) return this.recordsJson;
+    this.recordsJson = this.filteredJson(null);
+    return this.recordsJson;
+  }
+
+  /** The records that pass `test` (null: all) as a JSON array, in the view's order. */
+  filteredJson(test: ((data: Record<string, unknown>) => boolean) | null): string {
     if (!this.order) this.order = [...this.records.values()].sort((a, b) => (a.dto.id < b.dto.id ? -1 : a.dto.id > b.dto.id ? 1 : 0)).map((r) => r.dto.recordId);
     const parts: string[] = [];
-    for (const id of this.order) parts.push(this.records.get(id)!.json);
-    this.recordsJson = `[${parts.join(',')}]`;
-    return this.recordsJson;
+    for (const id of this.order) {
+      const r = this.records.get(id)!;
+      if (!test || test(r.dto.data)) parts.push(r.json);
+    }
+    return `[${parts.join(',')}]`;
   }
 }

@@ -1,6 +1,9 @@
 import mongoose from 'mongoose';
 import { canonicalObjectId } from '@common/ids';
 import type { DashboardDto } from '@common/schemas/dashboard';
+import type { DataSourceDto } from '@common/schemas/dataSource';
+import type { WidgetFilter } from '@common/schemas/widget';
+import { compileLocked } from '@common/filterBar';
 import type { AppContext } from '../context';
 import { NotFoundError } from '../errors';
 import type { DomainEvents } from '../events';
@@ -11,7 +14,8 @@ import { publicDashboardView } from '../services/dashboards';
 import { findDataSource } from '../services/dataSources';
 import { ServedView } from './servedView';
 import { SourceView } from './sourceView';
-import { isLive, ShareLinkCache } from './shareLinks';
+import { isLive, ShareLinkCache, type CachedLink } from './shareLinks';
+import { LockedLinks } from './lockedLinks';
 
 /** The domain events that change a public or share view; the cache listens to these (locally and from Redis). */
 export const VIEW_EVENTS = ['records.upserted', 'records.removed', 'datasource.changed', 'datasource.removed', 'dashboard.changed', 'dashboard.removed', 'shareLink.revoked'] as const;
@@ -51,6 +55,8 @@ export class ViewCache {
   private readonly shared = new Map<string, SharedServed>();
   /** Share links by token (revocation applied from the events, expiry checked per lookup). */
   readonly links: ShareLinkCache;
+  /** Links with locked filters whose viewers are on this process: their deltas are filtered here. */
+  readonly locked: LockedLinks;
   private generation = 0;
   private enabled = true;
   /** Database reads made to build views (tests and the benchmark read it). */
@@ -61,6 +67,14 @@ export class ViewCache {
     private readonly maxBytes: number,
   ) {
     this.links = new ShareLinkCache(ctx);
+    this.locked = new LockedLinks({
+      dashboard: (id) => {
+        const d = this.dashboards.get(id);
+        return d === REMOVED ? null : d;
+      },
+      source: (id) => this.sources.get(id),
+      warm: (dashboardId) => void this.view(dashboardId, { drafts: true }).catch(() => undefined),
+    });
   }
 
   /** Applies one domain event (from this process or another). Never throws, never awaits. */
@@ -76,15 +90,19 @@ export class ViewCache {
         this.dashboards.set(e.payload.dashboardId, REMOVED);
         this.served.delete(e.payload.dashboardId);
         this.links.removeDashboard(e.payload.dashboardId);
+        this.locked.removeDashboard(e.payload.dashboardId);
         return;
       case 'shareLink.revoked':
         this.links.revoke(e.payload.link.id);
         this.shared.delete(e.payload.link.id);
+        this.locked.unwatch(e.payload.link.id);
         return;
       default: {
         const sourceId = e.name === 'datasource.changed' ? e.payload.dataSource.id : e.payload.dataSourceId;
         this.builds.get(sourceId)?.events.push(e);
         const held = this.sources.get(sourceId);
+        // Locked links' deltas are decided against the records as they were before this change.
+        if (e.name === 'records.upserted' || e.name === 'records.removed') this.locked.changed(e);
         if (held && !applyToSource(held, e)) this.dropSource(sourceId);
       }
     }
@@ -136,8 +154,9 @@ export class ViewCache {
     const base = await this.view(link.dashboardId, { drafts: true });
     let held = this.shared.get(link.id);
     if (!held || held.base !== base) {
-      const share = { allowCsv: link.allowCsv, expiresAt: link.expiresAt };
-      const text = `${base.body.toString('utf8', 0, base.body.length - 1)},"share":${JSON.stringify(share)}}`;
+      const share = link.filters.length ? { allowCsv: link.allowCsv, expiresAt: link.expiresAt, filters: link.filters } : { allowCsv: link.allowCsv, expiresAt: link.expiresAt };
+      const body = link.filters.length ? await this.lockedBody(link, base) : base.body.toString('utf8', 0, base.body.length - 1);
+      const text = `${body},"share":${JSON.stringify(share)}}`;
       held = { base, view: ServedView.fromText(text, base.revision, base.dataSourceId) };
       if (this.enabled && !link.revoked) {
         this.shared.delete(link.id);
@@ -147,6 +166,32 @@ export class ViewCache {
     }
     this.links.touch(link);
     return held.view;
+  }
+
+  /**
+   * The view of a link with locked filters, less its closing brace: the dashboard's head with only
+   * the records matching every locked filter — from the held source when `base` is the held view
+   * (built once per source version), else from the database.
+   */
+  private async lockedBody(link: CachedLink, base: ServedView): Promise<string> {
+    const served = this.served.get(link.dashboardId);
+    let text: string;
+    if (served && served.view === base) {
+      const source = served.source;
+      const meta = source?.meta ?? null;
+      const test = lockedTest(link.filters, meta);
+      const head = presentPublicHeadFromDtos(served.dashboard, meta);
+      text = serializePublicView(head, source ? source.filteredJson(test) : '[]', meta && source ? source.revision : 0, source?.truncated ?? false);
+    } else {
+      const dashboard = await this.ctx.models.Dashboard.findById(link.dashboardId).lean<DashboardDoc>();
+      if (!dashboard) throw NotFoundError('Share link');
+      const dataSource = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
+      const view = await publicDashboardView(this.ctx, dashboard, dataSource);
+      const test = lockedTest(link.filters, view.dataSource);
+      const records = test ? view.records.filter((r) => test(r.data)) : view.records;
+      text = serializePublicView({ dashboard: view.dashboard, tabs: view.tabs, dataSource: view.dataSource }, JSON.stringify(records), view.revision, view.truncated);
+    }
+    return text.slice(0, -1);
   }
 
   /** The share view of a token if its link is held and live and its view current, without waiting; null otherwise. */
@@ -168,6 +213,7 @@ export class ViewCache {
     this.served.clear();
     this.shared.clear();
     this.links.clear();
+    this.locked.forget();
   }
 
   /** Off: every view is read from the database (while other processes' events cannot reach us). */
@@ -278,6 +324,11 @@ export class ViewCache {
     );
     return ServedView.fromText(text, view.revision, dashboard.dataSourceId ?? null);
   }
+}
+
+/** The test of a link's locked filters under its source's types. */
+export function lockedTest(filters: WidgetFilter[], source: Pick<DataSourceDto, 'fieldTypes' | 'dateOrder'> | null) {
+  return compileLocked(filters, source ? { fieldTypes: source.fieldTypes, dateOrder: source.dateOrder } : undefined);
 }
 
 /** Applies a record or source event to a source view; false when the view must be rebuilt. */

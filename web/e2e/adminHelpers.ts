@@ -5,8 +5,8 @@ import { PASSWORD } from '../../server/test/people';
 import { startBrowser, type BrowserHarness } from './browser';
 
 /** Starts the real server (serving the WEB_DIST build) and chromium. */
-export async function startAdminBrowser(): Promise<BrowserHarness> {
-  const h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web' } });
+export async function startAdminBrowser(env: Record<string, string> = {}): Promise<BrowserHarness> {
+  const h = await startBrowser({ env: { WEB_DIST: process.env.WEB_DIST ?? 'dist/web', ...env } });
   h.page.setDefaultTimeout(10_000);
   h.context.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') console.log(`[browser ${m.type()}] ${m.text().slice(0, 300)}`);

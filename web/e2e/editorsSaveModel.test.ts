@@ -183,15 +183,20 @@ describe('one way to save: every editor keeps its edits until Save, and every wa
     const panel = page.getByTestId('widget-editor');
     await panel.getByLabel('Type').click();
     await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Line / area over time' }).click();
-    await panel.getByLabel('Points shown').fill('5000');
-    await panel.getByLabel('Points shown').blur();
-    await panel.getByText('Show at most 500 points').waitFor();
-    // The number stays as typed: the message says what to change.
-    expect(await panel.getByLabel('Points shown').inputValue()).toBe('5000');
+    // A bucket that would draw more points than a chart draws (500) is refused at its input, the choice kept.
+    const choose = async (label: string, option: string) => {
+      await panel.getByLabel(label, { exact: true }).click();
+      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: option }).first().click();
+    };
+    await choose('Time range', 'Last 30 days');
+    await choose('Bucket', 'By minute');
+    const limit = 'By minute, Last 30 days is 43,200 points; a chart draws at most 500. Pick a larger bucket or a shorter range.';
+    await panel.getByText(limit).waitFor();
+    expect(await panel.getByTestId('bucket-select').innerText()).toBe('By minute');
     await h.shot('editors-points-limit');
     await panel.getByRole('button', { name: 'Done' }).click();
     await editor.getByRole('button', { name: 'Save widgets' }).click();
-    await editor.getByTestId('widget-problems').getByText('Show at most 500 points').waitFor();
+    await editor.getByTestId('widget-problems').getByText(limit, { exact: false }).waitFor();
     expect((await tabs())[2].widgets[0].type).toBe('kpi');
     await editor.getByRole('button', { name: 'Discard changes' }).click();
 

@@ -55,6 +55,9 @@ describe('people: first start, invitations and roles in the console', () => {
     await page.goto(`/dashboards/${draft.id}`);
     await page.getByText('Quarterly draft').first().waitFor();
     await page.getByText('Widget').first().waitFor();
+    // The draft is live for its signed-in viewer: a new record shows without a reload.
+    await server.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 2, item: 'Gadget' }] } });
+    await page.getByText('Gadget').first().waitFor();
     await h.shot('viewer-draft');
     // Signed out, the same address is "not found".
     await h.context.clearCookies();

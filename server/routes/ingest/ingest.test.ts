@@ -63,6 +63,37 @@ describe('POST /api/data/ingest', () => {
     expect(raw.body.records[0].data).toEqual({ k: 'b1', v: 2 });
   });
 
+  it('writes no source of a multi-source batch when one of them is refused (first-field duplicates, a key conflict)', async () => {
+    const good = await newSource('Good');
+    const dup = await newSource('Duplicates');
+    const keyed = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Keyed', primaryKey: 'sku' } })).body as { id: string; sourceId: string };
+    const count = async (id: string) => (await s.http('GET', `/api/data/raw?dataSourceId=${id}&limit=1`)).body.total as number;
+    const res = await s.http('POST', '/api/data/ingest', {
+      body: [
+        { sourceId: good.sourceId, ticket_id: 1, subject: 'A' },
+        { sourceId: dup.sourceId, title: 'Heat' },
+        { sourceId: dup.sourceId, title: 'Heat' },
+        { sourceId: good.sourceId, ticket_id: 2, subject: 'B' },
+      ],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('primary_key_ambiguous');
+    expect(await count(good.id)).toBe(0);
+    const sources = (await s.http('GET', '/api/data/sources')).body as { id: string; primaryKey: string | null; appendOnly: boolean }[];
+    // The good source is not keyed either: nothing of the request happened.
+    expect(sources.find((d) => d.id === good.id)).toMatchObject({ primaryKey: null, appendOnly: false });
+    // A key conflict in one source (409) leaves the other unwritten too.
+    const conflict = await s.http('POST', '/api/data/ingest?primaryKey=ticket_id', {
+      body: [{ sourceId: good.sourceId, ticket_id: 1 }, { sourceId: keyed.sourceId, ticket_id: 9, sku: 'X' }],
+    });
+    expect(conflict.status).toBe(409);
+    expect(await count(good.id)).toBe(0);
+    expect(await count(keyed.id)).toBe(0);
+    // Sent alone, the good records land as before.
+    const ok = await s.http('POST', '/api/data/ingest', { body: [{ sourceId: good.sourceId, ticket_id: 1 }, { sourceId: keyed.sourceId, sku: 'X' }] });
+    expect(ok.body).toMatchObject({ inserted: 2 });
+  });
+
   it('rejects records without the key field by index while the rest land', async () => {
     const ds = await newSource();
     const res = await s.http('POST', '/api/data/ingest', {

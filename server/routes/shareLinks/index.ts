@@ -12,6 +12,7 @@ import { attachmentHeader, exportDashboardCsv } from '../../services/exportCsv';
 import { createShareLink, listShareLinks, loadDashboardForShare, revokeShareLink } from '../../services/shareLinks';
 import { resourceRouter } from '../router';
 import { sendShareView } from '../../viewCache';
+import { lockedFiltersOf } from '../../presenters/shareLink';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 
@@ -46,7 +47,8 @@ export function shareLinksRouter(app: AppContext): Router {
   router.get('/share/:token/export', auth.public(), token, validate({ query: ExportQuery }, async (ctx, { query }) => {
     const { link, dashboard, dataSource } = await loadDashboardForShare(app, ctx.params.token);
     if (!link.allowCsv) throw ForbiddenError('CSV export is turned off for this share link', ErrorCode.shareCsvForbidden);
-    const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, query.tab);
+    // A link's locked filters hold here too: only matching records are exported.
+    const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, query.tab, lockedFiltersOf(link));
     ctx.set('Content-Disposition', attachmentHeader(fileName));
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/csv; charset=utf-8';

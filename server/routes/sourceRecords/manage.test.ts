@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { collect, join, openSocket, type TestSocket } from '../../test/sockets';
@@ -122,14 +123,54 @@ describe('PUT /api/data/sources/:sourceId/records', () => {
     expect(pushed.total).toBe(2);
   });
 
-  it('replaces nothing when a record is not valid, and takes only a JSON array', async () => {
+  it('replaces nothing when a record is not valid, nor for a wrapper object that would become a set of one', async () => {
     const bad = await s.http('PUT', `/api/data/sources/${ds.sourceId}/records`, { body: [{ id: 'x' }, { amount: 3 }] });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('records_rejected');
     expect(bad.body.error.message).toContain('#1: record has no primary key field "id"');
-    const notArray = await s.http('PUT', `/api/data/sources/${ds.sourceId}/records`, { body: { records: [] } });
-    expect(notArray.status).toBe(400);
+    const wrapper = await s.http('PUT', `/api/data/sources/${ds.sourceId}/records`, { body: { id: 'w', records: [{ id: 'x' }] } });
+    expect(wrapper.status).toBe(400);
+    expect(wrapper.body.error.message).toContain('send that array itself');
     expect(await recordIds()).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('takes every body shape of the source URL: one JSON object, NDJSON, CSV, gzip; a CSV header alone empties the source', async () => {
+    const put = (raw: string | Buffer, type: string, headers: Record<string, string> = {}) =>
+      s.http('PUT', `/api/data/sources/${ds.sourceId}/records`, { raw: raw as string, token: ds.ingestKey, headers: { 'content-type': type, ...headers } });
+    const data = async () => ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=1000`)).body.records as { data: unknown }[]).map((r) => r.data);
+
+    expect((await put('{"id":"o","amount":1}', 'application/json')).body).toMatchObject({ stored: 1, removed: 4 });
+    expect(await data()).toEqual([{ id: 'o', amount: 1 }]);
+    expect((await put('{"id":"n1","amount":2}\n\n{"id":"n2","amount":3}\n', 'application/x-ndjson')).body).toMatchObject({ stored: 2, removed: 1 });
+    expect(await data()).toEqual([{ id: 'n1', amount: 2 }, { id: 'n2', amount: 3 }]);
+    expect((await put('id,amount,status\nc1,4,open\nc2,,closed\n', 'text/csv')).body).toMatchObject({ stored: 2, removed: 2 });
+    expect(await data()).toEqual([{ id: 'c1', amount: '4', status: 'open' }, { id: 'c2', status: 'closed' }]);
+    const zipped = zlib.gzipSync(JSON.stringify([{ id: 'g', amount: 5 }]));
+    const gz = await fetch(`${s.url}/api/data/sources/${ds.sourceId}/records`, { method: 'PUT', body: zipped, headers: { authorization: `Bearer ${ds.ingestKey}`, 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expect(await gz.json()).toMatchObject({ stored: 1, removed: 2 });
+    expect((await put('id,amount\n', 'text/csv')).body).toMatchObject({ stored: 0, removed: 1 });
+    expect(await data()).toEqual([]);
+    const other415 = await put('id=1', 'application/x-www-form-urlencoded');
+    expect(other415.status).toBe(415);
+  });
+
+  it('refuses the whole replace when a CSV row or an NDJSON line cannot be read, naming each by index (nothing replaced, no key set)', async () => {
+    const put = (id: string, raw: string, type: string, query = '') => s.http('PUT', `/api/data/sources/${id}/records${query}`, { raw, headers: { 'content-type': type } });
+    const csv = await put(ds.sourceId, 'id,amount\nx1,1\nx2,2,extra\nx3,3\n', 'text/csv');
+    expect(csv.status).toBe(400);
+    expect(csv.body.error.code).toBe('records_rejected');
+    expect(csv.body.error.fields).toEqual([{ path: '1', message: 'row on line 3 has 3 cells, the header names 2 columns' }]);
+    const nd = await put(ds.sourceId, '{"id":"y1"}\n{"id":\n{"amount":3}\n', 'application/x-ndjson');
+    expect(nd.status).toBe(400);
+    expect(nd.body.error.fields.map((f: { path: string }) => f.path)).toEqual(['1', '2']);
+    expect(nd.body.error.fields[0].message).toMatch(/^line 2 is not valid JSON/);
+    expect(nd.body.error.fields[1].message).toBe('record has no primary key field "id"');
+    expect(await recordIds()).toEqual(['a', 'b', 'c', 'd']);
+    // A source without a key: the refused replace does not key it either.
+    const refused = await put(other.sourceId, '{"sku":"A"}\nnot json\n', 'application/x-ndjson', '?primaryKey=sku');
+    expect(refused.status).toBe(400);
+    const listed = ((await s.http('GET', '/api/data/sources')).body as { id: string; primaryKey: string | null }[]).find((d) => d.id === other.id)!;
+    expect(listed.primaryKey).toBeNull();
   });
 
   it('lets concurrent readers see the old set or the new one, never a mix', async () => {

@@ -1,8 +1,9 @@
 import type Router from '@koa/router';
-import { DeleteRecordsRequest, ReplaceRecordsBody, ReplaceRecordsQuery } from '@common/schemas/sourceRecords';
+import { DeleteRecordsRequest, ReplaceRecordsQuery } from '@common/schemas/sourceRecords';
 import type { AppContext } from '../../context';
-import { jsonBody } from '../../middleware/body';
 import type { IngestState } from '../../middleware/guards';
+import type { ParsedRecords } from '../../middleware/parseRecords';
+import { recordsBody } from '../../middleware/recordsBody';
 import { validate } from '../../middleware/validate';
 import { deleteMatching, deleteRecord, managedSource, replaceAllRecords } from '../../services/manageRecords';
 import { resourceRouter } from '../router';
@@ -25,10 +26,10 @@ export function manageRecordsRouter(app: AppContext): Router {
     ctx.body = await deleteMatching(app, who(ctx), ds, body);
   }));
 
-  // JSON array only for now (the source URL's NDJSON/CSV parser is another change).
-  router.put('/data/sources/:sourceId/records', auth.ingest(), jsonBody({ limit: app.config.INGEST_MAX_BYTES }), validate({ body: ReplaceRecordsBody, query: ReplaceRecordsQuery }, async (ctx, { body, query }) => {
+  // Every body shape of the source's URL (JSON object or array, NDJSON, CSV; gzip/br), read by the same parser.
+  router.put('/data/sources/:sourceId/records', auth.ingest(), recordsBody({ limit: app.config.INGEST_MAX_BYTES, maxRecords: app.config.INGEST_MAX_RECORDS, wholeSet: true }), validate({ query: ReplaceRecordsQuery }, async (ctx, { query }) => {
     const ds = await managedSource(app, who(ctx), ctx.params.sourceId);
-    ctx.body = await replaceAllRecords(app, who(ctx), ds, body, query.primaryKey);
+    ctx.body = await replaceAllRecords(app, who(ctx), ds, ctx.request.body as ParsedRecords, query.primaryKey);
   }));
 
   return router;

@@ -124,6 +124,23 @@ describe('credentials of a source URL', () => {
     expect(adminInUrl.body.error.code).toBe('invalid_ingest_credential');
   });
 
+  it('ignores query parameters a webhook sender appends (naming them in warnings) and still validates the known ones', async () => {
+    const ds = await newSource({ primaryKey: 'id' });
+    const key = encodeURIComponent(ds.ingestKey);
+    const res = await postJson(url(ds, `?key=${key}&timestamp=1700000000&signature=abc&signature=def&mode=merge`), { id: 1, a: 1 }, null);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ inserted: 1, rejected: 0 });
+    expect(res.body.warnings).toEqual([{ index: -1, message: 'ignored query parameters "timestamp", "signature": this URL reads only primaryKey, mode, key' }]);
+    // The known ones still count: mode=merge keeps the stored field, a bad mode or a repeated known one is refused.
+    expect((await postJson(url(ds, '?mode=merge&ts=1'), { id: 1, b: 2 })).body.warnings).toHaveLength(1);
+    expect((await raw(ds)).records[0].data).toEqual({ id: 1, a: 1, b: 2 });
+    const bad = await postJson(url(ds, '?mode=bogus&ts=1'), { id: 2 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields[0].path).toBe('mode');
+    expect((await postJson(url(ds, '?mode=merge&mode=replace'), { id: 2 })).status).toBe(400);
+    expect((await postJson(url(ds), { id: 3 })).body.warnings).toEqual([]);
+  });
+
   it('never writes the key of ?key= into a log line, the activity log or an answer', async () => {
     const ds = await newSource();
     const other = await newSource({ name: 'Other' });

@@ -63,6 +63,23 @@ describe('invitations, roles and the last admin', () => {
     expect((await second.http('DELETE', `/api/admin/users/${second.id}`)).body.error.code).toBe('last_admin');
   });
 
+  it('keeps one admin when two admins are demoted, disabled or removed at the same moment', async () => {
+    const activeAdmins = () => s.app.ctx.accounts.models.User.countDocuments({ role: 'admin', disabled: false, passwordHash: { $ne: null } });
+    const changes = [['PATCH', { role: 'editor' }], ['PATCH', { disabled: true }], ['DELETE', undefined]] as const;
+    for (const [i, [method, body]] of changes.entries()) {
+      const [a, b] = [await addPerson(s, 'admin'), await addPerson(s, 'admin')];
+      const [other] = changes[(i + 1) % changes.length];
+      const answers = await Promise.all([
+        s.http(method, `/api/admin/users/${a.id}`, { body }),
+        s.http(other, `/api/admin/users/${b.id}`, { body: other === 'PATCH' ? changes[(i + 1) % changes.length][1] : undefined }),
+      ]);
+      expect(answers.map((r) => r.status).sort(), `${method} ${JSON.stringify(body)} with ${other}`).toEqual([200, 409]);
+      expect(answers.find((r) => r.status === 409)?.body.error.code).toBe('last_admin');
+      expect(await activeAdmins()).toBe(1);
+      await s.reset();
+    }
+  });
+
   it('ends a person\'s sessions on a role change, disabling and removal; a disabled person cannot sign in', async () => {
     const p = await addPerson(s, 'editor');
     expect((await s.http('PATCH', `/api/admin/users/${p.id}`, { body: { role: 'viewer' } })).body.role).toBe('viewer');

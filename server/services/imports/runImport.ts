@@ -285,7 +285,7 @@ async function runImport(app: AppContext, job: ImportJob, r: Resolved): Promise<
   if (replace) {
     await hooks?.beforeWrite?.(job, 1);
     if (job.cancelRequested) return finish(app, job, 'cancelled', `Cancelled: nothing was replaced, the ${where} is as it was.`);
-    const result = await replaceAllRecords(app, { admin: true }, target, pending.map((p) => p.record), plan.key ?? undefined, Infinity);
+    const result = await replaceAllRecords(app, { admin: true }, target, { format: 'array', items: pending.map((p, index) => ({ index, record: p.record })), unreadable: [] }, plan.key ?? undefined);
     job.written = pending.length;
     summarize(app, job, target, s.removed);
     return finish(app, job, 'done', `Imported ${plural(job.written, 'row')} into the ${where}, replacing its records (${plural(result.removed, 'record')} removed${result.atomic ? '' : ', not atomically'}); ${plural(job.rejected, 'row')} rejected.`);

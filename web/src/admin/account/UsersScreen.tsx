@@ -27,15 +27,19 @@ function DashboardLimit({ value, onChange }: { value: string[] | null; onChange(
   );
 }
 
-/** A single-use link to pass on (email goes out only with SMTP configured). */
+/** A single-use link: emailed to the person (SMTP configured), or shown to copy and pass on. */
 function LinkShown({ link, onClose }: { link: InviteLinkDto; onClose(): void }) {
+  const until = new Date(link.expiresAt).toLocaleString();
+  if (link.emailed) {
+    return <Alert type="success" showIcon closable onClose={onClose} title={`Email sent to ${link.user.email}: their link works once, until ${until}`} data-testid="invite-emailed" />;
+  }
   return (
     <Alert
       type="success"
       showIcon
       closable
       onClose={onClose}
-      title={`Link for ${link.user.email}, valid until ${new Date(link.expiresAt).toLocaleString()}: copy it and send it to them`}
+      title={`Link for ${link.user.email}, valid until ${until}: copy it and send it to them`}
       description={<Typography.Text code copyable data-testid="invite-link">{link.url}</Typography.Text>}
     />
   );

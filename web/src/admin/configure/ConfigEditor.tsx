@@ -8,6 +8,7 @@ import { useIsPhone } from '../shell/useSidebarState';
 import { useDashboards } from '../stores/dashboards';
 import { useDataSources } from '../stores/dataSources';
 import { EmptyState } from '../ui/States';
+import { FiltersEditor } from './FiltersEditor';
 import { BucketStyleEditor } from './bucket/BucketStyleEditor';
 import { StyleChooser, StyleSwitch } from './StyleChooser';
 import { TabStrip } from './TabStrip';
@@ -93,7 +94,10 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
             {active?.style && <Tag style={{ marginLeft: 8 }}>{active.style === 'table' ? 'Table Style' : 'Bucket Style'}</Tag>}
           </Typography.Text>
         </div>
-        <Button icon={<CloseOutlined />} onClick={onClose} aria-label="Close">{phone ? null : 'Close'}</Button>
+        <Flex gap={8} align="center">
+          {dashboard && <FiltersEditor dashboard={dashboard} source={source ?? null} />}
+          <Button icon={<CloseOutlined />} onClick={onClose} aria-label="Close">{phone ? null : 'Close'}</Button>
+        </Flex>
       </Flex>
       {dashboard && (
         <div style={{ padding: pad, background: '#fff', borderBottom: '1px solid #f0f0f0' }}>

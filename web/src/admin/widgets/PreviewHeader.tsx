@@ -2,13 +2,14 @@ import { Alert, Badge, Flex, Typography } from 'antd';
 import { useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import { orderedRecords } from '../../public/viewer/recordStore';
-import { PREVIEW_LIMIT, type PreviewRecords } from './previewStore';
+import { PREVIEW_MAX, type PreviewRecords } from './previewStore';
 import { recordFields } from './widgetDrafts';
 
-/** "Live preview with 12 of 12 records of Helpdesk"; over the first page's cap it says which records. */
-export function previewSummary(shown: number, total: number, sourceName: string): string {
+/** "Live preview with 1,200 of 1,200 records of Helpdesk"; while later pages load, or beyond the preview's cap, it says so. */
+export function previewSummary(shown: number, total: number, sourceName: string, loadingMore = false): string {
   const base = `Live preview with ${shown.toLocaleString()} of ${total.toLocaleString()} records of ${sourceName}`;
-  return total > shown ? `${base} (the first ${PREVIEW_LIMIT.toLocaleString()} and those added since)` : base;
+  if (loadingMore) return `${base} (reading the rest…)`;
+  return total > shown ? `${base} (the first ${PREVIEW_MAX.toLocaleString()} and those added since)` : base;
 }
 
 /** The builder's line about its preview: loading, or how many of the source's records it draws. */
@@ -17,10 +18,11 @@ export function PreviewSummary({ preview, sourceName }: { preview: PreviewRecord
   const shown = useStore(preview.store, (s) => s.order.length);
   const total = useStore(preview.store, (s) => s.total);
   const live = useStore(preview.store, (s) => s.live);
+  const loadingMore = useStore(preview.store, (s) => s.loadingMore);
   return (
     <Flex gap={12} align="center" style={{ marginLeft: 'auto' }}>
       <Typography.Text type="secondary" data-testid="preview-summary">
-        {status === 'loading' ? 'Loading the preview…' : previewSummary(shown, Math.max(total, shown), sourceName)}
+        {status === 'loading' ? 'Loading the preview…' : previewSummary(shown, Math.max(total, shown), sourceName, loadingMore)}
       </Typography.Text>
       <Badge status={live ? 'processing' : 'default'} text={live ? 'Live' : 'Not live'} data-testid="preview-live" data-live={live} />
     </Flex>

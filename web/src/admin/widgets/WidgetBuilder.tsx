@@ -36,9 +36,12 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
 
   const keyMappings = useMemo(() => ({ ...(source?.keyMappings ?? {}), ...dashboard.configuration.keyMappings }), [source, dashboard.configuration.keyMappings]);
   const typing = useSourceTyping(source);
-  const env = useMemo(() => ({ feed: storeFeed(preview.store), keyMappings, typing, dark: false, tv: false }), [preview, keyMappings, typing]);
+  const timeField = source?.timeField ?? null;
+  const env = useMemo(() => ({ feed: storeFeed(preview.store), keyMappings, typing, timeField, dark: false, tv: false }), [preview, keyMappings, typing, timeField]);
   const previewFields = usePreviewFields(preview);
-  const fields = useMemo(() => pickerFields(previewFields, typing), [previewFields, typing]);
+  // The source's fields and the type model's paths, plus any a preview record holds (custom fields).
+  const sourceFields = source?.fields;
+  const fields = useMemo(() => pickerFields([...new Set([...(sourceFields ?? []), ...previewFields])], typing), [sourceFields, previewFields, typing]);
   const dirty = JSON.stringify(draft) !== saved;
   const discard = () => {
     setDraft(JSON.parse(saved) as Widget[]);
@@ -50,7 +53,7 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
   const problems = draft.map((w) => ({ w, p: Object.values(widgetProblems(w)) })).filter((x) => x.p.length > 0);
 
   const add = (type: WidgetType) => {
-    const w = newWidget(type, draft);
+    const w = newWidget(type, draft, timeField);
     setDraft([...draft, w]);
     setEditing(w.id);
   };

@@ -1,23 +1,29 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
 import type { TabConfiguration, Widget } from '@common/schemas/dashboard';
-import { FILTER_OPERATORS, MAX_FILTER_VALUES, THRESHOLD_COLORS, TIME_INTERVALS, type WidgetType } from '@common/schemas/widget';
+import { FILTER_OPERATORS, MAX_FILTER_VALUES, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widget';
+import type { TimeRange } from '@common/timeRanges';
 import { cleanPickedValues, distinctValues } from '@common/widgets/templateValues';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
 import { FieldSelect } from '../ui/FieldSelect';
 import { RecordsWidgetFields } from './RecordsWidgetFields';
-import { TYPE_LABELS, widgetProblems } from './widgetDrafts';
+import { BucketPicker, RangePicker } from './TimeSettings';
+import { startConfiguration, TYPE_LABELS, widgetProblems } from './widgetDrafts';
 
 type Config = Record<string, unknown>;
 const OPERATOR_LABELS: Record<(typeof FILTER_OPERATORS)[number], string> = { eq: 'is', neq: 'is not', gt: 'greater than', gte: 'at least', lt: 'less than', lte: 'at most', contains: 'contains', in: 'is one of' };
-const METRICS = [{ value: 'count', label: 'Count of records' }, { value: 'sum', label: 'Sum' }, { value: 'avg', label: 'Average' }, { value: 'min', label: 'Minimum' }, { value: 'max', label: 'Maximum' }];
+const METRICS = [
+  { value: 'count', label: 'Count of records' }, { value: 'sum', label: 'Sum' }, { value: 'avg', label: 'Average' }, { value: 'min', label: 'Minimum' }, { value: 'max', label: 'Maximum' },
+  { value: 'distinct', label: 'Distinct count' }, { value: 'latest', label: 'Latest value (by date)' }, { value: 'perMinute', label: 'Records per minute' }, { value: 'perHour', label: 'Records per hour' },
+];
+const NO_FIELD_METRICS = new Set(['count', 'perMinute', 'perHour']);
 
 /** The side panel that edits one widget: its name, type and the settings of that type, with each problem under its field. */
 export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
   widget: Widget | null; fields: string[]; label(field: string): string; onChange(widget: Widget): void; onClose(): void;
 }) {
   // The preview's records (the builder's widget context): the values an "is one of" filter offers.
-  const { feed, typing } = useWidgetEnv();
+  const { feed, typing, timeField } = useWidgetEnv();
   if (!widget) return <Drawer open={false} onClose={onClose} />;
   const c = widget.configuration as Config;
   const problems = widgetProblems(widget);
@@ -32,9 +38,20 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
   const metric = (all: boolean) => (
     <>
       {item('metric', 'Value', <Select aria-label="Value" value={(c.metric as string) ?? 'count'} onChange={(v) => set({ metric: v })} options={all ? METRICS : METRICS.slice(0, 2)} />)}
-      {c.metric && c.metric !== 'count' && fieldSelect('valueField', 'Numeric field', 'Select a numeric field')}
+      {typeof c.metric === 'string' && !NO_FIELD_METRICS.has(c.metric) && fieldSelect('valueField', c.metric === 'distinct' || c.metric === 'latest' ? 'Field' : 'Numeric field', 'Select a field')}
     </>
   );
+  const range = c.range as TimeRange | undefined;
+  // Where the widget reads time: its range, over its date field (by default the source's time field).
+  const timeSettings = (optionalDate: boolean) => (
+    <>
+      {optionalDate
+        ? fieldSelect('dateField', 'Date field', timeField ? `The source's time field (${label(timeField)})` : 'Select a date field')
+        : fieldSelect('dateField', 'Date field')}
+      {item('range', 'Time range', <RangePicker value={range} onChange={(r) => set({ range: r })} />, optionalDate ? 'Only records dated in the range count.' : undefined)}
+    </>
+  );
+  const bucket = () => item('bucket', 'Bucket', <BucketPicker value={c.bucket as string | undefined} range={range} dateField={c.dateField as string | undefined} onChange={(b) => set({ bucket: b })} />);
   const filter = c.filter as { field?: string; operator?: string; value?: string; values?: string[] } | undefined;
   const setFilter = (patch: Config) => set({ filter: { field: '', operator: 'eq', value: '', ...filter, ...patch } });
   // Switching to or from "is one of" carries the value over (one value ↔ the first of the list).
@@ -55,9 +72,12 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
           <Input aria-label="Title" value={widget.name} maxLength={200} onChange={(e) => onChange({ ...widget, name: e.target.value })} />
         </Form.Item>
         <Form.Item label="Type">
-          <Select aria-label="Type" value={type} onChange={(t) => onChange({ ...widget, type: t, configuration: {} })} options={Object.entries(TYPE_LABELS).map(([value, l]) => ({ value, label: l }))} />
+          <Select aria-label="Type" value={type} onChange={(t) => onChange({ ...widget, type: t, configuration: startConfiguration(t, timeField) })} options={Object.entries(TYPE_LABELS).map(([value, l]) => ({ value, label: l }))} />
         </Form.Item>
         <Form.Item label="Visible"><Switch aria-label="Visible" checked={widget.visible !== false} onChange={(v) => onChange({ ...widget, visible: v })} /></Form.Item>
+        <Form.Item label="Dashboard filters" extra="Off: this widget counts every record, whatever the viewer picks in the filter bar.">
+          <Switch aria-label="Follows the dashboard filters" checked={!widget.ignoreDashboardFilters} onChange={(v) => onChange({ ...widget, ignoreDashboardFilters: v ? undefined : true })} />
+        </Form.Item>
         <Divider />
         {type === 'kpi' && (
           <>
@@ -67,6 +87,12 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
               {item('unitPosition', 'Unit position', <Segmented value={(c.unitPosition as string) ?? 'suffix'} onChange={(v) => set({ unitPosition: v })} options={[{ value: 'prefix', label: 'Before' }, { value: 'suffix', label: 'After' }]} />)}
               {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
             </Flex>
+            {timeSettings(true)}
+            <Flex gap={24} wrap>
+              {item('compare', 'Compare with the previous period', <Switch aria-label="Compare with the previous period" checked={Boolean(c.compare)} onChange={(v) => set({ compare: v })} />, range?.kind === 'all' || !range ? 'Needs a time range: all time has no previous period.' : undefined)}
+              {item('sparkline', 'Sparkline', <Switch aria-label="Sparkline" checked={Boolean(c.sparkline)} onChange={(v) => set({ sparkline: v })} />)}
+            </Flex>
+            {Boolean(c.sparkline) && bucket()}
             <Typography.Text strong>Threshold colours</Typography.Text>
             <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>The number takes the colour of the highest threshold it reaches.</Typography.Paragraph>
             {thresholds.map((t, i) => (
@@ -86,15 +112,15 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {item('topN', type === 'bar' ? 'Bars shown (the rest is "Other")' : 'Slices shown (the rest is "Other")', <InputNumber aria-label="Groups shown" value={(c.topN as number) ?? (type === 'bar' ? 8 : 6)} onChange={(v) => set({ topN: v ?? undefined })} />, type === 'bar' ? '1 to 50' : '1 to 20')}
             {item('order', 'Order', <Segmented aria-label="Order" value={(c.order as string) ?? 'value'} onChange={(v) => set({ order: v })} options={[{ value: 'value', label: 'Largest first' }, { value: 'label', label: 'By label (A–Z)' }]} />, '"Other" comes last either way.')}
             {type === 'bar' && fieldSelect('stackField', 'Stack by (optional)', 'No stacking')}
+            {timeSettings(true)}
             {type === 'bar' && item('horizontal', 'Horizontal bars', <Switch aria-label="Horizontal bars" checked={Boolean(c.horizontal)} onChange={(v) => set({ horizontal: v })} />, 'Long labels read best across. Upright bars turn their labels when they are many; a label shortened with "…" shows in full on hover.')}
           </>
         )}
         {type === 'line' && (
           <>
-            {fieldSelect('dateField', 'Date field')}
-            {item('interval', 'Per', <Segmented value={(c.interval as string) ?? 'day'} onChange={(v) => set({ interval: v })} options={TIME_INTERVALS.map((v) => ({ value: v, label: v }))} />)}
+            {timeSettings(false)}
+            {bucket()}
             {metric(false)}
-            {item('points', 'Points shown (ending now)', <InputNumber aria-label="Points shown" value={(c.points as number) ?? 30} onChange={(v) => set({ points: v ?? undefined })} />, '2 to 500')}
             {item('area', 'Fill the area', <Switch aria-label="Fill the area" checked={Boolean(c.area)} onChange={(v) => set({ area: v })} />)}
           </>
         )}

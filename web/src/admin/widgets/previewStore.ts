@@ -1,11 +1,13 @@
 import { createStore, type StoreApi } from 'zustand';
 import type { RecordsRemoved, RecordsUpserted } from '@common/realtime';
-import type { RawDataResponse } from '@common/schemas/record';
+import type { RawDataResponse, RecordDto } from '@common/schemas/record';
 import { emptyRecords, recordKeeper, type RecordsState } from '../../public/viewer/recordStore';
 import { RevisionGate } from '../../public/viewer/revisionGate';
 
-/** The most records the first page of the preview holds; records that arrive live are added. */
+/** Records per page the preview reads (the most /api/data/raw gives at once); it reads every page. */
 export const PREVIEW_LIMIT = 1000;
+/** The most records the preview holds (as many as the viewer's view holds by default). */
+export const PREVIEW_MAX = 100_000;
 
 export type PreviewDelta = { kind: 'upserted'; e: RecordsUpserted } | { kind: 'removed'; e: RecordsRemoved };
 
@@ -18,11 +20,14 @@ export interface PreviewState extends RecordsState {
   stale: boolean;
   /** In the source's room: pushed changes arrive. */
   live: boolean;
+  /** Later pages are still being read (the first is shown). */
+  loadingMore: boolean;
 }
 
 /**
  * The widget builder's live preview of one data source: a record store (the viewer's record-keeping,
- * recordStore.ts) loaded from the first page of /api/data/raw and moved by the source's pushed
+ * recordStore.ts) loaded from /api/data/raw — the first page, then every further page (`more`), so
+ * it counts and charts all of the source's records as the viewer does — and moved by the source's pushed
  * deltas under the viewer's revision rules (revisionGate.ts). Deltas that arrive while a fetch is
  * under way wait for its answer; a gap marks the store `stale` for the caller to fetch again.
  */
@@ -34,7 +39,7 @@ export class PreviewRecords {
   private buffered: PreviewDelta[] = [];
 
   constructor(readonly dataSourceId: string) {
-    this.store = createStore<PreviewState>(() => ({ ...emptyRecords(), version: 0, status: 'loading', error: null, total: 0, stale: false, live: false }));
+    this.store = createStore<PreviewState>(() => ({ ...emptyRecords(), version: 0, status: 'loading', error: null, total: 0, stale: false, live: false, loadingMore: false }));
     this.keeper = recordKeeper(this.store);
   }
 
@@ -51,9 +56,23 @@ export class PreviewRecords {
   /** The fetch's answer: the records at its revision, then the deltas that came meanwhile. */
   loaded(raw: Pick<RawDataResponse, 'records' | 'total' | 'revision'>) {
     this.fetchingNow = false;
-    this.keeper.load(raw.records, raw.revision, { status: 'ready', error: null, total: raw.total, stale: false });
+    this.keeper.load(raw.records, raw.revision, { status: 'ready', error: null, total: raw.total, stale: false, loadingMore: raw.total > raw.records.length });
     this.gate.fetched();
     this.flush();
+  }
+
+  /**
+   * A later page: its records are added where the preview does not hold a newer version (a pushed
+   * change may have come between the pages); `last` says the preview has every page now.
+   */
+  more(records: RecordDto[], last: boolean) {
+    const s = this.store.getState();
+    const fresh = records.filter((r) => {
+      const held = s.records.get(r.recordId);
+      return !held || held.revision < r.revision;
+    });
+    if (fresh.length) this.keeper.upserted({ dataSourceId: this.dataSourceId, revision: s.revision, total: s.total, part: 0, parts: 1, records: fresh }, { loadingMore: !last });
+    else if (s.loadingMore !== !last) this.store.setState({ loadingMore: !last });
   }
 
   /** The fetch failed: keep what is shown (an error state only when nothing is). */

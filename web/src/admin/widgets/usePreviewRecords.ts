@@ -6,14 +6,15 @@ import { api, errorText } from '../../api/client';
 import { orderedRecords } from '../../public/viewer/recordStore';
 import { followSource } from '../../realtime/sourceRooms';
 import { useAdminSocket } from '../stores/useAdminRealtime';
-import { PREVIEW_LIMIT, PreviewRecords, type PreviewDelta } from './previewStore';
+import { PREVIEW_LIMIT, PREVIEW_MAX, PreviewRecords, type PreviewDelta } from './previewStore';
 
 export { PREVIEW_LIMIT } from './previewStore';
 
 /**
- * The live preview of a data source (previewStore.ts): the first 1,000 records from /api/data/raw,
- * then the source's pushed deltas over the admin socket (`datasource:<id>` room). A missed
- * revision, or a reconnect the server could not recover, fetches the first page again. Leaves the
+ * The live preview of a data source (previewStore.ts): every record from /api/data/raw (the first
+ * page shown at once, the others read after it, up to PREVIEW_MAX), then the source's pushed deltas
+ * over the admin socket (`datasource:<id>` room). A missed revision, or a reconnect the server could
+ * not recover, reads the records again. Leaves the
  * room when the source changes or the screen closes. Without a source: no records.
  */
 export function useLivePreview(dataSourceId: string | null): PreviewRecords {
@@ -37,8 +38,17 @@ export function useLivePreview(dataSourceId: string | null): PreviewRecords {
       inFlight = true;
       preview.fetching();
       try {
-        const raw = await api.get<RawDataResponse>(`/api/data/raw?dataSourceId=${encodeURIComponent(id)}&limit=${PREVIEW_LIMIT}`);
+        const page = (offset: number) => api.get<RawDataResponse>(`/api/data/raw?dataSourceId=${encodeURIComponent(id)}&limit=${PREVIEW_LIMIT}&offset=${offset}`);
+        const raw = await page(0);
         if (!disposed) preview.loaded(raw);
+        // The rest, a page at a time, while the first is already drawn and deltas apply.
+        const until = Math.min(raw.total, PREVIEW_MAX);
+        for (let offset = raw.records.length; !disposed && raw.records.length > 0 && offset < until; ) {
+          const next = await page(offset);
+          offset += next.records.length;
+          if (!disposed) preview.more(next.records, next.records.length === 0 || offset >= Math.min(next.total, PREVIEW_MAX));
+          if (next.records.length === 0) break;
+        }
       } catch (e) {
         if (!disposed) preview.failed(errorText(e));
       } finally {

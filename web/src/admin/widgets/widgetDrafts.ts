@@ -18,10 +18,13 @@ function nextId(widgets: WidgetT[]): string {
   return `w${n}`;
 }
 
+/** A new configuration of a type: a line chart starts on the source's time field, when it has one. */
+export const startConfiguration = (type: WidgetType, timeField?: string | null): WidgetT['configuration'] => (type === 'line' && timeField ? { dateField: timeField } : {});
+
 /** A new widget of a type, placed below the others; charts start incomplete until a field is picked. */
-export function newWidget(type: WidgetType, widgets: WidgetT[]): WidgetT {
+export function newWidget(type: WidgetType, widgets: WidgetT[], timeField?: string | null): WidgetT {
   const bottom = placeWidgets(widgets).reduce((m, w) => Math.max(m, w.layout.y + w.layout.h), 0);
-  return { id: nextId(widgets), name: TYPE_LABELS[type], type, visible: true, configuration: {}, layout: { x: 0, y: bottom, ...defaultSize(type) } };
+  return { id: nextId(widgets), name: TYPE_LABELS[type], type, visible: true, configuration: startConfiguration(type, timeField), layout: { x: 0, y: bottom, ...defaultSize(type) } };
 }
 
 /** A copy placed below the others, named "<name> (copy)". */

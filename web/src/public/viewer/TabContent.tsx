@@ -1,4 +1,5 @@
 import { Card, Empty, Flex } from 'antd';
+import { useMemo, type ReactNode } from 'react';
 import type { PublicTabDto, TabConfiguration, Widget } from '@common/schemas/dashboard';
 import { isChartWidgetType } from '@common/schemas/widget';
 import { BucketView } from './BucketView';
@@ -6,7 +7,15 @@ import { TableView } from './TableView';
 import { EmptyText } from './EmptyText';
 import { ChartWidget, WidgetFrame } from './widgets/ChartWidget';
 import { WidgetGrid } from './widgets/WidgetGrid';
-import { useWidgetEnv } from './widgets/widgetContext';
+import { useWidgetEnv, WidgetContext } from './widgets/widgetContext';
+
+/** A widget that opts out of the dashboard's filter bar reads every record. */
+function WidgetFeed({ widget, children }: { widget: Widget; children: ReactNode }) {
+  const env = useWidgetEnv();
+  const all = useMemo(() => ({ ...env, feed: env.unfiltered ?? env.feed }), [env]);
+  if (!widget.ignoreDashboardFilters || !env.unfiltered) return children;
+  return <WidgetContext.Provider value={all}>{children}</WidgetContext.Provider>;
+}
 
 /** One view of the records: "table" is a table, any other type a bucket board. */
 function View({ type, configuration, height }: { type: string | null; configuration: TabConfiguration; height?: number }) {
@@ -18,11 +27,13 @@ function View({ type, configuration, height }: { type: string | null; configurat
  * (the viewer's grid and the widget builder's preview draw widgets with this).
  */
 export function GridWidget({ widget, height }: { widget: Widget; height: number }) {
-  if (isChartWidgetType(widget.type)) return <ChartWidget widget={widget} />;
+  if (isChartWidgetType(widget.type)) return <WidgetFeed widget={widget}><ChartWidget widget={widget} /></WidgetFeed>;
   return (
     <WidgetFrame title={widget.name || widget.id}>
       <div style={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
-        <View type={widget.type === 'table' ? 'table' : 'bucket'} configuration={widget.configuration ?? {}} height={Math.max(200, height - 150)} />
+        <WidgetFeed widget={widget}>
+          <View type={widget.type === 'table' ? 'table' : 'bucket'} configuration={widget.configuration ?? {}} height={Math.max(200, height - 150)} />
+        </WidgetFeed>
       </div>
     </WidgetFrame>
   );
@@ -46,7 +57,9 @@ export function TabContent({ tab }: { tab: PublicTabDto }) {
       <Flex vertical gap={16}>
         {visible.map((w) => (
           <Card key={w.id} title={w.name || w.id} data-testid="widget" styles={{ body: { padding: 12 } }}>
-            <View type={w.type === 'table' ? 'table' : 'bucket'} configuration={w.configuration ?? {}} />
+            <WidgetFeed widget={w}>
+              <View type={w.type === 'table' ? 'table' : 'bucket'} configuration={w.configuration ?? {}} />
+            </WidgetFeed>
           </Card>
         ))}
       </Flex>

@@ -19,13 +19,18 @@ import { useFieldTyping, useKeyMappings } from './useKeyMappings';
 import { useViewerTheme } from './viewerTheme';
 import { WidgetContext, viewerFeed } from './widgets/widgetContext';
 import { useDocumentTitle } from '../../useDocumentTitle';
+import type { WidgetFilter } from '@common/schemas/widget';
+import { FilterBar } from './filters/FilterBar';
+import { useFilterBar } from './filters/useFilterBar';
+
+type Bar = ReturnType<typeof useFilterBar>;
 
 /**
  * The public dashboard viewer at /dashboards/:id (spec 2.13); a share link's page passes its own
  * feed. `?embed=1` leaves out the header (the page sits in someone else's iframe); `?tv=1` is TV
  * mode, `&rotate=N` rotates its tabs and `&page=N` sets how often (seconds) tables and boards turn a page.
  */
-export default function ViewerPage({ feed: given }: { feed?: ViewerFeed }) {
+export default function ViewerPage({ feed: given, locked = [] }: { feed?: ViewerFeed; locked?: WidgetFilter[] }) {
   const { id = '' } = useParams();
   const byId = useMemo(() => dashboardFeed(id), [id]);
   const feed = given ?? byId;
@@ -35,12 +40,15 @@ export default function ViewerPage({ feed: given }: { feed?: ViewerFeed }) {
   const dark = useViewerTheme((s) => s.dark) || tv;
   const keyMappings = useKeyMappings();
   const typing = useFieldTyping();
+  const timeField = useViewerStore((s) => s.head?.dataSource?.timeField ?? null);
   const paging = tv ? pageSeconds(search.get('page')) : 0;
-  const env = useMemo(() => ({ feed: viewerFeed, keyMappings, typing, dark, tv, pageSeconds: paging }), [keyMappings, typing, dark, tv, paging]);
+  // The filter bar narrows what every widget, table and board reads; opted-out widgets read `unfiltered`.
+  const bar = useFilterBar(viewerFeed, typing);
+  const env = useMemo(() => ({ feed: bar.feed, unfiltered: viewerFeed, keyMappings, typing, timeField, dark, tv, pageSeconds: paging }), [bar.feed, keyMappings, typing, timeField, dark, tv, paging]);
   return (
     <ViewerTheme dark={dark} large={tv}>
       <WidgetContext.Provider value={env}>
-        {tv ? <TvPage feed={feed} rotate={rotateSeconds(search.get('rotate'))} /> : <NormalViewer feed={feed} given={given} embed={embed} />}
+        {tv ? <TvPage feed={feed} rotate={rotateSeconds(search.get('rotate'))} /> : <NormalViewer feed={feed} given={given} embed={embed} bar={bar} locked={locked} />}
       </WidgetContext.Provider>
     </ViewerTheme>
   );
@@ -53,13 +61,14 @@ function TvPage({ feed, rotate }: { feed: ViewerFeed; rotate: number }) {
   return <TvViewer head={head} status={status} rotate={rotate} />;
 }
 
-function NormalViewer({ feed, given, embed }: { feed: ViewerFeed; given?: ViewerFeed; embed: boolean }) {
+function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; given?: ViewerFeed; embed: boolean; bar: Bar; locked: WidgetFilter[] }) {
   const retry = useViewerSync(feed);
   const status = useViewerStore((s) => s.status);
   const head = useViewerStore((s) => s.head);
   const truncated = useViewerStore((s) => s.truncated);
   const total = useViewerStore((s) => s.order.length);
   const navigate = useNavigate();
+  const keyMappings = useKeyMappings();
   const { token } = theme.useToken();
   const [selected, setSelected] = useState<string | null>(null);
   const name = head?.dashboard.name;
@@ -89,6 +98,7 @@ function NormalViewer({ feed, given, embed }: { feed: ViewerFeed; given?: Viewer
     const active = head.tabs.some((t) => t.id === selected) ? selected! : head.tabs[0].id;
     body = (
       <>
+        <FilterBar filters={bar.filters} choices={bar.choices} onChange={bar.onChange} onClear={bar.onClear} records={viewerFeed} locked={locked} label={(f) => keyMappings[f] ?? f} />
         {truncated && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={`Showing the first ${total.toLocaleString()} records of this data source.`} />}
         <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <ViewerTabContext.Provider value={tab.id}><TabShownContext.Provider value={tab.id === active}><TabContent tab={tab} /></TabShownContext.Provider></ViewerTabContext.Provider> }))} />
       </>

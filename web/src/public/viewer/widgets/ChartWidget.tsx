@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Skeleton, Tooltip } from 'antd';
+import { Alert, Button, Card, Skeleton, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { Widget } from '@common/schemas/dashboard';
 import type { ChartConfigs, ChartWidgetType, KpiConfig, WidgetFilter } from '@common/schemas/widget';
@@ -7,7 +7,8 @@ import { downloadCsv } from './csvDownload';
 import { SR_ONLY } from '../../srOnly';
 import { KpiValue } from './KpiValue';
 import { useFieldLabel, useWidgetEnv } from './widgetContext';
-import { parseChartWidget, useWidgetData, widgetTable } from './widgetData';
+import { metricLabel, parseChartWidget, useWidgetData, widgetTable } from './widgetData';
+import { rangeLabel } from '@common/timeRanges';
 
 const ChartView = lazy(() => import('./ChartView'));
 
@@ -31,7 +32,7 @@ export function WidgetFrame({ title, extra, children }: { title: string; extra?:
 }
 
 function kpiCaption(c: KpiConfig, label: (f: string | undefined) => string): string {
-  const what = c.metric === 'count' ? 'Records' : `${{ sum: 'Sum', avg: 'Average', min: 'Minimum', max: 'Maximum' }[c.metric]} of ${label(c.valueField)}`;
+  const what = (c.metric === 'count' ? 'Records' : metricLabel(c, label)) + (c.range.kind === 'all' ? '' : `, ${rangeLabel(c.range).toLowerCase()}`);
   if (!c.filter) return what;
   const right = c.filter.operator === 'in' ? (c.filter.values ?? []).join(', ') : c.filter.value;
   return `${what} where ${label(c.filter.field)} ${OPERATOR_TEXT[c.filter.operator]} ${right || '(empty)'}`;
@@ -40,7 +41,8 @@ function kpiCaption(c: KpiConfig, label: (f: string | undefined) => string): str
 /** A KPI, bar, donut or line widget, live; an incomplete one says what is missing. */
 export function ChartWidget({ widget }: { widget: Widget }) {
   const title = widget.name || widget.id;
-  const parsed = parseChartWidget(widget);
+  const { timeField } = useWidgetEnv();
+  const parsed = parseChartWidget(widget, timeField);
   if (!parsed.ok) {
     return (
       <WidgetFrame title={title}>
@@ -66,9 +68,14 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
       {data.counting ? (
         <Skeleton active title={false} paragraph={{ rows: 2 }} data-testid="widget-counting" />
       ) : data.type === 'kpi' ? (
-        <KpiValue value={data.value} config={data.config} caption={kpiCaption(data.config, label)} large={tv} />
+        <KpiValue value={data.value} config={data.config} caption={kpiCaption(data.config, label)} large={tv} comparison={data.comparison} spark={data.spark} dark={dark} />
       ) : (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
+          {data.type === 'line' && data.buckets > data.rows.length && (
+            <Typography.Text type="secondary" data-testid="chart-limit">
+              The last {data.rows.length} of {data.buckets.toLocaleString('en-US')} {data.bucket}s: a chart draws at most {data.rows.length} points; pick a larger bucket or a range.
+            </Typography.Text>
+          )}
           <div style={{ flex: 1, minHeight: 0 }}>
             <ChartView data={data} dark={dark} large={tv} label={`${title}: ${table.slice(1).map((r) => r.join(' ')).join(', ')}`} />
           </div>

@@ -2,6 +2,10 @@ import { Typography, theme } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import type { KpiConfig } from '@common/schemas/widget';
 import { formatKpi, thresholdColor } from '@common/widgets/format';
+import type { Comparison } from '@common/widgets/aggregate';
+import { previousLabel } from '@common/timeRanges';
+import { Sparkline } from './Sparkline';
+import type { Series } from './widgetData';
 
 const TWEEN_MS = 400;
 
@@ -33,8 +37,21 @@ function useTween(target: number | null): number | null {
 
 type Palette = 'green' | 'gold' | 'orange' | 'red' | 'blue' | 'purple';
 
-/** A KPI tile's number, coloured by its thresholds; `caption` says what it counts. */
-export function KpiValue({ value, config, caption, large }: { value: number | null; config: KpiConfig; caption: string; large: boolean }) {
+/** "▲ 12%", "▼ 3.5%", "—" (no previous value, or 0: no percentage to give). */
+export function changeText(c: Comparison): string {
+  if (c.percent === null) return '—';
+  const size = Math.abs(c.percent);
+  const shown = size >= 10 || size === 0 ? Math.round(size) : Number(size.toFixed(1));
+  return `${c.percent > 0 ? '▲' : c.percent < 0 ? '▼' : '='} ${shown.toLocaleString('en-US')}%`;
+}
+
+/**
+ * A KPI tile's number, coloured by its thresholds; `caption` says what it counts. Optionally the
+ * change against the previous period (up green, down red) and a sparkline of the metric per bucket.
+ */
+export function KpiValue({ value, config, caption, large, comparison, spark, dark }: {
+  value: number | null; config: KpiConfig; caption: string; large: boolean; comparison?: Comparison | null; spark?: Series | null; dark?: boolean;
+}) {
   const { token } = theme.useToken();
   const shown = useTween(value);
   const color = thresholdColor(value, config.thresholds);
@@ -52,7 +69,16 @@ export function KpiValue({ value, config, caption, large }: { value: number | nu
       >
         {formatKpi(rounded, config)}
       </div>
+      {comparison && (
+        <Typography.Text
+          data-testid="kpi-change"
+          style={{ fontSize: large ? 20 : undefined, color: comparison.percent === null || comparison.percent === 0 ? token.colorTextSecondary : comparison.percent > 0 ? shade('green') : shade('red') }}
+        >
+          {changeText(comparison)} vs {previousLabel(config.range)}
+        </Typography.Text>
+      )}
       <Typography.Text type="secondary" style={{ fontSize: large ? 20 : undefined }}>{caption}</Typography.Text>
+      {spark && spark.rows.length > 1 && <Sparkline rows={spark.rows} color={color ? shade(color) : token.colorPrimary} height={large ? 48 : 32} dark={dark} />}
     </div>
   );
 }

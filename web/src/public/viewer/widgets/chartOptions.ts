@@ -1,5 +1,5 @@
 import type { WidgetData } from './widgetData';
-import { intervalLabel } from './widgetData';
+import { intervalLabel, seriesSpansYears } from './widgetData';
 import type { ChartOption } from './EChart';
 
 /** The ECharts option of a bar, donut or line widget; series ids stay fixed so updates animate in place. */
@@ -17,7 +17,9 @@ export function chartOption(data: Exclude<WidgetData, { type: 'kpi' }>, colors: 
       }],
     };
   }
-  const categories = data.type === 'line' ? data.rows.map((r) => intervalLabel(r.start, data.config.interval)) : data.rows.map((r) => r.key);
+  // Over a new year, every label carries its year ("Jan 1998"): "Jan" alone would not say which.
+  const withYear = data.type === 'line' && seriesSpansYears(data.rows);
+  const categories = data.type === 'line' ? data.rows.map((r) => intervalLabel(r.start, data.bucket, withYear)) : data.rows.map((r) => r.key);
   const values = data.rows.map((r) => r.value);
   const horizontal = data.type === 'bar' && 'horizontal' in data.config && data.config.horizontal;
   const category = { type: 'category', data: categories, boundaryGap: data.type !== 'line', axisLabel: categoryLabels(data.type === 'bar', horizontal, categories, fontSize, colors.text), inverse: horizontal };

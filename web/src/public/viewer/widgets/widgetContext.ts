@@ -25,9 +25,13 @@ export const viewerFeed: RecordFeed = storeFeed(useViewerStore);
 
 export interface WidgetEnv {
   feed: RecordFeed;
+  /** The records before the dashboard's filter bar narrows them (widgets that opt out read these). */
+  unfiltered?: RecordFeed;
   keyMappings: KeyMappings;
   /** The source's type model: how each field's values read, sort and export (common/types). */
   typing: FieldTyping;
+  /** The source's time field: the date field of a widget that names none. */
+  timeField?: string | null;
   dark: boolean;
   /** TV mode: larger type, no controls, tables and boards paging by themselves. */
   tv: boolean;

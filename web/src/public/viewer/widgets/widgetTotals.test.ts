@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RecordDto } from '@common/schemas/record';
 import { Aggregator, type AggregateSpec } from '@common/widgets/aggregate';
 import type { RecordsChange } from '../viewerStore';
@@ -84,5 +84,36 @@ describe('a widget\'s totals over a large store', () => {
     totals.stop();
     while (clock.pending()) clock.runOne();
     expect(totals.version).toBeNull();
+  });
+
+  it('slides a relative range by itself on a timer at each slot boundary: records age out with no change to the feed and no recount', () => {
+    vi.useFakeTimers({ now: new Date(2026, 2, 10, 12, 0, 30) });
+    try {
+      const now = Date.now();
+      const { feed } = feedOf(0);
+      // One record a minute over the last 20 minutes: "Last 15 minutes" holds the 15 newest (the current minute included).
+      for (let i = 0; i < 20; i++) feed.get().records.set(String(i), { recordId: String(i), data: { at: new Date(now - i * 60_000).toISOString() } } as unknown as RecordDto);
+      const sliding: AggregateSpec = { metric: 'count', dateField: 'at', range: { kind: 'relative', last: '15m' } };
+      const totals = new WidgetTotals(sliding, feed);
+      let notified = 0;
+      const off = totals.subscribe(() => notified++);
+      totals.snapshot();
+      expect(totals.aggregator.value()).toBe(15);
+      const counted = totals.aggregator;
+      // 12:01:00 (and a few ms): the window moves on by a minute.
+      vi.advanceTimersByTime(31_000);
+      expect(notified).toBe(1);
+      expect(totals.aggregator.value()).toBe(14);
+      vi.advanceTimersByTime(60_000);
+      expect(totals.aggregator.value()).toBe(13);
+      // The same totals, moved: not a recount; the feed never changed.
+      expect(totals.aggregator).toBe(counted);
+      expect(feed.get().version).toBe(1);
+      off();
+      vi.advanceTimersByTime(600_000);
+      expect(notified).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

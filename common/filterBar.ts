@@ -1,0 +1,97 @@
+/**
+ * The dashboard's filters applied to records, the same on server and web: a viewer's choices in the
+ * filter bar (common/schemas/dashboardFilter.ts) and a share link's locked filters (widget filters,
+ * all applied) each compile once into one test of a record.
+ */
+import { fieldReader, isEmptyValue } from './cells';
+import type { DashboardFilter, FilterChoice, FilterChoices } from './schemas/dashboardFilter';
+import type { WidgetFilter } from './schemas/widget';
+import { inWindow, resolveRange } from './timeRanges';
+import { timeOf } from './types/dates';
+import { NO_TYPING, type FieldTyping } from './types/fieldTyping';
+import { compileFilter, toNumber } from './widgets/aggregate';
+
+type Data = Record<string, unknown>;
+export type RecordTest = (data: Data) => boolean;
+
+/** Every test passes (none: everything passes). */
+export function allOf(tests: RecordTest[]): RecordTest | null {
+  if (tests.length === 0) return null;
+  if (tests.length === 1) return tests[0];
+  return (data) => {
+    for (const t of tests) if (!t(data)) return false;
+    return true;
+  };
+}
+
+/** Whether a choice narrows anything (no values, all time and no bounds do not). */
+export function isActiveChoice(choice: FilterChoice | undefined): choice is FilterChoice {
+  if (!choice) return false;
+  if (choice.kind === 'category') return choice.values.length > 0;
+  if (choice.kind === 'date') return choice.range.kind !== 'all';
+  return choice.min !== null || choice.max !== null;
+}
+
+/** The choice a filter starts with: nothing picked; a date filter's configured range. */
+export function defaultChoice(filter: DashboardFilter): FilterChoice {
+  if (filter.kind === 'category') return { kind: 'category', values: [] };
+  if (filter.kind === 'date') return { kind: 'date', range: filter.range };
+  return { kind: 'number', min: null, max: null };
+}
+
+/** One filter's choice as a test of a record; null when it does not narrow. Relative ranges resolve at `now`. */
+export function compileChoice(field: string, choice: FilterChoice, typing: FieldTyping = NO_TYPING, now = Date.now()): RecordTest | null {
+  if (!isActiveChoice(choice)) return null;
+  if (choice.kind === 'category') return compileFilter({ field, operator: 'in', value: '', values: choice.values });
+  const read = fieldReader(field);
+  if (choice.kind === 'number') {
+    const { min, max } = choice;
+    return (data) => {
+      const n = toNumber(read(data));
+      return n !== null && (min === null || n >= min) && (max === null || n <= max);
+    };
+  }
+  const window = resolveRange(choice.range, now);
+  const reading = { dateOrder: typing.dateOrder, epoch: true };
+  return (data) => {
+    const t = timeOf(read(data), reading);
+    return !Number.isNaN(t) && inWindow(t, window);
+  };
+}
+
+/** The filter bar's choices (by filter id, falling back to each filter's default) as one test; null when nothing narrows. */
+export function compileChoices(filters: readonly DashboardFilter[], choices: FilterChoices, typing: FieldTyping = NO_TYPING, now = Date.now()): RecordTest | null {
+  const tests: RecordTest[] = [];
+  for (const f of filters) {
+    const choice = choices[f.id];
+    const t = compileChoice(f.field, choice && choice.kind === f.kind ? choice : defaultChoice(f), typing, now);
+    if (t) tests.push(t);
+  }
+  return allOf(tests);
+}
+
+/** A share link's locked filters (widget filters, all applied) as one test; null when it locks none. */
+export function compileLocked(filters: readonly WidgetFilter[] | undefined, typing: FieldTyping = NO_TYPING): RecordTest | null {
+  return allOf((filters ?? []).map((f) => compileFilter(f, typing)));
+}
+
+/** The values of a field with how many records hold each, most frequent first (empty values left out), at most `limit`. */
+export function valueCounts(records: Iterable<{ data: Data }>, field: string, limit: number): { value: string; count: number }[] {
+  const read = fieldReader(field);
+  const counts = new Map<string, number>();
+  for (const r of records) {
+    const raw = read(r.data);
+    if (isEmptyValue(raw)) continue;
+    const key = typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value)).slice(0, limit);
+}
+
+/** A widget filter as a chip reads it: "Status is one of open, closed", "Amount ≥ 10". */
+export function lockedFilterLabel(f: WidgetFilter, label: (field: string) => string = (x) => x): string {
+  const name = label(f.field);
+  const ops: Record<WidgetFilter['operator'], string> = { eq: '=', neq: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', contains: 'contains', in: 'is one of' };
+  const value = f.operator === 'in' ? (f.values ?? []).join(', ') : f.value;
+  return `${name} ${ops[f.operator]} ${value}`;
+}

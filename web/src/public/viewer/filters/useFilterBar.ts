@@ -1,0 +1,51 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { compileChoices } from '@common/filterBar';
+import type { DashboardFilter, FilterChoice } from '@common/schemas/dashboardFilter';
+import { isSliding } from '@common/timeRanges';
+import type { FieldTyping } from '@common/types/fieldTyping';
+import { useViewerStore } from '../viewerStore';
+import type { RecordFeed } from '../widgets/widgetContext';
+import { FilteredFeed } from './filteredFeed';
+import { paramOf, readChoices, writeChoice } from './filterUrl';
+
+const NO_FILTERS: DashboardFilter[] = [];
+/** Sliding ranges ("Last 24 hours", "Today") move on this often. */
+const SLIDE_MS = 60_000;
+
+/**
+ * The dashboard's filter bar in the viewer: its filters (from the dashboard), the viewer's choices
+ * (from the page's URL, so a filtered view is a link; a change replaces the history entry) and the
+ * filtered feed every widget, table and bucket board reads (`base` stays for widgets that opt out).
+ */
+export function useFilterBar(base: RecordFeed, typing: FieldTyping) {
+  const filtersKey = useViewerStore((s) => JSON.stringify(s.head?.dashboard.configuration.filters ?? NO_FILTERS));
+  const filters = useMemo(() => JSON.parse(filtersKey) as DashboardFilter[], [filtersKey]);
+  const [search, setSearch] = useSearchParams();
+  const ours = filters.map((f) => search.getAll(paramOf(f.id)).join('\u0000')).join('\u0001');
+  // Only the filters' own parameters (`ours`) matter, not ?tv or ?embed.
+  const choices = useMemo(() => readChoices(filters, search), [filters, ours]);
+  const sliding = filters.some((f) => {
+    const c = choices[f.id];
+    return c?.kind === 'date' && isSliding(c.range);
+  });
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!sliding) return;
+    const timer = window.setInterval(() => setNow(Date.now()), SLIDE_MS);
+    return () => window.clearInterval(timer);
+  }, [sliding]);
+  const test = useMemo(() => compileChoices(filters, choices, typing, now), [filters, choices, typing, now]);
+  const feed = useMemo(() => new FilteredFeed(base), [base]);
+  // Before paint: the widgets read the new test's records from their first render on.
+  useLayoutEffect(() => feed.setTest(test), [feed, test]);
+
+  const onChange = useCallback((filter: DashboardFilter, choice: FilterChoice) => setSearch((s) => writeChoice(s, filter, choice), { replace: true }), [setSearch]);
+  const onClear = useCallback(() => setSearch((s) => {
+    const next = new URLSearchParams(s);
+    for (const f of filters) next.delete(paramOf(f.id));
+    for (const f of filters) if (f.kind === 'date' && f.range.kind !== 'all') next.set(paramOf(f.id), 'all');
+    return next;
+  }, { replace: true }), [setSearch, filters]);
+  return { feed, filters, choices, onChange, onClear };
+}
