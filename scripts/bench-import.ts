@@ -109,6 +109,9 @@ async function main() {
   console.log(`${ROWS.toLocaleString('en-US')}-row CSV (${mb(big.length)}): upload to done ${(ms / 1000).toFixed(1)} s, ${rate(end.written, ms)} rows/s (${end.written} written, ${end.rejected} rejected${retention ? `, source keeps the newest ${retention}` : ''}); csv-parse alone ${bigParse.toFixed(0)} ms (${rate(ROWS, bigParse)} rows/s); ratio ${(bigParse / ms).toFixed(3)}`);
   console.log(`  peak RSS during the import ${mb(run.peak)} (before ${mb(run.before)}, +${mb(run.peak - run.before)}; the file is ${mb(big.length)}, the benchmark holds it too)`);
   console.log(`  memory by rows written: ${byTenth.join(', ')}`);
+  // What Socket.IO keeps for connection recovery (every broadcast, RECOVERY_WINDOW_MS long).
+  const kept = (s.app.realtime.io.of('/').adapter as unknown as { packets?: { data: unknown }[] }).packets ?? [];
+  console.log(`  Socket.IO recovery buffer now: ${kept.length} packets, ~${mb(kept.reduce((n, p) => n + JSON.stringify(p.data).length, 0))} as JSON`);
 
   // 3. Export of the same source (CSV, streamed from a cursor).
   global.gc?.();
