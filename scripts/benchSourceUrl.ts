@@ -2,7 +2,8 @@
  * Part of `npm run bench:ingest`: a source's own URL.
  * - single-record POSTs from 16 keep-alive connections (req/s) against a bare node:http server that
  *   parses the same body and answers 200, on a source holding 1,000 records (the POSTs update them,
- *   so it stays at 1,000 as retention would keep it);
+ *   so it stays at 1,000 as retention would keep it), then into an append-only source at its
+ *   retention of 1,000 (each flush inserts and evicts);
  * - NDJSON, 10,000 lines a request (records/s) against JSON.parse of the same lines;
  * - from a POST's answer to a connected viewer holding the record, p50/p99 at 100 viewers.
  * Ratios against baselines measured in the same run; absolute numbers depend on the engine.
@@ -114,6 +115,21 @@ export async function benchSourceUrl(s: TestServer): Promise<void> {
   console.log(`\nA source's URL (engine ${s.app.ctx.db.mode}):`);
   console.log(`single-record POSTs, ${CONNECTIONS} keep-alive connections, ${count.toLocaleString()} records held: ${Math.round(apiRate)} req/s; bare node:http parsing the same bodies: ${Math.round(bareRate)} req/s; ratio ${(apiRate / bareRate).toFixed(3)}`);
   console.log(`  ${apiRequests} requests written in ${flushes} flushes (${(apiRequests / Math.max(1, flushes)).toFixed(1)} requests a flush)`);
+
+  // 1b. the same into an append-only source holding its retention of 1,000 records: every flush inserts and evicts.
+  const log = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'bench url append-only', appendOnly: true, retention: { maxRecords: 1000 } } })).body;
+  const logFill = await s.http('POST', `/api/data/sources/${log.sourceId}/records`, { body: Array.from({ length: 1000 }, (_, i) => ticket(i, 0)) });
+  if (logFill.status !== 200) throw new Error(`pre-fill answered ${logFill.status}`);
+  const logFlushesBefore = flushCount(s.app.ctx);
+  let logRequests = 0;
+  const logRate = await hammer(`${s.url}/api/data/sources/${log.sourceId}/records`, headers, (n) => {
+    logRequests++;
+    return JSON.stringify(ticket(n, 2));
+  });
+  const logFlushes = flushCount(s.app.ctx) - logFlushesBefore;
+  const held = (await s.http('GET', `/api/data/raw?dataSourceId=${log.id}&limit=1`)).body.total;
+  console.log(`single-record POSTs into an append-only source at its retention (${held.toLocaleString()} records held after): ${Math.round(logRate)} req/s; ratio ${(logRate / bareRate).toFixed(3)}; ${logRequests} requests in ${logFlushes} flushes`);
+  await s.http('DELETE', `/api/admin/data-sources/${log.id}`);
 
   // 2. NDJSON, 10,000 lines a request, into a source keyed by ticket_id (the first request inserts, the next update).
   const nd = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'bench ndjson', primaryKey: 'ticket_id' } })).body;

@@ -9,6 +9,8 @@ import type { DataSourceDoc, RecordDoc } from '../models';
 type Json = Record<string, unknown>;
 
 const BATCH = 1000;
+/** New records inserted by one command: a group-commit flush (at most 5,000) in one; a larger request in a few. */
+const INSERT_BATCH = 5000;
 
 /**
  * Replaces known records. With transactions and more than a couple of records: delete and
@@ -56,8 +58,9 @@ interface State {
 }
 
 /**
- * Writes records of one source at one revision, in order: new keys in one insertMany, known keys
- * as updates by _id (a racing insert of the same key — another process — falls back to upserts).
+ * Writes records of one source at one revision, in order: new keys in one insertMany (5,000 at a
+ * time) and known keys in one replace (replaceRecords, by _id) — not one command per 1,000 records
+ * (a racing insert of the same key — another process — falls back to upserts).
  * `merge` keeps the stored fields a record does not send (top level); `replace` stores the record
  * as sent. Counts per group: a record whose key was stored or came earlier in the flush is an
  * update. Returns the records as the public view shows them, without reading them back.
@@ -69,7 +72,16 @@ export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, writes: R
   const counts = new Map<number, { inserted: number; updated: number }>();
   const states = new Map<string, State>();
   const out = new Map<string, RecordDto>();
-  // A thousand at a time: read the known keys, apply the writes in order, store the result.
+  // What the flush stores, by key: new records (one insertMany) and known ones (one replace).
+  const fresh = new Map<string, RecordDoc>();
+  const replacements = new Map<string, RecordDoc>();
+  const storeFresh = async () => {
+    if (!fresh.size) return;
+    await insertFresh(ctx, ds, [...fresh.values()], revision, now);
+    for (const recordId of fresh.keys()) states.get(recordId)!.stored = true;
+    fresh.clear();
+  };
+  // A thousand at a time: read the known keys, apply the writes in order (new records stored 5,000 at a time).
   for (let i = 0; i < writes.length; i += BATCH) {
     const chunk = writes.slice(i, i + BATCH);
     await readStates(ctx, ds, chunk, states);
@@ -95,18 +107,18 @@ export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, writes: R
         known.keyOrder = Object.keys(w.record);
       }
     }
-    const fresh: RecordDoc[] = [];
-    const replacements: RecordDoc[] = [];
     for (const recordId of touched) {
       const st = states.get(recordId)!;
-      (st.stored ? replacements : fresh).push({ _id: st._id, dataSourceId: ds._id, recordId, data: encodeKeys(st.data), keyOrder: st.keyOrder, revision, createdAt: st.createdAt, lastUpdated: now, recordedAt: new Date(timeOf(st.data, now.getTime())) } as RecordDoc);
-      st.stored = true;
+      // A record new in this flush stays new (inserted once, with its last version).
+      (st.stored ? replacements : fresh).set(recordId, { _id: st._id, dataSourceId: ds._id, recordId, data: encodeKeys(st.data), keyOrder: st.keyOrder, revision, createdAt: st.createdAt, lastUpdated: now, recordedAt: new Date(timeOf(st.data, now.getTime())) } as RecordDoc);
       out.delete(recordId);
       out.set(recordId, { id: String(st._id), recordId, data: st.data, keyOrder: st.keyOrder, createdAt: new Date(st.createdAt).toISOString(), lastUpdated: now.toISOString(), revision });
     }
-    if (fresh.length) await insertFresh(ctx, ds, fresh, revision, now);
-    if (replacements.length) await replaceRecords(ctx, replacements);
+    if (fresh.size >= INSERT_BATCH) await storeFresh();
   }
+  // One command each for a flush (on the offline engine every write command costs time growing with the square of the collection).
+  await storeFresh();
+  if (replacements.size) await replaceRecords(ctx, [...replacements.values()]);
   return { counts, records: [...out.values()] };
 }
 
