@@ -3,7 +3,8 @@
  * - public view req/s (demo dashboard, 150 records) against a bare node:http server sending the
  *   same bytes, identity and gzip, and 304 req/s against a bare 304 — the load comes from a child
  *   process (scripts/bench-read-load.ts); the same dashboard through a share link (`/api/share/<token>`)
- *   likewise, and its req/s against the public view's;
+ *   likewise, and its req/s against the public view's; a share link with a locked filter (only the
+ *   matching records, built once per change and served from memory too) against the public view's;
  * - a 10,000-record view: built from the database once, then served from the cache;
  * - the bytes of a first visit of the demo viewer in chromium (HTML + JS + CSS + data), compressed;
  * - a reconnect storm: N viewers (child processes, scripts/bench-read-viewers.ts) on a server
@@ -70,6 +71,8 @@ async function main() {
     const viewUrl = `${s.url}/api/dashboards/${demo.id}`;
     const { token } = (await s.http('POST', `/api/admin/dashboards/${demo.id}/links`, { body: { label: 'Bench' } })).body as { token: string };
     const shareUrl = `${s.url}/api/share/${token}`;
+    const locked = (await s.http('POST', `/api/admin/dashboards/${demo.id}/links`, { body: { label: 'Bench locked', filters: [{ field: 'priority', operator: 'in', values: ['high', 'medium'] }] } })).body as { token: string };
+    const lockedUrl = `${s.url}/api/share/${locked.token}`;
     console.log(`engine: ${s.app.ctx.db.mode}; demo dashboard "${demo.name}"; ${CONNECTIONS} keep-alive connections × ${SECONDS} s per row; load from a child process`);
 
     // The exact bytes the app sends, for the bare server to send too.
@@ -92,6 +95,8 @@ async function main() {
     const notModified = await raw('gzip', { 'if-none-match': etag });
     const shareIdentity = await raw('identity', {}, shareUrl);
     const shareGzip = await raw('gzip', {}, shareUrl);
+    const lockedIdentity = await raw('identity', {}, lockedUrl);
+    const lockedGzip = await raw('gzip', {}, lockedUrl);
     // The bare server sends the app's own headers too (less those node:http adds by itself).
     const headersOf = (r: { headers: http.IncomingHttpHeaders }) =>
       Object.fromEntries(Object.entries(r.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]));
@@ -101,6 +106,8 @@ async function main() {
       ['304 Not Modified', viewUrl, { 'accept-encoding': 'gzip', 'if-none-match': etag }, 304, headersOf(notModified), Buffer.alloc(0)],
       ['share, identity', shareUrl, { 'accept-encoding': 'identity' }, 200, headersOf(shareIdentity), shareIdentity.body],
       ['share, gzip', shareUrl, { 'accept-encoding': 'gzip' }, 200, headersOf(shareGzip), shareGzip.body],
+      ['locked, identity', lockedUrl, { 'accept-encoding': 'identity' }, 200, headersOf(lockedIdentity), lockedIdentity.body],
+      ['locked, gzip', lockedUrl, { 'accept-encoding': 'gzip' }, 200, headersOf(lockedGzip), lockedGzip.body],
     ];
     console.log('\nrequest              bytes      app req/s   bare node:http req/s   ratio');
     for (const [name, url, headers, status, bareHeaders, body] of rows) {
@@ -125,6 +132,19 @@ async function main() {
         shared += (await rate(shareUrl, { 'accept-encoding': encoding })) / TURNS;
       }
       console.log(`${encoding.padEnd(46)} ${shared.toFixed(0).padStart(11)}   ${pub.toFixed(0).padStart(12)}   ${(shared / pub).toFixed(2)}`);
+    }
+    // A share link with a locked filter against the public view (goal: at least 0.5).
+    const lockedRecords = (JSON.parse(lockedIdentity.body.toString()) as { records: unknown[] }).records.length;
+    const allRecords = (JSON.parse(identity.body.toString()) as { records: unknown[] }).records.length;
+    console.log(`\nlocked share link (${lockedRecords} of ${allRecords} records) vs public view   locked req/s   public req/s   ratio`);
+    for (const encoding of ['identity', 'gzip']) {
+      let pub = 0;
+      let held = 0;
+      for (let turn = 0; turn < TURNS; turn++) {
+        pub += (await rate(viewUrl, { 'accept-encoding': encoding })) / TURNS;
+        held += (await rate(lockedUrl, { 'accept-encoding': encoding })) / TURNS;
+      }
+      console.log(`${encoding.padEnd(46)} ${held.toFixed(0).padStart(12)}   ${pub.toFixed(0).padStart(12)}   ${(held / pub).toFixed(2)}`);
     }
     if (process.env.BENCH_ONLY === 'views') return;
     await bigView(s, load);

@@ -195,6 +195,22 @@ describe('the dashboard filter bar', () => {
       const bars = page.locator('[data-testid=builder-widget][data-widget-id=kinds]').getByTestId('widget-table').locator('tbody tr');
       await poll(() => bars.evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)))).toEqual([['a', '400'], ['b', '400'], ['c', '400']]);
       await h.shot('filter-bar-builder-full-count', page);
+
+      // The admin places the filter bar in the Configure editor: a draft until "Save filters", guarded on the way out.
+      await page.goto(`/admin?tab=dashboard-builder&sub=configure&dashboard=${created.body.id}`);
+      await page.getByTestId('filters-open').click();
+      const editor = page.getByTestId('filters-editor');
+      await editor.getByRole('button', { name: /Add filter/ }).click();
+      const field = editor.getByLabel('Filter 1 field', { exact: true });
+      await field.click();
+      const list = await field.getAttribute('aria-controls');
+      await page.locator('.ant-select-dropdown', { has: page.locator(`[id="${list}"]`) }).locator('[data-field-option="kind"]').click();
+      await expect.poll(() => editor.locator('[data-field-option="kind"]').count()).toBeGreaterThan(0);
+      await page.getByTestId('unsaved-tag').waitFor();
+      await h.shot('filter-bar-editor', page);
+      await editor.getByRole('button', { name: 'Save filters' }).click();
+      await poll(async () => ((await h.server.http('GET', `/api/admin/dashboards/${created.body.id}`)).body as { configuration: { filters: unknown[] } }).configuration.filters).toEqual([{ id: 'kind', kind: 'category', field: 'kind' }]);
+      await poll(() => page.getByTestId('unsaved-tag').count()).toBe(0);
     } finally {
       await other.close();
     }
