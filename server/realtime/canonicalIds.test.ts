@@ -15,6 +15,8 @@ beforeEach(async () => {
   await s.reset();
   ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
   await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
+  // The source's field types follow an ingest a moment later (a new view revision): settle them first.
+  await s.app.fieldTypes.settle();
   d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Live', dataSourceId: ds.id, isPublished: true } })).body;
 });
 
