@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM } from './browser';
-import { signIn } from './adminHelpers';
+import { sidebar, signIn } from './adminHelpers';
 import { DESKTOP, usePublicBrowser } from './publicFixtures';
 
 /**
@@ -211,6 +211,26 @@ describe('the dashboard filter bar', () => {
       await editor.getByRole('button', { name: 'Save filters' }).click();
       await poll(async () => ((await h.server.http('GET', `/api/admin/dashboards/${created.body.id}`)).body as { configuration: { filters: unknown[] } }).configuration.filters).toEqual([{ id: 'kind', kind: 'category', field: 'kind' }]);
       await poll(() => page.getByTestId('unsaved-tag').count()).toBe(0);
+
+      // A share link with a locked filter, made in the Share dialog.
+      await editor.locator('.ant-drawer-close').click();
+      await page.getByTestId('config-editor').getByRole('button', { name: 'Close' }).click();
+      await sidebar(page, 'published-dashboards');
+      await page.getByTestId('published-card').filter({ hasText: 'Big' }).getByRole('button', { name: 'Share' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Share "Big"' });
+      await dialog.getByLabel('Label').fill('Kind a only');
+      const lockField = dialog.getByLabel('Locked filter field', { exact: true });
+      await lockField.click();
+      const lockList = await lockField.getAttribute('aria-controls');
+      await page.locator('.ant-select-dropdown', { has: page.locator(`[id="${lockList}"]`) }).locator('[data-field-option="kind"]').click();
+      await dialog.getByLabel('Locked filter value').fill('a');
+      await dialog.getByRole('button', { name: 'Create Link' }).click();
+      await dialog.getByTestId('link-locked-filter').getByText('kind = a').waitFor();
+      const links = (await h.server.http('GET', `/api/admin/dashboards/${created.body.id}/links`)).body as { filters: unknown[] }[];
+      expect(links.map((l) => l.filters)).toEqual([[{ field: 'kind', operator: 'eq', value: 'a' }]]);
+      const url = (await dialog.getByTestId('share-url').innerText()).trim();
+      expect(((await h.server.http('GET', `/api/share/${url.split('/s/')[1]}`, { token: null })).body as { records: unknown[] }).records).toHaveLength(400);
+      await h.shot('filter-bar-share-dialog', page);
     } finally {
       await other.close();
     }

@@ -6,6 +6,7 @@ import { SHARE_LINK_LABEL_MAX } from '@common/sharing';
 import { errorText } from '../../api/client';
 import { useToast } from '../ui/toast';
 import { shareLinksApi } from './api';
+import { LockedFilterInput, lockedFilters, type LockDraft } from './LockedFilterInput';
 
 interface Values {
   label: string;
@@ -17,6 +18,7 @@ interface Values {
 export function CreateLinkForm({ dashboardId, onCreated }: { dashboardId: string; onCreated(created: CreatedShareLinkDto): void }) {
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
+  const [lock, setLock] = useState<LockDraft>({ operator: 'eq', value: '' });
   const toast = useToast();
 
   const submit = async (values: Values) => {
@@ -26,8 +28,10 @@ export function CreateLinkForm({ dashboardId, onCreated }: { dashboardId: string
         label: values.label.trim(),
         allowCsv: values.allowCsv,
         expiresAt: values.expiresAt ? values.expiresAt.toISOString() : null,
+        filters: lockedFilters(lock),
       });
       form.resetFields();
+      setLock({ operator: 'eq', value: '' });
       onCreated(created);
     } catch (e) {
       toast.error('Failed to create share link', errorText(e));
@@ -55,6 +59,9 @@ export function CreateLinkForm({ dashboardId, onCreated }: { dashboardId: string
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={busy}>Create Link</Button>
       </Flex>
+      <Form.Item label="Locked filter (the link's viewers see, export and are sent only the matching records)" style={{ marginTop: 12, marginBottom: 0 }}>
+        <LockedFilterInput dashboardId={dashboardId} value={lock} onChange={setLock} />
+      </Form.Item>
     </Form>
   );
 }

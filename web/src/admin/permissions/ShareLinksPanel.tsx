@@ -6,6 +6,7 @@ import { useToast } from '../ui/toast';
 import { SECONDARY_TEXT } from '../ui/States';
 import { iframeSnippet, shareLinksApi, shareUrl } from './api';
 import { CreateLinkForm } from './CreateLinkForm';
+import { lockedFilterLabel } from '@common/filterBar';
 
 const when = (iso: string | null, none: string) => (iso ? new Date(iso).toLocaleString() : none);
 const STATUS_COLOR = { active: 'green', expired: 'default', revoked: 'red' } as const;
@@ -78,6 +79,7 @@ export function ShareLinksPanel({ dashboardId }: { dashboardId: string }) {
         data-testid="share-links"
         columns={[
           { title: 'Label', dataIndex: 'label' },
+          { title: 'Locked filters', key: 'filters', render: (_: unknown, l: ShareLinkDto) => (l.filters?.length ? l.filters.map((f, i) => <Tag key={i} data-testid="link-locked-filter">{lockedFilterLabel(f)}</Tag>) : '—') },
           { title: 'Link', dataIndex: 'tokenHint', render: (hint: string) => <Typography.Text code>/s/{hint}…</Typography.Text> },
           { title: 'CSV', dataIndex: 'allowCsv', render: (ok: boolean) => (ok ? 'Allowed' : 'Off') },
           { title: 'Expires', dataIndex: 'expiresAt', render: (v: string | null) => when(v, 'Never') },

@@ -113,3 +113,18 @@ describe('the widget builder\'s live preview store', () => {
     expect(resets).toBe(2);
   });
 });
+
+describe('the preview reads every page', () => {
+  it('adds a later page\'s records, keeping a newer version a pushed change brought, and says when the last page is in', () => {
+    const p = new PreviewRecords(SOURCE);
+    p.fetching();
+    p.loaded({ records: [record(1, 'open', 5), record(2, 'closed', 5)], total: 4, revision: 5 });
+    expect(p.store.getState().loadingMore).toBe(true);
+    expect(p.receive(upserted(6, [record(3, 'closed', 6)]))).toBe('applied');
+    p.more([record(3, 'open', 4), record(4, 'open', 5)], true);
+    const s = p.store.getState();
+    expect(ids(p)).toEqual(['1', '2', '3', '4']);
+    expect(s.records.get('3')?.data.status).toBe('closed');
+    expect(s).toMatchObject({ revision: 6, loadingMore: false });
+  });
+});
