@@ -51,7 +51,8 @@ describe('share links', () => {
 
   it('an expiring link exports CSV when allowed and empties its viewer when it expires', async () => {
     const { id } = await seed(h, [TABLE_TAB], { name: 'Office TV', publish: true });
-    const expiresAt = new Date(Date.now() + 6000).toISOString();
+    // Long enough for a loaded machine to open the page and download before it expires.
+    const expiresAt = new Date(Date.now() + 15_000).toISOString();
     const made = await h.server.http('POST', `/api/admin/dashboards/${id}/links`, { body: { label: 'Lobby screen', expiresAt, allowCsv: true } });
     expect(made.status).toBe(201);
 
@@ -62,7 +63,7 @@ describe('share links', () => {
     await viewer.getByRole('button', { name: 'Export CSV' }).click();
     expect((await download).suggestedFilename()).toBe('Office TV - All Tickets.csv');
 
-    await viewer.getByText('Dashboard Not Found').waitFor({ timeout: 15_000 });
+    await viewer.getByText('Dashboard Not Found').waitFor({ timeout: 30_000 });
     expect((await h.server.http('GET', `/api/share/${made.body.token}`, { token: null })).status).toBe(404);
     await viewer.close();
   }, 60_000);
