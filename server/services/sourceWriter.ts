@@ -52,6 +52,8 @@ interface SourceQueue {
 
 /** Most records one flush takes (a request larger than this is a flush of its own). */
 const FLUSH_RECORDS = 5000;
+/** How long a flush that follows a flush of several requests waits for their senders' next requests. */
+const REJOIN_MS = 3;
 
 interface WriterState {
   queues: Map<string, SourceQueue>;
@@ -86,11 +88,19 @@ export function writeToSource(ctx: AppContext, ds: DataSourceDoc, job: WriteJob)
 }
 
 async function drain(ctx: AppContext, st: WriterState, id: string, q: SourceQueue): Promise<void> {
-  while (q.pending.length) {
+  let answered = 0;
+  for (;;) {
+    // Senders the last flush answered send again at once (keep-alive webhooks, shippers): a few
+    // milliseconds let them join this flush instead of the one after it (without this wait the
+    // senders split into two halves that take turns, half as many requests a flush). A lone
+    // sender (one request a flush) never waits.
+    if (answered > 1) await new Promise((r) => setTimeout(r, REJOIN_MS));
+    if (!q.pending.length) break;
     let n = 0;
     let records = 0;
     while (n < q.pending.length && (n === 0 || records + q.pending[n].job.items.length <= FLUSH_RECORDS)) records += q.pending[n++].job.items.length;
     const batch = q.pending.splice(0, n);
+    answered = batch.length;
     try {
       await withSourceLock(ctx, id, () => flush(ctx, st, id, batch));
     } catch (e) {
