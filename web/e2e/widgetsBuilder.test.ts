@@ -69,6 +69,8 @@ describe('admin console: templates and the widget builder', () => {
     // The fields are suggested from their names once the source's records are read.
     await poll(() => dialog.getByLabel('Date field').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]').innerText()).toContain('created_at');
     expect(await dialog.getByLabel('Status field').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]').innerText()).toContain('status');
+    // Each pick shows its field's type from the source's type model.
+    await poll(() => dialog.getByLabel('Date field').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]').locator('[data-field-type]').getAttribute('data-field-type')).toBe('datetime');
     // The status values are mapped onto the three KPIs.
     await poll(() => picked(page, 'Closed values')).toEqual(['closed']);
     expect([await picked(page, 'Open values'), await picked(page, 'In progress values')]).toEqual([['open'], ['in progress']]);

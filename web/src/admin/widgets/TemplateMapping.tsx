@@ -1,9 +1,10 @@
 import { Card, Flex, Form, Select, Typography } from 'antd';
+import type { FieldTyping } from '@common/types/fieldTyping';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RecordDto } from '@common/schemas/record';
 import { suggestFields, templateProblems, valueRoles, type DashboardTemplate, type FieldRole, type TemplateMapping, type ValuesRole } from '@common/widgets/templates';
 import { cleanPickedValues, distinctValues, suggestValues, type ValueCount } from '@common/widgets/templateValues';
-import { FIELD_SEARCH } from '../ui/fieldSearch';
+import { FieldSelect, pickerFields } from '../ui/FieldSelect';
 import { recordFields } from './widgetDrafts';
 
 /**
@@ -48,16 +49,17 @@ export function useTemplateMapping(template: DashboardTemplate, records: RecordD
 
 type Mapping = ReturnType<typeof useTemplateMapping>;
 
-/** A select per field role; under a category field, a multi-select per values role of it. */
-export function TemplateMappingFields({ template, m, label, tried }: { template: DashboardTemplate; m: Mapping; label(field: string): string; tried: boolean }) {
+/** A field pick per field role (searchable, each field with its type); under a category field, a multi-select per values role of it. */
+export function TemplateMappingFields({ template, m, typing, label, tried }: { template: DashboardTemplate; m: Mapping; typing: FieldTyping; label(field: string): string; tried: boolean }) {
   const error = (key: string) => (tried && m.problems[key] ? { validateStatus: 'error' as const, help: m.problems[key] } : {});
   const fieldRoles = template.roles.filter((r): r is FieldRole => r.kind !== 'values');
+  const fields = pickerFields(m.available, typing);
   return (
     <>
       {fieldRoles.map((r) => (
         <div key={r.key}>
           <Form.Item label={`${r.label} (${r.kind})`} {...error(r.key)}>
-            <Select aria-label={`${r.label} field`} showSearch={FIELD_SEARCH} placeholder="Select a field" value={m.mapping.fields[r.key]} onChange={(v) => m.setField(r.key, v)} options={m.available.map((f) => ({ value: f, label: label(f) }))} />
+            <FieldSelect aria-label={`${r.label} field`} placeholder="Select a field" value={m.mapping.fields[r.key]} onChange={(v) => m.setField(r.key, v as string)} fields={fields} typing={typing} label={label} />
           </Form.Item>
           {valueRoles(template, r.key).length > 0 && <ValueRoleSelects roles={valueRoles(template, r.key)} field={m.mapping.fields[r.key]} m={m} label={label} error={error} />}
         </div>

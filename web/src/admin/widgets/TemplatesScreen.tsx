@@ -6,7 +6,7 @@ import { TEMPLATES, fieldRoles, valueRoles, type DashboardTemplate } from '@comm
 import { api, errorText } from '../../api/client';
 import { navigateAdmin } from '../shell/nav';
 import { useDashboards } from '../stores/dashboards';
-import { useDataSources } from '../stores/dataSources';
+import { useDataSources, useSourceTyping } from '../stores/dataSources';
 import { useToast } from '../ui/toast';
 import { TemplateMappingFields, useTemplateMapping } from './TemplateMapping';
 import { usePreviewRecords } from './usePreviewRecords';
@@ -50,6 +50,7 @@ function UseTemplateDialog({ template, onClose }: { template: DashboardTemplate;
   const mapping = useTemplateMapping(template, preview.records);
   const source = sources.find((s) => s.id === sourceId);
   const label = (f: string) => source?.keyMappings?.[f] ?? f;
+  const typing = useSourceTyping(source);
 
   const create = async () => {
     setTried(true);
@@ -80,7 +81,7 @@ function UseTemplateDialog({ template, onClose }: { template: DashboardTemplate;
           <Select aria-label="Data source" value={sourceId ?? undefined} placeholder="Select a data source" onChange={setSourceId} options={sources.map((s) => ({ value: s.id, label: s.name }))} />
         </Form.Item>
         <Typography.Paragraph type="secondary">Which field plays each part{preview.loading && sourceId ? ' (reading the fields…)' : ''}:</Typography.Paragraph>
-        <TemplateMappingFields template={template} m={mapping} label={label} tried={tried} />
+        <TemplateMappingFields template={template} m={mapping} typing={typing} label={label} tried={tried} />
         <Checkbox checked={publish} onChange={(e) => setPublish(e.target.checked)}>Publish now</Checkbox>
       </Form>
     </Modal>
