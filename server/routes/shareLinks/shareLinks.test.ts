@@ -17,6 +17,8 @@ beforeEach(() => s.reset());
 async function draft(records: unknown[] = [{ id: 1, status: 'open' }]) {
   const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
   if (records.length) await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records } });
+  // The source's field types follow an ingest a moment later (and reach viewers as a change): settle them.
+  await s.app.fieldTypes.settle();
   const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Customer Queue', dataSourceId: ds.id } })).body;
   return { ds, d };
 }
@@ -109,6 +111,7 @@ describe('share links', () => {
     const upserted = next(socket, 'records:upserted');
     await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 2, status: 'new' }] } });
     expect(await upserted).toMatchObject({ dataSourceId: ds.id, revision: 2, records: [{ recordId: '2' }] });
+    await s.app.fieldTypes.settle();
 
     const changed = next(socket, 'dashboard:changed');
     await s.http('PATCH', `/api/admin/dashboards/${d.id}`, { body: { name: 'Renamed' } });
