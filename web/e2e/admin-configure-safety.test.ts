@@ -118,6 +118,8 @@ describe('configure editor: never lose work, every setting does what it says', (
     expect(await box.innerText()).toContain('Nothing is grouped until you choose a bucket key.');
     await h.shot('admin-configure-style-switch');
     await box.getByRole('button', { name: 'Switch style' }).click();
+    // The question is gone (its closing animation ended) before the next click on the editor.
+    await box.waitFor({ state: 'detached' });
     await editor.getByTestId('bucket-editor').waitFor();
     await expect.poll(async () => (await tabs())[0].style).toBe('bucket');
     expect((await tabs())[0].configuration.columns).toHaveLength(4);
@@ -128,9 +130,11 @@ describe('configure editor: never lose work, every setting does what it says', (
     expect(await box.innerText()).toContain('Its column setup (4 columns: order, widths, hidden columns and formats) is reset');
     // Cancel changes nothing.
     await box.getByRole('button', { name: 'Cancel' }).click();
+    await box.waitFor({ state: 'detached' });
     expect((await tabs())[0].style).toBe('bucket');
     await editor.getByTestId('style-switch').getByText('Table Style').click();
     await confirmBox(page).getByRole('button', { name: 'Switch style' }).click();
+    await confirmBox(page).waitFor({ state: 'detached' });
     await editor.getByTestId('preview-table').waitFor();
     await expect.poll(async () => (await tabs())[0].style).toBe('table');
     expect((await tabs())[0].configuration.columns).toEqual([]);
