@@ -9,7 +9,7 @@ import type { WidgetFilter } from './schemas/widget';
 import { inWindow, resolveRange } from './timeRanges';
 import { timeOf } from './types/dates';
 import { NO_TYPING, type FieldTyping } from './types/fieldTyping';
-import { compileFilter, toNumber } from './widgets/aggregate';
+import { compileFilter, toNumber } from './widgets/filters';
 
 type Data = Record<string, unknown>;
 export type RecordTest = (data: Data) => boolean;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Aggregator, aggregateSpec, matchesFilter, parseTime, toNumber } from './aggregate';
+import { Aggregator, aggregateSpec } from './aggregate';
+import { matchesFilter, toNumber } from './filters';
+import { parseTime } from '../types/dates';
 import { bucketStart } from '../timeRanges';
 import { BarConfig, KpiConfig, LineConfig } from '../schemas/widget';
 

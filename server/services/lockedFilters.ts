@@ -1,6 +1,6 @@
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { WidgetFilter } from '@common/schemas/widget';
-import { toNumber } from '@common/widgets/aggregate';
+import { toNumber } from '@common/widgets/filters';
 import { timeOf } from '@common/types/dates';
 import { fieldTypeOf } from '@common/types/fieldTyping';
 

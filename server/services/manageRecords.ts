@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { ErrorCode } from '@common/schemas/errors';
 import type { DeleteRecordResult, DeleteRecordsResult, ReplaceRecordsResult } from '@common/schemas/sourceRecords';
 import type { WidgetFilter } from '@common/schemas/widget';
-import { compileFilter } from '@common/widgets/aggregate';
+import { compileFilter } from '@common/widgets/filters';
 import { recordTimeReader } from '@common/recordTime';
 import type { AppContext } from '../context';
 import { decodeKeys, encodeKeys } from '../db/fieldNames';
