@@ -9,6 +9,9 @@ async function pick(page: Page, label: string, option: string) {
   await input.click();
   // The open dropdown (ids are not unique in a bundle built with NODE_ENV=test, so no aria-controls).
   const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
+  await dropdown.locator('.ant-select-item-option', { hasText: option }).first().waitFor();
+  // Click once the list has slid in: a click during the motion can land on another option.
+  await page.waitForFunction(() => !document.querySelector('.ant-select-dropdown[class*="-enter"], .ant-select-dropdown[class*="-appear"]'));
   await dropdown.locator('.ant-select-item-option', { hasText: option }).first().click();
 }
 

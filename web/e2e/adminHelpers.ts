@@ -69,6 +69,9 @@ export async function seedSource(h: BrowserHarness, name: string, records: Recor
 export async function pickOption(page: Page, label: string, option: string): Promise<void> {
   await page.getByLabel(label, { exact: true }).click();
   const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
+  await dropdown.locator('.ant-select-item-option', { hasText: option }).first().waitFor();
+  // Click once the list has slid in: a click during the motion can land on another option.
+  await page.waitForFunction(() => !document.querySelector('.ant-select-dropdown[class*="-enter"], .ant-select-dropdown[class*="-appear"]'));
   await dropdown.locator('.ant-select-item-option', { hasText: option }).first().click();
 }
 
