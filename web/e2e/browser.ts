@@ -22,7 +22,7 @@ export interface BrowserHarness {
 }
 
 /** Starts the real server and Debian's chromium with a fresh profile. */
-export async function startBrowser(opts: { env?: Record<string, string>; viewport?: { width: number; height: number } } = {}): Promise<BrowserHarness> {
+export async function startBrowser(opts: { env?: Record<string, string>; viewport?: { width: number; height: number }; reducedMotion?: 'reduce' | 'no-preference' } = {}): Promise<BrowserHarness> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Browser tests need chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   const server = await startTestServer(opts.env);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'livedash-chromium-'));
@@ -31,6 +31,9 @@ export async function startBrowser(opts: { env?: Record<string, string>; viewpor
     args: ARGS,
     headless: true,
     viewport: opts.viewport ?? { width: 1366, height: 900 },
+    // The tests browse as someone who asked for reduced motion: lists, dialogs and drawers appear at
+    // once, so a click never lands on an option still sliding in (reducedMotion.test.ts checks both).
+    reducedMotion: opts.reducedMotion ?? 'reduce',
     acceptDownloads: true,
     baseURL: server.url,
   });

@@ -5,6 +5,7 @@ import { formatKpi, thresholdColor } from '@common/widgets/format';
 import type { Comparison } from '@common/widgets/aggregate';
 import { previousLabel } from '@common/timeRanges';
 import { Sparkline } from './Sparkline';
+import { REDUCED_MOTION_QUERY } from '../../../useReducedMotion';
 import type { Series } from './widgetData';
 
 const TWEEN_MS = 400;
@@ -15,7 +16,7 @@ function useTween(target: number | null): number | null {
   const from = useRef(target);
   useEffect(() => {
     const start = from.current;
-    if (target === null || start === null || start === target || window.matchMedia('(prefers-reduced-motion: reduce)').matches) {
+    if (target === null || start === null || start === target || window.matchMedia(REDUCED_MOTION_QUERY).matches) {
       from.current = target;
       setShown(target);
       return;
