@@ -31,7 +31,8 @@ export interface IngestRejection {
 
 /**
  * Something that landed but not as sent: a record of the batch replaced by a later one with its key.
- * Index -1 is about the request itself (query parameters a source's URL ignored).
+ * Index -1 is about the request itself: query parameters a source's URL ignored, or records the
+ * source's retention removed right after the write (its limit, how many, how many of this request's).
  */
 export interface IngestWarning {
   index: number;

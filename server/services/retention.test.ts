@@ -58,6 +58,14 @@ describe('retention by count', () => {
     ]);
     expect(res.status).toBe(200);
     expect(await recordIds()).toEqual(['c', 'd', 'e']);
+    // The answer counts what was written and says, not silently, that two of them went at once.
+    expect(res.body).toMatchObject({ inserted: 5, rejected: 0 });
+    expect(res.body.warnings).toEqual([
+      {
+        index: -1,
+        message: `retention removed 2 records of data source ${ds.sourceId}, the oldest by "at" (it keeps at most 3 records); 2 of them were sent in this request. To keep more, raise its limit: PATCH /api/admin/data-sources/${ds.id} with {"retention": {"maxRecords": <n>}}`,
+      },
+    ]);
     // The public view (served from the view cache) follows the eviction too.
     const view = await until(async () => (await s.http('GET', `/api/dashboards/${dash.id}`, { token: null })).body, (v) => v.records.length === 3);
     expect(view.records.map((r: { recordId: string }) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
@@ -80,9 +88,14 @@ describe('retention by count', () => {
   it('without a time field, the first received go first; a lowered limit applies at once', async () => {
     await ingest([{ id: 1 }, { id: 2 }]);
     await ingest([{ id: 3 }]);
-    await ingest([{ id: 4 }]);
+    expect((await ingest([{ id: 4 }])).body.warnings).toEqual([]);
     expect((await patch({ retention: { maxRecords: 2 } })).status).toBe(200);
     expect(await recordIds()).toEqual(['3', '4']);
+    // Removing older records only: the request's own record stays, and the warning says whose went.
+    const res = await ingest([{ id: 5 }]);
+    expect(res.body.warnings).toHaveLength(1);
+    expect(res.body.warnings[0].message).toMatch(new RegExp(`^retention removed 1 record of data source ${ds.sourceId}, the oldest first \\(it keeps at most 2 records\\)\\. To keep more`));
+    expect(await recordIds()).toEqual(['4', '5']);
   });
 
   it('re-reads every record\'s time when the time field changes', async () => {
@@ -94,9 +107,14 @@ describe('retention by count', () => {
     expect(await recordIds()).toEqual(['new']);
   });
 
-  it('gives an append-only source a default limit (APPEND_ONLY_MAX_RECORDS)', async () => {
-    await s.app.ctx.models.DataSource.updateOne({ _id: ds.id }, { $set: { appendOnly: true } });
-    await ingest([1, 2, 3, 4, 5, 6].map((id) => ({ id })));
+  it('gives an append-only source a default limit (APPEND_ONLY_MAX_RECORDS), and says so to the sender', async () => {
+    // A keyless source's own URL makes it append-only: six records sent, the newest four kept.
+    const res = await s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { body: [1, 2, 3, 4, 5, 6].map((id) => ({ id })) });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ inserted: 6, rejected: 0 });
+    expect(res.body.warnings.map((w: { index: number; message: string }) => [w.index, w.message.split('. To keep more')[0]])).toEqual([
+      [-1, `retention removed 2 records of data source ${ds.sourceId}, the oldest first (it keeps at most 4 records, the append-only default); 2 of them were sent in this request`],
+    ]);
     // Append-only records carry server ids: the newest four by arrival stay.
     const kept = ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=100`)).body.records as { data: { id: number } }[]).map((r) => r.data.id);
     expect(kept.sort()).toEqual([3, 4, 5, 6]);

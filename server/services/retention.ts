@@ -51,7 +51,15 @@ export async function excessRecords(ctx: AppContext, ds: DataSourceDoc, count: n
   const { maxRecords, defaulted } = effectiveRetention(ctx, ds);
   if (!maxRecords || count <= maxRecords) return null;
   const oldest = await ctx.models.Record.find({ dataSourceId: ds._id }).sort({ recordedAt: 1, _id: 1 }).limit(count - maxRecords).lean<RecordDoc[]>();
-  return { recordIds: oldest.map((r) => r.recordId), why: `keeps at most ${maxRecords.toLocaleString('en-US')} records${defaulted ? ', the append-only default' : ''}` };
+  return { recordIds: oldest.map((r) => r.recordId), why: maxRecordsWhy(maxRecords, defaulted) };
+}
+
+const maxRecordsWhy = (maxRecords: number, defaulted: boolean) => `keeps at most ${maxRecords.toLocaleString('en-US')} records${defaulted ? ', the append-only default' : ''}`;
+
+/** Why retention removes records above a source's limit, in words ("keeps at most 1,000 records, …"). */
+export function effectiveRetentionWhy(ctx: AppContext, ds: DataSourceDoc): string {
+  const { maxRecords, defaulted } = effectiveRetention(ctx, ds);
+  return maxRecords ? maxRecordsWhy(maxRecords, defaulted) : 'keeps records within its limit';
 }
 
 /**

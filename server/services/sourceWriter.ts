@@ -7,7 +7,7 @@ import type { DataSourceDoc } from '../models';
 import { closeChange, openChange } from '../models/ingestJournal';
 import { presentDataSource } from '../presenters';
 import { checkRecords, isObject, type CheckedRecords, type Keying } from './recordRules';
-import { enforceRetention, excessRecords, logEviction } from './retention';
+import { effectiveRetentionWhy, enforceRetention, excessRecords, logEviction } from './retention';
 import { keyRotatedError } from './sourceCache';
 import { withSourceLock } from './sourceLock';
 import { writeRecords, type RecordWrite } from './writeRecords';
@@ -143,6 +143,9 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
   const writes: RecordWrite[] = prepared.flatMap((p, group) => p.checked.accepted.map((a) => ({ recordId: a.recordId, record: a.record, mode: p.mode, group })));
   let revision = ds.revision ?? 0;
   let counts = new Map<number, { inserted: number; updated: number }>();
+  // Records retention removed right after this flush wrote (the request is told: retentionWarning).
+  let evicted: { removed: number; recordIds: Set<string>; why: string } | null = null;
+  let keysByGroup = new Map<number, Set<string>>();
   if (writes.length) {
     // Journalled: a process killed before closeChange leaves the source to be repaired at start.
     const change = await openChange(ctx.models, ds._id);
@@ -150,6 +153,7 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
     revision = change.revision;
     const written = await writeRecords(ctx, ds, writes, revision);
     counts = written.counts;
+    keysByGroup = written.keysByGroup;
     // Retention within the flush: the records above maxRecords go as a second change (its own
     // revision, so viewers apply it after the write), closed with the write by one recount.
     const removal = await evictInFlush(ctx, ds, (ds.recordCount ?? 0) + [...counts.values()].reduce((n, c) => n + c.inserted, 0));
@@ -162,7 +166,8 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
     }
     if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
     // Whatever is still above the limit (a count another process changed): once the flush is answered the source holds at most maxRecords.
-    if (after) await enforceRetention(ctx, after);
+    const more = after ? await enforceRetention(ctx, after) : 0;
+    if (removal || more) evicted = { removed: (removal?.removed ?? 0) + more, recordIds: new Set(removal?.recordIds), why: removal?.why ?? effectiveRetentionWhy(ctx, ds) };
   }
   prepared.forEach((p, group) => {
     const c = counts.get(group) ?? { inserted: 0, updated: 0 };
@@ -170,9 +175,27 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
     p.q.resolve({
       result: { sourceId: ds.sourceId, primaryKey, inserted: c.inserted, updated: c.updated, rejected: p.checked.rejections.length, revision: p.checked.accepted.length ? revision : (ds.revision ?? 0) },
       rejections: p.checked.rejections,
-      warnings: p.warnings,
+      warnings: evicted ? [retentionWarning(ds, evicted, keysByGroup.get(group)), ...p.warnings] : p.warnings,
     });
   });
+}
+
+/**
+ * Tells a request that the source's retention removed records right after its write — an answer
+ * of `inserted: 3201` on a source that keeps 1,000 must not read as 3,201 records kept.
+ */
+function retentionWarning(ds: DataSourceDoc, evicted: { removed: number; recordIds: Set<string>; why: string }, ownKeys: Set<string> | undefined): IngestWarning {
+  let own = 0;
+  for (const key of ownKeys ?? []) if (evicted.recordIds.has(key)) own++;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const order = ds.timeField ? `the oldest by "${ds.timeField}"` : 'the oldest first';
+  const mine = own ? `; ${n(own)} of them ${own === 1 ? 'was' : 'were'} sent in this request` : '';
+  return {
+    index: -1,
+    message:
+      `retention removed ${n(evicted.removed)} record${evicted.removed === 1 ? '' : 's'} of data source ${ds.sourceId}, ${order} (it ${evicted.why})${mine}. ` +
+      `To keep more, raise its limit: PATCH /api/admin/data-sources/${String(ds._id)} with {"retention": {"maxRecords": <n>}}`,
+  };
 }
 
 /** Removes the oldest records above the source's maxRecords once it holds `count`, as a journalled change of its own (closed by the caller). */

@@ -63,13 +63,20 @@ interface State {
  * (a racing insert of the same key — another process — falls back to upserts).
  * `merge` keeps the stored fields a record does not send (top level); `replace` stores the record
  * as sent. Counts per group: a record whose key was stored or came earlier in the flush is an
- * update. Returns the records as the public view shows them, without reading them back.
+ * update. Returns the records as the public view shows them, without reading them back, and the
+ * keys each group wrote.
  */
-export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, writes: RecordWrite[], revision: number): Promise<{ counts: Map<number, { inserted: number; updated: number }>; records: RecordDto[] }> {
+export async function writeRecords(
+  ctx: AppContext,
+  ds: DataSourceDoc,
+  writes: RecordWrite[],
+  revision: number,
+): Promise<{ counts: Map<number, { inserted: number; updated: number }>; records: RecordDto[]; keysByGroup: Map<number, Set<string>> }> {
   const now = new Date();
   // Retention and ordering: each record's time (its time field, else when this version arrived), for the {dataSourceId, recordedAt} index.
   const timeOf = recordTimeReader(ds.timeField, ds.dateOrder === 'dmy' ? 'dmy' : 'mdy');
   const counts = new Map<number, { inserted: number; updated: number }>();
+  const keysByGroup = new Map<number, Set<string>>();
   const states = new Map<string, State>();
   const out = new Map<string, RecordDto>();
   // What the flush stores, by key: new records (one insertMany) and known ones (one replace).
@@ -92,6 +99,9 @@ export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, writes: R
       const _id = new mongoose.Types.ObjectId();
       const recordId = w.recordId ?? String(_id);
       touched.add(recordId);
+      let keys = keysByGroup.get(w.group);
+      if (!keys) keysByGroup.set(w.group, (keys = new Set()));
+      keys.add(recordId);
       const known = states.get(recordId);
       if (!known) {
         c.inserted++;
@@ -119,7 +129,7 @@ export async function writeRecords(ctx: AppContext, ds: DataSourceDoc, writes: R
   // One command each for a flush (on the offline engine every write command costs time growing with the square of the collection).
   await storeFresh();
   if (replacements.size) await replaceRecords(ctx, [...replacements.values()]);
-  return { counts, records: [...out.values()] };
+  return { counts, records: [...out.values()], keysByGroup };
 }
 
 /** Reads the stored records of the keys a chunk names that are not known yet. */
