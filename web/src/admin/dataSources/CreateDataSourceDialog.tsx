@@ -1,5 +1,5 @@
-import { Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { Form, Input, Modal, type InputRef } from 'antd';
+import { useRef, useState } from 'react';
 import type { DataSourceWithKeyDto } from '@common/schemas/dataSource';
 import { api, errorText } from '../../api/client';
 import { useDataSources, useFreshIngestKeys } from '../stores/dataSources';
@@ -11,6 +11,7 @@ export function CreateDataSourceDialog({ open, onClose }: { open: boolean; onClo
   const [form] = Form.useForm<{ name: string; description?: string }>();
   const submitValidation = useSubmitValidation(open);
   const [busy, setBusy] = useState(false);
+  const name = useRef<InputRef>(null);
   const toast = useToast();
 
   const submit = async (values: { name: string; description?: string }) => {
@@ -39,10 +40,12 @@ export function CreateDataSourceDialog({ open, onClose }: { open: boolean; onClo
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
+      // Once the dialog has opened (it takes focus itself), the Name field gets it — with or without motion.
+      afterOpenChange={(opened) => opened && name.current?.focus()}
     >
       <Form {...submitValidation} form={form} name="createDataSource" layout="vertical" onFinish={submit}>
         <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}>
-          <Input placeholder="e.g. Support Tickets" autoFocus />
+          <Input ref={name} placeholder="e.g. Support Tickets" />
         </Form.Item>
         <Form.Item label="Description" name="description">
           <Input.TextArea rows={3} placeholder="What this data source holds" />
