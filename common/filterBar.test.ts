@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileChoices, compileLocked, valueCounts } from './filterBar';
+import { compileChoices, compileLocked, otherChoices, valueCounts } from './filterBar';
 import type { DashboardFilter } from './schemas/dashboardFilter';
 
 const records = [
@@ -39,6 +39,13 @@ describe('filter bar choices', () => {
   it('counts values, most frequent first, empty ones left out', () => {
     expect(valueCounts(records, 'genre', 100)).toEqual([{ value: 'Drama', count: 2 }, { value: 'Comedy', count: 1 }]);
     expect(valueCounts(records, 'genre', 1)).toHaveLength(1);
+  });
+  it('counts a category\'s values under the other filters as chosen, never under its own choice', () => {
+    const choices = { g: { kind: 'category' as const, values: ['Comedy'] }, n: { kind: 'number' as const, min: 7, max: null } };
+    const test = otherChoices(FILTERS, choices, 'g', typing);
+    // Rating ≥ 7 leaves the two dramas; Comedy being picked does not hide Drama's count.
+    expect(valueCounts(records, 'genre', 100, test)).toEqual([{ value: 'Drama', count: 2 }]);
+    expect(otherChoices(FILTERS, { g: choices.g }, 'g', typing)).toBeNull();
   });
   it('locked filters all apply', () => {
     const test = compileLocked([{ field: 'genre', operator: 'eq', value: 'drama' }, { field: 'rating', operator: 'gt', value: '8' }]);

@@ -75,11 +75,23 @@ export function compileLocked(filters: readonly WidgetFilter[] | undefined, typi
   return allOf((filters ?? []).map((f) => compileFilter(f, typing)));
 }
 
-/** The values of a field with how many records hold each, most frequent first (empty values left out), at most `limit`. */
-export function valueCounts(records: Iterable<{ data: Data }>, field: string, limit: number): { value: string; count: number }[] {
+/**
+ * The test a category filter's counts use: every other filter of the bar as chosen (so "Drama (4)"
+ * is how many the view would show with Drama picked, the other choices kept); null when none narrows.
+ */
+export function otherChoices(filters: readonly DashboardFilter[], choices: FilterChoices, filterId: string, typing: FieldTyping = NO_TYPING, now = Date.now()): RecordTest | null {
+  return compileChoices(filters.filter((f) => f.id !== filterId), choices, typing, now);
+}
+
+/**
+ * The values of a field with how many records hold each (those passing `test`, when given), most
+ * frequent first (empty values left out), at most `limit`.
+ */
+export function valueCounts(records: Iterable<{ data: Data }>, field: string, limit: number, test: RecordTest | null = null): { value: string; count: number }[] {
   const read = fieldReader(field);
   const counts = new Map<string, number>();
   for (const r of records) {
+    if (test && !test(r.data)) continue;
     const raw = read(r.data);
     if (isEmptyValue(raw)) continue;
     const key = typeof raw === 'object' ? JSON.stringify(raw) : String(raw);

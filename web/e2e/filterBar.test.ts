@@ -93,6 +93,16 @@ describe('the dashboard filter bar', () => {
     await page.getByLabel('To day').fill('2005-12-31');
     const inYears = (m: (typeof MOVIES)[number]) => m.released >= '1990' && m.released < '2006';
     await poll(() => kpi(page, 'Movies shown')).toBe(String(count((m) => dramaOrComedy(m) && inYears(m))));
+    // The genre list now counts the movies of those years (its own picks aside): what each value would show.
+    const genreCounts = ['Action', 'Comedy', 'Drama', 'Horror']
+      .map((g) => ({ g, n: count((m) => m.genre === g && inYears(m)) }))
+      .filter(({ n }) => n > 0)
+      .sort((a, b) => b.n - a.n || a.g.localeCompare(b.g))
+      .map(({ g, n }) => `${g} (${n})`);
+    expect(genreCounts.join()).not.toBe('Action (10),Comedy (10),Drama (10),Horror (10)');
+    const narrowed = await dropdownOf(page, 'Filter Genre');
+    await poll(() => narrowed.locator('.ant-select-item-option').allInnerTexts()).toEqual(genreCounts);
+    await page.keyboard.press('Escape');
 
     // Number range: at least 5.
     await page.getByLabel('Filter Rating: minimum').fill('5');

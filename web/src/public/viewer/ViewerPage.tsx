@@ -98,7 +98,7 @@ function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; g
     const active = head.tabs.some((t) => t.id === selected) ? selected! : head.tabs[0].id;
     body = (
       <>
-        <FilterBar filters={bar.filters} choices={bar.choices} onChange={bar.onChange} onClear={bar.onClear} records={viewerFeed} locked={locked} label={(f) => keyMappings[f] ?? f} />
+        <FilterBar filters={bar.filters} choices={bar.choices} onChange={bar.onChange} onClear={bar.onClear} records={viewerFeed} countsTest={bar.countsTest} locked={locked} label={(f) => keyMappings[f] ?? f} />
         {truncated && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={`Showing the first ${total.toLocaleString()} records of this data source.`} />}
         <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <ViewerTabContext.Provider value={tab.id}><TabShownContext.Provider value={tab.id === active}><TabContent tab={tab} /></TabShownContext.Provider></ViewerTabContext.Provider> }))} />
       </>

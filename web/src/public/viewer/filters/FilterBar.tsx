@@ -1,7 +1,7 @@
 import { LockOutlined } from '@ant-design/icons';
 import { Button, Flex, Input, InputNumber, Select, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { isActiveChoice, lockedFilterLabel, valueCounts } from '@common/filterBar';
+import { isActiveChoice, lockedFilterLabel, valueCounts, type RecordTest } from '@common/filterBar';
 import { CATEGORY_VALUES_SHOWN, type DashboardFilter, type FilterChoice, type FilterChoices } from '@common/schemas/dashboardFilter';
 import type { WidgetFilter } from '@common/schemas/widget';
 import { RANGE_PRESETS, rangeLabel, type TimeRange } from '@common/timeRanges';
@@ -17,13 +17,15 @@ export interface FilterBarProps {
   onClear(): void;
   /** The records the category lists count (every record of the view, before the bar's filters). */
   records: RecordFeed;
+  /** The test a category filter's counts use: the bar's other filters as chosen. */
+  countsTest(filterId: string): RecordTest | null;
   /** A share link's locked filters: fixed chips, not removable. */
   locked: WidgetFilter[];
   label(field: string): string;
 }
 
 /** The dashboard's filter bar above its tabs: the admin's filters for a viewer to set, and a share link's locked ones as fixed chips. */
-export function FilterBar({ filters, choices, onChange, onClear, records, locked, label }: FilterBarProps) {
+export function FilterBar({ filters, choices, onChange, onClear, records, countsTest, locked, label }: FilterBarProps) {
   if (filters.length === 0 && locked.length === 0) return null;
   const active = filters.some((f) => isActiveChoice(choices[f.id]) && JSON.stringify(choices[f.id]) !== JSON.stringify({ kind: 'date', range: { kind: 'all' } }));
   return (
@@ -39,7 +41,7 @@ export function FilterBar({ filters, choices, onChange, onClear, records, locked
         // Date and number boxes start over when the choice changes elsewhere (Clear, the URL).
         <Flex key={f.kind === 'category' ? f.id : `${f.id}:${JSON.stringify(choices[f.id])}`} vertical gap={4} data-testid={`filter-${f.id}`}>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>{f.label || label(f.field)}</Typography.Text>
-          {f.kind === 'category' && <CategoryFilter filter={f} choice={choices[f.id]} onChange={onChange} records={records} />}
+          {f.kind === 'category' && <CategoryFilter filter={f} choice={choices[f.id]} onChange={onChange} records={records} countsTest={countsTest} />}
           {f.kind === 'date' && <DateFilter filter={f} choice={choices[f.id]} onChange={onChange} />}
           {f.kind === 'number' && <NumberFilter filter={f} choice={choices[f.id]} onChange={onChange} />}
         </Flex>
@@ -59,13 +61,17 @@ type Props<K extends DashboardFilter['kind']> = {
   onChange(filter: DashboardFilter, choice: FilterChoice): void;
 };
 
-/** Values with their counts, searchable; the most frequent CATEGORY_VALUES_SHOWN of those matching the search. */
-function CategoryFilter({ filter, choice, onChange, records }: Props<'category'> & { records: RecordFeed }) {
+/**
+ * Values with their counts under the bar's other filters (a value they leave no record of is not
+ * listed, unless picked), searchable; the most frequent CATEGORY_VALUES_SHOWN of those matching the search.
+ */
+function CategoryFilter({ filter, choice, onChange, records, countsTest }: Props<'category'> & Pick<FilterBarProps, 'records' | 'countsTest'>) {
   const values = choice?.kind === 'category' ? choice.values : [];
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
   // Counted when the list opens (one pass over the records), not on every change.
-  const counts = useMemo(() => (open ? valueCounts(records.get().records.values(), filter.field, Number.MAX_SAFE_INTEGER) : []), [open, records, filter.field]);
+  const test = useMemo(() => countsTest(filter.id), [countsTest, filter.id]);
+  const counts = useMemo(() => (open ? valueCounts(records.get().records.values(), filter.field, Number.MAX_SAFE_INTEGER, test) : []), [open, records, filter.field, test]);
   const options = useMemo(() => {
     const q = search.trim().toLowerCase();
     const shown = (q ? counts.filter((c) => c.value.toLowerCase().includes(q)) : counts).slice(0, CATEGORY_VALUES_SHOWN);

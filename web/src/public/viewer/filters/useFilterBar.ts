@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { compileChoices } from '@common/filterBar';
+import { compileChoices, otherChoices } from '@common/filterBar';
 import type { DashboardFilter, FilterChoice } from '@common/schemas/dashboardFilter';
 import { isSliding } from '@common/timeRanges';
 import type { FieldTyping } from '@common/types/fieldTyping';
@@ -16,7 +16,8 @@ const SLIDE_MS = 60_000;
 /**
  * The dashboard's filter bar in the viewer: its filters (from the dashboard), the viewer's choices
  * (from the page's URL, so a filtered view is a link; a change replaces the history entry) and the
- * filtered feed every widget, table and bucket board reads (`base` stays for widgets that opt out).
+ * filtered feed every widget, table and bucket board reads (`base` stays for widgets that opt out);
+ * `countsTest` narrows a category filter's value counts by the other filters.
  */
 export function useFilterBar(base: RecordFeed, typing: FieldTyping) {
   const filtersKey = useViewerStore((s) => JSON.stringify(s.head?.dashboard.configuration.filters ?? NO_FILTERS));
@@ -40,6 +41,9 @@ export function useFilterBar(base: RecordFeed, typing: FieldTyping) {
   // Before paint: the widgets read the new test's records from their first render on.
   useLayoutEffect(() => feed.setTest(test), [feed, test]);
 
+  // A category list counts what the view would show with that value picked: the other filters as chosen.
+  const countsTest = useCallback((filterId: string) => otherChoices(filters, choices, filterId, typing, now), [filters, choices, typing, now]);
+
   const onChange = useCallback((filter: DashboardFilter, choice: FilterChoice) => setSearch((s) => writeChoice(s, filter, choice), { replace: true }), [setSearch]);
   const onClear = useCallback(() => setSearch((s) => {
     const next = new URLSearchParams(s);
@@ -47,5 +51,5 @@ export function useFilterBar(base: RecordFeed, typing: FieldTyping) {
     for (const f of filters) if (f.kind === 'date' && f.range.kind !== 'all') next.set(paramOf(f.id), 'all');
     return next;
   }, { replace: true }), [setSearch, filters]);
-  return { feed, filters, choices, onChange, onClear };
+  return { feed, filters, choices, countsTest, onChange, onClear };
 }
