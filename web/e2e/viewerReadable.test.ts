@@ -187,4 +187,26 @@ describe('values a person can read, one name per field, CSV as seen', () => {
     await expect.poll(() => cardsIn(1)).toBeGreaterThan(before);
     await h.shot('public-viewer-big-board');
   }, 60_000);
+
+  it('titles a board grouped by a date-time field with its dates as the cards show them', async () => {
+    const due = ['2026-12-01T09:30:00.000Z', '2026-12-24T18:00:00.000Z'];
+    const records = Array.from({ length: 4 }, (_, i) => ({ ticket_id: i + 1, subject: `Ticket ${i + 1}`, due: i === 3 ? null : due[i % 2] }));
+    const { id, ds } = await seed(h, [{ id: 'b', name: 'Board', style: 'bucket', configuration: { bucketKey: 'due', displayKeys: ['subject', 'due'] }, widgets: [] }], { records });
+    expect((await h.server.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { fieldTypes: { due: 'datetime' } } })).status).toBe(200);
+    const { page } = h;
+    await page.goto(`/dashboards/${id}`);
+    await page.getByTestId('bucket-card').first().waitFor();
+    const titles = page.getByTestId('bucket-title');
+    await expect.poll(() => titles.allInnerTexts()).toHaveLength(3);
+    const shown = await titles.allInnerTexts();
+    // Each date reads as the card's own field does, the stored value on hover; no value: Unassigned.
+    const cardDue = await page.getByTestId('bucket-group').first().getByTestId('bucket-card').first().innerText();
+    expect(shown[0]).not.toContain('T09:30');
+    expect(shown[0]).toMatch(/Dec 1, 2026/);
+    expect(cardDue).toContain(shown[0]);
+    expect(shown[1]).toMatch(/Dec 24, 2026/);
+    expect(await titles.nth(0).getAttribute('title')).toBe(due[0]);
+    expect(shown[2]).toBe('Unassigned');
+    expect(await titles.nth(2).getAttribute('title')).toBeNull();
+  }, 60_000);
 });

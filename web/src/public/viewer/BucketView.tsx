@@ -1,9 +1,11 @@
 import { Badge, Button, Card, Empty, Flex, Skeleton, theme } from 'antd';
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { TabConfiguration } from '@common/schemas/dashboard';
+import { formatValue } from '@common/formats';
+import { fieldTypeOf, typedFormat } from '@common/types/fieldTyping';
 import { fieldValue } from '../cells';
 import { BucketCard, useCardLook, type CardLook } from './BucketCard';
-import { bucketGridStyle, bucketKeyOf, bucketOrderOf, bucketWidthOf, groupIds, orderedGroups } from './bucketModel';
+import { bucketGridStyle, bucketKeyOf, bucketOrderOf, bucketWidthOf, groupIds, orderedGroups, UNASSIGNED } from './bucketModel';
 import { EmptyText } from './EmptyText';
 import { orderedRecords } from './recordStore';
 import { useFeedRecord, useFeedVersion, useWidgetEnv } from './widgets/widgetContext';
@@ -93,6 +95,7 @@ interface GroupProps {
 const BucketGroup = memo(function BucketGroup({ name, ids, configuration, labels, look }: GroupProps) {
   const [limit, setLimit] = useState(CARDS_FIRST);
   const { token } = theme.useToken();
+  const title = useGroupTitle(name, ids[0], bucketKeyOf(configuration));
   const hasMore = ids.length > limit;
   const more = useNearEnd(() => setLimit((n) => n + CARDS_MORE), hasMore);
   const body = useRef<HTMLDivElement>(null);
@@ -102,7 +105,7 @@ const BucketGroup = memo(function BucketGroup({ name, ids, configuration, labels
       data-testid="bucket-group"
       size="small"
       style={{ minWidth: 0 }}
-      title={<Flex gap={8} align="center"><span data-testid="bucket-title">{name}</span><Badge count={ids.length} showZero overflowCount={99999} color={token.colorPrimary} /></Flex>}
+      title={<Flex gap={8} align="center"><span data-testid="bucket-title" title={title === name ? undefined : name}>{title}</span><Badge count={ids.length} showZero overflowCount={99999} color={token.colorPrimary} /></Flex>}
       styles={{ body: { background: token.colorFillQuaternary, padding: 0 } }}
     >
       <Flex vertical gap={8} ref={body} data-testid="bucket-cards" style={{ maxHeight: 640, overflowY: 'auto', padding: 12 }}>
@@ -116,6 +119,17 @@ const BucketGroup = memo(function BucketGroup({ name, ids, configuration, labels
     </Card>
   );
 });
+
+/**
+ * A group's title: its value as the cards show it when the bucket key is a date-time field
+ * ("Jan 7, 2005" for every spelling of that moment), else the value itself.
+ */
+function useGroupTitle(name: string, firstId: string | undefined, bucketKey: string): string {
+  const { typing } = useWidgetEnv();
+  const record = useFeedRecord(firstId ?? '');
+  if (name === UNASSIGNED || fieldTypeOf(typing, bucketKey) !== 'datetime' || !record) return name;
+  return formatValue(bucketKey, fieldValue(record, bucketKey), typedFormat(typing, bucketKey)).text;
+}
 
 /** One record card; it selects its own record so a pushed change re-renders this card alone. */
 const RecordCard = memo(function RecordCard({ recordId, configuration, labels, look }: { recordId: string; configuration: TabConfiguration; labels: Record<string, string>; look: CardLook }) {

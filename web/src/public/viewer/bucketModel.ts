@@ -42,13 +42,16 @@ export const bucketOrderOf = (c: TabConfiguration): BucketOrder => c.bucketOrder
 
 const titles = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
+/** The group of records without a value for the bucket key. */
+export const UNASSIGNED = 'Unassigned';
+
 /**
  * Groups in the board's order, which one changed record never reshuffles: by title ("Unassigned"
  * last), by count (largest first, ties by title), or the listed titles first and the rest by title.
  */
 export function orderedGroups<T>(groups: Map<string, T[]>, order: BucketOrder, listed: readonly string[] = []): [string, T[]][] {
   const rank = new Map(order === 'custom' ? listed.map((t, i) => [t, i]) : []);
-  const byTitle = (a: string, b: string) => Number(a === 'Unassigned') - Number(b === 'Unassigned') || titles.compare(a, b);
+  const byTitle = (a: string, b: string) => Number(a === UNASSIGNED) - Number(b === UNASSIGNED) || titles.compare(a, b);
   return [...groups].sort(([a, x], [b, y]) => {
     if (order === 'count' && x.length !== y.length) return y.length - x.length;
     const ra = rank.get(a) ?? Infinity;
@@ -69,7 +72,7 @@ export function groupIds<R>(records: R[], value: (r: R) => unknown, id: (r: R) =
   const out = new Map<string, string[]>();
   for (const r of records) {
     const v = value(r);
-    const name = isEmptyValue(v) ? 'Unassigned' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    const name = isEmptyValue(v) ? UNASSIGNED : typeof v === 'object' ? JSON.stringify(v) : String(v);
     let list = out.get(name);
     if (!list) out.set(name, (list = []));
     list.push(id(r));
