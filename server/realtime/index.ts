@@ -6,7 +6,7 @@ import {
 import type { AppContext } from '../context';
 import type { Role } from '@common/schemas/auth';
 import { attachAdminAccess, socketHasRole } from './adminAccess';
-import { loadPublishedDashboard, publicDashboardHead, publishedDashboardsOnSource } from '../services/dashboards';
+import { dashboardsOnSource, loadPublishedDashboard, publicDashboardHead } from '../services/dashboards';
 import { emptyRoom, joinDashboard, leaveDashboard, moveRoom, releaseRooms } from './publicRooms';
 import { joinCluster } from './cluster';
 import { attachShareRooms } from './shareRooms';
@@ -137,7 +137,11 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       // Editors limited to chosen dashboards hear a source's changes while they follow it (datasource:join checks them).
       io.to([...TEAM, rooms.dataSource(dataSource.id)]).emit('admin:datasource:changed', { dataSource });
       if (!metadataChanged) return;
-      for (const d of await publishedDashboardsOnSource(ctx, dataSource.id)) await emitPublicHead(d, false);
+      // Its dashboards' viewers get the new labels: public ones of the published dashboards, signed-in ones of drafts too.
+      const source = await findDataSource(ctx, dataSource.id);
+      for (const d of await dashboardsOnSource(ctx, dataSource.id)) {
+        await emitPublicHead(d, false, source, d.isPublished ? undefined : [rooms.draft(String(d._id))]);
+      }
     })),
     events.on('datasource.removed', serial((e) => {
       io.to([...TEAM, rooms.dataSource(e.dataSourceId)]).emit('admin:datasource:removed', e);

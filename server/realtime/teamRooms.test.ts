@@ -59,6 +59,11 @@ describe('signed-in people in rooms', () => {
       const head = next(socket, 'dashboard:changed');
       await s.http('PATCH', `/api/admin/dashboards/${dashboard.id}`, { body: { name: 'Renamed draft' } });
       expect((await head).dashboard.name).toBe('Renamed draft');
+      // Its source's labels too (a draft follows its source like a published dashboard does).
+      // (A type update of the ingest may come first: the head with the label is waited for.)
+      const labelled = nextWhere(socket, 'dashboard:changed', (e) => e.dataSource?.keyMappings?.value === 'Value (EUR)', 10_000);
+      expect((await s.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { keyMappings: { value: 'Value (EUR)' } } })).status).toBe(200);
+      expect((await labelled).dashboard.name).toBe('Renamed draft');
 
       // Published and unpublished again: the signed-in viewer keeps following it; deleted: told.
       await s.http('PATCH', `/api/admin/dashboards/${dashboard.id}`, { body: { isPublished: true } });

@@ -139,7 +139,7 @@ export async function publicDashboardView(ctx: AppContext, dashboard: DashboardD
   return { ...publicDashboardHead(dashboard, dataSource), records: (truncated ? docs.slice(0, limit) : docs).map(presentRecord), truncated };
 }
 
-/** Published dashboards that show a given data source. */
-export async function publishedDashboardsOnSource(ctx: AppContext, dataSourceId: string): Promise<DashboardDoc[]> {
-  return ctx.models.Dashboard.find({ dataSourceId, isPublished: true }).lean<DashboardDoc[]>();
+/** Every dashboard on a data source, published or a draft (one read). */
+export async function dashboardsOnSource(ctx: AppContext, dataSourceId: string): Promise<DashboardDoc[]> {
+  return ctx.models.Dashboard.find({ dataSourceId }).lean<DashboardDoc[]>();
 }
