@@ -12,6 +12,13 @@ describe('Widget schema', () => {
     expect(w.configuration).toMatchObject({ groupField: 'priority', metric: 'count', topN: 8 });
   });
 
+  it('compares a KPI with higher as good news unless told lower is', () => {
+    const kpi = (configuration: object) => Widget.parse({ id: 'k', type: 'kpi', configuration, layout: { x: 0, y: 0, w: 4, h: 3 } }).configuration;
+    expect(kpi({ compare: true })).toMatchObject({ compare: true, better: 'higher' });
+    expect(kpi({ compare: true, better: 'lower' })).toMatchObject({ better: 'lower' });
+    expect(issues({ id: 'k', type: 'kpi', configuration: { better: 'sideways' } })).toHaveLength(1);
+  });
+
   it('names the missing field of an incomplete widget', () => {
     expect(issues({ id: 'w', type: 'bar', configuration: {} })).toEqual(['configuration.groupField: Pick a field to group by']);
     expect(issues({ id: 'w', type: 'line', configuration: { dateField: 'at', metric: 'sum' } })).toEqual(['configuration.valueField: Pick a numeric field to sum']);

@@ -115,6 +115,8 @@ export const KpiConfig = z
     bucket: BucketChoice.default('auto'),
     /** "▲ 12% vs the previous 24 hours": the value against the same metric over the window before the range. */
     compare: z.boolean().default(false),
+    /** Which way of the comparison is good news (green): more (sales) or less (open tickets, wait times). */
+    better: z.enum(['higher', 'lower']).default('higher'),
     /** A small line of the metric per bucket over the range. */
     sparkline: z.boolean().default(false),
   })

@@ -105,6 +105,8 @@ describe('widgets over time ranges', () => {
         kpi('up', 'Kind a', 'a', { sparkline: true, thresholds: [{ value: 5, color: 'red' }] }, 0),
         kpi('down', 'Kind b', 'b', {}, 4),
         kpi('new', 'Kind c', 'c', {}, 8),
+        // Fewer is good news here (open tickets, wait times): the same drop reads green.
+        { ...kpi('fewer', 'Fewer is better', 'b', { better: 'lower' }, 0), layout: { x: 0, y: 7, w: 4, h: 3 } },
         // Saved before ranges: 24 hours back from now, per hour.
         { id: 'legacy', name: 'Per hour (saved before ranges)', type: 'line', configuration: { dateField: 'at', interval: 'hour', points: 24 }, layout: { x: 0, y: 3, w: 12, h: 4 } },
       ],
@@ -127,6 +129,12 @@ describe('widgets over time ranges', () => {
     const [dr, dg] = await rgb(change('Kind b'));
     expect(ug).toBeGreaterThan(ur);
     expect(dr).toBeGreaterThan(dg);
+    expect([await change('Kind a').getAttribute('data-trend'), await change('Kind b').getAttribute('data-trend'), await change('Kind c').getAttribute('data-trend')]).toEqual(['better', 'worse', 'same']);
+    expect(await change('Fewer is better').innerText()).toBe('▼ 75% vs the previous 24 hours');
+    expect(await change('Fewer is better').getAttribute('data-trend')).toBe('better');
+    expect(await change('Fewer is better').getAttribute('title')).toBe('Better than the previous period (lower is better)');
+    const [lr, lg] = await rgb(change('Fewer is better'));
+    expect(lg).toBeGreaterThan(lr);
     // The sparkline: one point per hour the last 24 hours touch (the first hour in part: its points add up to the KPI).
     expect(await widget('Kind a').getByTestId('kpi-sparkline').getAttribute('data-points')).toBe('25');
     // 6 reaches the red threshold (5): the number is red, the others are not.
@@ -157,6 +165,8 @@ describe('widgets over time ranges', () => {
     await tile.getByRole('button', { name: 'Edit Kind a' }).click();
     const editor = page.getByTestId('widget-editor');
     await poll(() => editor.getByTestId('bucket-select').innerText()).toBe('Automatic (by hour for last 24 hours)');
+    // Comparing: which way is good news is a choice, higher by default.
+    expect(await editor.locator('.ant-segmented-item-selected', { hasText: 'Higher is better' }).count()).toBe(1);
     await editor.getByLabel('Bucket', { exact: true }).click();
     await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'By minute' }).click();
     await editor.getByText('By minute, Last 24 hours is 1,440 points; a chart draws at most 500. Pick a larger bucket or a shorter range.').waitFor();

@@ -93,6 +93,8 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
               {item('compare', 'Compare with the previous period', <Switch aria-label="Compare with the previous period" checked={Boolean(c.compare)} onChange={(v) => set({ compare: v })} />, range?.kind === 'all' || !range ? 'Needs a time range: all time has no previous period.' : undefined)}
               {item('sparkline', 'Sparkline', <Switch aria-label="Sparkline" checked={Boolean(c.sparkline)} onChange={(v) => set({ sparkline: v })} />)}
             </Flex>
+            {Boolean(c.compare) &&
+              item('better', 'Good news is', <Segmented aria-label="Good news is" value={(c.better as string) ?? 'higher'} onChange={(v) => set({ better: v })} options={[{ value: 'higher', label: 'Higher is better' }, { value: 'lower', label: 'Lower is better' }]} />)}
             {Boolean(c.sparkline) && bucket()}
             <Typography.Text strong>Threshold colours</Typography.Text>
             <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>The number takes the colour of the highest threshold it reaches.</Typography.Paragraph>

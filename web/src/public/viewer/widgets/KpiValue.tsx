@@ -46,9 +46,16 @@ export function changeText(c: Comparison): string {
   return `${c.percent > 0 ? '▲' : c.percent < 0 ? '▼' : '='} ${shown.toLocaleString('en-US')}%`;
 }
 
+/** Whether a change is good news: up when higher is better, down when lower is (`better`). */
+export function trendOf(c: Comparison, better: KpiConfig['better'] = 'higher'): 'better' | 'worse' | 'same' {
+  if (c.percent === null || c.percent === 0) return 'same';
+  return c.percent > 0 === (better !== 'lower') ? 'better' : 'worse';
+}
+
 /**
  * A KPI tile's number, coloured by its thresholds; `caption` says what it counts. Optionally the
- * change against the previous period (up green, down red) and a sparkline of the metric per bucket.
+ * change against the previous period (green when it is good news, red when not: `better` says
+ * which way is good) and a sparkline of the metric per bucket.
  */
 export function KpiValue({ value, config, caption, large, comparison, spark, dark }: {
   value: number | null; config: KpiConfig; caption: string; large: boolean; comparison?: Comparison | null; spark?: Series | null; dark?: boolean;
@@ -59,6 +66,7 @@ export function KpiValue({ value, config, caption, large, comparison, spark, dar
   // Shade 7 (8 for gold and orange) reads at 3:1 or more for large text: on white, and on the
   // dark algorithm's palette, where higher shades are the lighter ones.
   const shade = (c: Palette) => token[`${c}${c === 'gold' || c === 'orange' ? 8 : 7}` as `${Palette}6`];
+  const trend = comparison ? trendOf(comparison, config.better) : 'same';
   const rounded = shown === null ? null : value !== null && shown === value ? value : Number(shown.toFixed(config.decimals));
   return (
     <div style={{ display: 'flex', flexDirection: 'column', justifyContent: 'center', height: '100%', minHeight: 0 }}>
@@ -73,7 +81,9 @@ export function KpiValue({ value, config, caption, large, comparison, spark, dar
       {comparison && (
         <Typography.Text
           data-testid="kpi-change"
-          style={{ fontSize: large ? 20 : undefined, color: comparison.percent === null || comparison.percent === 0 ? token.colorTextSecondary : comparison.percent > 0 ? shade('green') : shade('red') }}
+          data-trend={trend}
+          title={trend === 'same' ? undefined : `${trend === 'better' ? 'Better' : 'Worse'} than the previous period (${config.better === 'lower' ? 'lower' : 'higher'} is better)`}
+          style={{ fontSize: large ? 20 : undefined, color: trend === 'same' ? token.colorTextSecondary : trend === 'better' ? shade('green') : shade('red') }}
         >
           {changeText(comparison)} vs {previousLabel(config.range)}
         </Typography.Text>
