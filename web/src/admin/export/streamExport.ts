@@ -4,7 +4,7 @@ import { useSession } from '../../api/session';
 
 export interface ExportProgress {
   bytes: number;
-  /** Records received so far (counted by line breaks, so a CSV cell with a line break counts twice until the end). */
+  /** Records received so far (counted by the line breaks that end records: not those inside a quoted CSV cell). */
   rows: number;
 }
 
@@ -24,6 +24,26 @@ export function attachmentName(header: string | null, fallback: string): string 
 /** Records in a file of this many line breaks: CSV has a header row, a JSON array an opening and a closing line. */
 const rowsOf = (format: ExportFormat, lineBreaks: number, done: boolean) =>
   Math.max(0, format === 'ndjson' ? lineBreaks : format === 'csv' ? lineBreaks - 1 : lineBreaks - (done ? 2 : 1));
+
+/**
+ * Counts the records of an export as its bytes arrive, chunk by chunk. A line break ends a record,
+ * except inside a quoted CSV cell (a quote opens a cell's quoting and the next one closes it; a
+ * doubled quote, the escape, closes and reopens it). JSON and NDJSON escape their line breaks.
+ */
+export function recordCounter(format: ExportFormat) {
+  let lineBreaks = 0;
+  let quoted = false;
+  return {
+    add(chunk: Uint8Array) {
+      for (let i = 0; i < chunk.length; i++) {
+        const b = chunk[i];
+        if (b === 34 && format === 'csv') quoted = !quoted;
+        else if (b === 10 && !quoted) lineBreaks++;
+      }
+    },
+    rows: (done: boolean) => rowsOf(format, lineBreaks, done),
+  };
+}
 
 /**
  * Downloads an export with the signed-in session, reading the stream chunk by chunk so the screen can
@@ -46,7 +66,7 @@ export async function streamExport(url: string, format: ExportFormat, signal: Ab
   }
   const chunks: Uint8Array[] = [];
   let bytes = 0;
-  let lineBreaks = 0;
+  const counter = recordCounter(format);
   let lastReport = 0;
   const reader = res.body.getReader();
   for (;;) {
@@ -54,14 +74,14 @@ export async function streamExport(url: string, format: ExportFormat, signal: Ab
     if (done) break;
     chunks.push(value);
     bytes += value.byteLength;
-    for (let i = 0; i < value.length; i++) if (value[i] === 10) lineBreaks++;
+    counter.add(value);
     // At most about 20 updates a second: a re-render per chunk would slow a fast download.
     if (performance.now() - lastReport > 50) {
       lastReport = performance.now();
-      onProgress({ bytes, rows: rowsOf(format, lineBreaks, false) });
+      onProgress({ bytes, rows: counter.rows(false) });
     }
   }
-  const progress = { bytes, rows: rowsOf(format, lineBreaks, true) };
+  const progress = { bytes, rows: counter.rows(true) };
   onProgress(progress);
   const type = res.headers.get('content-type') ?? 'application/octet-stream';
   return { blob: new Blob(chunks as BlobPart[], { type }), fileName: attachmentName(res.headers.get('content-disposition'), `export.${format}`), progress };
