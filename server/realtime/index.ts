@@ -152,6 +152,8 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       if (!dashboard.isPublished && wasPublished) await kick(dashboard.id, [previousDataSourceId, dashboard.dataSourceId]);
       // Signed-in people viewing it as a draft follow it to its new source (published or not).
       if (moved) await moveRoom(ctx, io, rooms.draft(dashboard.id), previousDataSourceId, dashboard.dataSourceId);
+      // Editors limited to this dashboard stop hearing its old source unless another of their dashboards uses it.
+      if (moved && previousDataSourceId) await leaveLostSource(dashboard.id, previousDataSourceId);
       if (!dashboard.isPublished) {
         const draft = await ctx.models.Dashboard.findById(dashboard.id).lean<DashboardDoc>();
         if (draft) await emitPublicHead(draft, moved, undefined, [rooms.draft(dashboard.id)]);
@@ -186,6 +188,14 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       io.to([rooms.admin, rooms.integration(e.integrationId)]).emit('sync:failed', e);
     })),
   ];
+
+  /** Takes the console sockets limited to a dashboard out of its former source's room when no dashboard of theirs uses it now (on any process). */
+  async function leaveLostSource(dashboardId: string, dataSourceId: string) {
+    const room = rooms.dataSource(dataSourceId);
+    for (const socket of await io.in(rooms.teamDashboard(dashboardId)).fetchSockets()) {
+      if (socket.rooms.has(room) && !(await mayHold(ctx, socket.data, room))) socket.leave(room);
+    }
+  }
 
   /** Tells a dashboard's viewers (public, and signed-in ones of its draft) its new look (name, tabs, labels), not its records. */
   async function emitPublicHead(dashboard: DashboardDoc, dataSourceChanged: boolean, source?: DataSourceDoc | null, to = [rooms.dashboard(String(dashboard._id)), rooms.draft(String(dashboard._id))]) {

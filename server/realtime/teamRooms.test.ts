@@ -210,6 +210,12 @@ describe('a narrowed dashboard limit on open sockets, across processes', () => {
       await ingest(a.http, kept.ds.sourceId, 2);
       await keptDelta;
       expect(deltas.items.map((e) => e.dataSourceId)).not.toContain(lost.ds.id);
+      // The kept dashboard moves to another source: its old one is no longer theirs, its room is left.
+      const moved = await draftOnSource(a.http, 'Moved to');
+      expect((await a.http('PATCH', `/api/admin/dashboards/${kept.dashboard.id}`, { body: { dataSourceId: moved.ds.id } })).status).toBe(200);
+      await until(async () => !(await roomsOf(a, socket)).includes(rooms.dataSource(kept.ds.id)), 'the former source\'s room to be left');
+      expect(await join(socket, 'datasource:join', kept.ds.id)).toMatchObject({ ok: false });
+      expect(await join(socket, 'datasource:join', moved.ds.id)).toEqual({ ok: true });
       // Every dashboard again: the person joins the team room (console events) at once.
       await a.http('PATCH', `/api/admin/users/${p.id}`, { body: { dashboardIds: null } });
       await until(async () => (await roomsOf(a, socket)).includes(rooms.team), 'the team room');
