@@ -1,20 +1,13 @@
-import { useCallback, useState, useSyncExternalStore } from 'react';
+import { useCallback, useState } from 'react';
+import { useMediaQuery } from '../../useMediaQuery';
 
 /** Below this width the sidebar becomes a drawer (antd's md breakpoint). */
 export const DRAWER_BELOW_PX = 768;
 const COLLAPSED_KEY = 'livedash.admin.sidebarCollapsed';
 const PHONE_QUERY = `(max-width: ${DRAWER_BELOW_PX - 0.02}px)`;
 
-function subscribe(onChange: () => void) {
-  const mq = window.matchMedia(PHONE_QUERY);
-  mq.addEventListener('change', onChange);
-  return () => mq.removeEventListener('change', onChange);
-}
-
 /** True below 768 px; read synchronously so the first paint already has the right layout. */
-export function useIsPhone(): boolean {
-  return useSyncExternalStore(subscribe, () => window.matchMedia(PHONE_QUERY).matches, () => false);
-}
+export const useIsPhone = (): boolean => useMediaQuery(PHONE_QUERY);
 
 function storedCollapsed(): boolean {
   try {
