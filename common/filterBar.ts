@@ -6,7 +6,7 @@
 import { fieldReader, isEmptyValue } from './cells';
 import type { DashboardFilter, FilterChoice, FilterChoices } from './schemas/dashboardFilter';
 import type { WidgetFilter } from './schemas/widget';
-import { inWindow, resolveRange } from './timeRanges';
+import { inWindow, relativeEnd, relativeStart, resolveRange, type RelativeRange } from './timeRanges';
 import { timeOf } from './types/dates';
 import { NO_TYPING, type FieldTyping } from './types/fieldTyping';
 import { compileFilter, toNumber } from './widgets/filters';
@@ -39,8 +39,13 @@ export function defaultChoice(filter: DashboardFilter): FilterChoice {
   return { kind: 'number', min: null, max: null };
 }
 
-/** One filter's choice as a test of a record; null when it does not narrow. Relative ranges resolve at `now`. */
-export function compileChoice(field: string, choice: FilterChoice, typing: FieldTyping = NO_TYPING, now = Date.now()): RecordTest | null {
+/**
+ * One filter's choice as a test of a record; null when it does not narrow. A relative range ("last
+ * 15 minutes") is measured from the clock at each test — the live one, or `now` when given — and
+ * has no end, so a record pushed after the test was made passes; calendar and fixed ranges resolve
+ * at `now` (default: when compiled).
+ */
+export function compileChoice(field: string, choice: FilterChoice, typing: FieldTyping = NO_TYPING, now?: number): RecordTest | null {
   if (!isActiveChoice(choice)) return null;
   if (choice.kind === 'category') return compileFilter({ field, operator: 'in', value: '', values: choice.values });
   const read = fieldReader(field);
@@ -51,20 +56,72 @@ export function compileChoice(field: string, choice: FilterChoice, typing: Field
       return n !== null && (min === null || n >= min) && (max === null || n <= max);
     };
   }
-  const window = resolveRange(choice.range, now);
   const reading = { dateOrder: typing.dateOrder, epoch: true };
+  const timeIn = (data: Data) => timeOf(read(data), reading);
+  if (choice.range.kind === 'relative') {
+    const from = startOf(choice.range.last, now);
+    return (data) => timeIn(data) >= from();
+  }
+  const window = resolveRange(choice.range, now ?? Date.now());
   return (data) => {
-    const t = timeOf(read(data), reading);
+    const t = timeIn(data);
     return !Number.isNaN(t) && inWindow(t, window);
   };
 }
 
+/** A relative range's start by the clock (read again at most once a millisecond: a pass over many records reads it once). */
+function startOf(last: RelativeRange, now: number | undefined): () => number {
+  let at = Number.NaN;
+  let start = 0;
+  return () => {
+    const t = now ?? Date.now();
+    if (t !== at) {
+      at = t;
+      start = relativeStart(last, t);
+    }
+    return start;
+  };
+}
+
+/**
+ * When a record stops passing the bar's relative date ranges as time goes on: the earliest of the
+ * instants its dates leave them (null: never, or not by time). Null when no relative range is chosen.
+ */
+export function agingOf(filters: readonly DashboardFilter[], choices: FilterChoices, typing: FieldTyping = NO_TYPING): ((data: Data) => number | null) | null {
+  const reading = { dateOrder: typing.dateOrder, epoch: true };
+  const ages: ((data: Data) => number | null)[] = [];
+  for (const f of filters) {
+    const choice = effectiveChoice(f, choices);
+    if (choice.kind !== 'date' || choice.range.kind !== 'relative') continue;
+    const read = fieldReader(f.field);
+    const last = choice.range.last;
+    ages.push((data) => {
+      const t = timeOf(read(data), reading);
+      return Number.isNaN(t) ? null : relativeEnd(last, t);
+    });
+  }
+  if (!ages.length) return null;
+  return (data) => {
+    let soonest: number | null = null;
+    for (const age of ages) {
+      const at = age(data);
+      if (at !== null && (soonest === null || at < soonest)) soonest = at;
+    }
+    return soonest;
+  };
+}
+
+/** A filter's choice: the viewer's when it is of the filter's kind (a stale URL's is not), else the filter's default. */
+const effectiveChoice = (f: DashboardFilter, choices: FilterChoices): FilterChoice => {
+  const choice = choices[f.id];
+  return choice && choice.kind === f.kind ? choice : defaultChoice(f);
+};
+
 /** The filter bar's choices (by filter id, falling back to each filter's default) as one test; null when nothing narrows. */
-export function compileChoices(filters: readonly DashboardFilter[], choices: FilterChoices, typing: FieldTyping = NO_TYPING, now = Date.now()): RecordTest | null {
+export function compileChoices(filters: readonly DashboardFilter[], choices: FilterChoices, typing: FieldTyping = NO_TYPING, now?: number): RecordTest | null {
   const tests: RecordTest[] = [];
   for (const f of filters) {
-    const choice = choices[f.id];
-    const t = compileChoice(f.field, choice && choice.kind === f.kind ? choice : defaultChoice(f), typing, now);
+    const t = compileChoice(f.field, effectiveChoice(f, choices), typing, now);
     if (t) tests.push(t);
   }
   return allOf(tests);
@@ -79,7 +136,7 @@ export function compileLocked(filters: readonly WidgetFilter[] | undefined, typi
  * The test a category filter's counts use: every other filter of the bar as chosen (so "Drama (4)"
  * is how many the view would show with Drama picked, the other choices kept); null when none narrows.
  */
-export function otherChoices(filters: readonly DashboardFilter[], choices: FilterChoices, filterId: string, typing: FieldTyping = NO_TYPING, now = Date.now()): RecordTest | null {
+export function otherChoices(filters: readonly DashboardFilter[], choices: FilterChoices, filterId: string, typing: FieldTyping = NO_TYPING, now?: number): RecordTest | null {
   return compileChoices(filters.filter((f) => f.id !== filterId), choices, typing, now);
 }
 

@@ -81,6 +81,12 @@ export function shiftBucket(start: number, bucket: TimeBucket, steps: number): n
   return d.getTime();
 }
 
+/** Where a relative range starts when it is `now` ("last 15 minutes": 15 minutes before). */
+export const relativeStart = (last: RelativeRange, now: number): number => (last === '12mo' ? shiftBucket(now, 'month', -12) : now - RELATIVE_MS[last]);
+
+/** The last instant a relative range still holds an instant `t` (it leaves the range just after). */
+export const relativeEnd = (last: RelativeRange, t: number): number => (last === '12mo' ? shiftBucket(t, 'month', 12) : t + RELATIVE_MS[last]);
+
 /** The window a range covers at `now`. Relative ranges end at `now`; calendar ones at the period's end. */
 export function resolveRange(range: TimeRange, now: number): TimeWindow {
   switch (range.kind) {
@@ -88,10 +94,8 @@ export function resolveRange(range: TimeRange, now: number): TimeWindow {
       return { from: null, to: null };
     case 'fixed':
       return { from: Date.parse(range.from), to: Date.parse(range.to) };
-    case 'relative': {
-      if (range.last === '12mo') return { from: shiftBucket(now, 'month', -12), to: now };
-      return { from: now - RELATIVE_MS[range.last], to: now };
-    }
+    case 'relative':
+      return { from: relativeStart(range.last, now), to: now };
     case 'calendar': {
       const current = bucketStart(now, range.period);
       const from = range.previous ? shiftBucket(current, range.period, -1) : current;

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { agingOf, compileChoices } from '@common/filterBar';
+import type { DashboardFilter } from '@common/schemas/dashboardFilter';
 import { createStore } from 'zustand';
 import type { RecordDto } from '@common/schemas/record';
 import { emptyRecords, recordKeeper, type RecordsState } from '../recordStore';
@@ -61,6 +63,56 @@ describe('the filtered feed of the filter bar', () => {
     expect(f.slicedPasses).toBe(1);
     expect(f.get().order).toHaveLength(n / 4);
     expect(f.get().change).toBeNull();
+  });
+});
+
+describe('a relative date range in the filter bar', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const MIN = 60_000;
+  const at = (id: number, t: number, revision = 1): RecordDto => ({ id: `o${id}`, recordId: String(id), data: { at: new Date(t).toISOString() }, keyOrder: ['at'], createdAt: '', lastUpdated: `t${revision}`, revision });
+  const FILTERS: DashboardFilter[] = [{ id: 'd', kind: 'date', field: 'at', range: { kind: 'relative', last: '15m' } }];
+
+  it('lets each record go the moment it ages out, as a change of its own, and takes records pushed later', () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 24, 12, 0) });
+    const t0 = Date.now();
+    const s = source([at(1, t0 - 14 * MIN), at(2, t0 - 5 * MIN), at(3, t0 - 20 * MIN)]);
+    const f = new FilteredFeed(s.feed);
+    f.setTest(compileChoices(FILTERS, {}), agingOf(FILTERS, {}));
+    expect(f.get().order.sort()).toEqual(['1', '2']);
+    const v = f.get().version;
+
+    // A minute and a bit later, record 1 (14 minutes old) has left; record 2 stays; no refilter.
+    vi.advanceTimersByTime(MIN + 1);
+    expect(f.get().order).toEqual(['2']);
+    expect(f.get().version).toBe(v + 1);
+    expect(f.get().change).toMatchObject({ upserted: [], removed: ['1'], version: v + 1 });
+    expect(f.slicedPasses).toBe(0);
+
+    // Pushed after the test was made, stamped now: it passes (the range has no end).
+    s.keeper.upserted({ dataSourceId: 'd', revision: 2, total: 4, part: 0, parts: 1, records: [at(4, Date.now())] });
+    expect(f.get().order.sort()).toEqual(['2', '4']);
+    // Record 2 is moved on in time by an update: it stays past its first leaving time.
+    s.keeper.upserted({ dataSourceId: 'd', revision: 3, total: 4, part: 0, parts: 1, records: [at(2, Date.now(), 3)] });
+    vi.advanceTimersByTime(10 * MIN);
+    expect(f.get().order.sort()).toEqual(['2', '4']);
+    // Fifteen minutes after they were stamped, both go.
+    vi.advanceTimersByTime(5 * MIN + 2);
+    expect(f.get().order).toEqual([]);
+    expect(f.get().change?.removed.sort()).toEqual(['2', '4']);
+  });
+
+  it('keeps no timer once the range is all time again', () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 24, 12, 0) });
+    const s = source([at(1, Date.now() - MIN)]);
+    const f = new FilteredFeed(s.feed);
+    f.setTest(compileChoices(FILTERS, {}), agingOf(FILTERS, {}));
+    f.get();
+    expect(vi.getTimerCount()).toBe(1);
+    f.setTest(null);
+    f.get();
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 

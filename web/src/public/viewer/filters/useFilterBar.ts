@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { compileChoices, otherChoices } from '@common/filterBar';
+import { agingOf, compileChoices, otherChoices } from '@common/filterBar';
 import type { DashboardFilter, FilterChoice } from '@common/schemas/dashboardFilter';
-import { isSliding } from '@common/timeRanges';
 import type { FieldTyping } from '@common/types/fieldTyping';
 import { useViewerStore } from '../viewerStore';
 import type { RecordFeed } from '../widgets/widgetContext';
@@ -10,8 +9,8 @@ import { FilteredFeed } from './filteredFeed';
 import { paramOf, readChoices, writeChoice } from './filterUrl';
 
 const NO_FILTERS: DashboardFilter[] = [];
-/** Sliding ranges ("Last 24 hours", "Today") move on this often. */
-const SLIDE_MS = 60_000;
+/** Calendar ranges ("Today", "This week") are resolved again this often, so they turn over at their boundary. */
+const CALENDAR_CHECK_MS = 60_000;
 
 /**
  * The dashboard's filter bar in the viewer: its filters (from the dashboard), the viewer's choices
@@ -26,23 +25,27 @@ export function useFilterBar(base: RecordFeed, typing: FieldTyping) {
   const ours = filters.map((f) => search.getAll(paramOf(f.id)).join('\u0000')).join('\u0001');
   // Only the filters' own parameters (`ours`) matter, not ?tv or ?embed.
   const choices = useMemo(() => readChoices(filters, search), [filters, ours]);
-  const sliding = filters.some((f) => {
-    const c = choices[f.id];
-    return c?.kind === 'date' && isSliding(c.range);
+  // Relative ranges ("Last 15 minutes") need no clock here: the test reads the clock and the feed
+  // lets each record go as it ages out (agingOf). Calendar ones are compiled again once a minute.
+  const calendar = filters.some((f) => {
+    const c = choices[f.id] ?? (f.kind === 'date' ? { kind: 'date' as const, range: f.range } : undefined);
+    return c?.kind === 'date' && c.range.kind === 'calendar';
   });
-  const [now, setNow] = useState(() => Date.now());
+  const [turn, setTurn] = useState(0);
   useEffect(() => {
-    if (!sliding) return;
-    const timer = window.setInterval(() => setNow(Date.now()), SLIDE_MS);
+    if (!calendar) return;
+    const timer = window.setInterval(() => setTurn((n) => n + 1), CALENDAR_CHECK_MS);
     return () => window.clearInterval(timer);
-  }, [sliding]);
-  const test = useMemo(() => compileChoices(filters, choices, typing, now), [filters, choices, typing, now]);
+  }, [calendar]);
+  // `turn` compiles calendar ranges again at the current time.
+  const test = useMemo(() => compileChoices(filters, choices, typing), [filters, choices, typing, turn]);
+  const aging = useMemo(() => agingOf(filters, choices, typing), [filters, choices, typing]);
   const feed = useMemo(() => new FilteredFeed(base), [base]);
   // Before paint: the widgets read the new test's records from their first render on.
-  useLayoutEffect(() => feed.setTest(test), [feed, test]);
+  useLayoutEffect(() => feed.setTest(test, aging), [feed, test, aging]);
 
   // A category list counts what the view would show with that value picked: the other filters as chosen.
-  const countsTest = useCallback((filterId: string) => otherChoices(filters, choices, filterId, typing, now), [filters, choices, typing, now]);
+  const countsTest = useCallback((filterId: string) => otherChoices(filters, choices, filterId, typing), [filters, choices, typing]);
 
   const onChange = useCallback((filter: DashboardFilter, choice: FilterChoice) => setSearch((s) => writeChoice(s, filter, choice), { replace: true }), [setSearch]);
   const onClear = useCallback(() => setSearch((s) => {
