@@ -103,6 +103,22 @@ describe('a relative date range in the filter bar', () => {
     expect(f.get().change?.removed.sort()).toEqual(['2', '4']);
   });
 
+  it('takes a record out of the middle of the order as well as off its ends', () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 24, 12, 0) });
+    const t0 = Date.now();
+    const s = source([at(1, t0 - 5 * MIN), at(2, t0 - 14 * MIN), at(3, t0 - 6 * MIN)]);
+    const f = new FilteredFeed(s.feed);
+    f.setTest(compileChoices(FILTERS, {}), agingOf(FILTERS, {}));
+    expect(f.get().order).toEqual(['1', '2', '3']);
+    vi.advanceTimersByTime(MIN + 1);
+    expect(f.get().order).toEqual(['1', '3']);
+    // Record 3 (6 minutes old) leaves at 9 minutes from now, record 1 at 10.
+    vi.advanceTimersByTime(8.5 * MIN);
+    expect(f.get().order).toEqual(['1']);
+    vi.advanceTimersByTime(MIN);
+    expect(f.get().order).toEqual([]);
+  });
+
   it('keeps no timer once the range is all time again', () => {
     vi.useFakeTimers({ now: Date.UTC(2026, 10, 24, 12, 0) });
     const s = source([at(1, Date.now() - MIN)]);
