@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
-import { roleIncludes, type Role } from '@common/schemas/auth';
+import type { Role } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../context';
-import { ApiError, ForbiddenError, InvalidAdminTokenError, NotFoundError } from '../errors';
+import { ApiError, ForbiddenError, InvalidAdminTokenError } from '../errors';
+import { askerOf, hasRole, type Asker } from '../access/policy';
 import type { IngestCredential } from '../services/ingestRecords';
 import { findSourceByIngestKey } from '../services/dataSources';
 import { API_TOKEN_PREFIX, sessionEndedError, type Principal } from '../auth/accounts';
@@ -49,22 +50,8 @@ export interface PrincipalState {
 
 export const principalOf = (ctx: Context): Principal | null => (ctx.state as Partial<PrincipalState>).principal ?? null;
 
-/** The dashboards the caller is limited to, or null for every dashboard. */
-export const dashboardLimit = (ctx: Context): Set<string> | null => {
-  const ids = principalOf(ctx)?.user?.dashboardIds;
-  return ids ? new Set(ids) : null;
-};
-
-/** Refuses a dashboard outside the caller's chosen dashboards: 404, as if it did not exist. */
-export function checkDashboardLimit(ctx: Context, dashboardId: string): void {
-  const limit = dashboardLimit(ctx);
-  if (limit && !limit.has(dashboardId)) throw NotFoundError('Dashboard');
-}
-
-/** Refuses what only someone with every dashboard may do (create one, see the whole team's data). */
-export function refuseLimited(ctx: Context, what: string): void {
-  if (dashboardLimit(ctx)) throw ForbiddenError(`You are limited to chosen dashboards, so you cannot ${what}`);
-}
+/** The caller as the access policy sees it (server/access/policy.ts): its role and dashboard limits. */
+export const askerOfRequest = (ctx: Context): Asker => askerOf(principalOf(ctx));
 
 const describeAs = (p: Principal) => (p.via === 'adminToken' ? 'the admin token' : `${p.user?.email} (${p.role})`);
 
@@ -120,7 +107,7 @@ export function createGuards(app: AppContext) {
       if (principal.via === 'session' && ctx.method !== 'GET' && ctx.method !== 'HEAD' && isCrossSite(ctx, app.config)) {
         throw ForbiddenError('This request came from another site: changes made with the session cookie must come from LiveDash itself', ErrorCode.crossSiteRequest);
       }
-      if (!roleIncludes(principal.role, needed)) throw ForbiddenError(`This needs the ${needed} role; you are signed in as ${describeAs(principal)}`);
+      if (!hasRole(askerOf(principal), needed)) throw ForbiddenError(`This needs the ${needed} role; you are signed in as ${describeAs(principal)}`);
       (ctx.state as PrincipalState).principal = principal;
       app.activity.identify(principal);
       return next();
@@ -161,7 +148,7 @@ export function createGuards(app: AppContext) {
           app.activity.identify({ via: 'adminToken', role: 'admin', user: null, credentialHash: null });
         } else if (credential.startsWith(API_TOKEN_PREFIX)) {
           const p = fromHeader !== null ? await app.accounts.lookupApiToken(credential) : null;
-          if (p?.role === 'admin') {
+          if (p && hasRole(askerOf(p), 'admin')) {
             state = { admin: true };
             app.activity.identify(p);
           }

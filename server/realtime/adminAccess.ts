@@ -1,5 +1,6 @@
 import { rooms } from '@common/realtime';
-import { roleIncludes, type Role } from '@common/schemas/auth';
+import type { Role } from '@common/schemas/auth';
+import { askerOf, hasRole } from '../access/policy';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../context';
 import { API_TOKEN_PREFIX, type Principal } from '../auth/accounts';
@@ -20,7 +21,7 @@ const signedOut = { isAdmin: false, role: null, userId: null, credentialHash: nu
 function setPrincipal(socket: AppSocket, p: Principal | null) {
   Object.assign(
     socket.data,
-    p ? { isAdmin: p.role === 'admin', role: p.role, userId: p.user?.id ?? null, credentialHash: p.credentialHash, via: p.via, dashboardIds: p.user?.dashboardIds ?? null } : signedOut,
+    p ? { isAdmin: hasRole(askerOf(p), 'admin'), role: p.role, userId: p.user?.id ?? null, credentialHash: p.credentialHash, via: p.via, dashboardIds: p.user?.dashboardIds ?? null } : signedOut,
   );
 }
 
@@ -98,4 +99,4 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => vo
 }
 
 /** Whether a socket's role includes the one a room needs. */
-export const socketHasRole = (socket: AppSocket, needed: Role) => Boolean(socket.data.role && roleIncludes(socket.data.role, needed));
+export const socketHasRole = (socket: AppSocket, needed: Role) => hasRole(socket.data, needed);

@@ -19,6 +19,7 @@ import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
 import { canonicalObjectId } from '@common/ids';
 import { TEAM, mayHold, teamOf } from './roomAccess';
+import { mayFollowSource } from '../access/policy';
 
 /** How long a disconnected viewer's missed packets are kept for it. */
 export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
@@ -94,11 +95,13 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     };
     const join = (ack: unknown, role: Role, room: string | null) => allowed(ack, role, () => room && void socket.join(room));
     const leave = (room: string | null) => room && void socket.leave(room);
-    // A person limited to chosen dashboards follows only the data sources those dashboards use.
+    // A person limited to chosen dashboards follows only the data sources those dashboards use (the access policy decides).
     const joinSource = async (raw: unknown, ack: unknown) => {
       const id = canonicalObjectId(raw);
-      if (id && typeof ack === 'function' && socketHasRole(socket, 'editor') && !(await mayHold(ctx, socket.data, rooms.dataSource(id)))) {
-        return ack({ ok: false, reason: 'You are limited to chosen dashboards, and none of them uses this data source' });
+      if (typeof ack === 'function' && socketHasRole(socket, 'editor')) {
+        // A sourceId or another text names no room: said so, rather than acknowledging a join of nothing.
+        if (!id) return ack({ ok: false, reason: 'Not a data source id: join a data source by its id' });
+        if (!(await mayFollowSource(ctx, socket.data, id))) return ack({ ok: false, reason: 'You are limited to chosen dashboards, and none of them uses this data source' });
       }
       join(ack, 'editor', id ? rooms.dataSource(id) : null);
     };

@@ -9,6 +9,7 @@ import { viewCacheOf } from '../viewCache';
 import { neededSources } from './publicRooms';
 import type { RealtimeServer } from './index';
 import { draftRoomDashboard, isPrivateRoom, mayHold, type Access } from './roomAccess';
+import { askerOf } from '../access/policy';
 
 interface Session {
   sid: string;
@@ -33,7 +34,7 @@ async function accessStill(ctx: AppContext, data: Partial<SocketData>, auth: Rec
   }
   if ((data.via === 'session' || data.via === 'apiToken') && data.credentialHash) {
     const p = await ctx.accounts.lookupHash(data.via, data.credentialHash).catch(() => null);
-    return p ? { role: p.role, dashboardIds: p.user?.dashboardIds ?? null } : null;
+    return p ? askerOf(p) : null;
   }
   return null;
 }

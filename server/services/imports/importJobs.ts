@@ -10,6 +10,7 @@ import type { ImportPreviewDto, ImportProgressDto, ImportRejection, ImportSettin
 import { TypeSampler } from '@common/types/infer';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../auth/accounts';
+import { askerOf, mayUseImportJob, type Asker } from '../../access/policy';
 import { ApiError, BadRequestError, NotFoundError, PayloadTooLargeError } from '../../errors';
 import { decodedBody, formatBytes } from '../../middleware/body';
 import { isObject } from '../recordRules';
@@ -79,7 +80,7 @@ const ownerOf = (p: Principal) => p.user?.id ?? 'admin-token';
 /** A job the caller may use: their own, or any for an admin. Another person's is a 404, as if it did not exist. */
 export function requireJob(app: AppContext, principal: Principal, id: string): ImportJob {
   const job = registry(app).jobs.get(id);
-  if (!job || (job.owner !== ownerOf(principal) && principal.role !== 'admin')) throw NotFoundError(`Import ${id}`);
+  if (!job || !mayUseImportJob({ ...askerOf(principal), userId: principal.user?.id ?? null }, job.owner)) throw NotFoundError(`Import ${id}`);
   job.touched = Date.now();
   return job;
 }
@@ -202,7 +203,7 @@ export function discardJob(app: AppContext, job: ImportJob): void {
 }
 
 /** Whether a socket's person may follow an import: its uploader, or an admin. */
-export function mayFollow(app: AppContext, id: string, who: { userId: string | null; role: string | null }): boolean {
+export function mayFollow(app: AppContext, id: string, who: Asker & { userId: string | null }): boolean {
   const job = registry(app).jobs.get(id);
-  return Boolean(job && who.role && (who.role === 'admin' || job.owner === (who.userId ?? 'admin-token')));
+  return Boolean(job && mayUseImportJob(who, job.owner));
 }

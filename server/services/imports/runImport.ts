@@ -8,6 +8,7 @@ import { readDate } from '@common/types/dates';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../auth/accounts';
+import { askerOf, checkSourceInBody, hasRole } from '../../access/policy';
 import { ApiError, BadRequestError, ForbiddenError } from '../../errors';
 import type { DataSourceDoc, RecordDoc } from '../../models';
 import { createDataSource, requireDataSource } from '../dataSources';
@@ -87,10 +88,12 @@ export async function resolvePlan(app: AppContext, principal: Principal, input: 
   if (plan.key !== null && !fields.has(plan.key)) throw invalid('key', `"${plan.key}" is not one of the imported fields: pick an imported column as the key, or none (append-only)`);
   const keying: Keying = plan.key === null ? { appendOnly: true } : { primaryKey: plan.key };
   if (plan.target.kind === 'new') {
-    if (principal.role !== 'admin') throw ForbiddenError('Creating a data source needs the admin role: import into an existing data source instead');
+    if (!hasRole(askerOf(principal), 'admin')) throw ForbiddenError('Creating a data source needs the admin role: import into an existing data source instead');
     if (plan.mode === 'replace') throw invalid('mode', 'a new data source has nothing to replace: use append');
     return { plan: { ...plan, mode: 'append' }, ds: null, keying, dateOrder: 'mdy' };
   }
+  // A person limited to chosen dashboards imports only into a source one of them shows.
+  await checkSourceInBody(app, askerOf(principal), plan.target.dataSourceId);
   const ds = await requireDataSource(app, plan.target.dataSourceId);
   const dateOrder: DateOrder = ds.dateOrder === 'dmy' ? 'dmy' : 'mdy';
   const conflict = (message: string) => new ApiError(409, ErrorCode.primaryKeyConflict, message, [{ path: 'key', message }]);
