@@ -106,7 +106,7 @@ describe('revocation across two processes', () => {
     const onB = (method: string, path: string) => fetch(cluster.b.url + path, { method, headers: { cookie: p.cookie } });
     expect((await onB('GET', '/api/admin/dashboards')).status).toBe(200); // B caches the session now
     const socket = await cookieSocket(cluster.b.url, p.cookie);
-    expect(await join(socket, 'datasource:join', 'x')).toEqual({ ok: true });
+    expect(await join(socket, 'datasource:join', '0123456789abcdef01234567')).toEqual({ ok: true });
     const closed = disconnected(socket);
     // Sign out everywhere on A.
     expect((await p.http('DELETE', '/api/auth/sessions')).status).toBe(200);
