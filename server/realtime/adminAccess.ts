@@ -3,7 +3,7 @@ import { roleIncludes, type Role } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../context';
 import { API_TOKEN_PREFIX, type Principal } from '../auth/accounts';
-import { readSessionCookie } from '../auth/cookies';
+import { isCrossSiteHandshake, readSessionCookie } from '../auth/cookies';
 import { isAdminToken } from '../middleware/guards';
 import { clientAddress } from '../clientAddress';
 import type { RealtimeServer } from './index';
@@ -27,7 +27,8 @@ function setPrincipal(socket: AppSocket, p: Principal | null) {
 /**
  * Who a socket is: a token in the handshake (`auth: { token }`: the admin token or a personal API
  * token; a wrong one is refused and counted like a wrong bearer token over REST), else the session
- * cookie (an ended session just connects signed out, so public viewing never breaks). Admins join
+ * cookie of a handshake from our own origin (an ended session, or a page of another origin, just
+ * connects signed out, so public viewing never breaks). Admins join
  * the admin room. Ended sessions and tokens close their sockets at once (the `auth.revoked` event,
  * relayed between processes), and a socket recovering after a gap has its credential checked again.
  */
@@ -50,7 +51,9 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => vo
       setPrincipal(socket, p);
       return next();
     }
-    const session = readSessionCookie(socket.handshake.headers.cookie);
+    // The cookie counts only from our own pages: a page of another origin (even of the same site,
+    // whose WebSocket upgrades carry the cookie) connects signed out — public rooms only, as embeds need.
+    const session = isCrossSiteHandshake({ headers: socket.handshake.headers, encrypted: socket.handshake.secure }, ctx.config) ? null : readSessionCookie(socket.handshake.headers.cookie);
     setPrincipal(socket, session ? await ctx.accounts.lookupSession(session).catch(() => null) : null);
     next();
   });

@@ -52,6 +52,9 @@ const chunk = <T>(list: T[], size: number, maxBytes = Infinity): T[][] => {
 export async function attachRealtime(server: http.Server, ctx: AppContext): Promise<Realtime> {
   const io: RealtimeServer = new Server(server, {
     serveClient: false,
+    // No `cors` option: the polling transport sends no CORS headers, so no page of another origin
+    // reads a handshake's answer (our own pages need none). WebSocket upgrades know no CORS: the
+    // handshake's Origin decides whether its cookie counts (adminAccess).
     maxHttpBufferSize: 1e6,
     // Large frames (a big ingest's delta) go deflated; small ones as they are, so the common case
     // costs no CPU and no zlib context per socket.
