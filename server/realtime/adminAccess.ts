@@ -9,6 +9,7 @@ import { clientAddress } from '../clientAddress';
 import type { RealtimeServer } from './index';
 import { draftRoomDashboard, isPrivateRoom, mayHold } from './roomAccess';
 import { releaseRooms } from './publicRooms';
+import { startSocketRecheck, type RoomCheck } from './socketRecheck';
 
 type AppSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
 
@@ -32,7 +33,7 @@ function setPrincipal(socket: AppSocket, p: Principal | null) {
  * the admin room. Ended sessions and tokens close their sockets at once (the `auth.revoked` event,
  * relayed between processes), and a socket recovering after a gap has its credential checked again.
  */
-export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => void {
+export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): { close(): void; recheckSockets(): void } {
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (typeof token === 'string' && token) {
@@ -72,22 +73,27 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => vo
   }
 
   /**
-   * The credential may have ended or changed (a gap, or an admin changed the person's dashboard
-   * limits): keep only the private rooms it still allows, and tell the socket of each draft it lost.
+   * The credential may have ended or changed (a gap, an admin changed the person's dashboard limits,
+   * or a revocation Redis lost — the periodic check): keep only the private rooms it still allows,
+   * and tell the socket of each draft it lost.
    */
-  async function recheck(socket: AppSocket) {
+  async function recheck(socket: AppSocket, checked?: { principal: Principal | null; holds: RoomCheck }) {
     const { credentialHash, via } = socket.data;
     if (!credentialHash || (via !== 'session' && via !== 'apiToken')) return;
-    const p = await ctx.accounts.lookupHash(via, credentialHash).catch(() => null);
+    // The periodic check brings the credential it read (reading it is not a use: the session's idle expiry stays).
+    const p = checked ? checked.principal : await ctx.accounts.lookupHash(via, credentialHash).catch(() => null);
+    const holds: RoomCheck = checked?.holds ?? ((access, room) => mayHold(ctx, access, room));
     setPrincipal(socket, p);
     const lost: string[] = [];
-    for (const room of [...socket.rooms]) if (isPrivateRoom(room) && !(await mayHold(ctx, socket.data, room))) lost.push(room);
+    for (const room of [...socket.rooms]) if (isPrivateRoom(room) && !(await holds(socket.data, room))) lost.push(room);
     if (lost.length) await releaseRooms(ctx, socket, lost);
     for (const dashboardId of lost.map(draftRoomDashboard)) if (dashboardId) socket.emit('dashboard:removed', { dashboardId });
     if (p) joinRoleRooms(socket);
   }
 
-  return ctx.events.on('auth.revoked', (r) => {
+  // What the relay could not bring (revoked while Redis was down) is found by checking again.
+  const sweep = startSocketRecheck(io, ctx, recheck);
+  const off = ctx.events.on('auth.revoked', (r) => {
     const hashes = new Set(r.credentialHashes ?? []);
     for (const socket of io.of('/').sockets.values()) {
       const { credentialHash, userId } = socket.data;
@@ -98,6 +104,14 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => vo
       } else if ((credentialHash && hashes.has(credentialHash)) || ofUser) socket.disconnect(true);
     }
   });
+  return {
+    close: () => {
+      off();
+      sweep.close();
+    },
+    /** Checks every signed-in socket of this process again now (the Redis relay is back). */
+    recheckSockets: sweep.run,
+  };
 }
 
 /** Whether a socket's role includes the one a room needs. */

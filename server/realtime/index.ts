@@ -62,8 +62,13 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     // A viewer back within two minutes gets the packets it missed and its rooms again (no refetch).
     connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: true },
   });
-  // Viewers refetch (each after a random delay) when their deltas may have a gap: Redis was lost.
-  const resync = () => io.local.emit('view:resync', { reason: 'redis' });
+  // Redis was lost (here or in another process): viewers refetch (each after a random delay), since
+  // their deltas may have a gap, and signed-in sockets are checked again, since revocations may have.
+  let recheckSockets = () => {};
+  const resync = () => {
+    io.local.emit('view:resync', { reason: 'redis' });
+    recheckSockets();
+  };
   let redis: { close(): Promise<void> } | null = null;
   try {
     redis = ctx.config.REDIS_URL ? await joinCluster(io, ctx, ctx.config.REDIS_URL, resync) : null;
@@ -74,7 +79,8 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   // A recovered session keeps only the rooms it may still hold (on whichever adapter is in use).
   recheckRecoveredSessions(io, ctx);
 
-  const closeAdminAccess = attachAdminAccess(io, ctx); // sessions, tokens and roles (issue 21)
+  const adminAccess = attachAdminAccess(io, ctx); // sessions, tokens and roles (issue 21)
+  recheckSockets = adminAccess.recheckSockets;
 
   io.on('connection', (socket) => {
     const allowed = (ack: unknown, role: Role, join: () => void) => {
@@ -243,7 +249,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   return {
     io,
     close: async () => {
-      closeAdminAccess();
+      adminAccess.close();
       await closeShareRooms();
       closeActivityFeed();
       closeImportRooms();
