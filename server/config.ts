@@ -53,6 +53,11 @@ const EnvSchema = z.object({
   /** Retention: how often records past a source's maxAgeSeconds are swept, and the most removed per sweep. */
   RETENTION_SWEEP_MS: positiveInt(3_600_000).default(30_000),
   RETENTION_SWEEP_MAX_RECORDS: positiveInt(10_000_000).default(10_000),
+  /**
+   * How often each process checks its signed-in sockets against the database again (ended sessions,
+   * removed people, changed roles and dashboard limits whose news Redis lost); default: the session cache's lifetime.
+   */
+  SOCKET_RECHECK_MS: positiveInt(3_600_000).default(30_000),
   /** Records an append-only source keeps when it sets no maxRecords (default: 100,000; 1,000 on the offline engine). */
   APPEND_ONLY_MAX_RECORDS: positiveInt(100_000_000).optional(),
   /** Offline engine: the records collection's size past which the console warns that a write nears a second. */

@@ -4,12 +4,13 @@ import { askerOf, hasRole } from '../access/policy';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../context';
 import { API_TOKEN_PREFIX, type Principal } from '../auth/accounts';
-import { readSessionCookie } from '../auth/cookies';
+import { isCrossSiteHandshake, readSessionCookie } from '../auth/cookies';
 import { isAdminToken } from '../middleware/guards';
 import { clientAddress } from '../clientAddress';
 import type { RealtimeServer } from './index';
 import { draftRoomDashboard, isPrivateRoom, mayHold } from './roomAccess';
 import { releaseRooms } from './publicRooms';
+import { startSocketRecheck, type RoomCheck } from './socketRecheck';
 
 type AppSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
 
@@ -28,11 +29,12 @@ function setPrincipal(socket: AppSocket, p: Principal | null) {
 /**
  * Who a socket is: a token in the handshake (`auth: { token }`: the admin token or a personal API
  * token; a wrong one is refused and counted like a wrong bearer token over REST), else the session
- * cookie (an ended session just connects signed out, so public viewing never breaks). Admins join
+ * cookie of a handshake from our own origin (an ended session, or a page of another origin, just
+ * connects signed out, so public viewing never breaks). Admins join
  * the admin room. Ended sessions and tokens close their sockets at once (the `auth.revoked` event,
  * relayed between processes), and a socket recovering after a gap has its credential checked again.
  */
-export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => void {
+export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): { close(): void; recheckSockets(): void } {
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (typeof token === 'string' && token) {
@@ -51,7 +53,9 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => vo
       setPrincipal(socket, p);
       return next();
     }
-    const session = readSessionCookie(socket.handshake.headers.cookie);
+    // The cookie counts only from our own pages: a page of another origin (even of the same site,
+    // whose WebSocket upgrades carry the cookie) connects signed out — public rooms only, as embeds need.
+    const session = isCrossSiteHandshake({ headers: socket.handshake.headers, encrypted: socket.handshake.secure }, ctx.config) ? null : readSessionCookie(socket.handshake.headers.cookie);
     setPrincipal(socket, session ? await ctx.accounts.lookupSession(session).catch(() => null) : null);
     next();
   });
@@ -70,22 +74,27 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => vo
   }
 
   /**
-   * The credential may have ended or changed (a gap, or an admin changed the person's dashboard
-   * limits): keep only the private rooms it still allows, and tell the socket of each draft it lost.
+   * The credential may have ended or changed (a gap, an admin changed the person's dashboard limits,
+   * or a revocation Redis lost — the periodic check): keep only the private rooms it still allows,
+   * and tell the socket of each draft it lost.
    */
-  async function recheck(socket: AppSocket) {
+  async function recheck(socket: AppSocket, checked?: { principal: Principal | null; holds: RoomCheck }) {
     const { credentialHash, via } = socket.data;
     if (!credentialHash || (via !== 'session' && via !== 'apiToken')) return;
-    const p = await ctx.accounts.lookupHash(via, credentialHash).catch(() => null);
+    // The periodic check brings the credential it read (reading it is not a use: the session's idle expiry stays).
+    const p = checked ? checked.principal : await ctx.accounts.lookupHash(via, credentialHash).catch(() => null);
+    const holds: RoomCheck = checked?.holds ?? ((access, room) => mayHold(ctx, access, room));
     setPrincipal(socket, p);
     const lost: string[] = [];
-    for (const room of [...socket.rooms]) if (isPrivateRoom(room) && !(await mayHold(ctx, socket.data, room))) lost.push(room);
+    for (const room of [...socket.rooms]) if (isPrivateRoom(room) && !(await holds(socket.data, room))) lost.push(room);
     if (lost.length) await releaseRooms(ctx, socket, lost);
     for (const dashboardId of lost.map(draftRoomDashboard)) if (dashboardId) socket.emit('dashboard:removed', { dashboardId });
     if (p) joinRoleRooms(socket);
   }
 
-  return ctx.events.on('auth.revoked', (r) => {
+  // What the relay could not bring (revoked while Redis was down) is found by checking again.
+  const sweep = startSocketRecheck(io, ctx, recheck);
+  const off = ctx.events.on('auth.revoked', (r) => {
     const hashes = new Set(r.credentialHashes ?? []);
     for (const socket of io.of('/').sockets.values()) {
       const { credentialHash, userId } = socket.data;
@@ -96,6 +105,14 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): () => vo
       } else if ((credentialHash && hashes.has(credentialHash)) || ofUser) socket.disconnect(true);
     }
   });
+  return {
+    close: () => {
+      off();
+      sweep.close();
+    },
+    /** Checks every signed-in socket of this process again now (the Redis relay is back). */
+    recheckSockets: sweep.run,
+  };
 }
 
 /** Whether a socket's role includes the one a room needs. */

@@ -53,6 +53,9 @@ const chunk = <T>(list: T[], size: number, maxBytes = Infinity): T[][] => {
 export async function attachRealtime(server: http.Server, ctx: AppContext): Promise<Realtime> {
   const io: RealtimeServer = new Server(server, {
     serveClient: false,
+    // No `cors` option: the polling transport sends no CORS headers, so no page of another origin
+    // reads a handshake's answer (our own pages need none). WebSocket upgrades know no CORS: the
+    // handshake's Origin decides whether its cookie counts (adminAccess).
     maxHttpBufferSize: 1e6,
     // Large frames (a big ingest's delta) go deflated; small ones as they are, so the common case
     // costs no CPU and no zlib context per socket.
@@ -60,8 +63,13 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     // A viewer back within two minutes gets the packets it missed and its rooms again (no refetch).
     connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: true },
   });
-  // Viewers refetch (each after a random delay) when their deltas may have a gap: Redis was lost.
-  const resync = () => io.local.emit('view:resync', { reason: 'redis' });
+  // Redis was lost (here or in another process): viewers refetch (each after a random delay), since
+  // their deltas may have a gap, and signed-in sockets are checked again, since revocations may have.
+  let recheckSockets = () => {};
+  const resync = () => {
+    io.local.emit('view:resync', { reason: 'redis' });
+    recheckSockets();
+  };
   let redis: { close(): Promise<void> } | null = null;
   try {
     redis = ctx.config.REDIS_URL ? await joinCluster(io, ctx, ctx.config.REDIS_URL, resync) : null;
@@ -72,7 +80,8 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   // A recovered session keeps only the rooms it may still hold (on whichever adapter is in use).
   recheckRecoveredSessions(io, ctx);
 
-  const closeAdminAccess = attachAdminAccess(io, ctx); // sessions, tokens and roles (issue 21)
+  const adminAccess = attachAdminAccess(io, ctx); // sessions, tokens and roles (issue 21)
+  recheckSockets = adminAccess.recheckSockets;
 
   io.on('connection', (socket) => {
     const allowed = (ack: unknown, role: Role, join: () => void) => {
@@ -243,7 +252,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   return {
     io,
     close: async () => {
-      closeAdminAccess();
+      adminAccess.close();
       await closeShareRooms();
       closeActivityFeed();
       closeImportRooms();
