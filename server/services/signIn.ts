@@ -115,12 +115,16 @@ export async function acceptInvite(app: AppContext, ctx: Context, input: z.infer
     throw e;
   }
   const updated = (await User.findByIdAndUpdate(inv.userId, { $set: { name: input.name, passwordHash: await hashPassword(input.password) } }, { returnDocument: 'after' }).lean<UserDoc>())!;
+  // A reset link is the way back after a takeover: whatever the intruder holds ends, tokens too.
   await app.accounts.endUserSessions(inv.userId);
+  const tokensEnded = inv.kind === 'reset' ? await app.accounts.endUserTokens(inv.userId) : 0;
   await app.accounts.startSession(ctx, updated);
   app.activity.record({
     kind: inv.kind === 'reset' ? 'user.passwordReset' : 'user.joined', category: 'auth', objectType: 'user', objectId: inv.userId, objectName: updated.email,
     actor: updated.name || updated.email, userId: inv.userId, credential: 'session',
-    summary: inv.kind === 'reset' ? `${updated.email} set a new password with a reset link` : `${updated.email} accepted the invitation as ${updated.role}`,
+    summary: inv.kind === 'reset'
+      ? `${updated.email} set a new password with a reset link (every session${tokensEnded ? ` and ${tokensEnded} personal API token(s)` : ''} ended)`
+      : `${updated.email} accepted the invitation as ${updated.role}`,
   });
   return { user: presentUser({ ...updated, lastSignInAt: new Date() }), role: updated.role as MeDto['role'], via: 'session' };
 }
