@@ -41,6 +41,16 @@ describe('people: first start, invitations and roles in the console', () => {
     await tokens.getByText('No tokens').waitFor();
     expect((await server.http('GET', '/api/auth/me', { token: made.token })).status).toBe(401);
     await page.keyboard.press('Escape');
+    // My account → "Revoke all tokens" ends one's own tokens at once.
+    const mine = await page.evaluate(() => fetch('/api/auth/tokens', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Old laptop' }) }).then((r) => r.json() as Promise<{ token: string }>));
+    await page.getByRole('button', { name: 'My account' }).click();
+    const account = page.getByTestId('my-account');
+    await account.getByText('Old laptop').waitFor();
+    await account.getByRole('button', { name: 'Revoke all tokens' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
+    await account.getByText('No tokens').waitFor();
+    expect((await server.http('GET', '/api/auth/me', { token: mine.token })).status).toBe(401);
+    await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByTestId('login-form').waitFor();
