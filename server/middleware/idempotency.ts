@@ -109,8 +109,9 @@ async function claim(app: AppContext, id: string, fingerprint: string): Promise<
  * Crash safety: the key is stored before the write and its answer after it, so a kill -9 in
  * between leaves the key pending with records stored. Past IN_FLIGHT_MS a retry runs again and
  * writes the same records under the same ids (append-only records get sourceWriter's stableRecordId, keyed ones
- * their key): the source never holds a request's records twice. What such a retry cannot give
- * back is the first answer's exact counts (its records now count as updated).
+ * their key): the source never holds a request's records twice, and the append-only records the
+ * killed try already stored are kept as they are (writeRecords keepStored). What such a retry
+ * cannot give back is the first answer's exact counts (records already stored count as updated).
  *
  * Runs after the guard and the body parser (it needs the credential and the body).
  */

@@ -153,7 +153,10 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
   }
   const writes: RecordWrite[] = prepared.flatMap((p, group) => {
     const scope = p.q.job.idempotencyScope;
-    return p.checked.accepted.map((a) => ({ recordId: a.recordId ?? (scope ? stableRecordId(scope, a.index) : null), record: a.record, mode: p.mode, group }));
+    return p.checked.accepted.map((a) => {
+      const stable = scope && a.recordId === null ? stableRecordId(scope, a.index) : null;
+      return { recordId: a.recordId ?? stable, record: a.record, mode: p.mode, group, keepStored: stable !== null };
+    });
   });
   let revision = ds.revision ?? 0;
   let counts = new Map<number, { inserted: number; updated: number }>();
