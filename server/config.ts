@@ -35,11 +35,13 @@ const EnvSchema = z.object({
   TRUST_PROXY: bool.default(false),
   /** With TRUST_PROXY: how many proxies append to X-Forwarded-For; the client is the entry the outermost of them appended. */
   TRUST_PROXY_HOPS: positiveInt(10).default(1),
-  /** Failed admin-token or ingest-credential attempts per client address per window. */
+  /** Failures of one bearer credential per client address, and wrong passwords or distinct wrong credentials per address, per window. */
   RATE_LIMIT_AUTH_FAILURES: positiveInt(1_000_000).default(20),
   RATE_LIMIT_AUTH_WINDOW_SECONDS: positiveInt(86_400).default(900),
-  /** Failed sign-ins per account (email) per RATE_LIMIT_AUTH_WINDOW_SECONDS; per address RATE_LIMIT_AUTH_FAILURES counts them too. */
+  /** Failed sign-ins per (account, client address) per RATE_LIMIT_AUTH_WINDOW_SECONDS; per address RATE_LIMIT_AUTH_FAILURES counts them too. */
   RATE_LIMIT_SIGN_IN_ACCOUNT: positiveInt(1_000_000).default(10),
+  /** Longest wait a sign-in gets while its account has failed from anywhere (never more than a minute). */
+  RATE_LIMIT_SIGN_IN_SLOWDOWN_SECONDS: positiveInt(60).default(60),
   /** Ingest requests per credential per window. */
   RATE_LIMIT_INGEST: positiveInt(1_000_000).default(600),
   RATE_LIMIT_INGEST_WINDOW_SECONDS: positiveInt(86_400).default(60),

@@ -51,6 +51,12 @@ export const ErrorCode = {
   duplicateKeys: 'duplicate_keys',
   /** The share link exists but does not allow CSV export. */
   shareCsvForbidden: 'share_csv_forbidden',
+  /** The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. */
+  idempotencyKeyInvalid: 'idempotency_key_invalid',
+  /** The Idempotency-Key was used on this source with another request (body, URL or query). */
+  idempotencyKeyReused: 'idempotency_key_reused',
+  /** A request with the same Idempotency-Key is still being answered. */
+  idempotencyKeyInFlight: 'idempotency_key_in_flight',
   internalError: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -61,8 +61,11 @@ const userOf = (u: UserDoc): NonNullable<Principal['user']> => ({ id: String(u._
 export function createAccounts(app: { config: Config; log: Logger; events: DomainEventBus; models: AccountModels }) {
   const { models } = app;
   const cache = new Map<string, Cached>();
+  /** Counts revocations: a look-up that read the database before one must not cache what it read. */
+  let revocations = 0;
 
   const evict = (r: Revocation) => {
+    revocations++;
     for (const h of r.credentialHashes ?? []) cache.delete(h);
     if (r.userId) for (const [k, v] of cache) if (v.userId === r.userId) cache.delete(k);
   };
@@ -153,7 +156,14 @@ export function createAccounts(app: { config: Config; log: Logger; events: Domai
       entry = undefined;
     }
     if (!entry) {
-      const loaded = kind === 'session' ? await loadSession(hash) : await loadToken(hash);
+      const load = () => (kind === 'session' ? loadSession(hash) : loadToken(hash));
+      const before = revocations;
+      let loaded = await load();
+      // A revocation landed while the database was read (its delete may have come after our read):
+      // read again, so a revoked token is never cached for CACHE_TTL_MS. Revocations made by other
+      // processes reach this one through the same `auth.revoked` event (realtime/authRelay over
+      // Redis); without Redis a revocation elsewhere is seen here within CACHE_TTL_MS.
+      if (revocations !== before) loaded = await load();
       if (!loaded) return null;
       entry = remember(hash, loaded);
     }
@@ -200,6 +210,15 @@ export function createAccounts(app: { config: Config; log: Logger; events: Domai
     async endUserSessions(userId: string): Promise<void> {
       await models.Session.deleteMany({ userId });
       app.events.emit('auth.revoked', { userId });
+    },
+
+    /** Revokes every personal API token of a person (reset link used, "revoke all"); returns how many. */
+    async endUserTokens(userId: string): Promise<number> {
+      const tokens = await models.ApiToken.find({ userId }, { tokenHash: 1 }).lean();
+      if (!tokens.length) return 0;
+      await models.ApiToken.deleteMany({ _id: { $in: tokens.map((t) => t._id) } });
+      app.events.emit('auth.revoked', { credentialHashes: tokens.map((t) => t.tokenHash) });
+      return tokens.length;
     },
 
     async endSession(hash: string): Promise<void> {

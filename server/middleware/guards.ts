@@ -9,6 +9,7 @@ import type { IngestCredential } from '../services/ingestRecords';
 import { findSourceByIngestKey } from '../services/dataSources';
 import { API_TOKEN_PREFIX, sessionEndedError, type Principal } from '../auth/accounts';
 import { isCrossSite, readSessionCookie, setSessionCookie } from '../auth/cookies';
+import { failedCredentials } from './failedCredentials';
 
 /**
  * Who may call a route: anyone; the admin or a data source's ingest key; or a signed-in role —
@@ -84,23 +85,25 @@ export async function resolvePrincipal(app: AppContext, ctx: Context): Promise<P
 /**
  * Route guards, Outline style: `router.post('/…', auth.editor(), jsonBody(…), validate(…))`.
  * They run before any body is read, so a request without a valid credential costs no parsing.
- * Failed bearer credentials count against the per-address limit; past it every attempt answers 429.
+ * Failed bearer credentials count per (address, credential) and, once each, per address (failedCredentials).
  * A write authenticated by the session cookie must come from our own site (403 otherwise).
  */
 export function createGuards(app: AppContext) {
   const { limits } = app;
-  const credentialFailed = async (ctx: Context, error: unknown) => {
-    if (error instanceof ApiError && error.status === 401 && error.code !== ErrorCode.sessionEnded) {
+  const failures = failedCredentials(limits);
+  const credentialFailed = async (ctx: Context, credential: string | null, error: unknown) => {
+    if (credential !== null && error instanceof ApiError && error.status === 401 && error.code !== ErrorCode.sessionEnded) {
       app.activity.signInFailed(ctx, error.code === ErrorCode.invalidIngestCredential ? 'ingest' : 'admin');
-      await limits.authFailures.penalize(ctx.ip);
+      await failures.failed(ctx.ip, credential);
     }
     throw error;
   };
 
   const role = (needed: Role) =>
     guard(needed, async (ctx, next) => {
-      if (bearerToken(ctx)) await limits.authFailures.check(ctx, ctx.ip);
-      const principal = await resolvePrincipal(app, ctx).catch((e: unknown) => credentialFailed(ctx, e));
+      const token = bearerToken(ctx);
+      if (token) await failures.check(ctx, ctx.ip, token);
+      const principal = await resolvePrincipal(app, ctx).catch((e: unknown) => credentialFailed(ctx, token, e));
       if (!principal) {
         throw new ApiError(401, ErrorCode.signInRequired, 'Sign in first, or send Authorization: Bearer <admin token or personal API token>');
       }
@@ -140,7 +143,7 @@ export function createGuards(app: AppContext) {
           const how = opts.queryKey ? ", or the source's ingest key as ?key=<ingest key>" : '';
           throw new ApiError(401, ErrorCode.ingestCredentialRequired, `Ingest needs a credential: send Authorization: Bearer <admin token or the data source's ingest key>${how}`);
         }
-        await limits.authFailures.check(ctx, ctx.ip);
+        await failures.check(ctx, ctx.ip, credential);
         // The admin token and personal API tokens only ever in a header: a URL ends up in proxies' and senders' logs.
         let state: IngestCredential | null = null;
         if (fromHeader !== null && !app.config.ADMIN_TOKEN_DISABLED && isAdminToken(credential, app.adminToken)) {
@@ -159,6 +162,7 @@ export function createGuards(app: AppContext) {
         if (!state) {
           return credentialFailed(
             ctx,
+            credential,
             new ApiError(401, ErrorCode.invalidIngestCredential, "This credential is neither the admin token, an admin's personal API token nor a data source's ingest key"),
           );
         }

@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import { API_TOKEN_PREFIX, type Principal } from '../auth/accounts';
 import { isCrossSiteHandshake, readSessionCookie } from '../auth/cookies';
 import { isAdminToken } from '../middleware/guards';
+import { failedCredentials } from '../middleware/failedCredentials';
 import { clientAddress } from '../clientAddress';
 import type { RealtimeServer } from './index';
 import { draftRoomDashboard, isPrivateRoom, mayHold } from './roomAccess';
@@ -35,18 +36,19 @@ function setPrincipal(socket: AppSocket, p: Principal | null) {
  * relayed between processes), and a socket recovering after a gap has its credential checked again.
  */
 export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): { close(): void; recheckSockets(): void } {
+  const failures = failedCredentials(ctx.limits);
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (typeof token === 'string' && token) {
       const address = clientAddress(socket.handshake.headers, socket.handshake.address, ctx.config);
-      const blocked = await ctx.limits.authFailures.blocked(address);
+      const blocked = await failures.blocked(address, token);
       if (blocked) return next(refuse(ErrorCode.rateLimited, blocked));
       const p: Principal | null =
         !ctx.config.ADMIN_TOKEN_DISABLED && isAdminToken(token, ctx.adminToken) ? { via: 'adminToken', role: 'admin', user: null, credentialHash: null }
         : token.startsWith(API_TOKEN_PREFIX) ? await ctx.accounts.lookupApiToken(token)
         : null;
       if (!p) {
-        await ctx.limits.authFailures.penalize(address);
+        await failures.failed(address, token);
         ctx.activity.record({ kind: 'auth.failed', category: 'auth', summary: 'Refused admin token on the realtime (Socket.IO) handshake', address, details: { audience: 'admin', path: '/socket.io' } });
         return next(refuse(ErrorCode.invalidAdminToken, 'Invalid admin token'));
       }

@@ -78,7 +78,8 @@ describe('trust boundary: every route declares its audience', () => {
       ['GET', '/api/admin/analytics', 'editor'], ['GET', '/api/admin/activity', 'admin'],
       ['GET', '/api/integrations', 'admin'], ['POST', '/api/integrations/zendesk/config', 'admin'],
       ['GET', '/api/admin/users', 'admin'], ['POST', '/api/admin/users', 'admin'], ['PATCH', '/api/admin/users/:id', 'admin'],
-      ['GET', '/api/auth/me', 'viewer'], ['POST', '/api/auth/tokens', 'viewer'],
+      ['GET', '/api/admin/users/:id/tokens', 'admin'], ['DELETE', '/api/admin/users/:id/tokens/:tokenId', 'admin'],
+      ['GET', '/api/auth/me', 'viewer'], ['POST', '/api/auth/tokens', 'viewer'], ['DELETE', '/api/auth/tokens', 'viewer'],
       ['GET', '/api/admin/engine', 'admin'], ['GET', '/api/admin/health', 'admin'],
       ['GET', '/api/admin/data-sources/:id/export', 'editor'],
     ];

@@ -112,4 +112,39 @@ describe('a server process killed in the middle of an ingest', () => {
     expect(await storedCount(id)).toBe(written + 5);
     expect(final.ingestJournal).toEqual({});
   }, 180_000);
+
+  it('with an Idempotency-Key, a retry after the kill stores each record of an append-only request once', async () => {
+    const first = await start();
+    const { sourceId, id } = (await call<{ id: string; sourceId: string }>(first, 'POST', '/api/admin/data-sources', { name: 'Retried' })).body;
+    // Two insert commands (5,000 a command): the kill comes once the first has landed.
+    const body = JSON.stringify(Array.from({ length: 6_000 }, (_, i) => ({ n: i, note: `Event ${i}` })));
+    const send = (p: ServerProcess) =>
+      fetch(`${p.url}/api/data/sources/${sourceId}/records`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', 'idempotency-key': 'nightly-2026-11-26' },
+        body,
+      });
+    const pending = send(first).then((r) => r.status, () => 'connection lost');
+    await until('the first records of the request', async () => (await storedCount(id)) > 0);
+    const exited = new Promise((r) => first.child.once('exit', r));
+    first.child.kill('SIGKILL');
+    await exited;
+    expect(await pending).toBe('connection lost');
+    const written = await storedCount(id);
+    expect(written).toBeGreaterThan(0);
+
+    // The sender retries: the key is still pending (its writer may be alive for all the new process knows): 409.
+    const second = await start();
+    const busy = await send(second);
+    expect(busy.status).toBe(409);
+    expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('idempotency_key_in_flight');
+    // Once the in-flight time has passed (60 s, moved back here) the retry runs and rewrites the same records.
+    await conn.collection('idempotencykeys').updateMany({}, { $set: { startedAt: new Date(Date.now() - 5 * 60_000) } });
+    const retried = await send(second);
+    expect(retried.status).toBe(200);
+    expect(await storedCount(id)).toBe(6_000);
+    const replay = await send(second);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await storedCount(id)).toBe(6_000);
+  }, 180_000);
 });

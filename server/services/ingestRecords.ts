@@ -87,7 +87,13 @@ function bodyMode(body: unknown): UpdateMode | undefined {
 }
 
 /** Upserts records by (data source, primary-key value) and reports what landed and what did not. */
-export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestCredential, query: { primaryKey?: string; mode?: UpdateMode } = {}): Promise<IngestResult> {
+export async function ingestRecords(
+  ctx: AppContext,
+  body: unknown,
+  who: IngestCredential,
+  query: { primaryKey?: string; mode?: UpdateMode } = {},
+  idempotencyScope?: string,
+): Promise<IngestResult> {
   const { format, items, primaryKey: bodyPrimaryKey } = detectFormat(body, ctx.config.INGEST_MAX_RECORDS);
   const explicitKey = bodyPrimaryKey ?? query.primaryKey;
   const mode = bodyMode(body) ?? query.mode;
@@ -119,7 +125,7 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
     sources.set(sourceId, ds);
   }
 
-  const jobs = [...bySource].map(([sourceId, items]) => ({ ds: sources.get(sourceId)!, job: { items, explicitKey, keyless: 'firstField' as const, mode, keyHash: keyHashOf(who) } }));
+  const jobs = [...bySource].map(([sourceId, items]) => ({ ds: sources.get(sourceId)!, job: { items, explicitKey, keyless: 'firstField' as const, mode, keyHash: keyHashOf(who), idempotencyScope } }));
   // A batch naming several sources is checked whole first: one source's refusal writes none of them.
   if (jobs.length > 1) for (const { ds, job } of jobs) keyingFor(ds, job);
   const outcomes = await Promise.all(jobs.map(({ ds, job }) => writeToSource(ctx, ds, job)));
@@ -162,6 +168,7 @@ export async function ingestIntoSource(
   sourceId: string,
   body: ParsedRecords,
   query: { primaryKey?: string; mode?: UpdateMode },
+  idempotencyScope?: string,
 ): Promise<IngestResult> {
   let ds: DataSourceDoc | null;
   // The source's identity only (cached: sourceCache); the writer reads it again under its lock.
@@ -170,7 +177,7 @@ export async function ingestIntoSource(
   else throw keyForbidden(sourceId);
   if (!ds) throw NotFoundError(`Data source ${sourceId}`);
   const rejections = body.unreadable.map((u) => ({ index: u.index, sourceId: ds.sourceId, reason: u.reason }));
-  const outcome = body.items.length ? [await writeToSource(ctx, ds, { items: body.items, explicitKey: query.primaryKey, keyless: 'appendOnly', mode: query.mode, keyHash: keyHashOf(who) })] : [];
+  const outcome = body.items.length ? [await writeToSource(ctx, ds, { items: body.items, explicitKey: query.primaryKey, keyless: 'appendOnly', mode: query.mode, keyHash: keyHashOf(who), idempotencyScope })] : [];
   return ingestReport(body.format, body.items.length + body.unreadable.length, rejections, outcome);
 }
 

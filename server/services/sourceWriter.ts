@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { IngestRejection, IngestSourceResult, IngestWarning } from '@common/schemas/ingest';
 import type { UpdateMode } from '@common/schemas/dataSource';
 import { ErrorCode } from '@common/schemas/errors';
@@ -31,6 +32,8 @@ export interface WriteJob {
   mode?: UpdateMode;
   /** The hash of the ingest key the request came with (absent for the admin): refused unless it is still the source's. */
   keyHash?: string | null;
+  /** The request's Idempotency-Key scope: its append-only records get ids derived from it (a retry rewrites them, never copies). */
+  idempotencyScope?: string;
 }
 
 export interface WriteOutcome {
@@ -69,6 +72,14 @@ const stateOf = (ctx: AppContext) => {
 
 /** How many flushes have written records in this app (a test compares it with the request count). */
 export const flushCount = (ctx: AppContext) => stateOf(ctx).flushes;
+
+/**
+ * The record id an append-only record of a request with an Idempotency-Key gets: derived from the
+ * key's scope and the record's place in the request, so the same request written twice (a retry
+ * after a kill -9 between the records' write and the key's answer) replaces its own records instead
+ * of adding copies. 24 hex characters, like the server ids of records sent without a key.
+ */
+export const stableRecordId = (scope: string, index: number) => crypto.createHash('sha256').update(`${scope}\n${index}`).digest('hex').slice(0, 24);
 
 /** Queues one request's records for a source and answers once they are stored. */
 export function writeToSource(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Promise<WriteOutcome> {
@@ -140,7 +151,13 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
       q.reject(e);
     }
   }
-  const writes: RecordWrite[] = prepared.flatMap((p, group) => p.checked.accepted.map((a) => ({ recordId: a.recordId, record: a.record, mode: p.mode, group })));
+  const writes: RecordWrite[] = prepared.flatMap((p, group) => {
+    const scope = p.q.job.idempotencyScope;
+    return p.checked.accepted.map((a) => {
+      const stable = scope && a.recordId === null ? stableRecordId(scope, a.index) : null;
+      return { recordId: a.recordId ?? stable, record: a.record, mode: p.mode, group, keepStored: stable !== null };
+    });
+  });
   let revision = ds.revision ?? 0;
   let counts = new Map<number, { inserted: number; updated: number }>();
   // Records retention removed right after this flush wrote (the request is told: retentionWarning).

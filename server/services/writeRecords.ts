@@ -47,6 +47,12 @@ export interface RecordWrite {
   mode: UpdateMode;
   /** The request (of a group commit) the record came with; counts are kept per group. */
   group: number;
+  /**
+   * An append-only record whose id derives from its request's Idempotency-Key: if stored, it is this
+   * very record from an earlier try of the same request (same key, place and body), kept as it is
+   * and counted as updated — a retry after a crash costs a read, not a rewrite.
+   */
+  keepStored?: boolean;
 }
 
 interface State {
@@ -98,11 +104,15 @@ export async function writeRecords(
       counts.set(w.group, c);
       const _id = new mongoose.Types.ObjectId();
       const recordId = w.recordId ?? String(_id);
+      const known = states.get(recordId);
+      if (known && w.keepStored) {
+        c.updated++;
+        continue;
+      }
       touched.add(recordId);
       let keys = keysByGroup.get(w.group);
       if (!keys) keysByGroup.set(w.group, (keys = new Set()));
       keys.add(recordId);
-      const known = states.get(recordId);
       if (!known) {
         c.inserted++;
         states.set(recordId, { _id, data: w.record, keyOrder: Object.keys(w.record), createdAt: now, stored: false });
