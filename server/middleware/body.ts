@@ -101,12 +101,14 @@ export const requestHasBody = (ctx: Context) => hasBody(ctx.req);
  * Reads a JSON body of at most `limit` bytes (after decompression) into `ctx.request.body`. It is
  * placed after a route's guard, so nothing is read for callers the route refuses. Keys such as
  * `__proto__` stay ordinary own properties (plain JSON.parse); services reject them where they matter.
+ * `parse`: another reader of the text (large ingest bodies are read in slices).
  */
-export function jsonBody(opts: { limit: number }): Middleware {
+export function jsonBody(opts: { limit: number; parse?: (text: string) => Promise<unknown> }): Middleware {
   return async (ctx: Context, next) => {
     if (!hasBody(ctx.req)) return next();
     if (!ctx.is('application/json', '+json')) throw UnsupportedMediaTypeError();
-    ctx.request.body = parseJsonText(await readBodyText(ctx, opts.limit));
+    const text = await readBodyText(ctx, opts.limit);
+    ctx.request.body = opts.parse ? await opts.parse(text) : parseJsonText(text);
     return next();
   };
 }

@@ -24,7 +24,7 @@ export function recordsBody(opts: { limit: number; maxRecords: number } & ParseR
     if (!requestHasBody(ctx)) throw BadRequestError('no_records', `The request has no body: send records as ${ACCEPTED}`);
     const type = bodyType(ctx);
     if (!type) throw new ApiError(415, ErrorCode.unsupportedMediaType, `Unsupported Content-Type "${ctx.get('content-type') || 'none'}": send ${ACCEPTED}`);
-    ctx.request.body = parseRecords(await readBodyText(ctx, opts.limit), type, opts.maxRecords, { wholeSet: opts.wholeSet });
+    ctx.request.body = await parseRecords(await readBodyText(ctx, opts.limit), type, opts.maxRecords, { wholeSet: opts.wholeSet });
     return next();
   };
 }
