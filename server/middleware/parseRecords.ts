@@ -104,7 +104,7 @@ async function parseNdjson(text: string, slicer: Slicer, maxRecords: number): Pr
 }
 
 /** Text handed to the CSV parser at a time: a few milliseconds of parsing between two turns of the loop. */
-const CSV_CHUNK_CHARS = 64 * 1024;
+const CSV_CHUNK_CHARS = 16 * 1024;
 
 /**
  * CSV with a header row (csv-parse, fed in chunks). Values stay text; an empty cell leaves its
