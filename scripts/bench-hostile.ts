@@ -87,7 +87,7 @@ async function main() {
     if ((only && !b.label.includes(only)) || (skip && b.label.includes(skip))) continue;
     // Encoded before the watch starts: only the server's work is measured.
     const built = b.body();
-    const body = typeof built === 'string' ? Buffer.from(built) : built;
+    const body = new Uint8Array(typeof built === 'string' ? Buffer.from(built) : built);
     const size = body.length;
     await new Promise((r) => setTimeout(r, 50));
     loop.reset();
@@ -99,7 +99,7 @@ async function main() {
     let status = 'reset';
     let message = '';
     try {
-      const res = await fetch(s.url + path, { method: 'POST', headers, body: new Uint8Array(body.buffer, body.byteOffset, body.length) });
+      const res = await fetch(s.url + path, { method: 'POST', headers, body });
       status = String(res.status);
       const text = await res.text();
       message = res.status >= 400 ? ((JSON.parse(text) as { error?: { message?: string } }).error?.message ?? '').slice(0, 70) : '';

@@ -14,7 +14,7 @@ export function ingestRouter(app: AppContext): Router {
   const max = app.config.INGEST_MAX_RECORDS;
   // Large bodies are read record by record; a records array over the limit is refused unread.
   const parse = (text: string) => parseJsonInSlices(text, { max, tooMany: (n) => tooManyRecords(n, max) });
-  router.post('/data/ingest', auth.ingest(), jsonBody({ limit: app.config.INGEST_MAX_BYTES, parse }), validate({ query: IngestQuery }, async (ctx, { query }) => {
+  router.post('/data/ingest', auth.ingest(), jsonBody({ limit: app.config.INGEST_MAX_BYTES, timeoutSeconds: app.config.INGEST_BODY_TIMEOUT_SECONDS, parse }), validate({ query: IngestQuery }, async (ctx, { query }) => {
     const { ingestCredential } = ctx.state as IngestState;
     ctx.body = await ingestRecords(app, ctx.request.body, ingestCredential, query);
   }));

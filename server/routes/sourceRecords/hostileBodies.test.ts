@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_MAX_BYTES } from '@common/constants';
@@ -12,7 +13,7 @@ import { startTestServer, type TestServer } from '../../test/harness';
 let s: TestServer;
 let ds: { sourceId: string; ingestKey: string };
 beforeAll(async () => {
-  s = await startTestServer({ INGEST_MAX_RECORDS: '50' });
+  s = await startTestServer({ INGEST_MAX_RECORDS: '50', INGEST_BODY_TIMEOUT_SECONDS: '2' });
   ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Hostile', appendOnly: true } })).body;
 });
 afterAll(() => s?.close());
@@ -81,5 +82,25 @@ describe('hostile ingest bodies', () => {
       expect.stringContaining('field name "__proto__" is not allowed'),
       expect.stringContaining('is a number too large to store'),
     ]);
+  });
+
+  it('cuts a body that trickles in after INGEST_BODY_TIMEOUT_SECONDS with a 408, and closes the connection', async () => {
+    const socket = net.connect(Number(new URL(s.url).port), '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (answer += d));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(`POST ${url()} HTTP/1.1\r\nHost: x\r\nX-Ingest-Key: ${ds.ingestKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[`);
+    // One byte every 100 ms: the body would take 100 s to arrive.
+    const drip = setInterval(() => socket.writable && socket.write(' '), 100);
+    const started = Date.now();
+    await closed;
+    clearInterval(drip);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error).toEqual({
+      code: 'body_timeout', message: 'The request body did not arrive within 2 s: send it in one go, or in smaller requests',
+    });
   });
 });

@@ -49,7 +49,7 @@ export function sourceRecordsRouter(app: AppContext): Router {
   router.post(
     '/data/sources/:sourceId/records',
     auth.ingest({ queryKey: true }),
-    recordsBody({ limit: app.config.INGEST_MAX_BYTES, maxRecords: app.config.INGEST_MAX_RECORDS }),
+    recordsBody({ limit: app.config.INGEST_MAX_BYTES, maxRecords: app.config.INGEST_MAX_RECORDS, timeoutSeconds: app.config.INGEST_BODY_TIMEOUT_SECONDS }),
     ignoreUnknownParams(),
     validate({ query: SourceRecordsQuery }, async (ctx, { query }) => {
       const { ingestCredential, ignoredParams } = ctx.state as IngestState & IgnoredParamsState;
