@@ -97,7 +97,7 @@ async function main() {
     if (b.encoding) headers['content-encoding'] = b.encoding;
     const path = b.path === 'ingest' ? '/api/data/ingest' : `/api/data/sources/${ds.sourceId}/records`;
     let status = 'reset';
-    let message = '';
+    let message: string;
     try {
       const res = await fetch(s.url + path, { method: 'POST', headers, body });
       status = String(res.status);
