@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { RECORD_MAX_BYTES } from '@common/constants';
+import { FIELDS_PER_SOURCE_MAX, RECORD_MAX_BYTES } from '@common/constants';
 import { ErrorCode, MAX_JSON_DEPTH } from '@common/schemas/errors';
-import { ApiError } from '../errors';
+import { ApiError, BadRequestError } from '../errors';
 import { Slicer } from '../slices';
 import { formatBytes, parseJsonText } from './body';
 
@@ -11,7 +11,8 @@ import { formatBytes, parseJsonText } from './body';
  * exact error message) and answers only where its records lie — the elements of a top-level
  * array, or the members of a top-level object and the elements of its array members. This thread
  * then parses record by record, giving the loop a turn every few milliseconds. A record over
- * RECORD_MAX_BYTES is not parsed at all: it stays an UnreadRecord, rejected alone.
+ * RECORD_MAX_BYTES, or with more fields than a source may hold, is not parsed at all: it stays an
+ * UnreadRecord, rejected alone (a top-level object with that many members is refused whole).
  */
 
 /** Bodies up to this size are parsed in one go (a few milliseconds). */
@@ -21,6 +22,8 @@ export const DIRECT_PARSE_CHARS = 256 * 1024;
 export class UnreadRecord {
   constructor(readonly reason: string) {}
 }
+
+const tooManyFieldsReason = (n: number) => `record has ${n.toLocaleString('en-US')} fields; the limit is ${FIELDS_PER_SOURCE_MAX} field names per data source`;
 
 export const tooLargeReason = (chars: number) => `record is ${formatBytes(chars)} of text; the limit is ${formatBytes(RECORD_MAX_BYTES)} per record`;
 
@@ -47,19 +50,25 @@ function depthOf(t, limit) {
 function ws(t, i) {
   for (;;) { const c = t.charCodeAt(i); if (c === 32 || c === 9 || c === 10 || c === 13) i++; else return i; }
 }
+let members = 0;
 function skip(t, i) {
   const c = t.charCodeAt(i);
+  members = 0;
   if (c === 34) {
     for (i++; ; i++) { const d = t.charCodeAt(i); if (d === 92) i++; else if (d === 34) return i + 1; }
   }
   if (c === 123 || c === 91) {
     let depth = 0, inStr = false;
+    const start = ws(t, i + 1) - 1;
     for (; i < t.length; i++) {
       const d = t.charCodeAt(i);
       if (inStr) { if (d === 92) i++; else if (d === 34) inStr = false; }
       else if (d === 34) inStr = true;
       else if (d === 123 || d === 91) depth++;
-      else if ((d === 125 || d === 93) && --depth === 0) return i + 1;
+      else if ((d === 125 || d === 93) && --depth === 0) {
+        if (c === 123 && i > start + 1) members++;
+        return i + 1;
+      } else if (d === 44 && depth === 1 && c === 123) members++;
     }
     return i;
   }
@@ -72,7 +81,7 @@ function elements(t, i) {
   if (t.charCodeAt(i) === 93) return [new Uint32Array(0), i + 1];
   for (;;) {
     const e = skip(t, i);
-    out.push(i, e);
+    out.push(i, e, members);
     i = ws(t, e);
     if (t.charCodeAt(i) !== 44) return [Uint32Array.from(out), i + 1];
     i = ws(t, i + 1);
@@ -83,9 +92,9 @@ function layout(t) {
   const c = t.charCodeAt(i);
   if (c === 91) return { kind: 'array', items: elements(t, i)[0] };
   if (c !== 123) return { kind: 'whole' };
-  const members = [];
+  const list = [];
   i = ws(t, i + 1);
-  if (t.charCodeAt(i) === 125) return { kind: 'object', members };
+  if (t.charCodeAt(i) === 125) return { kind: 'object', members: list };
   for (;;) {
     const keyEnd = skip(t, i);
     const key = JSON.parse(t.slice(i, keyEnd));
@@ -93,9 +102,9 @@ function layout(t) {
     let items = null, end;
     if (t.charCodeAt(i) === 91) [items, end] = elements(t, i);
     else end = skip(t, i);
-    members.push({ key, start: i, end, items });
+    list.push({ key, start: i, end, items });
     i = ws(t, end);
-    if (t.charCodeAt(i) !== 44) return { kind: 'object', members };
+    if (t.charCodeAt(i) !== 44) return { kind: 'object', members: list };
     i = ws(t, i + 1);
   }
 }
@@ -161,14 +170,18 @@ export async function parseJsonInSlices(text: string, limit?: RecordLimit): Prom
     await slicer.tick();
     return value;
   };
+  // Elements come as (start, end, members): a record with more fields than a source may hold is not parsed.
   const pieces = async (items: Uint32Array) => {
-    if (limit && items.length / 2 > limit.max) throw limit.tooMany(items.length / 2);
-    const out: unknown[] = new Array(items.length / 2);
-    for (let i = 0; i < items.length; i += 2) out[i / 2] = await piece(items[i], items[i + 1]);
+    if (limit && items.length / 3 > limit.max) throw limit.tooMany(items.length / 3);
+    const out: unknown[] = new Array(items.length / 3);
+    for (let i = 0; i < items.length; i += 3) {
+      out[i / 3] = items[i + 2] > FIELDS_PER_SOURCE_MAX ? new UnreadRecord(tooManyFieldsReason(items[i + 2])) : await piece(items[i], items[i + 1]);
+    }
     return out;
   };
   if (layout.kind === 'array') return pieces(layout.items);
   if (layout.kind === 'whole') return piece(0, text.length);
+  if (layout.members.length > FIELDS_PER_SOURCE_MAX) throw BadRequestError('too_many_fields', `The JSON object ${tooManyFieldsReason(layout.members.length).replace(/^record /, '')}`);
   const body: Record<string, unknown> = {};
   for (const m of layout.members) {
     // As JSON.parse: a repeated key keeps its last value, and "__proto__" is an own property.

@@ -65,6 +65,12 @@ describe('hostile ingest bodies', () => {
     expect(one.status).toBe(400);
     expect(one.body.error).toEqual({ code: 'record_too_large', message: 'The body is one record of 4 MB of text; the limit is 4 MB per record' });
     for (const r of [csv, nd, array, wrapped, one]) expect(r.stallMs).toBeLessThan(LOOP_BOUND_MS);
+    // Over 500 fields a record is refused unread as well (the body is large enough to be laid out by the worker).
+    const wide = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`f${i}`, i]));
+    const wideArray = await send(url(), 'application/json', JSON.stringify([wide, { a: 1 }]));
+    expect(wideArray.body).toMatchObject({ inserted: 1, rejections: [{ index: 0, reason: 'record has 30,000 fields; the limit is 500 field names per data source' }] });
+    const wideOne = await send(url(), 'application/json', JSON.stringify(wide));
+    expect(wideOne.body.error).toEqual({ code: 'too_many_fields', message: 'The JSON object has 30,000 fields; the limit is 500 field names per data source' });
   });
 
   it('reads a large JSON body in slices as JSON.parse would, keeping its errors and its limits', async () => {
