@@ -18,6 +18,7 @@ import { attachRealtime, type Realtime } from './realtime';
 import { connectRedis, type RedisClient } from './redis';
 import { buildApiRouter, mountApi } from './routes';
 import { seedDemo } from './services/seedDemo';
+import { removeOrphanUploads } from './services/imports/importJobs';
 import { serveWebApp } from './static';
 import { compressResponses } from './compression';
 import { publicViewFastPath } from './viewCache/fastPath';
@@ -83,6 +84,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     // The type model follows the records as they arrive (server/services/fieldTypes).
     const fieldTypes = startFieldTypes(ctx);
     cleanups.push(() => fieldTypes.close());
+
+    await removeOrphanUploads(ctx);
 
     const zendesk = await startZendeskIntegration(ctx);
     cleanups.push(() => zendesk.close());

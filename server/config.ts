@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   INGEST_MAX_BYTES: positiveInt(512 * 1024 * 1024).default(16 * 1024 * 1024),
   INGEST_MAX_RECORDS: positiveInt(1_000_000).default(10_000),
+  /** Longest an ingest body may take to arrive once the server starts reading it: a body still trickling in then is cut with a 408. */
+  INGEST_BODY_TIMEOUT_SECONDS: positiveInt(3_600).default(30),
   /** Import Data: the largest file uploaded, and how long an unused upload is kept. */
   IMPORT_MAX_BYTES: positiveInt(1024 * 1024 * 1024).default(50 * 1024 * 1024),
   IMPORT_IDLE_SECONDS: positiveInt(7 * 24 * 3600).default(30 * 60),

@@ -36,6 +36,8 @@ export const ErrorCode = {
   validationFailed: 'validation_failed',
   repeatedParameter: 'repeated_parameter',
   payloadTooLarge: 'payload_too_large',
+  /** The body did not arrive within the route's body timeout. */
+  bodyTimeout: 'body_timeout',
   malformedJson: 'malformed_json',
   jsonTooDeep: 'json_too_deep',
   badContentEncoding: 'bad_content_encoding',

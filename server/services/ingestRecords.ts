@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { ApiError, BadRequestError, ForbiddenError, NotFoundError } from '../errors';
 import type { DataSourceDoc } from '../models';
 import { findDataSource } from './dataSources';
+import { UnreadRecord } from '../middleware/jsonPieces';
 import type { ParsedRecords } from '../middleware/parseRecords';
 import { isObject, structureProblem } from './recordRules';
 import { cachedSource } from './sourceCache';
@@ -21,6 +22,9 @@ interface Item {
 
 /** Who ingests: the admin, or the holder of one data source's ingest key (that source, as the guard found it by the key). */
 export type IngestCredential = { admin: true } | { admin: false; source: DataSourceDoc };
+
+export const tooManyRecords = (n: number, max: number) =>
+  BadRequestError('too_many_records', `Too many records: ${n} in one request, the limit is ${max}; split the payload into batches`);
 
 /** Recognises the four payload shapes of the API docs and flattens them to indexed items. */
 export function detectFormat(body: unknown, maxRecords: number): { format: Format; items: Item[]; primaryKey?: string } {
@@ -49,11 +53,9 @@ export function detectFormat(body: unknown, maxRecords: number): { format: Forma
     throw BadRequestError('no_records', 'The body must be a JSON object with sourceId and a records array, or a JSON array of records');
   }
   if (list.length === 0) throw BadRequestError('no_records', 'The records array is empty: nothing to ingest');
-  if (list.length > maxRecords) {
-    throw BadRequestError('too_many_records', `Too many records: ${list.length} in one request, the limit is ${maxRecords}; split the payload into batches`);
-  }
+  if (list.length > maxRecords) throw tooManyRecords(list.length, maxRecords);
   const items = list.map((record, index) => {
-    if (format !== 'array') return { index, sourceId, record };
+    if (format !== 'array' || record instanceof UnreadRecord) return { index, sourceId, record };
     const sid = isObject(record) && typeof record.sourceId === 'string' ? record.sourceId : null;
     let stripped: unknown = record;
     // A record with a reserved key is not copied at all: it is rejected as it came.
@@ -100,6 +102,10 @@ export async function ingestRecords(
   const rejections: IngestRejection[] = [];
   const bySource = new Map<string, Item[]>();
   for (const item of items) {
+    if (item.record instanceof UnreadRecord) {
+      rejections.push({ index: item.index, sourceId: item.sourceId, reason: item.record.reason });
+      continue;
+    }
     if (!item.sourceId) {
       rejections.push({ index: item.index, sourceId: null, reason: 'record has no sourceId' });
       continue;

@@ -287,7 +287,7 @@ describe('Import Data: temp files', () => {
     try {
       const res = await fetch(`${idle.url}/api/admin/imports?fileName=a.csv`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: 'a,b\n1,2\n' });
       const { id } = (await res.json()) as ImportPreviewDto;
-      const file = path.join(os.tmpdir(), `livedash-import-${id}`);
+      const file = path.join(os.tmpdir(), `livedash-import-${process.pid}-${id}`);
       expect(fs.existsSync(file)).toBe(true);
       await expect.poll(() => fs.existsSync(file), { timeout: 15_000, interval: 100 }).toBe(false);
     } finally {

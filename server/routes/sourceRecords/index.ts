@@ -50,7 +50,7 @@ export function sourceRecordsRouter(app: AppContext): Router {
   router.post(
     '/data/sources/:sourceId/records',
     auth.ingest({ queryKey: true }),
-    recordsBody({ limit: app.config.INGEST_MAX_BYTES, maxRecords: app.config.INGEST_MAX_RECORDS }),
+    recordsBody({ limit: app.config.INGEST_MAX_BYTES, maxRecords: app.config.INGEST_MAX_RECORDS, timeoutSeconds: app.config.INGEST_BODY_TIMEOUT_SECONDS }),
     ignoreUnknownParams(),
     // After ignoreUnknownParams: a webhook's own changing parameters (timestamp, signature) do not make a retry "another request".
     idempotent(app),

@@ -11,7 +11,7 @@ import type { Principal } from '../../auth/accounts';
 import { askerOf, checkSourceInBody, hasRole } from '../../access/policy';
 import { ApiError, BadRequestError, ForbiddenError } from '../../errors';
 import type { DataSourceDoc, RecordDoc } from '../../models';
-import { createDataSource, requireDataSource } from '../dataSources';
+import { createDataSource, removeDataSource, requireDataSource } from '../dataSources';
 import { replaceAllRecords } from '../manageRecords';
 import { checkRecords, type Keying } from '../recordRules';
 import { writeToSource } from '../sourceWriter';
@@ -220,9 +220,15 @@ export async function startImport(app: AppContext, principal: Principal, job: Im
   const r = await resolvePlan(app, principal, input);
   Object.assign(job, { settings: r.plan.settings, state: 'running', read: 0, written: 0, rejected: 0, message: null, cancelRequested: false, rejections: [], dataSourceId: r.ds ? String(r.ds._id) : null });
   emit(app, job);
-  void runImport(app, job, r).catch((e: unknown) => {
+  void runImport(app, job, r).catch(async (e: unknown) => {
     app.log.error('import failed', e);
-    finish(app, job, 'failed', `Failed: ${e instanceof Error ? e.message : String(e)}`);
+    let removed = '';
+    // A failed import into a new source leaves no half-filled source behind.
+    if (!r.ds && job.dataSourceId) {
+      const created = await app.models.DataSource.findById(job.dataSourceId).lean<DataSourceDoc>();
+      if (created) await removeDataSource(app, created).then(() => (removed = ` The data source "${created.name}" it created was removed.`), (err: unknown) => app.log.error('removing the source of a failed import failed', err));
+    }
+    finish(app, job, 'failed', `Failed: ${e instanceof Error ? e.message : String(e)}.${removed}`);
   });
 }
 
