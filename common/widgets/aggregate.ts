@@ -82,6 +82,16 @@ export interface LineSeries {
   omitted: boolean;
 }
 
+/** The last `lines()` of an aggregator: its arguments, its result, each split value's rank and each bucket's index. */
+interface LineCache {
+  limit: number;
+  otherSeries: 'combine' | 'omit';
+  bucket: TimeBucket;
+  result: LineSeries;
+  ranks: Map<string, number | null>;
+  startAt: Map<number, number>;
+}
+
 /** A record as the aggregator reads it (the viewer's RecordDto is one). */
 export interface DataHolder {
   data: Data;
@@ -177,6 +187,9 @@ export class Aggregator {
   /** The last quarter hour looked up, and its slot start: records usually come in date order. */
   private lastQuarter = NaN;
   private lastStart = NaN;
+  /** The last `lines()` and the (slot → keys) changed since, so a pushed record recomputes one bucket of one series. */
+  private lineCache: LineCache | null = null;
+  private readonly touched = new Map<number, Set<GroupKey>>();
   /** The slot drawn for a slot (a day's month), cached. */
   private readonly rollups = new Map<number, number>();
 
@@ -202,6 +215,7 @@ export class Aggregator {
 
   /** Counts every record again (the viewer store's records: `map.values()`). */
   reset(records: Iterable<DataHolder>): void {
+    this.lineCache = null;
     this.slots.clear();
     this.records = 0;
     for (const r of records) this.add(r.data);
@@ -229,6 +243,7 @@ export class Aggregator {
    */
   advance(now: number): boolean {
     this.now = now;
+    this.lineCache = null;
     if (!this.sliding) return false;
     const was = this.current;
     this.window(now);
@@ -296,6 +311,7 @@ export class Aggregator {
     if (!groups) this.slots.set(slot, (groups = new Map()));
     let g = groups.get(key);
     if (!g) groups.set(key, (g = newTotal(this.spec.metric)));
+    if (this.lineCache) this.touch(slot, key);
     this.records += 1;
     g.count += 1;
     if (this.valueOf) foldValue(g, this.valueOf(data), this.latestTime(data));
@@ -313,6 +329,7 @@ export class Aggregator {
     const key = groups ? this.keyOf(data) : '';
     const g = groups?.get(key);
     if (!groups || !g) return;
+    if (this.lineCache) this.touch(slot!, key);
     this.records -= 1;
     g.count -= 1;
     if (g.count === 0) {
@@ -372,8 +389,9 @@ export class Aggregator {
   }
 
   /** Keys ranked by the metric over their totals; the rest (beyond `limit`) as one "Other" row, the same metric over their records. */
-  private ranked(byKey: Map<string, GroupTotal[]>, limit: number | undefined, order: GroupOrder, minutes: number): { kept: GroupRow[]; rest: string[]; other: GroupRow | null } {
+  private ranked(byKey: Map<string, GroupTotal[]>, limit: number | undefined, order: GroupOrder, minutes: number, ranks?: Map<GroupKey, number | null>): { kept: GroupRow[]; rest: string[]; other: GroupRow | null } {
     const rows = [...byKey].map(([key, gs]) => ({ key, value: this.metricOver(gs, minutes) }));
+    if (ranks) for (const r of rows) ranks.set(r.key, r.value);
     const { kept, rest } = rankGroups(rows, limit, order);
     if (!rest.length) return { kept, rest, other: null };
     const restTotals = rest.flatMap((k) => byKey.get(k)!);
@@ -480,6 +498,135 @@ export class Aggregator {
    */
   lines(limit = 10, otherSeries: 'combine' | 'omit' = 'combine'): LineSeries {
     const bucket = this.drawnBucket();
+    const c = this.lineCache;
+    if (c && c.limit === limit && c.otherSeries === otherSeries && c.bucket === bucket) {
+      const patched = this.patchLines(c);
+      this.touched.clear();
+      if (patched) return patched;
+    }
+    this.touched.clear();
+    const ranks = new Map<GroupKey, number | null>();
+    const result = this.computeLines(limit, otherSeries, bucket, ranks);
+    this.lineCache = { limit, otherSeries, bucket, result, ranks, startAt: new Map(result.starts.map((s, i) => [s, i])) };
+    return result;
+  }
+
+  /** The (slot, key) pairs changed since the last `lines()`; too many, and the next read computes everything again. */
+  private touch(slot: number, key: GroupKey): void {
+    if (this.touched.size > 256) {
+      this.lineCache = null;
+      this.touched.clear();
+      return;
+    }
+    let keys = this.touched.get(slot);
+    if (!keys) this.touched.set(slot, (keys = new Set()));
+    keys.add(key);
+  }
+
+  /** Some keys' totals over the range: looked up in each slot, not every group of every slot visited. */
+  private keyTotals(only: ReadonlySet<GroupKey>): Map<GroupKey, GroupTotal[]> {
+    const byKey = new Map<GroupKey, GroupTotal[]>();
+    for (const [slot, groups] of this.slots) {
+      if (slot < this.current.from || slot >= this.current.to) continue;
+      for (const key of only) {
+        const g = groups.get(key);
+        if (!g) continue;
+        const list = byKey.get(key);
+        if (list) list.push(g);
+        else byKey.set(key, [g]);
+      }
+    }
+    return byKey;
+  }
+
+  /** The totals of some keys in the drawn bucket starting at `start`. */
+  private bucketTotals(start: number, bucket: TimeBucket, keys: Iterable<GroupKey>): GroupTotal[] {
+    const out: GroupTotal[] = [];
+    const slots = bucket === this.slot ? [start / MINUTE] : [...this.slots.keys()].filter((slot) => this.rollup(slot, bucket) === start);
+    for (const slot of slots) {
+      const groups = this.slots.get(slot);
+      if (!groups) continue;
+      for (const k of keys) {
+        const g = groups.get(k);
+        if (g) out.push(g);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The last `lines()` brought up to date by recomputing only the buckets and series that changed
+   * (a pushed record: one bucket of one series, and that series' rank); null when the change reaches
+   * further (a new bucket, a series entering or leaving the drawn ones) and everything is computed again.
+   */
+  private patchLines(c: LineCache): LineSeries | null {
+    if (!this.touched.size) return c.result;
+    const { result, bucket } = c;
+    const changed = new Map<number, Set<GroupKey>>();
+    const keys = new Set<GroupKey>();
+    for (const [slot, ks] of this.touched) {
+      if (slot < this.current.from || slot >= this.current.to) continue;
+      const at = c.startAt.get(this.rollup(slot, bucket));
+      // All time spans the records' first and last buckets: a change there may move them.
+      if (at === undefined || (this.range.kind === 'all' && (at === 0 || at === result.starts.length - 1))) return null;
+      let set = changed.get(at);
+      if (!set) changed.set(at, (set = new Set()));
+      for (const k of ks) {
+        set.add(k);
+        keys.add(k);
+      }
+    }
+    if (!changed.size) return c.result;
+    // The touched series' ranks; the drawn series must stay the same ones.
+    const drawn = new Map(result.series.map((x, i) => [x.key, i]));
+    let rest: GroupKey[] = [];
+    if (this.splitOf) {
+      const totals = this.keyTotals(keys);
+      for (const k of keys) {
+        const gs = totals.get(k);
+        if (gs) c.ranks.set(k, this.metricOver(gs, 0));
+        else c.ranks.delete(k);
+      }
+      const ranked = rankGroups([...c.ranks].map(([key, value]) => ({ key, value })), c.limit, 'label');
+      const kept = result.series.slice(0, result.series.length - (result.leftSeries > 0 && c.otherSeries === 'combine' ? 1 : 0));
+      if (ranked.kept.length !== kept.length || ranked.kept.some((r, i) => r.key !== kept[i].key)) return null;
+      if ((ranked.rest.length > 0) !== (result.leftSeries > 0)) return null;
+      rest = ranked.rest;
+    }
+    const series = result.series.map((x) => ({ ...x }));
+    const copied = new Set<number>();
+    const own = (i: number) => {
+      if (!copied.has(i)) series[i].values = [...series[i].values];
+      copied.add(i);
+    };
+    const minutes = (s: number) => (shiftBucket(s, bucket, 1) - s) / MINUTE;
+    const empty = this.emptyValue();
+    for (const [at, ks] of changed) {
+      const start = result.starts[at];
+      let other = false;
+      for (const k of ks) {
+        const i = this.splitOf ? drawn.get(k) : 0;
+        if (i === undefined) {
+          other = true;
+          continue;
+        }
+        own(i);
+        const gs = this.bucketTotals(start, bucket, [k]);
+        series[i].values[at] = gs.length ? this.metricOver(gs, minutes(start)) : empty;
+      }
+      const o = result.leftSeries > 0 && c.otherSeries === 'combine' ? result.series.length - 1 : undefined;
+      if (other && o !== undefined && c.otherSeries === 'combine') {
+        own(o);
+        const gs = this.bucketTotals(start, bucket, rest);
+        series[o].values[at] = gs.length ? this.metricOver(gs, minutes(start)) : empty;
+      }
+    }
+    c.result = { ...result, series, leftSeries: this.splitOf ? rest.length : 0 };
+    return c.result;
+  }
+
+  /** Computes every bucket of every series (see `lines`). */
+  private computeLines(limit: number, otherSeries: 'combine' | 'omit', bucket: TimeBucket, ranks: Map<GroupKey, number | null>): LineSeries {
     const byStart = new Map<number, Map<GroupKey, GroupTotal[]>>();
     const byKey = new Map<GroupKey, GroupTotal[]>();
     for (const [key, g, slot] of this.groupsIn(this.current)) {
@@ -515,7 +662,7 @@ export class Aggregator {
     const minutes = (s: number) => (shiftBucket(s, bucket, 1) - s) / MINUTE;
     const empty = this.emptyValue();
     const split = this.splitOf !== null;
-    const { kept, rest, other } = split ? this.ranked(byKey, limit, 'label', 0) : { kept: [{ key: '', value: null }], rest: [], other: null };
+    const { kept, rest, other } = split ? this.ranked(byKey, limit, 'label', 0, ranks) : { kept: [{ key: '', value: null }], rest: [], other: null };
     const series = kept.map(({ key }) => ({
       key,
       values: starts.map((s) => {
