@@ -24,12 +24,12 @@ const NO_FIELD_METRICS = new Set(['count', 'perMinute', 'perHour']);
 export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
   widget: Widget | null; fields: string[]; label(field: string): string; onChange(widget: Widget): void; onClose(): void;
 }) {
-  const { typing, timeField } = useWidgetEnv();
+  const { feed, typing, timeField } = useWidgetEnv();
   if (!widget) return <Drawer open={false} onClose={onClose} />;
   // A line chart saved with interval + points is edited as the range and bucket it is drawn with (and saved so).
   // One saved `filter` is edited as the first of `filters`, a bar's `stackField` as a stacked split (and saved so).
   const c = (isChartWidgetType(widget.type) ? migrateChartConfig(widget.type === 'line' ? migrateLineConfig(widget.configuration) : widget.configuration) : widget.configuration) as Config;
-  const problems = widgetProblems(widget);
+  const problems = widgetProblems(widget, { records: feed.get().records.values(), dateOrder: typing.dateOrder });
   const set = (patch: Config) => onChange({ ...widget, configuration: { ...c, ...patch } as Widget['configuration'] });
   const item = (path: string, title: string, control: React.ReactNode, extra?: string) => (
     <Form.Item label={title} validateStatus={problems[`configuration.${path}`] ? 'error' : undefined} help={problems[`configuration.${path}`]} extra={extra}>
