@@ -1,5 +1,5 @@
 import { fieldReader } from '../cells';
-import { timeOf, type DateReading } from '../types/dates';
+import { isYear, timeOf, type DateReading } from '../types/dates';
 import type { FieldTyping } from '../types/fieldTyping';
 import { ADDITIVE_METRICS, type BucketChoice, type ChartConfigs, type GroupOrder, type Metric, type WidgetFilter } from '../schemas/widget';
 import { ALL_TIME, autoBucket, bucketStart, bucketsIn, isSliding, MAX_CHART_POINTS, previousWindow, rangeSpanMs, resolveRange, shiftBucket, TIME_BUCKETS, type TimeBucket, type TimeRange } from '../timeRanges';
@@ -70,6 +70,9 @@ export function aggregateSpec<T extends keyof ChartConfigs>(type: T, c: ChartCon
  */
 type GroupKey = string;
 type Slot = Map<GroupKey, GroupTotal>;
+
+/** Whether a date field's value is a whole year (1900, "1900"). */
+const isYearValue = (raw: unknown): boolean => (typeof raw === 'number' ? isYear(raw) : typeof raw === 'string' && raw.length === 4 && isYear(Number(raw)));
 
 /** A line chart's buckets and its series over them (null: a gap). */
 export interface LineSeries {
@@ -187,6 +190,8 @@ export class Aggregator {
   /** The last quarter hour looked up, and its slot start: records usually come in date order. */
   private lastQuarter = NaN;
   private lastStart = NaN;
+  /** Records kept whose date is a whole year (the automatic bucket of a Year column is the year). */
+  private yearDated = 0;
   /** The last `lines()` and the (slot → keys) changed since, so a pushed record recomputes one bucket of one series. */
   private lineCache: LineCache | null = null;
   private readonly touched = new Map<number, Set<GroupKey>>();
@@ -218,6 +223,7 @@ export class Aggregator {
     this.lineCache = null;
     this.slots.clear();
     this.records = 0;
+    this.yearDated = 0;
     for (const r of records) this.add(r.data);
   }
 
@@ -313,6 +319,7 @@ export class Aggregator {
     if (!g) groups.set(key, (g = newTotal(this.spec.metric)));
     if (this.lineCache) this.touch(slot, key);
     this.records += 1;
+    if (this.drawn === null && this.timeOf && isYearValue(this.timeOf(data))) this.yearDated += 1;
     g.count += 1;
     if (this.valueOf) foldValue(g, this.valueOf(data), this.latestTime(data));
   }
@@ -331,6 +338,7 @@ export class Aggregator {
     if (!groups || !g) return;
     if (this.lineCache) this.touch(slot!, key);
     this.records -= 1;
+    if (this.drawn === null && this.timeOf && isYearValue(this.timeOf(data))) this.yearDated -= 1;
     g.count -= 1;
     if (g.count === 0) {
       groups.delete(key);
@@ -475,6 +483,8 @@ export class Aggregator {
     if (this.drawn) return this.drawn;
     const keys = [...this.slots.keys()];
     if (!keys.length) return this.slot;
+    // Dates that are whole years (a Year column) are drawn by year, however few years they span.
+    if (this.yearDated === this.records) return 'year';
     return autoBucket(shiftBucket(Math.max(...keys) * MINUTE, this.slot, 1) - Math.min(...keys) * MINUTE);
   }
 

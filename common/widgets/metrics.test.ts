@@ -163,6 +163,16 @@ describe('disasters.csv: deaths per year, Year a number', () => {
     for (const y of missing) expect(series[0].values[years.indexOf(y)]).toBe(0);
   });
 
+  it('draws whole years by year with the automatic bucket, however few years they span', () => {
+    const a = new Aggregator(aggregateSpec('line', LineConfig.parse({ dateField: 'Year', metric: 'sum', valueField: 'Deaths' })));
+    a.reset(held(all.filter((r) => Number(r.Year) <= 1905)));
+    const { starts, bucket, series } = a.lines(1);
+    expect(bucket).toBe('year');
+    expect(starts.map((s) => new Date(s).getUTCFullYear())).toEqual([1900, 1901, 1902, 1903, 1904, 1905]);
+    // No record for 1904: 0 for a sum.
+    expect(series[0].values).toEqual([1900, 1901, 1902, 1903, 1904, 1905].map((y) => Number(all.find((r) => Number(r.Year) === y)?.Deaths ?? 0)));
+  });
+
   it('leaves an empty year a gap for an average, and 0 when the widget says so', () => {
     const base = { dateField: 'Year', metric: 'avg', valueField: 'Deaths', filters: [{ field: 'Entity', operator: 'eq', value: 'All natural disasters' }] };
     const gap = new Aggregator(aggregateSpec('line', LineConfig.parse(base)));
