@@ -54,7 +54,8 @@ export function convertRow(row: Json, columns: Column[], dateOrder: DateOrder): 
         const b = BOOLEANS[t.toLowerCase()];
         if (b === undefined) return { error: `column "${c.name}": ${shown(v)} is not true or false` };
         v = b;
-      } else if (c.type === 'datetime' && !readDate(t, { dateOrder })) {
+      } else if (c.type === 'datetime' && !readDate(t, { dateOrder, epoch: true })) {
+        // A date-time column reads as the one date reader does: whole years (1900) and epoch seconds or milliseconds too.
         return { error: `column "${c.name}": ${shown(v)} is not a date or time` };
       }
     } else if (c.type === 'number' && typeof v !== 'number') {
