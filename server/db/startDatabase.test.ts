@@ -96,7 +96,8 @@ describe('database bootstrap and shutdown', () => {
 
   it('keeps data between restarts with DATA_DIR (real mongod only)', async (ctx) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'livedash-data-'));
-    const first = await startTestServer({ DATA_DIR: dir });
+    // The engine choice is what this test is about: ask for `auto`, not the tests' pinned engine.
+    const first = await startTestServer({ DATA_DIR: dir, DB_ENGINE: 'auto' });
     try {
       if (first.app.ctx.db.mode !== 'embedded-mongod') {
         console.log(`skipped: DATA_DIR persistence needs a real mongod; this machine runs ${first.app.ctx.db.mode} (${first.app.ctx.db.reason})`);
@@ -106,7 +107,7 @@ describe('database bootstrap and shutdown', () => {
     } finally {
       await first.close();
     }
-    const second = await startTestServer({ DATA_DIR: dir });
+    const second = await startTestServer({ DATA_DIR: dir, DB_ENGINE: 'auto' });
     try {
       expect((await second.http('GET', '/api/data/sources')).body.map((d: { name: string }) => d.name)).toEqual(['Kept']);
     } finally {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
 import { createLogger } from '../log';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
+import { ADMIN_TOKEN, TEST_ENGINE, startTestServer, type TestServer } from '../test/harness';
 import { freePort, startServerProcess } from '../test/processes';
 import { collect, join, next, sleep, type TestSocket } from '../test/sockets';
 
@@ -11,7 +11,7 @@ let db: DatabaseHandle;
 let s: TestServer;
 
 beforeAll(async () => {
-  db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
+  db = await startDatabase(loadConfig({ SEED_DEMO: 'false', ...TEST_ENGINE }), createLogger('silent'));
   s = await startTestServer({ MONGODB_URI: db.uri });
 });
 afterAll(async () => {
