@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../test/eventually';
 import { startTestServer, type TestServer } from '../test/harness';
 import { collect, join, openSocket, type TestSocket } from '../test/sockets';
 
@@ -33,16 +34,6 @@ const patch = (body: unknown) => s.http('PATCH', `/api/admin/data-sources/${ds.i
 const recordIds = async () => ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=100`)).body.records as { recordId: string }[]).map((r) => r.recordId).sort();
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 
-/** Polls a condition (no fixed sleeps): the sweep runs on its own clock. */
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('retention by count', () => {
   it('answers a write with the source at most maxRecords, the oldest by time field gone, pushed live and logged as a count', async () => {
     expect((await patch({ timeField: 'at', retention: { maxRecords: 3 } })).status).toBe(200);
@@ -67,11 +58,14 @@ describe('retention by count', () => {
       },
     ]);
     // The public view (served from the view cache) follows the eviction too.
-    const view = await until(async () => (await s.http('GET', `/api/dashboards/${dash.id}`, { token: null })).body, (v) => v.records.length === 3);
-    expect(view.records.map((r: { recordId: string }) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
+    const view = await eventually(async () => {
+      const v = (await s.http('GET', `/api/dashboards/${dash.id}`, { token: null })).body;
+      expect(v.records.map((r: { recordId: string }) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
+      return v;
+    }, { timeout: 10_000 });
     // The viewer orders by the same time field (newest first) when no column is sorted.
     expect(view.dataSource).toMatchObject({ timeField: 'at', appendOnly: false });
-    const heard = await until(async () => removed.items, (items) => items.length > 0);
+    const heard = await eventually(() => removed.items.length > 0 && removed.items, { timeout: 10_000 });
     expect(heard).toHaveLength(1);
     expect([...heard[0].recordIds].sort()).toEqual(['a', 'b']);
     expect(heard[0].total).toBe(3);
@@ -134,15 +128,16 @@ describe('retention by age', () => {
       { id: 'older', at: minutesAgo(600) },
     ]);
     await patch({ retention: { maxAgeSeconds: 3600 } });
-    expect(await until(recordIds, (ids) => ids.length === 1)).toEqual(['fresh']);
-    const heard = await until(async () => removed.items.flatMap((e) => e.recordIds), (ids) => ids.length === 2);
-    expect(heard.sort()).toEqual(['older', 'stale']);
+    await eventually(async () => expect(await recordIds()).toEqual(['fresh']), { timeout: 10_000 });
+    await eventually(() => expect(removed.items.flatMap((e) => e.recordIds).sort()).toEqual(['older', 'stale']), { timeout: 10_000 });
 
     // Later arrivals are swept by the loop, not only on the PATCH.
     await ingest([{ id: 'late', at: minutesAgo(61) }]);
-    expect(await until(recordIds, (ids) => ids.length === 1)).toEqual(['fresh']);
-    const log = await until(async () => (await s.http('GET', `/api/admin/activity?kind=records.evicted&objectId=${ds.id}`)).body as { details: { removed: number } }[], (l) => l.length === 2);
-    expect(log.map((e) => e.details.removed).sort()).toEqual([1, 2]);
+    await eventually(async () => expect(await recordIds()).toEqual(['fresh']), { timeout: 10_000 });
+    await eventually(async () => {
+      const log = (await s.http('GET', `/api/admin/activity?kind=records.evicted&objectId=${ds.id}`)).body as { details: { removed: number } }[];
+      expect(log.map((e) => e.details.removed).sort()).toEqual([1, 2]);
+    }, { timeout: 10_000 });
   });
 
   it('removes at most RETENTION_SWEEP_MAX_RECORDS per sweep; the rest goes on the next ones', async () => {
@@ -151,8 +146,12 @@ describe('retention by age', () => {
     await patch({ timeField: 'at' });
     await ingest([1, 2, 3, 4, 5].map((id) => ({ id, at: minutesAgo(120 + id) })).concat([{ id: 6, at: minutesAgo(1) }]));
     await patch({ retention: { maxAgeSeconds: 3600 } });
-    expect(await until(recordIds, (ids) => ids.length === 1)).toEqual(['6']);
-    const batches = await until(async () => removed.items.map((e) => e.recordIds.length), (sizes) => sizes.reduce((a, b) => a + b, 0) === 5);
+    await eventually(async () => expect(await recordIds()).toEqual(['6']), { timeout: 10_000 });
+    const batches = await eventually(() => {
+      const sizes = removed.items.map((e) => e.recordIds.length);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(5);
+      return sizes;
+    }, { timeout: 10_000 });
     expect(batches.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...batches)).toBeLessThanOrEqual(2);
   });
