@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalObjectId, canonicalShareToken } from '@common/ids';
 import { startTestServer, type TestServer } from '../test/harness';
-import { collect, join, next, openSocket, sleep } from '../test/sockets';
+import { caughtUp, collect, join, next, openSocket } from '../test/sockets';
 
 let s: TestServer;
 let ds: { id: string; sourceId: string };
@@ -68,8 +68,15 @@ describe('one canonical id', () => {
       await s.http('PATCH', `/api/admin/dashboards/${d.id}`, { body: { isPublished: false } });
       expect(await removed).toEqual({ dashboardId: d.id });
       const after = collect(v, 'records:upserted');
+      // A viewer of another dashboard on the source hears the ingest: v would have with it.
+      const other = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Other', dataSourceId: ds.id, isPublished: true } })).body;
+      const w = await openSocket(s.url);
+      expect(await join(w, 'dashboard:join', other.id)).toMatchObject({ ok: true });
+      const heard = next(w, 'records:upserted');
       await ingest([{ id: 3 }]);
-      await sleep(300);
+      await heard;
+      w.disconnect();
+      await caughtUp(v);
       expect(after.items).toEqual([]);
       expect(await join(v, 'dashboard:join', 'not-an-id')).toEqual({ ok: false, reason: 'Dashboard Not Found' });
     } finally {

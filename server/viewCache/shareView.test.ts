@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ShareViewResponse } from '@common/schemas/shareLink';
 import { startTestServer, type TestServer } from '../test/harness';
-import { sleep } from '../test/sockets';
+import { eventually } from '../test/eventually';
 import { viewCacheOf } from './index';
 
 let s: TestServer;
@@ -76,8 +76,7 @@ describe('share views from memory', () => {
     await s.http('DELETE', `/api/admin/dashboards/${draft.id}/links/${revoked.link.id}`);
     expect((await s.http('GET', `/api/share/${revoked.token}`, { token: null })).status).toBe(404);
     // Expiry needs no event: the clock is compared on every request.
-    while ((await s.http('GET', `/api/share/${expiring.token}`, { token: null })).status === 200) await sleep(50);
-    expect((await s.http('GET', `/api/share/${expiring.token}`, { token: null })).body.error.code).toBe('not_found');
+    await eventually(async () => expect((await s.http('GET', `/api/share/${expiring.token}`, { token: null })).body.error?.code).toBe('not_found'), { interval: 50 });
     expect((await s.http('GET', `/api/share/${deleted.token}`, { token: null })).status).toBe(200);
     await s.http('DELETE', `/api/admin/dashboards/${draft.id}`);
     expect((await s.http('GET', `/api/share/${deleted.token}`, { token: null })).status).toBe(404);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JoinAck, RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { ShareViewResponse } from '@common/schemas/shareLink';
 import { startTestServer, type TestServer } from '../../test/harness';
-import { collect, join, nextWhere, openSocket, sleep, type TestSocket } from '../../test/sockets';
+import { caughtUp, collect, join, nextWhere, openSocket, type TestSocket } from '../../test/sockets';
 import { viewCacheOf } from '../../viewCache';
 
 /**
@@ -153,7 +153,7 @@ describe('locked filters: live pushes', () => {
     await s.http('DELETE', `/api/data/sources/${ds.sourceId}/records/5`);
     const blueGone = (await nextWhere(viewer, 'records:removed', (e) => e.revision === redGone.revision + 1)) as RecordsRemoved;
     expect(blueGone.recordIds).toEqual(['5']);
-    await sleep(100);
+    await caughtUp(viewer);
 
     const sent = JSON.stringify([upserts.items, removals.items]);
     for (const secret of ['red', 'green', '"8"', '"9"', '"2"']) expect(sent, secret).not.toContain(secret);
