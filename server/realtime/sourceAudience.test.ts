@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
+import { eventually } from '../test/eventually';
 import { startTestServer, type TestServer } from '../test/harness';
-import { collect, join, next, openSocket, sleep, type TestSocket } from '../test/sockets';
+import { caughtUp, collect, join, next, openSocket, type TestSocket } from '../test/sockets';
 
 let s: TestServer;
 let sockets: TestSocket[] = [];
@@ -36,11 +37,15 @@ const viewer = async (...dashboards: string[]) => {
 };
 const ingest = (sourceId: string, records: unknown[]) => s.http('POST', '/api/data/ingest', { body: { sourceId, records } });
 
-/** Waits until `cond` holds, polling, or fails after `ms`. */
-async function until(cond: () => boolean, ms = 5000) {
-  for (const end = Date.now() + ms; !cond() && Date.now() < end; ) await sleep(20);
-  expect(cond()).toBe(true);
-}
+/** Whether a socket is in the audience of a source on the server. */
+const inAudience = (v: TestSocket, sourceId: string) => s.app.realtime.io.sockets.sockets.get(v.id!)?.rooms.has(rooms.source(sourceId));
+
+/** A new viewer of another published dashboard on the source: hearing the next ingest, it witnesses that it went out. */
+const witness = async (dataSourceId: string) => {
+  const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Witness', dataSourceId, isPublished: true } })).body;
+  const v = await viewer(d.id);
+  return { heard: next(v, 'records:upserted') };
+};
 
 describe("a source's public audience", () => {
   it('gets each record delta once, whatever number of dashboards on the source it views', async () => {
@@ -50,9 +55,11 @@ describe("a source's public audience", () => {
     const seen = [both, one, two].map((v) => collect(v, 'records:upserted'));
     await ingest(ds.sourceId, [{ id: 2 }]);
     await ingest(ds.sourceId, [{ id: 3 }]);
-    await until(() => seen.every((c) => c.items.length >= 2));
-    await sleep(200);
-    for (const c of seen) expect(c.items.map((d) => [d.dataSourceId, d.revision, d.records[0].recordId])).toEqual([[ds.id, 2, '2'], [ds.id, 3, '3']]);
+    // A third: once it is in, no repeat of the first two can still be on its way.
+    await ingest(ds.sourceId, [{ id: 4 }]);
+    await eventually(() => {
+      for (const c of seen) expect(c.items.map((d) => [d.dataSourceId, d.revision, d.records[0].recordId])).toEqual([[ds.id, 2, '2'], [ds.id, 3, '3'], [ds.id, 4, '4']]);
+    });
   });
 
   it('sends deltas without a database read per event', async () => {
@@ -77,15 +84,16 @@ describe("a source's public audience", () => {
     expect(await changed).toMatchObject({ dashboardId: d1.id, dataSourceChanged: true });
     const deltas = collect(v, 'records:upserted');
     await ingest(ds.sourceId, [{ id: 5 }]);
+    // Deltas go out in the order of the ingests: once Orders' arrived, a Tickets one would have come first.
     await ingest(other.sourceId, [{ no: 'b' }]);
-    await until(() => deltas.items.length >= 1);
-    await sleep(200);
-    expect(deltas.items.map((d) => d.dataSourceId)).toEqual([other.id]);
+    await eventually(() => expect(deltas.items.map((d) => d.dataSourceId)).toEqual([other.id]));
 
     v.emit('dashboard:leave', d1.id);
-    await sleep(100);
+    await eventually(() => inAudience(v, other.id) === false);
+    const { heard } = await witness(other.id);
     await ingest(other.sourceId, [{ no: 'c' }]);
-    await sleep(300);
+    await heard;
+    await caughtUp(v);
     expect(deltas.items).toHaveLength(1);
   });
 
@@ -98,8 +106,10 @@ describe("a source's public audience", () => {
     await s.http('DELETE', `/api/admin/dashboards/${d2.id}`);
     await Promise.all([gone1, gone2]);
     const after = [v1, v2].map((v) => collect(v, 'records:upserted'));
+    const { heard } = await witness(ds.id);
     await ingest(ds.sourceId, [{ id: 8 }]);
-    await sleep(300);
+    await heard;
+    await Promise.all([v1, v2].map(caughtUp));
     expect(after.map((c) => c.items.length)).toEqual([0, 0]);
   });
 
@@ -114,19 +124,18 @@ describe("a source's public audience", () => {
     await ingest(ds.sourceId, [{ id: 9 }]);
     // Deltas go out in the order of the ingests: once Orders' delta reached `only`, Tickets' would have too.
     await ingest(other.sourceId, [{ no: 'z' }]);
-    await until(() => seenBoth.items.length === 1 && seenOnly.items.length === 1);
+    await eventually(() => seenBoth.items.length === 1 && seenOnly.items.length === 1);
     expect(seenBoth.items.map((d) => [d.dataSourceId, d.records[0].recordId])).toEqual([[ds.id, '9']]);
     expect(seenOnly.items.map((d) => d.dataSourceId)).toEqual([other.id]);
 
     // Leaving the last dashboard of the source ends its deltas.
-    const inTicketsAudience = () => s.app.realtime.io.sockets.sockets.get(both.id!)?.rooms.has(rooms.source(ds.id));
-    expect(inTicketsAudience()).toBe(true);
+    expect(inAudience(both, ds.id)).toBe(true);
     both.emit('dashboard:leave', d2.id);
-    await until(() => inTicketsAudience() === false);
+    await eventually(() => inAudience(both, ds.id) === false);
     const marker = await viewer(d2.id);
     const seenMarker = collect(marker, 'records:upserted');
     await ingest(ds.sourceId, [{ id: 10 }]);
-    await until(() => seenMarker.items.length === 1);
+    await eventually(() => seenMarker.items.length === 1);
     expect(seenBoth.items).toHaveLength(1);
   });
 });

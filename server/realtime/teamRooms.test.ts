@@ -1,6 +1,7 @@
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
+import { eventually } from '../test/eventually';
 import { startTestServer, type TestServer } from '../test/harness';
 import { useCluster } from '../test/cluster';
 import { addPerson } from '../test/people';
@@ -22,14 +23,6 @@ const ingest = (http: Http, sourceId: string, n: number) =>
 async function roomsOf(s: TestServer, socket: TestSocket): Promise<string[]> {
   const [remote] = await s.app.realtime.io.in(socket.id!).fetchSockets();
   return [...(remote?.rooms ?? [])].filter((r) => r !== socket.id).sort();
-}
-
-async function until(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 150; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('signed-in people in rooms', () => {
@@ -74,7 +67,7 @@ describe('signed-in people in rooms', () => {
       const removed = next(socket, 'dashboard:removed');
       await s.http('DELETE', `/api/admin/dashboards/${dashboard.id}`);
       expect(await removed).toEqual({ dashboardId: dashboard.id });
-      await until(async () => (await roomsOf(s, socket)).length === 0, 'the deleted draft\'s rooms to be left');
+      await eventually(async () => (await roomsOf(s, socket)).length === 0, { timeout: 3_000, what: 'the deleted draft\'s rooms to be left' });
     } finally {
       [socket, anonymous, outside].forEach((x) => x.disconnect());
     }
@@ -92,7 +85,7 @@ describe('signed-in people in rooms', () => {
       const told = next(anonymous, 'dashboard:removed');
       await s.http('PATCH', `/api/admin/dashboards/${dashboard.id}`, { body: { isPublished: false } });
       expect(await told).toEqual({ dashboardId: dashboard.id });
-      await until(async () => (await roomsOf(s, anonymous)).length === 0, 'the anonymous viewer to leave');
+      await eventually(async () => (await roomsOf(s, anonymous)).length === 0, { timeout: 3_000, what: 'the anonymous viewer to leave' });
       expect(await roomsOf(s, signedIn)).toEqual([rooms.draft(dashboard.id), rooms.source(ds.id)]);
       const delta = next(signedIn, 'records:upserted');
       await ingest(s.http, ds.sourceId, 1);
@@ -201,7 +194,7 @@ describe('a narrowed dashboard limit on open sockets, across processes', () => {
       const told = next(socket, 'dashboard:removed');
       expect((await a.http('PATCH', `/api/admin/users/${p.id}`, { body: { dashboardIds: [kept.dashboard.id] } })).status).toBe(200);
       expect(await told).toEqual({ dashboardId: lost.dashboard.id });
-      await until(async () => (await roomsOf(a, socket)).length === 4, 'the lost rooms to be left');
+      await eventually(async () => (await roomsOf(a, socket)).length === 4, { timeout: 3_000, what: 'the lost rooms to be left' });
       expect(await roomsOf(a, socket)).toEqual([rooms.dataSource(kept.ds.id), rooms.draft(kept.dashboard.id), rooms.source(kept.ds.id), rooms.teamDashboard(kept.dashboard.id)].sort());
       // Nothing of the lost source reaches it any more; the kept one still does.
       const deltas = collect(socket, 'records:upserted');
@@ -213,12 +206,12 @@ describe('a narrowed dashboard limit on open sockets, across processes', () => {
       // The kept dashboard moves to another source: its old one is no longer theirs, its room is left.
       const moved = await draftOnSource(a.http, 'Moved to');
       expect((await a.http('PATCH', `/api/admin/dashboards/${kept.dashboard.id}`, { body: { dataSourceId: moved.ds.id } })).status).toBe(200);
-      await until(async () => !(await roomsOf(a, socket)).includes(rooms.dataSource(kept.ds.id)), 'the former source\'s room to be left');
+      await eventually(async () => !(await roomsOf(a, socket)).includes(rooms.dataSource(kept.ds.id)), { timeout: 3_000, what: 'the former source\'s room to be left' });
       expect(await join(socket, 'datasource:join', kept.ds.id)).toMatchObject({ ok: false });
       expect(await join(socket, 'datasource:join', moved.ds.id)).toEqual({ ok: true });
       // Every dashboard again: the person joins the team room (console events) at once.
       await a.http('PATCH', `/api/admin/users/${p.id}`, { body: { dashboardIds: null } });
-      await until(async () => (await roomsOf(a, socket)).includes(rooms.team), 'the team room');
+      await eventually(async () => (await roomsOf(a, socket)).includes(rooms.team), { timeout: 3_000, what: 'the team room' });
       expect(await roomsOf(a, socket)).not.toContain(rooms.teamDashboard(kept.dashboard.id));
     } finally {
       socket.disconnect();
