@@ -8,6 +8,7 @@ import { startApp } from '../app';
 import { loadConfig } from '../config';
 import { createLogger } from '../log';
 import { runningEngines } from './jongodb';
+import { eventually } from '../test/eventually';
 import { startTestServer } from '../test/harness';
 import { startServerProcess } from '../test/processes';
 
@@ -78,8 +79,7 @@ describe('database bootstrap and shutdown', () => {
       const code = await new Promise<number | null>((r) => child.once('exit', r));
       expect(code).toBe(0);
       // Zombies are reaped by init shortly after their parent exits.
-      for (let i = 0; i < 30 && kids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(kids.filter(alive)).toEqual([]);
+      await eventually(() => expect(kids.filter(alive)).toEqual([]), { timeout: 3_000, interval: 100 });
     } finally {
       if (child.exitCode === null) child.kill('SIGTERM');
     }
@@ -90,8 +90,7 @@ describe('database bootstrap and shutdown', () => {
     const kids = descendants(server.child.pid!);
     expect(kids.length).toBeGreaterThan(0);
     server.child.kill('SIGKILL');
-    for (let i = 0; i < 50 && kids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(kids.filter(alive)).toEqual([]);
+    await eventually(() => expect(kids.filter(alive)).toEqual([]), { timeout: 5_000, interval: 100 });
   });
 
   it('keeps data between restarts with DATA_DIR (real mongod only)', async (ctx) => {
