@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
 import { eventually } from '../test/eventually';
+import { buildDashboard, buildSource } from '../test/factories';
 import { caughtUp, collect, join, next, openSocket, type TestSocket } from '../test/sockets';
 
 let s: TestServer;
@@ -14,11 +15,8 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1, status: 'open' }] } });
-  // The source's field types follow the ingest a moment later, as a source change of their own: settle them first.
-  await s.app.fieldTypes.settle();
-  dash = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Live', dataSourceId: ds.id, isPublished: true } })).body;
+  ds = await buildSource(s, { records: [{ id: 1, status: 'open' }] });
+  dash = await buildDashboard(s, { source: ds, published: true });
 });
 afterEach(() => {
   sockets.forEach((x) => x.disconnect());
@@ -123,7 +121,7 @@ describe('pushed changes', () => {
     expect(await listRemoved).toEqual({ dashboardId: dash.id });
     const after = collect(v, 'records:upserted');
     // A viewer of another dashboard on the source hears the ingest: the kicked one would have with it.
-    const other = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Other', dataSourceId: ds.id, isPublished: true } })).body;
+    const other = await buildDashboard(s, { source: ds, published: true });
     const w = await viewer();
     await join(w, 'dashboard:join', other.id);
     const heard = next(w, 'records:upserted');

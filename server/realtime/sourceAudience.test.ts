@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
 import { eventually } from '../test/eventually';
+import { buildDashboard, buildSource } from '../test/factories';
 import { startTestServer, type TestServer } from '../test/harness';
 import { caughtUp, collect, join, next, openSocket, type TestSocket } from '../test/sockets';
 
@@ -17,12 +18,10 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  other = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Orders' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: other.sourceId, records: [{ no: 'a' }] } });
-  d1 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'One', dataSourceId: ds.id, isPublished: true } })).body;
-  d2 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Two', dataSourceId: ds.id, isPublished: true } })).body;
+  ds = await buildSource(s, { name: 'Tickets', records: [{ id: 1 }] });
+  other = await buildSource(s, { name: 'Orders', records: [{ no: 'a' }] });
+  d1 = await buildDashboard(s, { source: ds, name: 'One', published: true });
+  d2 = await buildDashboard(s, { source: ds, name: 'Two', published: true });
 });
 afterEach(() => {
   sockets.forEach((x) => x.disconnect());
@@ -42,7 +41,7 @@ const inAudience = (v: TestSocket, sourceId: string) => s.app.realtime.io.socket
 
 /** A new viewer of another published dashboard on the source: hearing the next ingest, it witnesses that it went out. */
 const witness = async (dataSourceId: string) => {
-  const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Witness', dataSourceId, isPublished: true } })).body;
+  const d = await buildDashboard(s, { source: { id: dataSourceId }, name: 'Witness', published: true });
   const v = await viewer(d.id);
   return { heard: next(v, 'records:upserted') };
 };
@@ -114,7 +113,7 @@ describe("a source's public audience", () => {
   });
 
   it('keeps the deltas of a socket that still views another dashboard of the source when one is unpublished, and only then', async () => {
-    const d3 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Three', dataSourceId: other.id, isPublished: true } })).body;
+    const d3 = await buildDashboard(s, { source: other, name: 'Three', published: true });
     const both = await viewer(d1.id, d2.id);
     const only = await viewer(d1.id, d3.id);
     const gone = [next(both, 'dashboard:removed'), next(only, 'dashboard:removed')];

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ShareViewResponse } from '@common/schemas/shareLink';
+import { buildDashboard, buildSource } from '../test/factories';
 import { startTestServer, type TestServer } from '../test/harness';
 import { eventually } from '../test/eventually';
 import { viewCacheOf } from './index';
@@ -15,9 +16,8 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: Array.from({ length: 30 }, (_, i) => ({ id: i, subject: 'Printer jammed on floor 2' })) } });
-  draft = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Draft', dataSourceId: ds.id } })).body;
+  ds = await buildSource(s, { records: Array.from({ length: 30 }, (_, i) => ({ id: i, subject: 'Printer jammed on floor 2' })) });
+  draft = await buildDashboard(s, { source: ds, name: 'Draft' });
 });
 
 const link = async (body: Record<string, unknown> = {}) =>
