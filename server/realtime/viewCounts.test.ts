@@ -1,6 +1,7 @@
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DashboardAnalyticsDto } from '@common/schemas/analytics';
+import { buildDashboard, buildSource } from '../test/factories';
 import { startTestServer, type TestServer } from '../test/harness';
 import { join, next, type TestSocket } from '../test/sockets';
 import { viewerCounter } from './viewerCounts';
@@ -20,9 +21,8 @@ afterAll(async () => {
 beforeEach(async () => {
   sockets.splice(0).forEach((x) => x.disconnect());
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
-  d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Live', dataSourceId: ds.id, isPublished: true } })).body;
+  ds = await buildSource(s, { records: [{ id: 1 }] });
+  d = await buildDashboard(s, { source: ds, published: true });
 });
 
 const stats = () => viewerCounter(s.app.ctx)!.stats;

@@ -27,7 +27,8 @@ export async function buildSource(
   const { records, ...settings } = opts;
   const ds = await createDataSource(s.app.ctx, CreateDataSource.parse({ name: 'Tickets', ...settings }));
   if (records?.length) {
-    await ingestRecords(s.app.ctx, { sourceId: ds.sourceId, records }, { admin: true });
+    const report = await ingestRecords(s.app.ctx, { sourceId: ds.sourceId, records }, { admin: true });
+    if (report.rejected) throw new Error(`buildSource: ${report.rejected} of the records were refused: ${JSON.stringify(report)}`);
     // The field types follow an ingest a moment later, as a change of their own: settle them here,
     // so a test's first socket event is its own change.
     await s.app.fieldTypes.settle();

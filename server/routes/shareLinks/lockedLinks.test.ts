@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JoinAck, RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { ShareViewResponse } from '@common/schemas/shareLink';
+import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { caughtUp, collect, join, nextWhere, openSocket, type TestSocket } from '../../test/sockets';
 import { viewCacheOf } from '../../viewCache';
@@ -27,11 +28,9 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, primaryKey: 'id', records: RECORDS } });
-  draft = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Teams', dataSourceId: ds.id } })).body;
-  // The source's types are inferred after the ingest: views are compared at rest.
-  await s.app.fieldTypes.settle();
+  // The source's types are settled after the ingest: views are compared at rest.
+  ds = await buildSource(s, { primaryKey: 'id', records: RECORDS });
+  draft = await buildDashboard(s, { source: ds, name: 'Teams' });
 });
 
 const makeLink = (body: Record<string, unknown>) => s.http('POST', `/api/admin/dashboards/${draft.id}/links`, { body: { label: 'Blue team', ...body } });

@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../test/eventually';
+import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { collect, join, openSocket, type TestSocket } from '../../test/sockets';
 
@@ -16,12 +17,12 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Orders' } })).body;
-  other = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Other' } })).body;
-  await s.http('POST', '/api/data/ingest', {
-    body: { sourceId: ds.sourceId, records: [{ id: 'a', amount: 5, status: 'open' }, { id: 'b', amount: 50, status: 'closed' }, { id: 'c', amount: 500, status: 'Open' }, { id: 'd', amount: 7, status: 'pending' }] },
+  ds = await buildSource(s, {
+    name: 'Orders',
+    records: [{ id: 'a', amount: 5, status: 'open' }, { id: 'b', amount: 50, status: 'closed' }, { id: 'c', amount: 500, status: 'Open' }, { id: 'd', amount: 7, status: 'pending' }],
   });
-  dash = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Orders', dataSourceId: ds.id, isPublished: true } })).body;
+  other = await buildSource(s, { name: 'Other' });
+  dash = await buildDashboard(s, { source: ds, name: 'Orders', published: true });
 });
 afterEach(() => {
   sockets.forEach((x) => x.disconnect());
