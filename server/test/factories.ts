@@ -36,10 +36,13 @@ export async function buildSource(
   return ds;
 }
 
-/** A dashboard on `source` (one is built when none is given), published or not, its first tab holding `widgets`. */
+/**
+ * A dashboard on `source` (one is built when none is given), published or not, its first tab holding
+ * `widgets`. The configuration is checked by the product's own schema, as a request's would be.
+ */
 export async function buildDashboard(
   s: TestServer,
-  opts: { source?: { id: string }; name?: string; published?: boolean; widgets?: unknown[]; configuration?: CreateDashboard['configuration'] } = {},
+  opts: { source?: { id: string }; name?: string; published?: boolean; widgets?: unknown[]; configuration?: { tabs?: unknown[]; [setting: string]: unknown } } = {},
 ): Promise<DashboardDto> {
   const source = opts.source ?? (await buildSource(s));
   const configuration = opts.widgets ? { ...opts.configuration, tabs: [{ id: 'tab1', name: 'Tab 1', widgets: opts.widgets }] } : opts.configuration;
