@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { startJongodb, type JongodbHandle } from '../db/jongodb';
+import { eventually } from '../test/eventually';
 import { ADMIN_TOKEN } from '../test/harness';
 import { startServerProcess } from '../test/processes';
 
@@ -45,16 +46,6 @@ interface StoredSource {
 const storedSource = async (id: string) => (await conn.collection('datasources').findOne({ _id: new mongoose.Types.ObjectId(id) })) as unknown as StoredSource;
 const storedCount = (id: string) => conn.collection('records').countDocuments({ dataSourceId: new mongoose.Types.ObjectId(id) });
 
-async function until<T>(what: string, probe: () => Promise<T | null | false>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('a server process killed in the middle of an ingest', () => {
   it('leaves a journal entry; the next start derives recordCount, fields and revision from the records', async () => {
     const first = await start();
@@ -72,10 +63,10 @@ describe('a server process killed in the middle of an ingest', () => {
     }).then((r) => r.status, () => 'connection lost');
 
     // Kill it (SIGKILL: no cleanup of any kind) once its records have started landing.
-    await until('the first records of the ingest', async () => {
+    await eventually(async () => {
       const ds = await storedSource(id);
       return Object.keys(ds.ingestJournal ?? {}).length > 0 && (await storedCount(id)) > 0;
-    });
+    }, { timeout: 60_000, what: 'the first records of the ingest' });
     const exited = new Promise((r) => first.child.once('exit', r));
     first.child.kill('SIGKILL');
     await exited;

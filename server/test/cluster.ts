@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../config';
 import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
 import { createLogger } from '../log';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from './harness';
+import { ADMIN_TOKEN, TEST_ENGINE, startTestServer, type TestServer } from './harness';
 import { startRedis, startServerProcess } from './processes';
 
 export interface TestCluster {
@@ -33,7 +33,7 @@ export async function startCluster(cluster = {} as TestCluster, env: ClusterEnv 
   try {
     cluster.redis = await startRedis();
     stops.push(() => cluster.redis.stop());
-    cluster.db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
+    cluster.db = await startDatabase(loadConfig({ SEED_DEMO: 'false', ...TEST_ENGINE }), createLogger('silent'));
     stops.push(() => cluster.db.stop());
     cluster.a = await startTestServer({ MONGODB_URI: cluster.db.uri, REDIS_URL: cluster.redis.url, ...env.a });
     stops.push(() => cluster.a.close());
