@@ -247,7 +247,11 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       await closeViewerCounts();
       off.forEach((fn) => fn());
       await queue;
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      // Every client's connection ends now, with a clean close (browsers reconnect to the next
+      // process). io.close then closes the HTTP server too and waits for its requests: that wait
+      // is the HTTP step's (server/shutdown), so it is not awaited here.
+      io.engine.close();
+      void io.close();
       await redis?.close();
     },
   };
