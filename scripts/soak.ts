@@ -16,7 +16,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openSocket, join, type TestSocket } from '../server/test/sockets';
 import { freePort } from '../server/test/processes';
 
 const { values: flags } = parseArgs({
@@ -99,10 +98,9 @@ async function main() {
   const stopServer = () => {
     if (server.exitCode === null) server.kill('SIGTERM');
   };
-  process.on('SIGINT', () => {
-    stopServer();
-    process.exit(130);
-  });
+  process.on('SIGINT', () => process.exit(130));
+  // Whatever ends this script ends the server (and so its engine) too.
+  process.on('exit', () => server.kill('SIGKILL'));
 
   const api = async (method: string, p: string, body?: unknown, token = TOKEN) => {
     const res = await fetch(url + p, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -122,11 +120,12 @@ async function main() {
   const ds = (await api('POST', '/api/admin/data-sources', { name: 'Soak', appendOnly: true, timeField: 'at', retention: { maxRecords: KEEP } })).body;
   const dash = (await api('POST', '/api/admin/dashboards', { name: 'Soak', dataSourceId: ds.id, isPublished: true })).body;
 
-  // Viewers: each holds the records pushed to it; the first to hold a record stamps its time.
+  // Viewers in a process of their own (scripts/soak/viewers.ts): it reports when the first of them
+  // held each record, the most records any held, and how many were lost.
   const firstHeld = new Map<number, number>();
   const answered = new Map<number, { at: number; m: number }>();
   const minutes: Minute[] = Array.from({ length: MINUTES }, minute);
-  const t0 = now();
+  let t0 = now();
   const minuteOf = (t: number) => Math.min(MINUTES - 1, Math.max(0, Math.floor((t - t0) / 60_000)));
   const pair = (seq: number) => {
     const a = answered.get(seq);
@@ -134,66 +133,60 @@ async function main() {
     if (a === undefined || h === undefined) return;
     minutes[a.m].toViewer.push(Math.max(0, h - a.at));
     answered.delete(seq);
+    firstHeld.delete(seq);
   };
-  const viewers: TestSocket[] = [];
-  for (let i = 0; i < VIEWERS; i += 50) {
-    const batch = await Promise.all(Array.from({ length: Math.min(50, VIEWERS - i) }, () => openSocket(url)));
-    await Promise.all(batch.map((s) => join(s, 'dashboard:join', dash.id)));
-    viewers.push(...batch);
-  }
-  let seen = 0;
-  for (const v of viewers) {
-    const held = new Set<string>();
-    v.on('records:upserted', (e) => {
-      const t = now();
-      for (const r of e.records) {
-        held.add(r.recordId);
-        const seq = Number((r.data as { seq?: number }).seq);
-        if (!firstHeld.has(seq)) {
-          firstHeld.set(seq, t);
-          seen = Math.max(seen, seq);
-          pair(seq);
-        }
-      }
-      const m = minutes[minuteOf(t)];
-      m.viewerHeld = Math.max(m.viewerHeld, held.size);
-    });
-    v.on('records:removed', (e) => {
-      if (e.all) held.clear();
-      for (const id of e.recordIds) held.delete(id);
-    });
-  }
-  // firstHeld only needs recent seqs: drop the old ones so the driver's own memory stays flat.
-  const trim = setInterval(() => {
-    for (const seq of firstHeld.keys()) if (seq < seen - 5000) firstHeld.delete(seq);
-  }, 10_000);
+  let lostViewers = 0;
+  const viewers = fork('scripts/soak/viewers.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  viewers.on('message', (m: { type: string; firsts?: [number, number][]; maxHeld?: number; lost?: number }) => {
+    if (m.type !== 'tick') return;
+    for (const [seq, t] of m.firsts!) {
+      firstHeld.set(seq, t);
+      pair(seq);
+    }
+    const min = minutes[minuteOf(now() - 1000)];
+    min.viewerHeld = Math.max(min.viewerHeld, m.maxHeld!);
+    lostViewers = m.lost!;
+  });
+  await new Promise<void>((resolve, reject) => {
+    viewers.once('message', () => resolve());
+    viewers.once('exit', (code) => reject(new Error(`the viewers' process exited with ${code}`)));
+    viewers.send({ url, dashboardId: dash.id, count: VIEWERS });
+  });
+  t0 = now();
 
   console.log(`soak: ${MINUTES} min, ${VIEWERS} viewers, ${RATE} POST/s from ${SENDERS} senders, source keeps ${KEEP}; server pid ${server.pid}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const end = t0 + MINUTES * 60_000;
   let seq = 0;
+  // Open loop: each sender keeps its schedule whatever the answers take (a slow server does not slow the load).
+  const inFlight = new Set<Promise<void>>();
+  const post = async (k: number) => {
+    const mine = ++seq;
+    const sent = now();
+    const res = await fetch(`${url}/api/data/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ds.ingestKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ sourceId: ds.sourceId, records: [{ seq: mine, sender: k, at: new Date().toISOString(), value: Math.random() }] }),
+    }).catch(() => null);
+    const done = now();
+    await res?.arrayBuffer();
+    const m = minuteOf(sent);
+    minutes[m].post.push(done - sent);
+    if (!res || res.status >= 300) {
+      minutes[m].refused++;
+      return;
+    }
+    answered.set(mine, { at: done, m });
+    pair(mine);
+  };
   const sender = async (k: number) => {
     const every = (1000 * SENDERS) / RATE;
     for (let n = 0; ; n++) {
       const due = t0 + k * (every / SENDERS) + n * every;
       if (due >= end) return;
       if (due > now()) await sleep(due - now());
-      const mine = ++seq;
-      const sent = now();
-      const res = await fetch(`${url}/api/data/ingest`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ds.ingestKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ sourceId: ds.sourceId, records: [{ seq: mine, sender: k, at: new Date().toISOString(), value: Math.random() }] }),
-      }).catch(() => null);
-      const done = now();
-      await res?.arrayBuffer();
-      const m = minuteOf(sent);
-      minutes[m].post.push(done - sent);
-      if (!res || res.status >= 300) {
-        minutes[m].refused++;
-        continue;
-      }
-      answered.set(mine, { at: done, m });
-      pair(mine);
+      const p = post(k);
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
     }
   };
   const sampler = (async () => {
@@ -244,8 +237,9 @@ async function main() {
     }
   })();
   await Promise.all([...Array.from({ length: SENDERS }, (_, k) => sender(k)), sampler, report]);
-  clearInterval(trim);
-  viewers.forEach((v) => v.disconnect());
+  await Promise.all(inFlight);
+  viewers.kill();
+  if (lostViewers) console.log(`viewers lost their connection: ${lostViewers} of ${VIEWERS}`);
   const first = rows.length > 2 ? 2 : 0;
   console.log(`goals: answer→viewer p99 last ≤ 1.25 × minute ${first}'s; server RSS after minute ${first} grows < 10%; heap after GC flat`);
   const t = Date.now();

@@ -40,9 +40,13 @@ const EnvSchema = z.object({
   RATE_LIMIT_AUTH_WINDOW_SECONDS: positiveInt(86_400).default(900),
   /** Failed sign-ins per account (email) per RATE_LIMIT_AUTH_WINDOW_SECONDS; per address RATE_LIMIT_AUTH_FAILURES counts them too. */
   RATE_LIMIT_SIGN_IN_ACCOUNT: positiveInt(1_000_000).default(10),
-  /** Ingest requests per credential per window. */
-  RATE_LIMIT_INGEST: positiveInt(1_000_000).default(600),
-  RATE_LIMIT_INGEST_WINDOW_SECONDS: positiveInt(86_400).default(60),
+  /**
+   * Ingest requests per credential, and per data source, per window: 100 a second sustained, and
+   * bursts of up to 1,000 (shippers that flush together, a backlog sent after an outage).
+   */
+  RATE_LIMIT_INGEST: positiveInt(1_000_000).default(1_000),
+  RATE_LIMIT_INGEST_SOURCE: positiveInt(1_000_000).default(1_000),
+  RATE_LIMIT_INGEST_WINDOW_SECONDS: positiveInt(86_400).default(10),
   /** OAuth config and callback requests per client address per window. */
   RATE_LIMIT_OAUTH: positiveInt(1_000_000).default(30),
   RATE_LIMIT_OAUTH_WINDOW_SECONDS: positiveInt(86_400).default(600),
