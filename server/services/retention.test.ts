@@ -48,6 +48,7 @@ describe('retention by count', () => {
     expect((await patch({ timeField: 'at', retention: { maxRecords: 3 } })).status).toBe(200);
     const v = await viewer();
     const removed = collect(v, 'records:removed');
+    const upserted = collect(v, 'records:upserted');
     // Arrival order differs from time order: the time field decides who goes.
     const res = await ingest([
       { id: 'c', at: minutesAgo(3) },
@@ -71,10 +72,12 @@ describe('retention by count', () => {
     expect(view.records.map((r: { recordId: string }) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
     // The viewer orders by the same time field (newest first) when no column is sorted.
     expect(view.dataSource).toMatchObject({ timeField: 'at', appendOnly: false });
-    const heard = await until(async () => removed.items, (items) => items.length > 0);
+    // The two that go are never stored nor pushed: the viewer hears the three kept, and no removal.
+    const heard = await until(async () => upserted.items, (items) => items.length > 0);
     expect(heard).toHaveLength(1);
-    expect([...heard[0].recordIds].sort()).toEqual(['a', 'b']);
+    expect(heard[0].records.map((r) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
     expect(heard[0].total).toBe(3);
+    expect(removed.items).toEqual([]);
     const ds2 = (await s.http('GET', '/api/data/sources')).body.find((d: { id: string }) => d.id === ds.id);
     expect(ds2).toMatchObject({ recordCount: 3, retention: { maxRecords: 3, maxAgeSeconds: null }, timeField: 'at' });
 
@@ -155,5 +158,45 @@ describe('retention by age', () => {
     const batches = await until(async () => removed.items.map((e) => e.recordIds.length), (sizes) => sizes.reduce((a, b) => a + b, 0) === 5);
     expect(batches.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...batches)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('retention as one change', () => {
+  it('a burst into an append-only source never shows more than maxRecords to the API or to a viewer', async () => {
+    expect((await patch({ appendOnly: true, retention: { maxRecords: 5 } })).status).toBe(200);
+    const v = await viewer();
+    // The viewer holds what it is told, in the order it is told.
+    const held = new Set<string>();
+    let viewerMax = 0;
+    let lastTotal = 0;
+    v.on('records:upserted', (e) => {
+      e.records.forEach((r) => held.add(r.recordId));
+      viewerMax = Math.max(viewerMax, held.size, e.total);
+      lastTotal = e.total;
+    });
+    v.on('records:removed', (e) => {
+      e.recordIds.forEach((id) => held.delete(id));
+      viewerMax = Math.max(viewerMax, e.total);
+    });
+    let apiMax = 0;
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        const [raw, list] = await Promise.all([s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=100`), s.http('GET', '/api/data/sources')]);
+        const count = list.body.find((d: { id: string }) => d.id === ds.id).recordCount;
+        apiMax = Math.max(apiMax, raw.body.total, raw.body.records.length, count);
+      }
+    })();
+    for (let wave = 0; wave < 4; wave++) {
+      const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { body: [{ wave, i }, { wave, i, second: true }] })));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+    }
+    polling = false;
+    await poll;
+    await until(async () => lastTotal, (t) => t === 5);
+    expect(apiMax).toBeLessThanOrEqual(5);
+    expect(viewerMax).toBeLessThanOrEqual(5);
+    expect(held.size).toBe(5);
+    expect((await recordIds()).sort()).toEqual([...held].sort());
   });
 });
