@@ -54,6 +54,8 @@ const EnvSchema = z.object({
   VIEW_CACHE_MAX_BYTES: positiveInt(64 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
   /** Days the activity log keeps an entry (a TTL index removes older ones). */
   ACTIVITY_RETENTION_DAYS: positiveInt(3650).default(90),
+  /** Activity entries (and open ingest summaries) held in memory before being written; past it they are dropped, counted and logged. */
+  ACTIVITY_MAX_QUEUED: positiveInt(10_000_000).default(10_000),
   /** Retention: how often records past a source's maxAgeSeconds are swept, and the most removed per sweep. */
   RETENTION_SWEEP_MS: positiveInt(3_600_000).default(30_000),
   RETENTION_SWEEP_MAX_RECORDS: positiveInt(10_000_000).default(10_000),

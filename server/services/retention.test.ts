@@ -193,7 +193,7 @@ describe('retention as one change', () => {
     }
     polling = false;
     await poll;
-    await until(async () => lastTotal, (t) => t === 5);
+    await until(async () => held.size, (n) => n === 5, 20_000);
     expect(apiMax).toBeLessThanOrEqual(5);
     expect(viewerMax).toBeLessThanOrEqual(5);
     expect(held.size).toBe(5);

@@ -25,9 +25,16 @@ export function effectiveRetention(ctx: AppContext, ds: DataSourceDoc): Effectiv
   return { maxRecords: defaulted ? appendOnlyDefaultMaxRecords(ctx) : own, maxAgeSeconds: r.maxAgeSeconds ?? null, defaulted };
 }
 
-/** The activity entry of records removed by retention: the count and why, never the records. */
-export function logEviction(ctx: AppContext, ds: DataSourceDoc, removed: number, why: string): void {
+/**
+ * The activity entry of records removed by retention: the count and why, never the records. After
+ * writes (`perMinute`) they add up in one entry per source and minute, as the ingest that causes them.
+ */
+export function logEviction(ctx: AppContext, ds: DataSourceDoc, removed: number, why: string, perMinute = false): void {
   if (!removed) return;
+  if (perMinute) {
+    const head = { kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name, details: { reason: why } } as const;
+    return ctx.activity.countPerMinute(head, { removed });
+  }
   ctx.activity.record({
     kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `Retention removed ${removed} record${removed === 1 ? '' : 's'} from data source "${ds.name}" (${why})`,

@@ -175,7 +175,7 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
     }
     ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: ds.sourceId, revision, total: recordCount, records });
     const removedNow = (removal?.removed ?? 0) + (going?.freshIds.size ?? 0);
-    if (going && removedNow) logEviction(ctx, ds, removedNow, going.why);
+    if (going && removedNow) logEviction(ctx, ds, removedNow, going.why, true);
     if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
     // Whatever is still above the limit (a count another process changed): once the flush is answered the source holds at most maxRecords.
     const more = after ? await enforceRetention(ctx, after) : 0;
