@@ -54,8 +54,10 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     serveClient: false,
     maxHttpBufferSize: 1e6,
     // Large frames (a big ingest's delta) go deflated; small ones as they are, so the common case
-    // costs no CPU and no zlib context per socket.
-    perMessageDeflate: { threshold: 4096, zlibDeflateOptions: { level: 3, memLevel: 7 } },
+    // costs no CPU. ws honours the threshold only without context takeover: with it, every frame
+    // to every socket was deflated (a single-record delta to 200 viewers: 200 deflates, most of
+    // the server's CPU under sustained ingest, and viewers falling seconds behind).
+    perMessageDeflate: { threshold: 4096, serverNoContextTakeover: true, clientNoContextTakeover: true, zlibDeflateOptions: { level: 3, memLevel: 7 } },
     // A viewer back within two minutes gets the packets it missed and its rooms again (no refetch).
     connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: true },
   });
