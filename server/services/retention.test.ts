@@ -168,11 +168,9 @@ describe('retention as one change', () => {
     // The viewer holds what it is told, in the order it is told.
     const held = new Set<string>();
     let viewerMax = 0;
-    let lastTotal = 0;
     v.on('records:upserted', (e) => {
       e.records.forEach((r) => held.add(r.recordId));
       viewerMax = Math.max(viewerMax, held.size, e.total);
-      lastTotal = e.total;
     });
     v.on('records:removed', (e) => {
       e.recordIds.forEach((id) => held.delete(id));
