@@ -14,7 +14,8 @@ export interface ShutdownStep {
  * The order a server stops in:
  * 1. Socket.IO closes its clients' connections (a clean close: browsers reconnect to the next
  *    process) — first, because the HTTP server's close waits for every upgraded socket;
- * 2. the HTTP server closes (no new connections; idle keep-alive ones end);
+ * 2. the HTTP server closes (io.close does it, else this step): no new connections, idle
+ *    keep-alive ones end, requests under way get REQUESTS_GRACE_MS and are then cut;
  * 3. the services, last started first: their flushes (activity log, view counts) and then the
  *    database close.
  * A failing step is logged and the next one still runs. `onStep` follows progress (the timeout names it).
@@ -26,8 +27,8 @@ export async function closeInOrder(
 ): Promise<void> {
   const steps: ShutdownStep[] = [];
   const { realtime, server } = parts;
-  if (realtime) steps.push({ name: 'Socket.IO', run: () => realtime.close() });
-  if (server) steps.push({ name: 'HTTP server', run: () => closeHttp(server) });
+  if (realtime) steps.push({ name: 'Socket.IO', run: () => cutAfterGrace(server, () => realtime.close()) });
+  if (server) steps.push({ name: 'HTTP server', run: () => cutAfterGrace(server, () => closeHttp(server)) });
   steps.push(...parts.services);
   for (const step of steps) {
     onStep(step.name);
@@ -38,16 +39,21 @@ export async function closeInOrder(
 /** How long requests under way may take to finish once the server stops listening. */
 const REQUESTS_GRACE_MS = 1_000;
 
+/** Runs a step that waits for the HTTP server to close; requests still under way after the grace are cut. */
+async function cutAfterGrace(server: http.Server | null, step: () => Promise<void>): Promise<void> {
+  const cut = server ? setTimeout(() => server.closeAllConnections(), REQUESTS_GRACE_MS) : null;
+  try {
+    await step();
+  } finally {
+    if (cut) clearTimeout(cut);
+  }
+}
+
+/** Stops listening; keep-alive connections between requests end at once (Node closes idle ones). */
 function closeHttp(server: http.Server): Promise<void> {
   return new Promise<void>((resolve) => {
     if (!server.listening) return resolve();
-    const cut = setTimeout(() => server.closeAllConnections(), REQUESTS_GRACE_MS);
-    server.close(() => {
-      clearTimeout(cut);
-      resolve();
-    });
-    // Keep-alive connections between requests end now; a request under way gets the grace.
-    server.closeIdleConnections();
+    server.close(() => resolve());
   });
 }
 

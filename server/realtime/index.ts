@@ -249,11 +249,9 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       await closeViewerCounts();
       off.forEach((fn) => fn());
       await queue;
-      // Every client's connection ends now, with a clean close (browsers reconnect to the next
-      // process). io.close then closes the HTTP server too and waits for its requests: that wait
-      // is the HTTP step's (server/shutdown), so it is not awaited here.
-      io.engine.close();
-      void io.close();
+      // Every client's connection ends (browsers reconnect to the next process), then io.close
+      // closes the HTTP server too, waiting for its requests under way (server/shutdown cuts them after a grace).
+      await new Promise<void>((resolve) => io.close(() => resolve()));
       await redis?.close();
     },
   };
