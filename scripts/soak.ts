@@ -218,6 +218,7 @@ async function main() {
 
   const header = 'min  POSTs  refused  POST p50/p99 ms  answer→viewer p50/p99 ms  server RSS MB  heap after GC MB  engine RSS MB  held API/raw/viewer  health p50/max ms  load';
   const rows: string[] = [];
+  const figures: { p99: number; rss: number; heap: number }[] = [];
   const report = (async () => {
     for (let i = 0; i < MINUTES; i++) {
       await sleep(Math.max(0, t0 + (i + 1) * 60_000 - now()));
@@ -243,6 +244,7 @@ async function main() {
       if (i === 0) console.log(header);
       console.log(row);
       rows.push(row);
+      figures.push({ p99: pct(m.toViewer, 99), rss: mem.rss, heap: mem.heapAfterGc });
       if (SNAPSHOTS.has(i)) {
         const file = path.join(DIR, `server-min${i}.heapsnapshot`);
         await ask({ probe: 'snapshot', file });
@@ -255,8 +257,13 @@ async function main() {
   procs.forEach((p) => p.kill());
   const lostViewers = [...lost.values()].reduce((a, b) => a + b, 0);
   if (lostViewers) console.log(`viewers lost their connection: ${lostViewers} of ${VIEWERS}`);
-  const first = rows.length > 2 ? 2 : 0;
-  console.log(`goals: answer→viewer p99 last ≤ 1.25 × minute ${first}'s; server RSS after minute ${first} grows < 10%; heap after GC flat`);
+  const first = figures.length > 2 ? 2 : 0;
+  const [a, z] = [figures[first], figures[figures.length - 1]];
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log(`goals (minute ${first} → last):`);
+  console.log(`  answer→viewer p99 ${a.p99.toFixed(0)} → ${z.p99.toFixed(0)} ms (≤ 1.25×: ${verdict(z.p99 <= 1.25 * a.p99)})`);
+  console.log(`  server RSS ${mb(a.rss).toFixed(0)} → ${mb(z.rss).toFixed(0)} MB, ${(((z.rss - a.rss) / a.rss) * 100).toFixed(1)}% (< 10%: ${verdict(z.rss < 1.1 * a.rss)})`);
+  console.log(`  heap after GC ${mb(a.heap).toFixed(1)} → ${mb(z.heap).toFixed(1)} MB`);
   const t = Date.now();
   stopServer();
   await new Promise((r) => (server.exitCode !== null ? r(null) : server.once('exit', r)));
