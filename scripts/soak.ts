@@ -8,7 +8,8 @@
  * The server runs as a child process (`node --expose-gc`, the probe in scripts/soak/probe.ts
  * preloaded) on the offline engine, so its memory is its own. Flags or env:
  *   --minutes N (SOAK_MINUTES, 10)   --viewers N (SOAK_VIEWERS, 200)   --rate N req/s (SOAK_RATE, 20)
- *   --snapshots a,b  (SOAK_SNAPSHOTS: heap snapshots at the end of those minutes, into SOAK_DIR)
+ *   --snapshots a,b  (SOAK_SNAPSHOTS: heap snapshots at the end of those minutes, into SOAK_DIR; a
+ *                    snapshot stops the server for seconds, a minute under heavy load: not in a run you time)
  *   SOAK_NODE_OPTIONS: node flags for the server, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof
  * Extra server settings pass through the environment (e.g. RATE_LIMIT_INGEST).
  */
@@ -73,8 +74,9 @@ interface Minute {
   rawCount: number;
   viewerHeld: number;
   health: number[];
+  healthFailed: number;
 }
-const minute = (): Minute => ({ post: [], toViewer: [], refused: 0, apiCount: 0, rawCount: 0, viewerHeld: 0, health: [] });
+const minute = (): Minute => ({ post: [], toViewer: [], refused: 0, apiCount: 0, rawCount: 0, viewerHeld: 0, health: [], healthFailed: 0 });
 
 async function main() {
   const port = await freePort();
@@ -205,13 +207,17 @@ async function main() {
     while (now() < end) {
       const t = now();
       const m = minutes[minuteOf(t)];
-      const h0 = now();
-      await fetch(`${url}/api/health`).then((r) => r.arrayBuffer());
-      m.health.push(now() - h0);
-      const [one, raw] = await Promise.all([api('GET', '/api/data/sources'), api('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=1000`)]);
-      const mine = (one.body as { id: string; recordCount: number }[]).find((d) => d.id === ds.id);
-      m.apiCount = Math.max(m.apiCount, mine?.recordCount ?? 0);
-      m.rawCount = Math.max(m.rawCount, Math.max(raw.body?.total ?? 0, raw.body?.records?.length ?? 0));
+      try {
+        const h0 = now();
+        await fetch(`${url}/api/health`).then((r) => r.arrayBuffer());
+        m.health.push(now() - h0);
+        const [one, raw] = await Promise.all([api('GET', '/api/data/sources'), api('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=1000`)]);
+        const mine = (one.body as { id: string; recordCount: number }[]).find((d) => d.id === ds.id);
+        m.apiCount = Math.max(m.apiCount, mine?.recordCount ?? 0);
+        m.rawCount = Math.max(m.rawCount, Math.max(raw.body?.total ?? 0, raw.body?.records?.length ?? 0));
+      } catch {
+        m.healthFailed++;
+      }
       await sleep(Math.max(0, t + 5000 - now()));
     }
   })();
@@ -238,7 +244,7 @@ async function main() {
         mb(mem.heapAfterGc).toFixed(1).padStart(17),
         (engine ? mb(rssOf(engine)).toFixed(0) : '-').padStart(14),
         `${m.apiCount}/${m.rawCount}/${m.viewerHeld}`.padStart(20),
-        `${f(pct(m.health, 50))} / ${f(Math.max(...m.health))}`.padStart(18),
+        `${f(pct(m.health, 50))} / ${m.health.length ? f(Math.max(...m.health)) : '-'}${m.healthFailed ? ` (${m.healthFailed} failed)` : ''}`.padStart(18),
         os.loadavg()[0].toFixed(2).padStart(5),
       ].join(' ');
       if (i === 0) console.log(header);
