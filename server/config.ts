@@ -44,9 +44,13 @@ const EnvSchema = z.object({
   RATE_LIMIT_SIGN_IN_ACCOUNT: positiveInt(1_000_000).default(10),
   /** Longest wait a sign-in gets while its account has failed from anywhere (never more than a minute). */
   RATE_LIMIT_SIGN_IN_SLOWDOWN_SECONDS: positiveInt(60).default(60),
-  /** Ingest requests per credential per window. */
-  RATE_LIMIT_INGEST: positiveInt(1_000_000).default(600),
-  RATE_LIMIT_INGEST_WINDOW_SECONDS: positiveInt(86_400).default(60),
+  /**
+   * Ingest requests per credential, and per data source, per window: 100 a second sustained, and
+   * bursts of up to 1,000 (shippers that flush together, a backlog sent after an outage).
+   */
+  RATE_LIMIT_INGEST: positiveInt(1_000_000).default(1_000),
+  RATE_LIMIT_INGEST_SOURCE: positiveInt(1_000_000).default(1_000),
+  RATE_LIMIT_INGEST_WINDOW_SECONDS: positiveInt(86_400).default(10),
   /** OAuth config and callback requests per client address per window. */
   RATE_LIMIT_OAUTH: positiveInt(1_000_000).default(30),
   RATE_LIMIT_OAUTH_WINDOW_SECONDS: positiveInt(86_400).default(600),
@@ -54,6 +58,8 @@ const EnvSchema = z.object({
   VIEW_CACHE_MAX_BYTES: positiveInt(64 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
   /** Days the activity log keeps an entry (a TTL index removes older ones). */
   ACTIVITY_RETENTION_DAYS: positiveInt(3650).default(90),
+  /** Activity entries (and open ingest summaries) held in memory before being written; past it they are dropped, counted and logged. */
+  ACTIVITY_MAX_QUEUED: positiveInt(10_000_000).default(10_000),
   /** Retention: how often records past a source's maxAgeSeconds are swept, and the most removed per sweep. */
   RETENTION_SWEEP_MS: positiveInt(3_600_000).default(30_000),
   RETENTION_SWEEP_MAX_RECORDS: positiveInt(10_000_000).default(10_000),

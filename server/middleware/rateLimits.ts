@@ -28,6 +28,16 @@ export class Limit {
     }
   }
 
+  /** Counts one request where no response headers are at hand (a service that learns the key late); over the limit it throws 429. */
+  async take(key: string): Promise<void> {
+    try {
+      await this.limiter.consume(this.hash(key));
+    } catch (e) {
+      if (e instanceof RateLimiterRes) throw this.tooMany(e);
+      throw e;
+    }
+  }
+
   /** Throws 429 when the key has used up the window, without counting this request. */
   async check(ctx: Context, key: string): Promise<void> {
     const res = await this.limiter.get(this.hash(key));
@@ -93,6 +103,8 @@ export interface RateLimits {
   signInSlowdown: Limit;
   /** Ingest requests, per credential. */
   ingest: Limit;
+  /** Ingest requests, per data source (whatever credential sends them). */
+  ingestSource: Limit;
   /** OAuth config and callback requests, per client address. */
   oauth: Limit;
 }
@@ -115,6 +127,7 @@ export function createRateLimits(config: Config, redis: RedisClient | null, hash
     signInFailures: limit('failed sign-ins for this account from this address', 'signin-address', config.RATE_LIMIT_SIGN_IN_ACCOUNT, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
     signInSlowdown: limit('failed sign-ins for this account', 'signin-account', 1_000_000, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
     ingest: limit('ingest requests with this credential', 'ingest', config.RATE_LIMIT_INGEST, config.RATE_LIMIT_INGEST_WINDOW_SECONDS),
+    ingestSource: limit('ingest requests into this data source', 'ingestsrc', config.RATE_LIMIT_INGEST_SOURCE, config.RATE_LIMIT_INGEST_WINDOW_SECONDS),
     oauth: limit('OAuth requests from this address', 'oauth', config.RATE_LIMIT_OAUTH, config.RATE_LIMIT_OAUTH_WINDOW_SECONDS),
   };
 }

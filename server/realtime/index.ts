@@ -58,8 +58,10 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     // handshake's Origin decides whether its cookie counts (adminAccess).
     maxHttpBufferSize: 1e6,
     // Large frames (a big ingest's delta) go deflated; small ones as they are, so the common case
-    // costs no CPU and no zlib context per socket.
-    perMessageDeflate: { threshold: 4096, zlibDeflateOptions: { level: 3, memLevel: 7 } },
+    // costs no CPU. ws honours the threshold only without context takeover: with it, every frame
+    // to every socket was deflated (a single-record delta to 200 viewers: 200 deflates, most of
+    // the server's CPU under sustained ingest, and viewers falling seconds behind).
+    perMessageDeflate: { threshold: 4096, serverNoContextTakeover: true, clientNoContextTakeover: true, zlibDeflateOptions: { level: 3, memLevel: 7 } },
     // A viewer back within two minutes gets the packets it missed and its rooms again (no refetch).
     connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: true },
   });
@@ -259,6 +261,8 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       await closeViewerCounts();
       off.forEach((fn) => fn());
       await queue;
+      // Every client's connection ends (browsers reconnect to the next process), then io.close
+      // closes the HTTP server too, waiting for its requests under way (server/shutdown cuts them after a grace).
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await redis?.close();
     },

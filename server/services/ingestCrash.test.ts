@@ -116,7 +116,7 @@ describe('a server process killed in the middle of an ingest', () => {
         body,
       });
     const pending = send(first).then((r) => r.status, () => 'connection lost');
-    await until('the first records of the request', async () => (await storedCount(id)) > 0);
+    await eventually(async () => (await storedCount(id)) > 0, { timeout: 60_000, what: 'the first records of the request' });
     const exited = new Promise((r) => first.child.once('exit', r));
     first.child.kill('SIGKILL');
     await exited;

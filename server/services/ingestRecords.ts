@@ -131,6 +131,7 @@ export async function ingestRecords(
     sources.set(sourceId, ds);
   }
 
+  for (const ds of sources.values()) await ctx.limits.ingestSource.take(String(ds._id));
   const jobs = [...bySource].map(([sourceId, items]) => ({ ds: sources.get(sourceId)!, job: { items, explicitKey, keyless: 'firstField' as const, mode, keyHash: keyHashOf(who), idempotencyScope } }));
   // A batch naming several sources is checked whole first: one source's refusal writes none of them.
   if (jobs.length > 1) for (const { ds, job } of jobs) keyingFor(ds, job);
@@ -182,6 +183,7 @@ export async function ingestIntoSource(
   else if (isOwnSource(who, sourceId)) ds = who.source;
   else throw keyForbidden(sourceId);
   if (!ds) throw NotFoundError(`Data source ${sourceId}`);
+  await ctx.limits.ingestSource.take(String(ds._id));
   const rejections = body.unreadable.map((u) => ({ index: u.index, sourceId: ds.sourceId, reason: u.reason }));
   const outcome = body.items.length ? [await writeToSource(ctx, ds, { items: body.items, explicitKey: query.primaryKey, keyless: 'appendOnly', mode: query.mode, keyHash: keyHashOf(who), idempotencyScope })] : [];
   return ingestReport(body.format, body.items.length + body.unreadable.length, rejections, outcome);

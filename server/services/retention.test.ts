@@ -40,6 +40,7 @@ describe('retention by count', () => {
     expect((await patch({ timeField: 'at', retention: { maxRecords: 3 } })).status).toBe(200);
     const v = await viewer();
     const removed = collect(v, 'records:removed');
+    const upserted = collect(v, 'records:upserted');
     // Arrival order differs from time order: the time field decides who goes.
     const evictedAt = minutesAgo(50);
     const res = await ingest([
@@ -67,10 +68,12 @@ describe('retention by count', () => {
     }, { timeout: 10_000 });
     // The viewer orders by the same time field (newest first) when no column is sorted.
     expect(view.dataSource).toMatchObject({ timeField: 'at', appendOnly: false });
-    const heard = await eventually(() => removed.items.length > 0 && removed.items, { timeout: 10_000 });
+    // The two that go are never stored nor pushed: the viewer hears the three kept, and no removal.
+    const heard = await eventually(() => upserted.items.length > 0 && upserted.items, { timeout: 10_000 });
     expect(heard).toHaveLength(1);
-    expect([...heard[0].recordIds].sort()).toEqual(['a', 'b']);
+    expect(heard[0].records.map((r) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
     expect(heard[0].total).toBe(3);
+    expect(removed.items).toEqual([]);
     const ds2 = (await s.http('GET', '/api/data/sources')).body.find((d: { id: string }) => d.id === ds.id);
     expect(ds2).toMatchObject({ recordCount: 3, retention: { maxRecords: 3, maxAgeSeconds: null }, timeField: 'at' });
 
@@ -157,5 +160,43 @@ describe('retention by age', () => {
     }, { timeout: 10_000 });
     expect(batches.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...batches)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('retention as one change', () => {
+  it('a burst into an append-only source never shows more than maxRecords to the API or to a viewer', async () => {
+    expect((await patch({ appendOnly: true, retention: { maxRecords: 5 } })).status).toBe(200);
+    const v = await viewer();
+    // The viewer holds what it is told, in the order it is told.
+    const held = new Set<string>();
+    let viewerMax = 0;
+    v.on('records:upserted', (e) => {
+      e.records.forEach((r) => held.add(r.recordId));
+      viewerMax = Math.max(viewerMax, held.size, e.total);
+    });
+    v.on('records:removed', (e) => {
+      e.recordIds.forEach((id) => held.delete(id));
+      viewerMax = Math.max(viewerMax, e.total);
+    });
+    let apiMax = 0;
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        const [raw, list] = await Promise.all([s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=100`), s.http('GET', '/api/data/sources')]);
+        const count = list.body.find((d: { id: string }) => d.id === ds.id).recordCount;
+        apiMax = Math.max(apiMax, raw.body.total, raw.body.records.length, count);
+      }
+    })();
+    for (let wave = 0; wave < 4; wave++) {
+      const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { body: [{ wave, i }, { wave, i, second: true }] })));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+    }
+    polling = false;
+    await poll;
+    await eventually(() => held.size === 5, { timeout: 20_000, what: 'the viewer to hold the 5 kept records' });
+    expect(apiMax).toBeLessThanOrEqual(5);
+    expect(viewerMax).toBeLessThanOrEqual(5);
+    expect(held.size).toBe(5);
+    expect((await recordIds()).sort()).toEqual([...held].sort());
   });
 });

@@ -5,13 +5,13 @@ import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../context';
 import { ApiError, NotFoundError } from '../errors';
 import type { DataSourceDoc } from '../models';
-import { closeChange, openChange } from '../models/ingestJournal';
+import { closeChange, openChange, type OpenChange } from '../models/ingestJournal';
 import { presentDataSource } from '../presenters';
 import { checkRecords, isObject, type CheckedRecords, type Keying } from './recordRules';
-import { effectiveRetentionWhy, enforceRetention, excessRecords, logEviction } from './retention';
+import { effectiveRetentionWhy, enforceRetention, evictionFor, logEviction } from './retention';
 import { keyRotatedError } from './sourceCache';
 import { withSourceLock } from './sourceLock';
-import { writeRecords, type RecordWrite } from './writeRecords';
+import { planRecords, storeRecords, type RecordWrite } from './writeRecords';
 
 /**
  * Group commit: the writes of one source queue up and one writer drains them inside the source
@@ -164,27 +164,41 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
   let evicted: { removed: number; recordIds: Set<string>; why: string } | null = null;
   let keysByGroup = new Map<number, Set<string>>();
   if (writes.length) {
-    // Journalled: a process killed before closeChange leaves the source to be repaired at start.
+    const plan = await planRecords(ctx, ds, writes);
+    counts = plan.counts;
+    keysByGroup = plan.keysByGroup;
+    // Retention as one change: what the source would hold above maxRecords goes BEFORE the write,
+    // as a change of its own opened first (viewers apply the removal, then the records), and the
+    // new records it would evict are never stored — so neither a read nor a viewer ever sees more
+    // than the limit. Both close with one recount. Journalled: a process killed before the close
+    // leaves the source to be repaired at start.
+    const going = await evictionFor(ctx, ds, ds.recordCount ?? 0, plan.fresh);
+    let removal: { change: OpenChange; recordIds: string[]; removed: number } | null = null;
+    if (going?.storedIds.length) {
+      const change = await openChange(ctx.models, ds._id);
+      if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
+      const res = await ctx.models.Record.deleteMany({ dataSourceId: ds._id, recordId: { $in: going.storedIds } });
+      removal = { change, recordIds: going.storedIds, removed: res.deletedCount ?? 0 };
+    }
     const change = await openChange(ctx.models, ds._id);
     if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
     revision = change.revision;
-    const written = await writeRecords(ctx, ds, writes, revision);
-    counts = written.counts;
-    keysByGroup = written.keysByGroup;
-    // Retention within the flush: the records above maxRecords go as a second change (its own
-    // revision, so viewers apply it after the write), closed with the write by one recount.
-    const removal = await evictInFlush(ctx, ds, (ds.recordCount ?? 0) + [...counts.values()].reduce((n, c) => n + c.inserted, 0));
-    const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [change, removal.change] : change, prepared.flatMap((p) => p.checked.newFields));
+    const records = await storeRecords(ctx, ds, plan, revision, going?.freshIds);
+    const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [removal.change, change] : change, prepared.flatMap((p) => p.checked.newFields));
     st.flushes++;
-    ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: ds.sourceId, revision, total: recordCount, records: written.records });
     if (removal) {
-      ctx.events.emit('records.removed', { dataSourceId: id, sourceId: ds.sourceId, revision: removal.change.revision, total: recordCount, recordIds: removal.recordIds, all: false });
-      logEviction(ctx, ds, removal.removed, removal.why);
+      const beforeWrite = recordCount - (plan.fresh.length - (going?.freshIds.size ?? 0));
+      ctx.events.emit('records.removed', { dataSourceId: id, sourceId: ds.sourceId, revision: removal.change.revision, total: beforeWrite, recordIds: removal.recordIds, all: false });
     }
+    ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: ds.sourceId, revision, total: recordCount, records });
+    const removedNow = (removal?.removed ?? 0) + (going?.freshIds.size ?? 0);
+    if (going && removedNow) logEviction(ctx, ds, removedNow, going.why, true);
     if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
     // Whatever is still above the limit (a count another process changed): once the flush is answered the source holds at most maxRecords.
     const more = after ? await enforceRetention(ctx, after) : 0;
-    if (removal || more) evicted = { removed: (removal?.removed ?? 0) + more, recordIds: new Set(removal?.recordIds), why: removal?.why ?? effectiveRetentionWhy(ctx, ds) };
+    if (removedNow || more) {
+      evicted = { removed: removedNow + more, recordIds: new Set([...(removal?.recordIds ?? []), ...(going?.freshIds ?? [])]), why: going?.why ?? effectiveRetentionWhy(ctx, ds) };
+    }
   }
   prepared.forEach((p, group) => {
     const c = counts.get(group) ?? { inserted: 0, updated: 0 };
@@ -213,16 +227,6 @@ function retentionWarning(ds: DataSourceDoc, evicted: { removed: number; recordI
       `retention removed ${n(evicted.removed)} record${evicted.removed === 1 ? '' : 's'} of data source ${ds.sourceId}, ${order} (it ${evicted.why})${mine}. ` +
       `To keep more, raise its limit: PATCH /api/admin/data-sources/${String(ds._id)} with {"retention": {"maxRecords": <n>}}`,
   };
-}
-
-/** Removes the oldest records above the source's maxRecords once it holds `count`, as a journalled change of its own (closed by the caller). */
-async function evictInFlush(ctx: AppContext, ds: DataSourceDoc, count: number) {
-  const excess = await excessRecords(ctx, ds, count);
-  if (!excess?.recordIds.length) return null;
-  const change = await openChange(ctx.models, ds._id);
-  if (!change) return null;
-  const res = await ctx.models.Record.deleteMany({ dataSourceId: ds._id, recordId: { $in: excess.recordIds } });
-  return { change, recordIds: excess.recordIds, removed: res.deletedCount ?? 0, why: excess.why };
 }
 
 /** Records of one request that share a key: each earlier one is named with the record that replaced it. */
