@@ -38,6 +38,8 @@ describe('rate-limit keys in Redis', () => {
           `livedash:rl:credential:${hash(`127.0.0.1\n${sha256('a-wrong-credential-000')}`)}`,
           `livedash:rl:ingest:${hash(ADMIN_TOKEN)}`,
           `livedash:rl:ingest:${hash(ds.ingestKey)}`,
+          // Every credential writing into the source counts on the source's own limit too.
+          `livedash:rl:ingestsrc:${hash(ds.id)}`,
         ].sort(),
       );
       for (const secret of [ADMIN_TOKEN, ds.ingestKey, '127.0.0.1', 'a-wrong-credential-000']) {

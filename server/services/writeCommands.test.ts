@@ -34,10 +34,11 @@ describe('the commands one write costs', () => {
     offUpserted();
     expect(res.body).toMatchObject({ inserted: 3 });
     expect(counts).toHaveBeenCalledTimes(1);
-    // Viewers apply the write, then the removal of the three oldest (its own revision, right after).
+    // Viewers apply the removal of the three oldest first (its own revision), then the write right
+    // after it: no viewer ever holds more than maxRecords.
     expect(removed).toHaveLength(1);
     expect(removed[0].recordIds).toHaveLength(3);
-    expect(removed[0].revision).toBe(upserted[0] + 1);
+    expect(removed[0].revision).toBe(upserted[0] - 1);
     const raw = (await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=10`)).body as { total: number; records: { data: { n: number } }[] };
     expect(raw.total).toBe(5);
     expect(raw.records.map((r) => r.data.n).sort()).toEqual([3, 4, 5, 6, 7]);

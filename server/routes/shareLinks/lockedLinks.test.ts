@@ -132,25 +132,32 @@ describe('locked filters: live pushes', () => {
     const before = ((await s.http('GET', `/api/share/${token}`, { token: null })).body as ShareViewResponse).revision;
 
     // One batch: a new blue (in), a new red (never seen), blue 3 turning red (leaves the view).
+    // Listen before writing: the push may reach the viewer before the writer has its answer.
+    const nextUpsert = nextWhere(viewer, 'records:upserted', (e) => e.revision > before);
+    const nextRemoval = nextWhere(viewer, 'records:removed', (e) => e.revision > before);
     await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [ticket(7, 'blue', 70), ticket(8, 'red', 80), ticket(3, 'red', 30)] } });
-    const upserted = (await nextWhere(viewer, 'records:upserted', (e) => e.revision > before)) as RecordsUpserted;
+    const upserted = (await nextUpsert) as RecordsUpserted;
     expect(ids(upserted.records)).toEqual([7]);
     expect(upserted.total).toBe(3);
-    const removed = (await nextWhere(viewer, 'records:removed', (e) => e.revision === upserted.revision)) as RecordsRemoved;
+    const removed = (await nextRemoval) as RecordsRemoved;
+    expect(removed.revision).toBe(upserted.revision);
     expect(removed.recordIds).toEqual(['3']);
     expect([upserted.part, removed.part]).toEqual([0, 1]);
     expect(upserted.parts).toBe(2);
 
     // A change with nothing matching still moves the revision (an empty part), so no gap is seen.
+    const nextEmpty = nextWhere(viewer, 'records:upserted', (e) => e.revision === upserted.revision + 1);
     await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [ticket(9, 'green', 90)] } });
-    const empty = (await nextWhere(viewer, 'records:upserted', (e) => e.revision === upserted.revision + 1)) as RecordsUpserted;
+    const empty = (await nextEmpty) as RecordsUpserted;
     expect(empty.records).toEqual([]);
     // A removal of a red record tells the viewer nothing of it; a blue one's id goes out.
+    const nextRedGone = nextWhere(viewer, 'records:removed', (e) => e.revision === empty.revision + 1);
     await s.http('DELETE', `/api/data/sources/${ds.sourceId}/records/2`);
-    const redGone = (await nextWhere(viewer, 'records:removed', (e) => e.revision === empty.revision + 1)) as RecordsRemoved;
+    const redGone = (await nextRedGone) as RecordsRemoved;
     expect(redGone.recordIds).toEqual([]);
+    const nextBlueGone = nextWhere(viewer, 'records:removed', (e) => e.revision === redGone.revision + 1);
     await s.http('DELETE', `/api/data/sources/${ds.sourceId}/records/5`);
-    const blueGone = (await nextWhere(viewer, 'records:removed', (e) => e.revision === redGone.revision + 1)) as RecordsRemoved;
+    const blueGone = (await nextBlueGone) as RecordsRemoved;
     expect(blueGone.recordIds).toEqual(['5']);
     await caughtUp(viewer);
 
@@ -165,8 +172,9 @@ describe('locked filters: live pushes', () => {
     const viewer = await openSocket(s.url);
     sockets.push(viewer);
     expect((await shareJoin(viewer, open.token)).ok).toBe(true);
+    const next = nextWhere(viewer, 'records:upserted', (x) => x.records.length > 0);
     await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [ticket(8, 'red', 80)] } });
-    const e = (await nextWhere(viewer, 'records:upserted', (x) => x.records.length > 0)) as RecordsUpserted;
+    const e = (await next) as RecordsUpserted;
     expect(ids(e.records)).toEqual([8]);
   });
 });
