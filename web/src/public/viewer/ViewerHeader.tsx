@@ -37,7 +37,7 @@ async function exportSeen(dashboard: PublicDashboardResponse['dashboard'], path:
   if (!view) return exportAll(dashboard, path, tabName);
   const head = useViewerStore.getState().head;
   const labels = head?.dataSource?.keyMappings ?? head?.dashboard.configuration.keyMappings ?? {};
-  download(tableCsv(view(), labels), csvFileName(dashboard.name, tabName));
+  download(await tableCsv(view(), labels), csvFileName(dashboard.name, tabName));
 }
 
 /**
