@@ -38,11 +38,14 @@ describe('accessibility (axe-core): the viewer, a share link, TV mode and every 
   let h: BrowserHarness;
   let dashboardId: string;
   let token: string;
+  let nothing: string;
   beforeAll(async () => {
     h = await startAdminBrowser({ SEED_DEMO: 'true' });
     dashboardId = ((await h.server.http('GET', '/api/dashboards', { token: null })).body as { id: string }[])[0].id;
     await h.context.route(`**${AXE_URL}`, (route) => route.fulfill({ path: AXE, contentType: 'text/javascript' }));
     token = (await h.server.http('POST', `/api/admin/dashboards/${dashboardId}/links`, { body: { label: 'Lobby' } })).body.token;
+    const locked = { label: 'Nobody', filters: [{ field: 'priority', operator: 'eq', value: 'none' }] };
+    nothing = (await h.server.http('POST', `/api/admin/dashboards/${dashboardId}/links`, { body: locked })).body.token;
   }, 60_000);
   afterAll(() => h?.close());
 
@@ -58,6 +61,7 @@ describe('accessibility (axe-core): the viewer, a share link, TV mode and every 
     await visit('viewer', `/dashboards/${dashboardId}`, chart);
     await visit('share link', `/s/${token}`, chart);
     await visit('TV mode', `/dashboards/${dashboardId}?tv=1`, chart);
+    await visit('share link whose locks match nothing, TV mode', `/s/${nothing}?tv=1`, () => page.getByTestId('widget-empty').first().waitFor());
     await visit('sign-in', '/admin', () => page.getByTestId('setup-form').or(page.getByTestId('login-form')).first().waitFor());
     await signIn(page);
     // The console's screens in one page load: a history entry moves the router as the sidebar does.
@@ -79,4 +83,24 @@ describe('accessibility (axe-core): the viewer, a share link, TV mode and every 
     expect(findings.length).toBeGreaterThan(20);
     expect(failing).toEqual([]);
   }, 300_000);
+
+  it('says why a widget is empty: the share link locks, the filter bar, the widget filter', async () => {
+    const { page } = h;
+    const says = async () => {
+      await page.getByTestId('widget-empty').first().waitFor();
+      // What a card shows, without its data table (there for screen readers).
+      return page.getByTestId('widget').evaluateAll((cards) =>
+        cards.map((c) => (c as HTMLElement).innerText.replace((c.querySelector('table') as HTMLElement | null)?.innerText ?? '', '').replace(/\s+/g, ' ').trim()),
+      );
+    };
+    await page.goto(`/s/${nothing}`);
+    // The KPIs keep their 0 with the reason under it; the charts show the reason instead of empty axes.
+    expect(await says()).toEqual([
+      'Open 0 No records match: Status is one of open, Priority = none',
+      'In progress 0 No records match: Status is one of in progress, Priority = none',
+      'Closed 0 No records match: Status is one of closed, Priority = none',
+      'Tickets by priority No records match: Priority = none',
+      'Tickets per day No records match: Priority = none, in the last 30 days',
+    ]);
+  }, 60_000);
 });

@@ -15,7 +15,7 @@ const BucketView = lazy(() => import('./BucketView').then((m) => ({ default: m.B
 /** A widget that opts out of the dashboard's filter bar reads every record. */
 function WidgetFeed({ widget, children }: { widget: Widget; children: ReactNode }) {
   const env = useWidgetEnv();
-  const all = useMemo(() => ({ ...env, feed: env.unfiltered ?? env.feed }), [env]);
+  const all = useMemo(() => ({ ...env, feed: env.unfiltered ?? env.feed, narrowing: env.narrowing && { ...env.narrowing, bar: [] } }), [env]);
   if (!widget.ignoreDashboardFilters || !env.unfiltered) return children;
   return <WidgetContext.Provider value={all}>{children}</WidgetContext.Provider>;
 }

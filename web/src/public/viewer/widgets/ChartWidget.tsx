@@ -9,6 +9,8 @@ import { KpiValue } from './KpiValue';
 import { useFieldLabel, useWidgetEnv } from './widgetContext';
 import { metricLabel, parseChartWidget, useWidgetData, widgetTable } from './widgetData';
 import { rangeLabel } from '@common/timeRanges';
+import { showsNothing } from './emptyReason';
+import { useEmptyReason, WidgetEmpty } from './WidgetEmpty';
 
 const ChartView = lazy(() => import('./ChartView'));
 
@@ -58,6 +60,8 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
   const label = useFieldLabel();
   const { dark, tv } = useWidgetEnv();
   const table = widgetTable(data, label);
+  const reason = useEmptyReason(config);
+  const empty = !data.counting && showsNothing(data);
   const extra = tv ? null : (
     <Tooltip title="Download as CSV">
       <Button size="small" type="text" icon={<DownloadOutlined />} aria-label={`Download ${title} as CSV`} onClick={() => downloadCsv(title, table)} />
@@ -68,7 +72,9 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
       {data.counting ? (
         <Skeleton active title={false} paragraph={{ rows: 2 }} data-testid="widget-counting" />
       ) : data.type === 'kpi' ? (
-        <KpiValue value={data.value} config={data.config} caption={kpiCaption(data.config, label)} large={tv} comparison={data.comparison} spark={data.spark} dark={dark} />
+        <KpiValue value={data.value} config={data.config} caption={empty ? reason : kpiCaption(data.config, label)} large={tv} comparison={data.comparison} spark={data.spark} dark={dark} />
+      ) : empty ? (
+        <WidgetEmpty reason={reason} />
       ) : (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
           {data.type === 'line' && data.buckets > data.rows.length && (
