@@ -107,7 +107,8 @@ export const KpiConfig = z
     valueField,
     filter: WidgetFilter.optional(),
     unit: z.string().max(20).default(''),
-    unitPosition: z.enum(['prefix', 'suffix']).default('suffix'),
+    // Absent: before the number for a currency sign ($ € £ ¥), after it otherwise (format.ts).
+    unitPosition: z.enum(['prefix', 'suffix']).optional(),
     decimals: z.number().int().min(0).max(4).default(0),
     thresholds: z.array(Threshold).max(6).default([]),
     ...timeSettings,

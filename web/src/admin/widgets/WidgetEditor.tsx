@@ -4,6 +4,7 @@ import type { TabConfiguration, Widget } from '@common/schemas/dashboard';
 import { FILTER_OPERATORS, MAX_FILTER_VALUES, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widget';
 import type { TimeRange } from '@common/timeRanges';
 import { cleanPickedValues, distinctValues } from '@common/widgets/templateValues';
+import { unitBefore } from '@common/widgets/format';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
 import { FieldSelect } from '../ui/FieldSelect';
 import { RecordsWidgetFields } from './RecordsWidgetFields';
@@ -85,7 +86,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {metric(true)}
             <Flex gap={12}>
               {item('unit', 'Unit', <Input aria-label="Unit" placeholder="e.g. $ or h" value={(c.unit as string) ?? ''} maxLength={20} onChange={(e) => set({ unit: e.target.value })} />)}
-              {item('unitPosition', 'Unit position', <Segmented value={(c.unitPosition as string) ?? 'suffix'} onChange={(v) => set({ unitPosition: v })} options={[{ value: 'prefix', label: 'Before' }, { value: 'suffix', label: 'After' }]} />)}
+              {item('unitPosition', 'Unit position', <Segmented value={unitBefore({ unit: String(c.unit ?? ''), unitPosition: c.unitPosition as 'prefix' | 'suffix' | undefined }) ? 'prefix' : 'suffix'} onChange={(v) => set({ unitPosition: v })} options={[{ value: 'prefix', label: 'Before' }, { value: 'suffix', label: 'After' }]} />)}
               {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
             </Flex>
             {timeSettings(true)}
