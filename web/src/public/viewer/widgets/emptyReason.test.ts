@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DashboardFilter } from '@common/schemas/dashboardFilter';
+import type { DashboardFilter, FilterChoices } from '@common/schemas/dashboardFilter';
 import { emptyReason, NO_NARROWING, pageNarrowing, showsNothing, widgetFilters } from './emptyReason';
 
 const label = (f: string) => ({ sym: 'Symbol' })[f] ?? f;
@@ -24,7 +24,7 @@ describe('why a widget is empty', () => {
       { id: 'price', kind: 'number', field: 'price' },
       { id: 'unset', kind: 'category', field: 'other' },
     ];
-    const choices = { sym: { kind: 'category', values: ['IBM'] }, when: { kind: 'date', range: { kind: 'relative', last: '7d' } }, price: { kind: 'number', min: 10, max: null } } as const;
+    const choices: FilterChoices = { sym: { kind: 'category', values: ['IBM'] }, when: { kind: 'date', range: { kind: 'relative', last: '7d' } }, price: { kind: 'number', min: 10, max: null } };
     expect(pageNarrowing([{ field: 'sym', operator: 'in', value: '', values: ['MSFT', 'AAPL'] }], filters, choices, label)).toEqual({
       locked: ['Symbol is one of MSFT, AAPL'],
       bar: ['Symbol = IBM', 'Date in the last 7 days', 'price ≥ 10'],
