@@ -77,8 +77,11 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
           <Select aria-label="Type" value={type} onChange={(t) => onChange({ ...widget, type: t, configuration: startConfiguration(t, timeField) })} options={Object.entries(TYPE_LABELS).map(([value, l]) => ({ value, label: l }))} />
         </Form.Item>
         <Form.Item label="Visible"><Switch aria-label="Visible" checked={widget.visible !== false} onChange={(v) => onChange({ ...widget, visible: v })} /></Form.Item>
-        <Form.Item label="Dashboard filters" extra="Off: this widget counts every record, whatever the viewer picks in the filter bar.">
-          <Switch aria-label="Follows the dashboard filters" checked={!widget.ignoreDashboardFilters} onChange={(v) => onChange({ ...widget, ignoreDashboardFilters: v ? undefined : true })} />
+        <Form.Item
+          label="Dashboard filters"
+          extra={widget.ignoreDashboardFilters ? 'Off: this widget counts every record, whatever the viewer picks in the filter bar.' : 'On: this widget counts the records the viewer keeps with the filter bar.'}
+        >
+          <Switch aria-label="Follows the dashboard filters" checkedChildren="On" unCheckedChildren="Off" checked={!widget.ignoreDashboardFilters} onChange={(v) => onChange({ ...widget, ignoreDashboardFilters: v ? undefined : true })} />
         </Form.Item>
         <Divider />
         {type === 'kpi' && (
