@@ -50,5 +50,10 @@ export function sourceKind(sourceId: string): 'custom' | 'integration' | 'other'
 export const FIELD_NAME_MAX_LENGTH = 200;
 /** Most distinct field names one data source may collect. */
 export const FIELDS_PER_SOURCE_MAX = 500;
+/**
+ * Largest record as it arrives: a JSON element or NDJSON line, or a CSV row's cells. A larger one is
+ * rejected alone, unread (reading one blocks the server; MongoDB stores at most 16 MB a document).
+ */
+export const RECORD_MAX_BYTES = 4 * 1024 * 1024;
 /** Keys that could reach an object's prototype: refused at any depth of a record. */
 export const FORBIDDEN_FIELD_NAMES = ['__proto__', 'constructor', 'prototype'] as const;

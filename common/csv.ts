@@ -4,9 +4,13 @@ import { csvValue, type ValueFormat } from './formats';
 /** RFC 4180 with CRLF, UTF-8 with BOM; cells with a comma, quote or line break are quoted (csv-stringify options). */
 export const CSV_OPTIONS = { bom: true, record_delimiter: '\r\n', quoted_match: /[\r\n",]/ } as const;
 
-/** A cell a spreadsheet would run as a formula gets a leading apostrophe. */
+/**
+ * A cell a spreadsheet would run as a formula gets a leading apostrophe: one starting with = + - @,
+ * a tab or a carriage return, or with the full-width ＝ ＋ － ＠ that spreadsheets in East Asian
+ * locales read as their ASCII twins.
+ */
 export function neutralise(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(text) ? `'${text}` : text;
 }
 
 const UNSAFE_FILE_CHARS = /[\u0000-\u001f\u007f/\\?%*:|"<>]/g;

@@ -75,6 +75,8 @@ describe('csv rules', () => {
     expect(neutralise('=1+1')).toBe("'=1+1");
     expect(neutralise('-5')).toBe("'-5");
     expect(neutralise('ok')).toBe('ok');
+    for (const c of ['＝', '＋', '－', '＠']) expect(neutralise(`${c}1+1`)).toBe(`'${c}1+1`);
+    expect(neutralise('１＝１')).toBe('１＝１');
     expect(csvFileName('Support Overview', 'By Status')).toBe('Support Overview - By Status.csv');
     expect(csvFileName('a/b', null)).toBe('a_b.csv');
     expect(csvFileName('///', '')).toBe('dashboard.csv');

@@ -143,3 +143,48 @@ for (const [name, spec] of Object.entries(SLIDING)) {
   });
   console.log(`| ${name} | ${a.slot} | ${fmt(ticks.median)} | ${fmt(worst)} | ${fmt(recount.best)} | ${(recount.best / ticks.median).toFixed(0)}× |`);
 }
+
+// Charts that answer the question: a line split into 10 series, by day over a year, averaging a
+// field; a 95th-percentile KPI. Full computation (recount + read) and one pushed record (update + read).
+const YEAR_START = Date.UTC(2025, 0, 1);
+const SYMBOLS = Array.from({ length: 10 }, (_, i) => `S${i}`);
+const quote = (i: number, salt = 0) => ({ data: { symbol: SYMBOLS[(i * 7 + salt) % 10], at: new Date(YEAR_START + Math.floor((i * 365 * 86_400_000) / N)).toISOString(), price: 50 + ((i * 7919 + salt * 31) % 10_000) / 100 } });
+const QUESTIONS = {
+  'line: avg per day over a year, split into 10 series': { spec: aggregateSpec('line', LineConfig.parse({ dateField: 'at', bucket: 'day', metric: 'avg', valueField: 'price', splitField: 'symbol', range: { kind: 'fixed', from: '2025-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } })), goal: [150, 1] },
+  'line: p95 per day over a year, split into 10 series': { spec: aggregateSpec('line', LineConfig.parse({ dateField: 'at', bucket: 'day', metric: 'p95', valueField: 'price', splitField: 'symbol', range: { kind: 'fixed', from: '2025-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } })), goal: [150, 1] },
+  'KPI: p95 of a field': { spec: aggregateSpec('kpi', KpiConfig.parse({ metric: 'p95', valueField: 'price' })), goal: [50, 1] },
+} as const;
+const quotes = new Map(Array.from({ length: N }, (_, i) => [i, quote(i)]));
+const readQuestion = (a: Aggregator) => (a.spec.bucket ? a.lines(10) : a.value());
+console.log(`\nCharts that answer the question at ${N.toLocaleString('en-US')} records (goals: full computation, one pushed record):`);
+console.log('| widget | full computation, best of 9 (CPU ms) | median | ÷ plain pass | goal | one pushed record + read, median of 201 | worst | goal |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const [name, { spec, goal }] of Object.entries(QUESTIONS)) {
+  const current = new Map(quotes);
+  const a = new Aggregator(spec);
+  const cpu = (fn: () => void) => () => {
+    const t0 = process.cpuUsage();
+    fn();
+    const d = process.cpuUsage(t0);
+    return (d.user + d.system) / 1000;
+  };
+  const full = timings(9, cpu(() => {
+    a.reset(current.values());
+    readQuestion(a);
+  }), true);
+  let salt = 1;
+  let worst = 0;
+  const push = timings(201, () => {
+    salt++;
+    const i = (salt * 7919) % N;
+    const r = quote(i, salt);
+    const t0 = performance.now();
+    a.update(current.get(i)?.data, r.data);
+    current.set(i, r);
+    readQuestion(a);
+    const ms = performance.now() - t0;
+    worst = Math.max(worst, ms);
+    return ms;
+  }, true);
+  console.log(`| ${name} | ${fmt(full.best)} | ${fmt(full.median)} | ${(full.best / plain.best).toFixed(1)}× | < ${goal[0]} ms | ${fmt(push.median)} | ${fmt(worst)} | < ${goal[1]} ms |`);
+}

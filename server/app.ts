@@ -18,6 +18,7 @@ import { attachRealtime, type Realtime } from './realtime';
 import { connectRedis, type RedisClient } from './redis';
 import { buildApiRouter, mountApi } from './routes';
 import { seedDemo } from './services/seedDemo';
+import { removeOrphanUploads } from './services/imports/importJobs';
 import { serveWebApp } from './static';
 import { compressResponses } from './compression';
 import { publicViewFastPath } from './viewCache/fastPath';
@@ -27,6 +28,7 @@ import { startRetentionSweep } from './services/retention';
 import { startFieldTypes, type FieldTypesService } from './services/fieldTypes';
 import { embeddingHeaders } from './middleware/embeddingHeaders';
 import { clientAddressOf } from './clientAddress';
+import { closeInOrder, type ShutdownStep } from './shutdown';
 import { keyedHash } from './keyedHash';
 import { createAccounts } from './auth/accounts';
 import { createAccountModels } from './auth/models';
@@ -43,26 +45,26 @@ export interface RunningApp {
   api: Router;
   /** The type model's inference (tests settle it before comparing views). */
   fieldTypes: FieldTypesService;
-  close(): Promise<void>;
+  /** Stops in order (server/shutdown): sockets, HTTP, then the services' flushes and the database. */
+  close(onStep?: (name: string) => void): Promise<void>;
 }
 
 /** Starts the database, the HTTP server with REST, Socket.IO and the web app. Cleans up if any step fails. */
 export async function startApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<RunningApp> {
-  const cleanups: (() => Promise<void>)[] = [];
-  const cleanup = async () => {
-    for (const fn of cleanups.reverse()) await fn().catch((e) => log.error('shutdown step failed', e));
-  };
+  // The services, each with its stop; they stop last started first, after the sockets and HTTP.
+  const cleanups: ShutdownStep[] = [];
+  const stopServices = () => closeInOrder({ realtime: null, server: null, services: [...cleanups].reverse() }, log);
   try {
     let redis: RedisClient | null = null;
     if (config.REDIS_URL) {
       redis = await connectRedis(config.REDIS_URL, log, 'rate limits', { offlineQueue: false });
       const client = redis;
-      cleanups.push(async () => void (await client.quit().catch(() => client.destroy())));
+      cleanups.push({ name: 'Redis', run: async () => void (await client.quit().catch(() => client.destroy())) });
     }
     const db = await startDatabase(config, log);
-    cleanups.push(() => db.stop());
+    cleanups.push({ name: 'database engine', run: () => db.stop() });
     const conn = await mongoose.createConnection(db.uri, { autoCreate: false, autoIndex: false, serverSelectionTimeoutMS: 15_000 }).asPromise();
-    cleanups.push(() => conn.close());
+    cleanups.push({ name: 'database connection', run: () => conn.close() });
     const models = await createModels(conn, (sources) => {
       const which = sources.map((ds) => `${ds.sourceId} ${JSON.stringify(ds.name)} (${ds.recordCount} records)`).join(', ');
       log.warn(`repaired ${sources.length} data source(s) that a stopped process left in the middle of a change; count, fields and revision re-derived from their records: ${which}`);
@@ -73,19 +75,21 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const limits = createRateLimits(config, redis, keyedHash(config.SERVER_SECRET, adminToken));
     const events = new DomainEventBus();
     const activity = await startActivityLog({ conn, config, log, events });
-    cleanups.push(() => activity.close());
+    cleanups.push({ name: 'activity log flush', run: () => activity.close() });
     const accounts = createAccounts({ config, log, events, models: await createAccountModels(conn) });
-    cleanups.push(async () => accounts.close());
+    cleanups.push({ name: 'accounts', run: async () => accounts.close() });
     const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, limits, activity, accounts };
 
     const retention = startRetentionSweep(ctx);
-    cleanups.push(() => retention.close());
+    cleanups.push({ name: 'retention sweep', run: () => retention.close() });
     // The type model follows the records as they arrive (server/services/fieldTypes).
     const fieldTypes = startFieldTypes(ctx);
-    cleanups.push(() => fieldTypes.close());
+    cleanups.push({ name: 'field types', run: () => fieldTypes.close() });
+
+    await removeOrphanUploads(ctx);
 
     const zendesk = await startZendeskIntegration(ctx);
-    cleanups.push(() => zendesk.close());
+    cleanups.push({ name: 'Zendesk integration', run: () => zendesk.close() });
 
     const seedWanted = config.SEED_DEMO ?? db.mode !== 'external';
     const seeded = seedWanted ? await seedDemo(ctx) : false;
@@ -108,23 +112,19 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     // Known public views are answered from memory before the Koa stack (server/viewCache/fastPath).
     const server = http.createServer(publicViewFastPath(ctx, koa.callback()));
     const realtime = await attachRealtime(server, ctx);
-    cleanups.push(() => realtime.close());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.PORT, config.HOST, () => resolve());
+    }).catch(async (e: unknown) => {
+      await realtime.close();
+      throw e;
     });
-    cleanups.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections?.();
-          server.close(() => resolve());
-        }),
-    );
     const port = (server.address() as { port: number }).port;
     const url = config.PUBLIC_URL ?? `http://localhost:${port}`;
-    return { ctx, url, port, seeded, realtime, api, fieldTypes, close: cleanup };
+    const close = (onStep?: (name: string) => void) => closeInOrder({ realtime, server, services: [...cleanups].reverse() }, log, onStep);
+    return { ctx, url, port, seeded, realtime, api, fieldTypes, close };
   } catch (e) {
-    await cleanup();
+    await stopServices();
     throw e;
   }
 }

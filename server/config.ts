@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   INGEST_MAX_BYTES: positiveInt(512 * 1024 * 1024).default(16 * 1024 * 1024),
   INGEST_MAX_RECORDS: positiveInt(1_000_000).default(10_000),
+  /** Longest an ingest body may take to arrive once the server starts reading it: a body still trickling in then is cut with a 408. */
+  INGEST_BODY_TIMEOUT_SECONDS: positiveInt(3_600).default(30),
   /** Import Data: the largest file uploaded, and how long an unused upload is kept. */
   IMPORT_MAX_BYTES: positiveInt(1024 * 1024 * 1024).default(50 * 1024 * 1024),
   IMPORT_IDLE_SECONDS: positiveInt(7 * 24 * 3600).default(30 * 60),
@@ -35,14 +37,20 @@ const EnvSchema = z.object({
   TRUST_PROXY: bool.default(false),
   /** With TRUST_PROXY: how many proxies append to X-Forwarded-For; the client is the entry the outermost of them appended. */
   TRUST_PROXY_HOPS: positiveInt(10).default(1),
-  /** Failed admin-token or ingest-credential attempts per client address per window. */
+  /** Failures of one bearer credential per client address, and wrong passwords or distinct wrong credentials per address, per window. */
   RATE_LIMIT_AUTH_FAILURES: positiveInt(1_000_000).default(20),
   RATE_LIMIT_AUTH_WINDOW_SECONDS: positiveInt(86_400).default(900),
-  /** Failed sign-ins per account (email) per RATE_LIMIT_AUTH_WINDOW_SECONDS; per address RATE_LIMIT_AUTH_FAILURES counts them too. */
+  /** Failed sign-ins per (account, client address) per RATE_LIMIT_AUTH_WINDOW_SECONDS; per address RATE_LIMIT_AUTH_FAILURES counts them too. */
   RATE_LIMIT_SIGN_IN_ACCOUNT: positiveInt(1_000_000).default(10),
-  /** Ingest requests per credential per window. */
-  RATE_LIMIT_INGEST: positiveInt(1_000_000).default(600),
-  RATE_LIMIT_INGEST_WINDOW_SECONDS: positiveInt(86_400).default(60),
+  /** Longest wait a sign-in gets while its account has failed from anywhere (never more than a minute). */
+  RATE_LIMIT_SIGN_IN_SLOWDOWN_SECONDS: positiveInt(60).default(60),
+  /**
+   * Ingest requests per credential, and per data source, per window: 100 a second sustained, and
+   * bursts of up to 1,000 (shippers that flush together, a backlog sent after an outage).
+   */
+  RATE_LIMIT_INGEST: positiveInt(1_000_000).default(1_000),
+  RATE_LIMIT_INGEST_SOURCE: positiveInt(1_000_000).default(1_000),
+  RATE_LIMIT_INGEST_WINDOW_SECONDS: positiveInt(86_400).default(10),
   /** OAuth config and callback requests per client address per window. */
   RATE_LIMIT_OAUTH: positiveInt(1_000_000).default(30),
   RATE_LIMIT_OAUTH_WINDOW_SECONDS: positiveInt(86_400).default(600),
@@ -50,9 +58,16 @@ const EnvSchema = z.object({
   VIEW_CACHE_MAX_BYTES: positiveInt(64 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
   /** Days the activity log keeps an entry (a TTL index removes older ones). */
   ACTIVITY_RETENTION_DAYS: positiveInt(3650).default(90),
+  /** Activity entries (and open ingest summaries) held in memory before being written; past it they are dropped, counted and logged. */
+  ACTIVITY_MAX_QUEUED: positiveInt(10_000_000).default(10_000),
   /** Retention: how often records past a source's maxAgeSeconds are swept, and the most removed per sweep. */
   RETENTION_SWEEP_MS: positiveInt(3_600_000).default(30_000),
   RETENTION_SWEEP_MAX_RECORDS: positiveInt(10_000_000).default(10_000),
+  /**
+   * How often each process checks its signed-in sockets against the database again (ended sessions,
+   * removed people, changed roles and dashboard limits whose news Redis lost); default: the session cache's lifetime.
+   */
+  SOCKET_RECHECK_MS: positiveInt(3_600_000).default(30_000),
   /** Records an append-only source keeps when it sets no maxRecords (default: 100,000; 1,000 on the offline engine). */
   APPEND_ONLY_MAX_RECORDS: positiveInt(100_000_000).optional(),
   /** Offline engine: the records collection's size past which the console warns that a write nears a second. */

@@ -2,6 +2,7 @@ import { startApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './log';
 import { RedisUnreachableError } from './redis';
+import { stopOnSignals } from './shutdown';
 
 /** Entry point of `npm start`: one process serving the API, Socket.IO and the web app. */
 async function main() {
@@ -28,18 +29,7 @@ async function main() {
     : config.ADMIN_TOKEN ? 'the ADMIN_TOKEN you set proves the first admin and stays a bearer credential' : `admin token, generated for this run: ${app.ctx.adminToken}`;
   log.info(`admin console: ${app.url}/admin  (${token})`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info(`${signal}: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await app.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  stopOnSignals(app, log);
   process.on('unhandledRejection', (e) => log.error('unhandled rejection', e));
 }
 

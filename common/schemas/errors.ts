@@ -36,6 +36,8 @@ export const ErrorCode = {
   validationFailed: 'validation_failed',
   repeatedParameter: 'repeated_parameter',
   payloadTooLarge: 'payload_too_large',
+  /** The body did not arrive within the route's body timeout. */
+  bodyTimeout: 'body_timeout',
   malformedJson: 'malformed_json',
   jsonTooDeep: 'json_too_deep',
   badContentEncoding: 'bad_content_encoding',
@@ -51,6 +53,12 @@ export const ErrorCode = {
   duplicateKeys: 'duplicate_keys',
   /** The share link exists but does not allow CSV export. */
   shareCsvForbidden: 'share_csv_forbidden',
+  /** The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. */
+  idempotencyKeyInvalid: 'idempotency_key_invalid',
+  /** The Idempotency-Key was used on this source with another request (body, URL or query). */
+  idempotencyKeyReused: 'idempotency_key_reused',
+  /** A request with the same Idempotency-Key is still being answered. */
+  idempotencyKeyInFlight: 'idempotency_key_in_flight',
   internalError: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -25,14 +25,18 @@ export type WidgetLayout = z.infer<typeof WidgetLayout>;
 const field = (what: string) => z.string({ error: `Pick ${what}` }).trim().min(1, `Pick ${what}`).max(200);
 
 /**
- * What a KPI shows: a count, a sum / average / minimum / maximum of a numeric field, the number of
- * distinct values of a field, the latest value of a field (by the date field), or records per
- * minute / hour over the range.
+ * What a KPI or a chart shows: a count, a sum / average / minimum / maximum / median / 90th, 95th
+ * or 99th percentile of a numeric field, the number of distinct values of a field, the latest value
+ * of a field (by the date field), or (a KPI) records per minute / hour over the range.
  */
-export const Metric = z.enum(['count', 'sum', 'avg', 'min', 'max', 'distinct', 'latest', 'perMinute', 'perHour']);
+export const METRICS = ['count', 'sum', 'avg', 'min', 'max', 'median', 'p90', 'p95', 'p99', 'distinct', 'latest', 'perMinute', 'perHour'] as const;
+export const Metric = z.enum(METRICS);
 export type Metric = z.infer<typeof Metric>;
-/** Charts add up records: a count, or a sum of a numeric field. */
-export const ChartMetric = z.enum(['count', 'sum']);
+/** Charts take every metric but the rates. */
+export const ChartMetric = Metric.exclude(['perMinute', 'perHour']);
+export const CHART_METRICS = ChartMetric.options;
+/** Metrics that are 0 over no records (count, sum): an empty time bucket draws 0; the others draw a gap. */
+export const ADDITIVE_METRICS: readonly Metric[] = ['count', 'sum'];
 
 /** `in` ("is one of") compares with a list of values (`values`); the others with `value`. */
 export const FILTER_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'in'] as const;
@@ -53,6 +57,27 @@ export const WidgetFilter = z
     if (f.operator === 'in' && !f.values?.length) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Pick at least one value' });
   });
 export type WidgetFilter = z.infer<typeof WidgetFilter>;
+export const MAX_WIDGET_FILTERS = 10;
+/** A widget's filters: a record counts when it matches all of them. */
+const filters = z.array(WidgetFilter).max(MAX_WIDGET_FILTERS, `At most ${MAX_WIDGET_FILTERS} filters`).default([]);
+
+/**
+ * Widgets saved with one `filter` are read with it as their only entry of `filters` (and saved so);
+ * a bar chart saved with a `stackField` is split by that field, stacked.
+ */
+export function migrateChartConfig(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  let out = raw as Record<string, unknown>;
+  if ('filter' in out) {
+    const { filter, ...rest } = out;
+    out = { ...rest, filters: (rest.filters as unknown[] | undefined) ?? (filter ? [filter] : []) };
+  }
+  if ('stackField' in out) {
+    const { stackField, ...rest } = out;
+    out = stackField && !rest.splitField ? { ...rest, splitField: stackField, stack: true } : rest;
+  }
+  return out;
+}
 
 export const THRESHOLD_COLORS = ['green', 'gold', 'orange', 'red', 'blue', 'purple'] as const;
 /** The tile takes the colour of the highest threshold its value reaches. */
@@ -101,11 +126,11 @@ const timeSettings = {
 };
 export type { TimeBucket };
 
-export const KpiConfig = z
+export const KpiConfig = z.preprocess(migrateChartConfig, z
   .object({
     metric: Metric.default('count'),
     valueField,
-    filter: WidgetFilter.optional(),
+    filters,
     unit: z.string().max(20).default(''),
     // Absent: before the number for a currency sign ($ € £ ¥), after it otherwise (format.ts).
     unitPosition: z.enum(['prefix', 'suffix']).optional(),
@@ -122,41 +147,50 @@ export const KpiConfig = z
     sparkline: z.boolean().default(false),
   })
   .superRefine(needsValueField)
-  .superRefine(bucketFits, BUCKET_CHECK);
+  .superRefine(bucketFits, BUCKET_CHECK));
 export type KpiConfig = z.infer<typeof KpiConfig>;
+
+export const MAX_SERIES = 20;
+/** One series per value of `splitField`: the largest `seriesLimit` drawn, the rest combined as "Other" or left out. */
+const splitSettings = {
+  splitField: z.string().trim().max(200).optional(),
+  seriesLimit: z.number().int().min(1, 'Draw at least 1 series').max(MAX_SERIES, `Draw at most ${MAX_SERIES} series`).default(10),
+  otherSeries: z.enum(['combine', 'omit']).default('combine'),
+};
 
 /** Bars and slices by their value (largest first) or by their label (A to Z, numbers as numbers). */
 export const GROUP_ORDERS = ['value', 'label'] as const;
 export const GroupOrder = z.enum(GROUP_ORDERS);
 export type GroupOrder = z.infer<typeof GroupOrder>;
 
-export const BarConfig = z
+export const BarConfig = z.preprocess(migrateChartConfig, z
   .object({
     groupField: field('a field to group by'),
     metric: ChartMetric.default('count'),
     valueField,
-    filter: WidgetFilter.optional(),
+    filters,
     topN: z.number().int().min(1, 'Show at least 1 group').max(50, 'Show at most 50 groups').default(8),
     horizontal: z.boolean().default(false),
     order: GroupOrder.default('value'),
-    /** A second field: each bar is split by its values, stacked. */
-    stackField: z.string().trim().max(200).optional(),
+    ...splitSettings,
+    /** Split bars stacked (one bar per group) or side by side. */
+    stack: z.boolean().default(true),
     ...timeSettings,
   })
-  .superRefine(needsValueField);
+  .superRefine(needsValueField));
 export type BarConfig = z.infer<typeof BarConfig>;
 
-export const DonutConfig = z
+export const DonutConfig = z.preprocess(migrateChartConfig, z
   .object({
     groupField: field('a field to group by'),
     metric: ChartMetric.default('count'),
     valueField,
-    filter: WidgetFilter.optional(),
+    filters,
     topN: z.number().int().min(1, 'Show at least 1 slice').max(20, 'Show at most 20 slices').default(6),
     order: GroupOrder.default('value'),
     ...timeSettings,
   })
-  .superRefine(needsValueField);
+  .superRefine(needsValueField));
 export type DonutConfig = z.infer<typeof DonutConfig>;
 
 const LINE_INTERVAL_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000 } as const;
@@ -186,7 +220,7 @@ export function migrateLineConfig(raw: unknown): unknown {
 }
 
 export const LineConfig = z.preprocess(
-  migrateLineConfig,
+  (raw) => migrateChartConfig(migrateLineConfig(raw)),
   z
     .object({
       dateField: field('a date field'),
@@ -194,8 +228,11 @@ export const LineConfig = z.preprocess(
       bucket: BucketChoice.default('auto'),
       metric: ChartMetric.default('count'),
       valueField,
-      filter: WidgetFilter.optional(),
+      filters,
       area: z.boolean().default(false),
+      ...splitSettings,
+      /** An empty bucket: a gap in the line, or 0 (by default 0 for a count or sum, a gap for the others). */
+      emptyAs: z.enum(['gap', 'zero']).optional(),
     })
     .superRefine(needsValueField)
     .superRefine(bucketFits, BUCKET_CHECK),

@@ -12,8 +12,10 @@
  * - Numeric: `01/02/2024` (also `.` or `-` between), `1/2/24`, by the source's `dateOrder`
  *   (`mdy`: January 2; `dmy`: 1 February); a day or month out of range is not a date (never
  *   silently swapped). Two-digit years: 00–68 → 2000s, 69–99 → 1900s.
- * - Numbers (and number texts) only when the field is a date-time: epoch seconds below 10^11 in
- *   magnitude (fractions kept: 1700000000.25), epoch milliseconds from there on. A bare number is
+ * - Numbers (and number texts) only when the field is a date-time: a whole number 1000–2999 is that
+ *   year (1 January, UTC, a date alone: epoch seconds that small would be the first hour of 1970);
+ *   other numbers are epoch seconds below 10^11 in magnitude (fractions kept: 1700000000.25),
+ *   epoch milliseconds from there on. A bare number is
  *   never guessed to be a date by this reader (type inference decides that per field, see infer.ts).
  *
  * Time zones: a text with a zone is that instant. A text WITHOUT a zone (`2024-03-01 10:00`,
@@ -137,6 +139,11 @@ export const EPOCH_MS_FROM = 1e11;
 /** Milliseconds of an epoch number: seconds (fractions kept) below 10^11 in magnitude, else milliseconds. */
 export const epochMillis = (n: number) => (Math.abs(n) < EPOCH_MS_FROM ? Math.round(n * 1000) : Math.round(n));
 
+/** Whole years a number of a date-time field names (1900 is the year 1900, never 1900 s after 1970). */
+export const YEAR_MIN = 1000;
+export const YEAR_MAX = 2999;
+export const isYear = (n: number): boolean => Number.isInteger(n) && n >= YEAR_MIN && n <= YEAR_MAX;
+
 /** How a field's values are read as dates. */
 export interface DateReading {
   dateOrder?: DateOrder;
@@ -156,6 +163,7 @@ export function readDate(value: unknown, reading: DateReading = {}): ReadDate | 
     return parseDateText(t, reading.dateOrder);
   }
   if (typeof value === 'number' && reading.epoch && Number.isFinite(value)) {
+    if (isYear(value)) return { time: daysFromCivil(value, 1, 1) * 86_400_000, dateOnly: true, zoned: false };
     const time = epochMillis(value);
     return Math.abs(time) < MAX_MS ? { time, dateOnly: false, zoned: true } : null;
   }

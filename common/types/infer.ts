@@ -176,7 +176,8 @@ export class TypeSampler {
     const out: Record<string, FieldType> = {};
     for (const [path, s] of this.fields) {
       const t = typeOf(path, s, opts);
-      if (t) out[path] = t;
+      // defineProperty: a field named "__proto__" is a field like any other, not the object's prototype.
+      if (t) Object.defineProperty(out, path, { value: t, enumerable: true, writable: true, configurable: true });
     }
     return out;
   }

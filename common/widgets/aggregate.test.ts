@@ -83,7 +83,7 @@ describe('Aggregator', () => {
       }
       // All time: per minute the last 500 minutes (the most a chart draws), per day every day.
       expect(a.series(), interval).toEqual(fresh(spec, data).series());
-      expect(a.series().rows.reduce((s, p) => s + p.value, 0), interval).toBeGreaterThan(0);
+      expect(a.series().rows.reduce((s, p) => s + (p.value ?? 0), 0), interval).toBeGreaterThan(0);
     }
   });
 
@@ -101,12 +101,12 @@ describe('Aggregator', () => {
   it('groups the rest as "Other" after the top N, and empty values as "Unassigned"', () => {
     const a = new Aggregator(aggregateSpec('bar', BarConfig.parse({ groupField: 'p', topN: 2 })));
     a.reset(held(['a', 'a', 'a', 'b', 'b', 'c', '', 'd'].map((p) => ({ p }))));
-    expect(a.top(2)).toEqual([{ key: 'a', value: 3 }, { key: 'b', value: 2 }, { key: 'Other', value: 3 }]);
+    expect(a.top(2)).toEqual([{ key: 'a', value: 3 }, { key: 'b', value: 2 }, { key: 'Other', value: 3, others: 3 }]);
     expect(a.top().map((r) => r.key)).toContain('Unassigned');
   });
 
   it('applies the filter, with custom fields read from custom_fields', () => {
-    const { a, upsert } = live({ metric: 'count', filter: { field: 'custom_7', operator: 'eq', value: 'EMEA' } }, [
+    const { a, upsert } = live({ metric: 'count', filters: [{ field: 'custom_7', operator: 'eq', value: 'EMEA' }] }, [
       ['1', { custom_fields: [{ id: 7, value: 'emea' }] }], ['2', { custom_fields: [{ id: 7, value: 'APAC' }] }],
     ]);
     expect(a.value()).toBe(1);
@@ -155,7 +155,7 @@ describe('helpers', () => {
 
   it('counts the records whose field is one of the values, and follows records moving in and out', () => {
     const filter = { field: 'status', operator: 'in' as const, value: '', values: ['new', 'open'] };
-    const { a, upsert, remove } = live({ metric: 'count', filter }, [['1', { status: 'new' }], ['2', { status: 'Open' }], ['3', { status: 'solved' }]]);
+    const { a, upsert, remove } = live({ metric: 'count', filters: [filter] }, [['1', { status: 'new' }], ['2', { status: 'Open' }], ['3', { status: 'solved' }]]);
     expect(a.value()).toBe(2);
     upsert('3', { status: 'open' });
     upsert('1', { status: 'pending' });

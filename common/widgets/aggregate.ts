@@ -1,31 +1,30 @@
-import { fieldReader, isEmptyValue } from '../cells';
-import type { DateOrder } from '../schemas/dataSource';
-import { epochMillis, parseTime } from '../types/dates';
+import { fieldReader } from '../cells';
+import { isYear, timeOf, type DateReading } from '../types/dates';
 import type { FieldTyping } from '../types/fieldTyping';
-import type { BucketChoice, ChartConfigs, GroupOrder, Metric, WidgetFilter } from '../schemas/widget';
+import { ADDITIVE_METRICS, type BucketChoice, type ChartConfigs, type GroupOrder, type Metric, type WidgetFilter } from '../schemas/widget';
 import { ALL_TIME, autoBucket, bucketStart, bucketsIn, isSliding, MAX_CHART_POINTS, previousWindow, rangeSpanMs, resolveRange, shiftBucket, TIME_BUCKETS, type TimeBucket, type TimeRange } from '../timeRanges';
-import { compileFilter, toNumber } from './filters';
-import { STACK_SEPARATOR, stackGroups, topGroups, type GroupRow, type StackedGroups } from './groups';
+import { compileFilters } from './filters';
+import { foldValue, groupName, metricOf, newTotal, unfoldValue, type GroupTotal } from './groupTotal';
+import { OTHER_GROUP, rankGroups, SPLIT_SEPARATOR, type GroupRow, type SplitGroups } from './groups';
+
+export { EMPTY_GROUP } from './groupTotal';
 
 type Data = Record<string, unknown>;
 
-/** The title of the group of records whose field is empty (as the bucket board says). */
-export const EMPTY_GROUP = 'Unassigned';
-
 const MINUTE = 60_000;
-
-/** A field's value as the title of its group ("Unassigned" when empty). */
-const groupName = (raw: unknown): string => (isEmptyValue(raw) ? EMPTY_GROUP : typeof raw === 'object' ? JSON.stringify(raw) : String(raw));
 
 /** What one widget adds up, whatever its type. */
 export interface AggregateSpec {
   /** Group records by this field's value; none for a KPI or a line chart. */
   groupField?: string;
-  /** Bars split by this field's value too (a stacked bar chart). */
-  stackField?: string;
+  /** Records split by this field's value too: one series per value (a split line, split bars). */
+  splitField?: string;
   metric: Metric;
   valueField?: string;
-  filter?: WidgetFilter;
+  /** A record counts when it matches all of them. */
+  filters?: WidgetFilter[];
+  /** An empty time bucket: a gap (null) or 0; by default 0 for a count or sum, a gap for the others. */
+  emptyAs?: 'gap' | 'zero';
   /** The source's types (filters on date-time fields) and its day/month order (dates of a chart over time). */
   typing?: FieldTyping;
   /** Where records are placed in time (a line chart's dates; the source's time field by default). Without it, time plays no part. */
@@ -50,7 +49,9 @@ export function readsTime(type: keyof ChartConfigs, c: TimeConfig): boolean {
 
 /** The widget's numbers as the Aggregator computes them; `timeField` is the source's time field (the default date field). */
 export function aggregateSpec<T extends keyof ChartConfigs>(type: T, c: ChartConfigs[T], typing?: FieldTyping, timeField?: string | null): AggregateSpec {
-  const base: AggregateSpec = { metric: c.metric, valueField: c.valueField, filter: c.filter, ...(typing ? { typing } : {}) };
+  const base: AggregateSpec = { metric: c.metric, valueField: c.valueField, ...(c.filters.length ? { filters: c.filters } : {}), ...(typing ? { typing } : {}) };
+  if ('splitField' in c && c.splitField) base.splitField = c.splitField;
+  if ('emptyAs' in c && c.emptyAs) base.emptyAs = c.emptyAs;
   const time = c as TimeConfig;
   const dateField = time.dateField || timeField || undefined;
   if (readsTime(type, time) && dateField) {
@@ -59,30 +60,9 @@ export function aggregateSpec<T extends keyof ChartConfigs>(type: T, c: ChartCon
     if (type === 'line') base.wholeBuckets = true;
     if (time.compare) base.compare = true;
   }
-  if ('stackField' in c && c.stackField) return { ...base, groupField: c.groupField, stackField: c.stackField };
   if ('groupField' in c) return { ...base, groupField: c.groupField };
   return base;
 }
-
-/** Totals of the records of one group in one time slot. */
-export interface GroupTotal {
-  /** Records in the group. */
-  count: number;
-  /** Records with a number in the value field, their sum, minimum and maximum. */
-  numbers: number;
-  sum: number;
-  min: number;
-  max: number;
-  /** The value field of the record with the latest date, and that date (latest value). */
-  latestT: number;
-  latest: unknown;
-  /** Distinct values of the value field, as text, with how many records hold each (distinct count). */
-  distinct: Map<string, number> | null;
-  /** A record holding the minimum, maximum or latest went away: recomputed from `all()` when asked. */
-  stale: boolean;
-}
-
-const newTotal = (distinct: boolean): GroupTotal => ({ count: 0, numbers: 0, sum: 0, min: Infinity, max: -Infinity, latestT: -Infinity, latest: undefined, distinct: distinct ? new Map() : null, stale: false });
 
 /**
  * A group: the field's value as text ('' for a KPI or a line chart). Records are also placed in a
@@ -90,6 +70,30 @@ const newTotal = (distinct: boolean): GroupTotal => ({ count: 0, numbers: 0, sum
  */
 type GroupKey = string;
 type Slot = Map<GroupKey, GroupTotal>;
+
+/** Whether a date field's value is a whole year (1900, "1900"). */
+const isYearValue = (raw: unknown): boolean => (typeof raw === 'number' ? isYear(raw) : typeof raw === 'string' && raw.length === 4 && isYear(Number(raw)));
+
+/** A line chart's buckets and its series over them (null: a gap). */
+export interface LineSeries {
+  starts: number[];
+  bucket: TimeBucket;
+  buckets: number;
+  series: { key: string; values: (number | null)[] }[];
+  /** Split values not drawn on their own: combined as "Other" or left out (`omitted`). */
+  leftSeries: number;
+  omitted: boolean;
+}
+
+/** The last `lines()` of an aggregator: its arguments, its result, each split value's rank and each bucket's index. */
+interface LineCache {
+  limit: number;
+  otherSeries: 'combine' | 'omit';
+  bucket: TimeBucket;
+  result: LineSeries;
+  ranks: Map<string, number | null>;
+  startAt: Map<number, number>;
+}
 
 /** A record as the aggregator reads it (the viewer's RecordDto is one). */
 export interface DataHolder {
@@ -165,10 +169,11 @@ export class Aggregator {
   private records = 0;
   private readonly passes: (data: Data) => boolean;
   private readonly groupOf: ((data: Data) => unknown) | null;
-  private readonly stackOf: ((data: Data) => unknown) | null;
+  private readonly splitOf: ((data: Data) => unknown) | null;
   private readonly valueOf: ((data: Data) => unknown) | null;
   private readonly timeOf: ((data: Data) => unknown) | null;
-  private readonly dateOrder: DateOrder;
+  /** A date field is read as a date-time: texts in any date form, numbers as years or epochs. */
+  private readonly reading: DateReading;
   private readonly range: TimeRange;
   /** The slot bucket, and the bucket drawn when known before counting. */
   readonly slot: TimeBucket;
@@ -185,15 +190,20 @@ export class Aggregator {
   /** The last quarter hour looked up, and its slot start: records usually come in date order. */
   private lastQuarter = NaN;
   private lastStart = NaN;
+  /** Records kept whose date is a whole year (the automatic bucket of a Year column is the year). */
+  private yearDated = 0;
+  /** The last `lines()` and the (slot → keys) changed since, so a pushed record recomputes one bucket of one series. */
+  private lineCache: LineCache | null = null;
+  private readonly touched = new Map<number, Set<GroupKey>>();
   /** The slot drawn for a slot (a day's month), cached. */
   private readonly rollups = new Map<number, number>();
 
-  /** `all` lists the current records, for the rare min / max / latest recomputation. */
-  constructor(readonly spec: AggregateSpec, private readonly all: () => Iterable<DataHolder> = () => [], now = Date.now()) {
-    this.passes = compileFilter(spec.filter, spec.typing);
-    this.dateOrder = spec.typing?.dateOrder ?? 'mdy';
+  /** `_all` lists the current records (no longer read: every group keeps what a removal needs). */
+  constructor(readonly spec: AggregateSpec, _all: () => Iterable<DataHolder> = () => [], now = Date.now()) {
+    this.passes = compileFilters(spec.filters, spec.typing);
+    this.reading = { epoch: true, dateOrder: spec.typing?.dateOrder ?? 'mdy' };
     this.groupOf = spec.groupField ? fieldReader(spec.groupField) : null;
-    this.stackOf = spec.stackField && spec.groupField ? fieldReader(spec.stackField) : null;
+    this.splitOf = spec.splitField ? fieldReader(spec.splitField) : null;
     this.valueOf = spec.metric !== 'count' && spec.valueField ? fieldReader(spec.valueField) : null;
     this.timeOf = spec.dateField ? fieldReader(spec.dateField) : null;
     this.range = spec.range ?? ALL_TIME;
@@ -210,8 +220,10 @@ export class Aggregator {
 
   /** Counts every record again (the viewer store's records: `map.values()`). */
   reset(records: Iterable<DataHolder>): void {
+    this.lineCache = null;
     this.slots.clear();
     this.records = 0;
+    this.yearDated = 0;
     for (const r of records) this.add(r.data);
   }
 
@@ -237,6 +249,7 @@ export class Aggregator {
    */
   advance(now: number): boolean {
     this.now = now;
+    this.lineCache = null;
     if (!this.sliding) return false;
     const was = this.current;
     this.window(now);
@@ -283,8 +296,8 @@ export class Aggregator {
   /** The record's time (epoch ms), NaN without one. */
   private timeOfRecord(data: Data): number {
     const raw = this.timeOf!(data);
-    // The one date reader; numbers are epoch seconds or milliseconds (common/types/dates).
-    return typeof raw === 'string' ? parseTime(raw, this.dateOrder) : typeof raw === 'number' ? epochMillis(raw) : raw instanceof Date ? raw.getTime() : NaN;
+    // The one date reader: numbers are whole years or epoch seconds or milliseconds (common/types/dates).
+    return raw instanceof Date ? raw.getTime() : timeOf(raw, this.reading);
   }
 
   /** The record's slot and time; null when it has no date or lies outside what is kept. */
@@ -303,37 +316,17 @@ export class Aggregator {
     let groups = this.slots.get(slot);
     if (!groups) this.slots.set(slot, (groups = new Map()));
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = newTotal(this.spec.metric === 'distinct')));
+    if (!g) groups.set(key, (g = newTotal(this.spec.metric)));
+    if (this.lineCache) this.touch(slot, key);
     this.records += 1;
+    if (this.drawn === null && this.timeOf && isYearValue(this.timeOf(data))) this.yearDated += 1;
     g.count += 1;
-    this.fold(g, data);
+    if (this.valueOf) foldValue(g, this.valueOf(data), this.latestTime(data));
   }
 
-  /** Adds a record's value to a total: its distinct value, its latest, its number. */
-  private fold(g: GroupTotal, data: Data): void {
-    if (!this.valueOf) return;
-    const raw = this.valueOf(data);
-    if (g.distinct) {
-      if (!isEmptyValue(raw)) {
-        const text = groupName(raw);
-        g.distinct.set(text, (g.distinct.get(text) ?? 0) + 1);
-      }
-      return;
-    }
-    if (this.spec.metric === 'latest') {
-      const t = this.timeOf ? this.timeOfRecord(data) : 0;
-      if (!isEmptyValue(raw) && t >= g.latestT) {
-        g.latestT = t;
-        g.latest = raw;
-      }
-      return;
-    }
-    const value = toNumber(raw);
-    if (value === null) return;
-    g.numbers += 1;
-    g.sum += value;
-    if (value < g.min) g.min = value;
-    if (value > g.max) g.max = value;
+  /** The date `latest` orders by (only read for that metric). */
+  private latestTime(data: Data): number {
+    return this.spec.metric === 'latest' && this.timeOf ? this.timeOfRecord(data) : 0;
   }
 
   private take(data: Data): void {
@@ -343,31 +336,16 @@ export class Aggregator {
     const key = groups ? this.keyOf(data) : '';
     const g = groups?.get(key);
     if (!groups || !g) return;
+    if (this.lineCache) this.touch(slot!, key);
     this.records -= 1;
+    if (this.drawn === null && this.timeOf && isYearValue(this.timeOf(data))) this.yearDated -= 1;
     g.count -= 1;
     if (g.count === 0) {
       groups.delete(key);
       if (groups.size === 0) this.slots.delete(slot!);
       return;
     }
-    if (!this.valueOf) return;
-    const raw = this.valueOf(data);
-    if (g.distinct) {
-      const text = groupName(raw);
-      const n = (g.distinct.get(text) ?? 0) - 1;
-      if (n > 0) g.distinct.set(text, n);
-      else g.distinct.delete(text);
-      return;
-    }
-    if (this.spec.metric === 'latest') {
-      if (!isEmptyValue(raw) && (this.timeOf ? this.timeOfRecord(data) : 0) >= g.latestT) g.stale = true;
-      return;
-    }
-    const value = toNumber(raw);
-    if (value === null) return;
-    g.numbers -= 1;
-    g.sum -= value;
-    if (value <= g.min || value >= g.max) g.stale = true;
+    if (this.valueOf) unfoldValue(g, this.valueOf(data), this.latestTime(data));
   }
 
   /** The groups of the slots in a window. */
@@ -404,73 +382,100 @@ export class Aggregator {
 
   /** A metric over some groups' totals. */
   private metricOver(groups: GroupTotal[], minutes: number): number | null {
-    const m = this.spec.metric;
-    if (m === 'min' || m === 'max' || m === 'latest') this.freshen(groups);
-    let count = 0, numbers = 0, sum = 0, min = Infinity, max = -Infinity, latestT = -Infinity;
-    let latest: unknown;
-    for (const g of groups) {
-      count += g.count;
-      numbers += g.numbers;
-      sum += g.sum;
-      if (g.min < min) min = g.min;
-      if (g.max > max) max = g.max;
-      if (g.latestT >= latestT && g.latest !== undefined) {
-        latestT = g.latestT;
-        latest = g.latest;
-      }
-    }
-    switch (m) {
-      case 'count': return count;
-      case 'sum': return sum;
-      case 'avg': return numbers ? sum / numbers : null;
-      case 'min': return numbers ? min : null;
-      case 'max': return numbers ? max : null;
-      case 'distinct': {
-        if (groups.length === 1) return groups[0].distinct?.size ?? 0;
-        const seen = new Set<string>();
-        for (const g of groups) for (const k of g.distinct?.keys() ?? []) seen.add(k);
-        return seen.size;
-      }
-      case 'latest': return latest === undefined ? null : toNumber(latest);
-      case 'perMinute': return minutes > 0 ? count / minutes : null;
-      case 'perHour': return minutes > 0 ? (count / minutes) * 60 : null;
-    }
+    return metricOf(this.spec.metric, groups, minutes);
   }
 
-  /** Recomputes the minimum, maximum and latest of groups whose record holding them went away: one pass over `all()`. */
-  private freshen(groups: GroupTotal[]): void {
-    if (!groups.some((g) => g.stale)) return;
-    const stale = new Set<GroupTotal>();
-    for (const groupsOf of this.slots.values()) for (const g of groupsOf.values()) if (g.stale) stale.add(g);
-    for (const g of stale) Object.assign(g, { numbers: 0, sum: 0, min: Infinity, max: -Infinity, latestT: -Infinity, latest: undefined, stale: false });
-    for (const { data } of this.all()) {
-      if (!this.passes(data)) continue;
-      const slot = this.slotOf(data);
-      const g = slot === null ? undefined : this.slots.get(slot)?.get(this.keyOf(data));
-      if (g && stale.has(g)) this.fold(g, data);
-    }
-  }
-
-  /** Totals by group over the range, for bars and donuts. */
-  private rows(): GroupRow[] {
+  /** Totals by key (group, or group and split value) over the range. */
+  private byKey(): Map<GroupKey, GroupTotal[]> {
     const byKey = new Map<GroupKey, GroupTotal[]>();
     for (const [key, g] of this.groupsIn(this.current)) {
       const list = byKey.get(key);
       if (list) list.push(g);
       else byKey.set(key, [g]);
     }
-    const minutes = this.minutesOf(this.current);
-    return [...byKey].map(([key, gs]) => ({ key, value: this.metricOver(gs, minutes) ?? 0 }));
+    return byKey;
   }
 
-  /** The largest `topN` groups in the chosen order (by value: largest first), the rest added up as "Other" (common/widgets/groups.ts). */
+  /** Keys ranked by the metric over their totals; the rest (beyond `limit`) as one "Other" row, the same metric over their records. */
+  private ranked(byKey: Map<string, GroupTotal[]>, limit: number | undefined, order: GroupOrder, minutes: number, ranks?: Map<GroupKey, number | null>): { kept: GroupRow[]; rest: string[]; other: GroupRow | null } {
+    const rows = [...byKey].map(([key, gs]) => ({ key, value: this.metricOver(gs, minutes) }));
+    if (ranks) for (const r of rows) ranks.set(r.key, r.value);
+    const { kept, rest } = rankGroups(rows, limit, order);
+    if (!rest.length) return { kept, rest, other: null };
+    const restTotals = rest.flatMap((k) => byKey.get(k)!);
+    return { kept, rest, other: { key: OTHER_GROUP, value: this.metricOver(restTotals, minutes), others: rest.length } };
+  }
+
+  /** The largest `topN` groups in the chosen order (by value: largest first), the rest as "Other" (last; it says how many groups it holds). */
   top(topN?: number, order: GroupOrder = 'value'): GroupRow[] {
-    return topGroups(this.rows(), topN, order);
+    let byKey = this.byKey();
+    if (this.groupOf && this.splitOf) {
+      // Split bars: a group's total is the metric over all its split values' records.
+      const byGroup = new Map<GroupKey, GroupTotal[]>();
+      for (const [key, gs] of byKey) {
+        const group = key.slice(0, key.indexOf(SPLIT_SEPARATOR));
+        byGroup.set(group, [...(byGroup.get(group) ?? []), ...gs]);
+      }
+      byKey = byGroup;
+    }
+    const { kept, other } = this.ranked(byKey, topN, order, this.minutesOf(this.current));
+    return other ? [...kept, other] : kept;
   }
 
-  /** With a stack field: the top groups, each split by the stack field's values. */
-  stacked(topN?: number, order: GroupOrder = 'value'): StackedGroups {
-    return stackGroups(this.rows(), topN, order);
+  /**
+   * Bars split by the split field: the top `topN` groups (the rest the category "Other"), and the
+   * largest `limit` split values as series (ranked by the metric over all their records); the rest
+   * combined as the series "Other" or left out. Every number is the metric over its records.
+   */
+  split(topN?: number, order: GroupOrder = 'value', limit = 10, otherSeries: 'combine' | 'omit' = 'combine'): SplitGroups {
+    const minutes = this.minutesOf(this.current);
+    const byGroup = new Map<string, GroupTotal[]>();
+    const bySplit = new Map<string, GroupTotal[]>();
+    const cells = new Map<string, GroupTotal[]>();
+    const push = (m: Map<string, GroupTotal[]>, k: string, g: GroupTotal) => {
+      const list = m.get(k);
+      if (list) list.push(g);
+      else m.set(k, [g]);
+    };
+    for (const [key, gs] of this.byKey()) {
+      const at = key.indexOf(SPLIT_SEPARATOR);
+      for (const g of gs) {
+        push(byGroup, key.slice(0, at), g);
+        push(bySplit, key.slice(at + 1), g);
+      }
+    }
+    const groups = this.ranked(byGroup, topN, order, minutes);
+    const splits = this.ranked(bySplit, limit, 'label', minutes);
+    const categoryOf = new Map<string, string>();
+    for (const r of groups.kept) categoryOf.set(r.key, r.key);
+    for (const k of groups.rest) categoryOf.set(k, OTHER_GROUP);
+    const seriesOf = new Map<string, string>();
+    for (const r of splits.kept) seriesOf.set(r.key, r.key);
+    if (otherSeries === 'combine') for (const k of splits.rest) seriesOf.set(k, OTHER_GROUP);
+    for (const [key, gs] of this.byKey()) {
+      const at = key.indexOf(SPLIT_SEPARATOR);
+      const s = seriesOf.get(key.slice(at + 1));
+      if (s === undefined) continue;
+      for (const g of gs) push(cells, `${categoryOf.get(key.slice(0, at))}${SPLIT_SEPARATOR}${s}`, g);
+    }
+    const categories = [...groups.kept.map((r) => r.key), ...(groups.other ? [OTHER_GROUP] : [])];
+    const seriesKeys = [...splits.kept.map((r) => r.key), ...(splits.other && otherSeries === 'combine' ? [OTHER_GROUP] : [])];
+    const empty = this.emptyValue();
+    return {
+      categories,
+      series: seriesKeys.map((key) => ({ key, values: categories.map((c) => {
+        const gs = cells.get(`${c}${SPLIT_SEPARATOR}${key}`);
+        return gs ? this.metricOver(gs, minutes) : empty;
+      }) })),
+      leftSeries: splits.rest.length,
+      omitted: otherSeries === 'omit',
+    };
+  }
+
+  /** What an empty bucket or cell shows: 0 for a count or sum, a gap for the others, unless the widget says. */
+  private emptyValue(): number | null {
+    const asZero = this.spec.emptyAs ? this.spec.emptyAs === 'zero' : ADDITIVE_METRICS.includes(this.spec.metric);
+    return asZero ? 0 : null;
   }
 
   /** The bucket drawn: the chosen one, else the automatic one for the range (all time: for the records' span). */
@@ -478,44 +483,214 @@ export class Aggregator {
     if (this.drawn) return this.drawn;
     const keys = [...this.slots.keys()];
     if (!keys.length) return this.slot;
+    // Dates that are whole years (a Year column) are drawn by year, however few years they span.
+    if (this.yearDated === this.records) return 'year';
     return autoBucket(shiftBucket(Math.max(...keys) * MINUTE, this.slot, 1) - Math.min(...keys) * MINUTE);
   }
 
   /**
-   * The metric per bucket drawn over the range, empty buckets as 0 (line charts, sparklines): from
-   * the bucket holding the range's start to the one holding its end (all time: the records' first
-   * and last). More than MAX_CHART_POINTS buckets (all time, a chosen bucket) keep the latest;
-   * `buckets` says how many there were.
+   * The metric per bucket drawn over the range (line charts, sparklines); an empty bucket is 0 or a
+   * gap (null, see emptyValue): from the bucket holding the range's start to the one holding its
+   * end (all time: the records' first and last). More than MAX_CHART_POINTS buckets (all time, a
+   * chosen bucket) keep the latest; `buckets` says how many there were.
    */
-  series(): { rows: { start: number; value: number }[]; bucket: TimeBucket; buckets: number } {
+  series(): { rows: { start: number; value: number | null }[]; bucket: TimeBucket; buckets: number } {
+    const { starts, bucket, buckets, series } = this.lines(Infinity);
+    const values = series[0]?.values;
+    return { rows: starts.map((start, i) => ({ start, value: values ? values[i] : this.emptyValue() })), bucket, buckets };
+  }
+
+  /**
+   * One series per value of the split field (a single series '' without one), over the buckets of
+   * `series()`: the largest `limit` (ranked by the metric over all their records in the range, ties
+   * by label, drawn in label order), the rest combined as "Other" (the metric over their records)
+   * or left out; `leftSeries` says how many were not drawn on their own.
+   */
+  lines(limit = 10, otherSeries: 'combine' | 'omit' = 'combine'): LineSeries {
     const bucket = this.drawnBucket();
-    const byStart = new Map<number, GroupTotal[]>();
-    for (const [, g, slot] of this.groupsIn(this.current)) {
+    const c = this.lineCache;
+    if (c && c.limit === limit && c.otherSeries === otherSeries && c.bucket === bucket) {
+      const patched = this.patchLines(c);
+      this.touched.clear();
+      if (patched) return patched;
+    }
+    this.touched.clear();
+    const ranks = new Map<GroupKey, number | null>();
+    const result = this.computeLines(limit, otherSeries, bucket, ranks);
+    this.lineCache = { limit, otherSeries, bucket, result, ranks, startAt: new Map(result.starts.map((s, i) => [s, i])) };
+    return result;
+  }
+
+  /** The (slot, key) pairs changed since the last `lines()`; too many, and the next read computes everything again. */
+  private touch(slot: number, key: GroupKey): void {
+    if (this.touched.size > 256) {
+      this.lineCache = null;
+      this.touched.clear();
+      return;
+    }
+    let keys = this.touched.get(slot);
+    if (!keys) this.touched.set(slot, (keys = new Set()));
+    keys.add(key);
+  }
+
+  /** Some keys' totals over the range: looked up in each slot, not every group of every slot visited. */
+  private keyTotals(only: ReadonlySet<GroupKey>): Map<GroupKey, GroupTotal[]> {
+    const byKey = new Map<GroupKey, GroupTotal[]>();
+    for (const [slot, groups] of this.slots) {
+      if (slot < this.current.from || slot >= this.current.to) continue;
+      for (const key of only) {
+        const g = groups.get(key);
+        if (!g) continue;
+        const list = byKey.get(key);
+        if (list) list.push(g);
+        else byKey.set(key, [g]);
+      }
+    }
+    return byKey;
+  }
+
+  /** The totals of some keys in the drawn bucket starting at `start`. */
+  private bucketTotals(start: number, bucket: TimeBucket, keys: Iterable<GroupKey>): GroupTotal[] {
+    const out: GroupTotal[] = [];
+    const slots = bucket === this.slot ? [start / MINUTE] : [...this.slots.keys()].filter((slot) => this.rollup(slot, bucket) === start);
+    for (const slot of slots) {
+      const groups = this.slots.get(slot);
+      if (!groups) continue;
+      for (const k of keys) {
+        const g = groups.get(k);
+        if (g) out.push(g);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The last `lines()` brought up to date by recomputing only the buckets and series that changed
+   * (a pushed record: one bucket of one series, and that series' rank); null when the change reaches
+   * further (a new bucket, a series entering or leaving the drawn ones) and everything is computed again.
+   */
+  private patchLines(c: LineCache): LineSeries | null {
+    if (!this.touched.size) return c.result;
+    const { result, bucket } = c;
+    const changed = new Map<number, Set<GroupKey>>();
+    const keys = new Set<GroupKey>();
+    for (const [slot, ks] of this.touched) {
+      if (slot < this.current.from || slot >= this.current.to) continue;
+      const at = c.startAt.get(this.rollup(slot, bucket));
+      // All time spans the records' first and last buckets: a change there may move them.
+      if (at === undefined || (this.range.kind === 'all' && (at === 0 || at === result.starts.length - 1))) return null;
+      let set = changed.get(at);
+      if (!set) changed.set(at, (set = new Set()));
+      for (const k of ks) {
+        set.add(k);
+        keys.add(k);
+      }
+    }
+    if (!changed.size) return c.result;
+    // The touched series' ranks; the drawn series must stay the same ones.
+    const drawn = new Map(result.series.map((x, i) => [x.key, i]));
+    let rest: GroupKey[] = [];
+    if (this.splitOf) {
+      const totals = this.keyTotals(keys);
+      for (const k of keys) {
+        const gs = totals.get(k);
+        if (gs) c.ranks.set(k, this.metricOver(gs, 0));
+        else c.ranks.delete(k);
+      }
+      const ranked = rankGroups([...c.ranks].map(([key, value]) => ({ key, value })), c.limit, 'label');
+      const kept = result.series.slice(0, result.series.length - (result.leftSeries > 0 && c.otherSeries === 'combine' ? 1 : 0));
+      if (ranked.kept.length !== kept.length || ranked.kept.some((r, i) => r.key !== kept[i].key)) return null;
+      if ((ranked.rest.length > 0) !== (result.leftSeries > 0)) return null;
+      rest = ranked.rest;
+    }
+    const series = result.series.map((x) => ({ ...x }));
+    const copied = new Set<number>();
+    const own = (i: number) => {
+      if (!copied.has(i)) series[i].values = [...series[i].values];
+      copied.add(i);
+    };
+    const minutes = (s: number) => (shiftBucket(s, bucket, 1) - s) / MINUTE;
+    const empty = this.emptyValue();
+    for (const [at, ks] of changed) {
+      const start = result.starts[at];
+      let other = false;
+      for (const k of ks) {
+        const i = this.splitOf ? drawn.get(k) : 0;
+        if (i === undefined) {
+          other = true;
+          continue;
+        }
+        own(i);
+        const gs = this.bucketTotals(start, bucket, [k]);
+        series[i].values[at] = gs.length ? this.metricOver(gs, minutes(start)) : empty;
+      }
+      const o = result.leftSeries > 0 && c.otherSeries === 'combine' ? result.series.length - 1 : undefined;
+      if (other && o !== undefined && c.otherSeries === 'combine') {
+        own(o);
+        const gs = this.bucketTotals(start, bucket, rest);
+        series[o].values[at] = gs.length ? this.metricOver(gs, minutes(start)) : empty;
+      }
+    }
+    c.result = { ...result, series, leftSeries: this.splitOf ? rest.length : 0 };
+    return c.result;
+  }
+
+  /** Computes every bucket of every series (see `lines`). */
+  private computeLines(limit: number, otherSeries: 'combine' | 'omit', bucket: TimeBucket, ranks: Map<GroupKey, number | null>): LineSeries {
+    const byStart = new Map<number, Map<GroupKey, GroupTotal[]>>();
+    const byKey = new Map<GroupKey, GroupTotal[]>();
+    for (const [key, g, slot] of this.groupsIn(this.current)) {
       const start = this.rollup(slot, bucket);
-      const list = byStart.get(start);
+      let keys = byStart.get(start);
+      if (!keys) byStart.set(start, (keys = new Map()));
+      const list = keys.get(key);
       if (list) list.push(g);
-      else byStart.set(start, [g]);
+      else keys.set(key, [g]);
+      const all = byKey.get(key);
+      if (all) all.push(g);
+      else byKey.set(key, [g]);
     }
     let first: number;
     let last: number;
     const w = resolveRange(this.range, this.now);
     if (this.range.kind === 'all') {
-      if (!byStart.size) return { rows: [], bucket, buckets: 0 };
-      first = Math.min(...byStart.keys());
-      last = Math.max(...byStart.keys());
+      if (!byStart.size) return { starts: [], bucket, buckets: 0, series: [], leftSeries: 0, omitted: otherSeries === 'omit' };
+      first = Infinity;
+      last = -Infinity;
+      for (const s of byStart.keys()) {
+        if (s < first) first = s;
+        if (s > last) last = s;
+      }
     } else {
       first = bucketStart(this.range.kind === 'fixed' ? w.from! : this.current.from * MINUTE, bucket);
       last = bucketStart(this.range.kind === 'relative' ? this.now : w.to! - 1, bucket);
     }
     const starts: number[] = [];
     for (let s = last; s >= first && starts.length < MAX_CHART_POINTS; s = shiftBucket(s, bucket, -1)) starts.push(s);
+    starts.reverse();
     const buckets = starts.length < MAX_CHART_POINTS ? starts.length : Math.max(MAX_CHART_POINTS, bucketsIn(last - first, bucket) + 1);
     const minutes = (s: number) => (shiftBucket(s, bucket, 1) - s) / MINUTE;
-    const rows = starts.reverse().map((start) => {
-      const gs = byStart.get(start);
-      return { start, value: gs ? (this.metricOver(gs, minutes(start)) ?? 0) : 0 };
-    });
-    return { rows, bucket, buckets };
+    const empty = this.emptyValue();
+    const split = this.splitOf !== null;
+    const { kept, rest, other } = split ? this.ranked(byKey, limit, 'label', 0, ranks) : { kept: [{ key: '', value: null }], rest: [], other: null };
+    const series = kept.map(({ key }) => ({
+      key,
+      values: starts.map((s) => {
+        const gs = byStart.get(s)?.get(key);
+        return gs ? this.metricOver(gs, minutes(s)) : empty;
+      }),
+    }));
+    if (other && otherSeries === 'combine') {
+      series.push({
+        key: OTHER_GROUP,
+        values: starts.map((s) => {
+          const keys = byStart.get(s);
+          const gs = keys ? rest.flatMap((k) => keys.get(k) ?? []) : [];
+          return gs.length ? this.metricOver(gs, minutes(s)) : empty;
+        }),
+      });
+    }
+    return { starts, bucket, buckets, series, leftSeries: rest.length, omitted: otherSeries === 'omit' };
   }
 
   /** The start (epoch ms) of the drawn bucket holding a slot. */
@@ -527,11 +702,12 @@ export class Aggregator {
     return start;
   }
 
-  /** The record's group ('' for a KPI or a line chart). */
+  /** The record's key: its group, its split value, both ("group␟split"), or '' (a KPI, a line without split). */
   private keyOf(data: Data): GroupKey {
-    if (!this.groupOf) return '';
+    const split = this.splitOf ? groupName(this.splitOf(data)) : null;
+    if (!this.groupOf) return split ?? '';
     const group = groupName(this.groupOf(data));
-    return this.stackOf ? `${group}${STACK_SEPARATOR}${groupName(this.stackOf(data))}` : group;
+    return split === null ? group : `${group}${SPLIT_SEPARATOR}${split}`;
   }
 
   /** The start of the record's slot, in minutes since 1970. */

@@ -122,7 +122,7 @@ describe('widgets over time ranges', () => {
     expect(rows).toHaveLength(24);
     expect(rows[0]).toEqual({ start: at(2026, 3, 9, 13), value: 0 });
     expect(rows.at(-1)).toEqual({ start: at(2026, 3, 10, 12), value: 1 });
-    expect(rows.reduce((s, r) => s + r.value, 0)).toBe(1);
+    expect(rows.reduce((s, r) => s + (r.value ?? 0), 0)).toBe(1);
   });
 
   it('compares a calendar period with the one before, and says "—" when that one is empty or 0', () => {

@@ -54,8 +54,9 @@ export function compileFilter(filter: WidgetFilter | undefined, typing?: FieldTy
   return (data) => {
     const raw = read(data);
     const a = b === null ? null : dates ? numberOrNull(timeOf(raw, reading)) : toNumber(raw);
-    // A value that is no date is never before or after one.
+    // A value that is no date is never before or after one; an empty value is never more or less than a number.
     if (dates && a === null) return op === 'neq';
+    if (a === null && b !== null && ORDER_OPS.has(op) && isEmptyValue(raw)) return false;
     if (a !== null && b !== null) {
       switch (op) {
         case 'eq': return a === b;
@@ -77,7 +78,16 @@ export function compileFilter(filter: WidgetFilter | undefined, typing?: FieldTy
   };
 }
 
+const ORDER_OPS: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte']);
 const numberOrNull = (n: number) => (Number.isNaN(n) ? null : n);
+
+/** A widget's filters compiled once: a record passes when it matches all of them. */
+export function compileFilters(filters: readonly WidgetFilter[] | undefined, typing?: FieldTyping | null): (data: Data) => boolean {
+  const tests = (filters ?? []).map((f) => compileFilter(f, typing));
+  if (tests.length === 0) return () => true;
+  if (tests.length === 1) return tests[0];
+  return (data) => tests.every((t) => t(data));
+}
 
 /** Whether a record passes a widget's filter. */
 export function matchesFilter(data: Data, filter: WidgetFilter | undefined, typing?: FieldTyping | null): boolean {

@@ -33,13 +33,13 @@ describe('dashboard templates', () => {
       fields: { status: 'state', priority: 'priority', date: 'created_at' },
       values: { open: ['new', 'open'], inProgress: ['pending', 'hold'], closed: ['solved', 'closed'] },
     });
-    expect(overview.widgets.slice(0, 3).map((w) => [w.name, (w.configuration as { filter: unknown }).filter])).toEqual([
+    expect(overview.widgets.slice(0, 3).map((w) => [w.name, (w.configuration as { filters: unknown[] }).filters[0]])).toEqual([
       ['Open', { field: 'state', operator: 'in', value: '', values: ['new', 'open'] }],
       ['In progress', { field: 'state', operator: 'in', value: '', values: ['pending', 'hold'] }],
       ['Closed', { field: 'state', operator: 'in', value: '', values: ['solved', 'closed'] }],
     ]);
     const [pipeline] = sales.build({ fields: { stage: 'stage', amount: 'amount', date: 'closed_at' }, values: { won: ['Closed Won'] } });
-    expect(pipeline.widgets.find((w) => w.id === 'won')).toMatchObject({ name: 'Won deals', configuration: { filter: { field: 'stage', operator: 'in', values: ['Closed Won'] } } });
+    expect(pipeline.widgets.find((w) => w.id === 'won')).toMatchObject({ name: 'Won deals', configuration: { filters: [{ field: 'stage', operator: 'in', values: ['Closed Won'] }] } });
   });
 
   it('names every missing field and every values role without a value', () => {

@@ -86,9 +86,9 @@ export const TEMPLATES: DashboardTemplate[] = [
     ],
     build: ({ fields: f, values: v }) => [
       tab('tab1', 'Overview', null, {}, [
-        widget('open', 'Open', 'kpi', { metric: 'count', filter: oneOf(f.status, v.open), thresholds: [{ value: 0, color: 'blue' }] }, at(0, 0, 4, 2)),
-        widget('in-progress', 'In progress', 'kpi', { metric: 'count', filter: oneOf(f.status, v.inProgress), thresholds: [{ value: 0, color: 'gold' }] }, at(4, 0, 4, 2)),
-        widget('closed', 'Closed', 'kpi', { metric: 'count', filter: oneOf(f.status, v.closed), thresholds: [{ value: 0, color: 'green' }] }, at(8, 0, 4, 2)),
+        widget('open', 'Open', 'kpi', { metric: 'count', filters: [oneOf(f.status, v.open)], thresholds: [{ value: 0, color: 'blue' }] }, at(0, 0, 4, 2)),
+        widget('in-progress', 'In progress', 'kpi', { metric: 'count', filters: [oneOf(f.status, v.inProgress)], thresholds: [{ value: 0, color: 'gold' }] }, at(4, 0, 4, 2)),
+        widget('closed', 'Closed', 'kpi', { metric: 'count', filters: [oneOf(f.status, v.closed)], thresholds: [{ value: 0, color: 'green' }] }, at(8, 0, 4, 2)),
         widget('by-priority', 'Tickets by priority', 'bar', { groupField: f.priority, metric: 'count', topN: 6 }, at(0, 2, 5, 5)),
         widget('per-day', 'Tickets per day', 'line', { dateField: f.date, range: LAST_30_DAYS, bucket: 'day', metric: 'count', area: true }, at(5, 2, 7, 5)),
       ]),
@@ -109,7 +109,7 @@ export const TEMPLATES: DashboardTemplate[] = [
     build: ({ fields: f, values: v }) => [
       tab('tab1', 'Pipeline', null, {}, [
         widget('deals', 'Deals', 'kpi', { metric: 'count' }, at(0, 0, 3, 2)),
-        widget('won', 'Won deals', 'kpi', { metric: 'count', filter: oneOf(f.stage, v.won), thresholds: [{ value: 0, color: 'green' }] }, at(3, 0, 3, 2)),
+        widget('won', 'Won deals', 'kpi', { metric: 'count', filters: [oneOf(f.stage, v.won)], thresholds: [{ value: 0, color: 'green' }] }, at(3, 0, 3, 2)),
         widget('value', 'Pipeline value', 'kpi', { metric: 'sum', valueField: f.amount, unit: '$', unitPosition: 'prefix' }, at(6, 0, 3, 2)),
         widget('average', 'Average deal', 'kpi', { metric: 'avg', valueField: f.amount, unit: '$', unitPosition: 'prefix' }, at(9, 0, 3, 2)),
         widget('by-stage', 'Value by stage', 'bar', { groupField: f.stage, metric: 'sum', valueField: f.amount, topN: 8 }, at(0, 2, 7, 5)),
@@ -132,7 +132,7 @@ export const TEMPLATES: DashboardTemplate[] = [
       tab('tab1', 'Stock', null, {}, [
         widget('items', 'Items', 'kpi', { metric: 'count' }, at(0, 0, 4, 2)),
         widget('units', 'Units in stock', 'kpi', { metric: 'sum', valueField: f.quantity }, at(4, 0, 4, 2)),
-        widget('low', 'Low stock (10 or fewer)', 'kpi', { metric: 'count', filter: { field: f.quantity, operator: 'lte', value: '10' }, thresholds: [{ value: 1, color: 'red' }] }, at(8, 0, 4, 2)),
+        widget('low', 'Low stock (10 or fewer)', 'kpi', { metric: 'count', filters: [{ field: f.quantity, operator: 'lte', value: '10' }], thresholds: [{ value: 1, color: 'red' }] }, at(8, 0, 4, 2)),
         widget('units-by-category', 'Units by category', 'bar', { groupField: f.category, metric: 'sum', valueField: f.quantity, topN: 10, horizontal: true }, at(0, 2, 7, 6)),
         widget('category-share', 'Items by category', 'donut', { groupField: f.category, metric: 'count', topN: 6 }, at(7, 2, 5, 6)),
         widget('updates', 'Updates per day', 'line', { dateField: f.date, range: LAST_30_DAYS, bucket: 'day', metric: 'count' }, at(0, 8, 12, 4)),

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'koa';
 import type { Config } from '../config';
 
@@ -26,16 +27,45 @@ export function readSessionCookie(header: string | undefined): string | null {
 }
 
 /**
- * Whether a request comes from another site: `Sec-Fetch-Site` when the browser sends it (only
- * same-origin and a typed-in address pass), else `Origin` against our own origin. A request with
- * neither (scripts, old browsers) is not a cross-site browser request.
+ * The app's own origins for a request: the one it was sent to (scheme and host, through a trusted
+ * proxy's X-Forwarded-Proto / -Host) and PUBLIC_URL's.
  */
-export function isCrossSite(ctx: Context, config: Config): boolean {
-  const site = ctx.get('sec-fetch-site');
-  if (site) return site !== 'same-origin' && site !== 'none';
-  const origin = ctx.get('origin');
-  if (!origin) return false;
-  const own = new Set([`${ctx.protocol}://${ctx.host}`]);
+function ownOrigins(protocol: string, host: string, config: Config): Set<string> {
+  const own = new Set([`${protocol}://${host}`]);
   if (config.PUBLIC_URL) own.add(new URL(config.PUBLIC_URL).origin);
-  return !own.has(origin);
+  return own;
+}
+
+/**
+ * Whether a browser says the request comes from a page on another origin: `Sec-Fetch-Site` when it
+ * sends it (only same-origin and a typed-in address pass), else `Origin` against our own. A request
+ * with neither (scripts, old browsers) is not a cross-site browser request.
+ */
+function fromAnotherOrigin(header: (name: string) => string, own: () => Set<string>): boolean {
+  const site = header('sec-fetch-site');
+  if (site) return site !== 'same-origin' && site !== 'none';
+  const origin = header('origin');
+  return Boolean(origin) && !own().has(origin);
+}
+
+/** Whether a request comes from another site (see fromAnotherOrigin). */
+export function isCrossSite(ctx: Context, config: Config): boolean {
+  return fromAnotherOrigin((name) => ctx.get(name), () => ownOrigins(ctx.protocol, ctx.host, config));
+}
+
+/** The first value of a header that proxies may have appended to (`a, b`), or ''. */
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : (value ?? '')).split(',')[0].trim();
+
+/**
+ * Whether a Socket.IO handshake (websocket upgrade or polling request) comes from a page on another
+ * origin. Browsers send the session cookie with a WebSocket upgrade from any page of the same site
+ * (another port, a sibling subdomain) and no CORS stands in the way, so this is what keeps such a
+ * page from opening a socket as the signed-in person. Decided as for REST, on the handshake's headers.
+ */
+export function isCrossSiteHandshake(req: { headers: IncomingHttpHeaders; encrypted: boolean }, config: Config): boolean {
+  const { headers } = req;
+  const proxied = (name: string) => (config.TRUST_PROXY ? first(headers[name]) : '');
+  const protocol = req.encrypted ? 'https' : proxied('x-forwarded-proto') || 'http';
+  const host = proxied('x-forwarded-host') || first(headers.host);
+  return fromAnotherOrigin((name) => first(headers[name]), () => ownOrigins(protocol, host, config));
 }

@@ -8,6 +8,7 @@ import { startApp } from '../app';
 import { loadConfig } from '../config';
 import { createLogger } from '../log';
 import { runningEngines } from './jongodb';
+import { eventually } from '../test/eventually';
 import { startTestServer } from '../test/harness';
 import { startServerProcess } from '../test/processes';
 
@@ -78,8 +79,7 @@ describe('database bootstrap and shutdown', () => {
       const code = await new Promise<number | null>((r) => child.once('exit', r));
       expect(code).toBe(0);
       // Zombies are reaped by init shortly after their parent exits.
-      for (let i = 0; i < 30 && kids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(kids.filter(alive)).toEqual([]);
+      await eventually(() => expect(kids.filter(alive)).toEqual([]), { timeout: 3_000, interval: 100 });
     } finally {
       if (child.exitCode === null) child.kill('SIGTERM');
     }
@@ -90,13 +90,13 @@ describe('database bootstrap and shutdown', () => {
     const kids = descendants(server.child.pid!);
     expect(kids.length).toBeGreaterThan(0);
     server.child.kill('SIGKILL');
-    for (let i = 0; i < 50 && kids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(kids.filter(alive)).toEqual([]);
+    await eventually(() => expect(kids.filter(alive)).toEqual([]), { timeout: 5_000, interval: 100 });
   });
 
   it('keeps data between restarts with DATA_DIR (real mongod only)', async (ctx) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'livedash-data-'));
-    const first = await startTestServer({ DATA_DIR: dir });
+    // The engine choice is what this test is about: ask for `auto`, not the tests' pinned engine.
+    const first = await startTestServer({ DATA_DIR: dir, DB_ENGINE: 'auto' });
     try {
       if (first.app.ctx.db.mode !== 'embedded-mongod') {
         console.log(`skipped: DATA_DIR persistence needs a real mongod; this machine runs ${first.app.ctx.db.mode} (${first.app.ctx.db.reason})`);
@@ -106,7 +106,7 @@ describe('database bootstrap and shutdown', () => {
     } finally {
       await first.close();
     }
-    const second = await startTestServer({ DATA_DIR: dir });
+    const second = await startTestServer({ DATA_DIR: dir, DB_ENGINE: 'auto' });
     try {
       expect((await second.http('GET', '/api/data/sources')).body.map((d: { name: string }) => d.name)).toEqual(['Kept']);
     } finally {

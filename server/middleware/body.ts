@@ -71,15 +71,29 @@ export function parseJsonText(text: string): unknown {
 
 /**
  * Reads a body of at most `limit` bytes (after decompression) as text. A middleware placed after
- * a route's guard calls it, so nothing is read for callers the route refuses.
+ * a route's guard calls it, so nothing is read for callers the route refuses. `timeoutSeconds`:
+ * a body still arriving after that long answers 408 (a sender trickling bytes holds a connection
+ * and its buffers for as long as it likes otherwise); the connection is then closed.
  */
-export async function readBodyText(ctx: Context, limit: number): Promise<string> {
+export async function readBodyText(ctx: Context, limit: number, timeoutSeconds?: number): Promise<string> {
   const req = ctx.req;
   const stream = decoded(req);
   const identity = stream === req;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    return await getRawBody(stream, { limit, encoding: 'utf8', length: identity ? req.headers['content-length'] : undefined });
+    const reading = getRawBody(stream, { limit, encoding: 'utf8', length: identity ? req.headers['content-length'] : undefined });
+    if (!timeoutSeconds) return await reading;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        // What arrives later is not read: the answer closes the connection.
+        reading.catch(() => undefined);
+        stream.pause();
+        reject(new ApiError(408, ErrorCode.bodyTimeout, `The request body did not arrive within ${timeoutSeconds} s: send it in one go, or in smaller requests`));
+      }, timeoutSeconds * 1000);
+    });
+    return await Promise.race([reading, timedOut]);
   } catch (e) {
+    if (e instanceof ApiError) throw e;
     const err = e as { type?: string; code?: string; status?: number };
     if (err.type === 'entity.too.large') throw PayloadTooLargeError(`Request body is larger than the limit of ${formatBytes(limit)}`);
     if (!identity && !err.type) {
@@ -88,6 +102,8 @@ export async function readBodyText(ctx: Context, limit: number): Promise<string>
     if (err.type === 'request.size.invalid') throw new ApiError(400, ErrorCode.malformedJson, 'The body is shorter or longer than its Content-Length');
     if (err.type === 'request.aborted') throw new ApiError(400, ErrorCode.malformedJson, 'The request was aborted before its body was complete');
     throw e;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -101,12 +117,14 @@ export const requestHasBody = (ctx: Context) => hasBody(ctx.req);
  * Reads a JSON body of at most `limit` bytes (after decompression) into `ctx.request.body`. It is
  * placed after a route's guard, so nothing is read for callers the route refuses. Keys such as
  * `__proto__` stay ordinary own properties (plain JSON.parse); services reject them where they matter.
+ * `parse`: another reader of the text (large ingest bodies are read in slices); `timeoutSeconds` as readBodyText.
  */
-export function jsonBody(opts: { limit: number }): Middleware {
+export function jsonBody(opts: { limit: number; timeoutSeconds?: number; parse?: (text: string) => Promise<unknown> }): Middleware {
   return async (ctx: Context, next) => {
     if (!hasBody(ctx.req)) return next();
     if (!ctx.is('application/json', '+json')) throw UnsupportedMediaTypeError();
-    ctx.request.body = parseJsonText(await readBodyText(ctx, opts.limit));
+    const text = await readBodyText(ctx, opts.limit, opts.timeoutSeconds);
+    ctx.request.body = opts.parse ? await opts.parse(text) : parseJsonText(text);
     return next();
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../test/eventually';
 import { ADMIN_TOKEN, capturedLog, startTestServer, type TestServer } from '../test/harness';
 import { rawRequest } from '../test/rawHttp';
 
@@ -9,13 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-async function until(what: string, probe: () => boolean, timeoutMs = 5_000) {
-  const end = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; log:\n${captured.lines.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Waits until the log holds `text`; a failure shows the log. */
+const logged = (text: string) => eventually(() => expect(captured.lines.join('\n')).toContain(text));
 
 const head = (extra: string) =>
   `POST /api/admin/data-sources HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\n${extra}\r\n`;
@@ -24,10 +20,10 @@ describe('requests a client breaks', () => {
   it('are logged at info without a stack: a malformed chunked body, an upload cut short', async () => {
     const answer = await rawRequest(s.url, `${head('Transfer-Encoding: chunked\r\n')}zz\r\n{"name":"x"}\r\n0\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 400/);
-    await until('the malformed chunk to be logged', () => captured.lines.some((l) => l.includes('HPE_INVALID_CHUNK_SIZE')));
+    await logged('HPE_INVALID_CHUNK_SIZE');
 
     await rawRequest(s.url, `${head('Content-Length: 100\r\n')}{"name":`, { hangUp: true });
-    await until('the cut-short upload to be logged', () => captured.lines.some((l) => l.includes('HPE_INVALID_EOF_STATE')));
+    await logged('HPE_INVALID_EOF_STATE');
 
     const about = captured.lines.filter((l) => /HPE_|client connection/.test(l));
     expect(about.length).toBeGreaterThanOrEqual(2);

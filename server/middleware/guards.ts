@@ -1,13 +1,15 @@
 import crypto from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
-import { roleIncludes, type Role } from '@common/schemas/auth';
+import type { Role } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../context';
-import { ApiError, ForbiddenError, InvalidAdminTokenError, NotFoundError } from '../errors';
+import { ApiError, ForbiddenError, InvalidAdminTokenError } from '../errors';
+import { askerOf, hasRole, type Asker } from '../access/policy';
 import type { IngestCredential } from '../services/ingestRecords';
 import { findSourceByIngestKey } from '../services/dataSources';
 import { API_TOKEN_PREFIX, sessionEndedError, type Principal } from '../auth/accounts';
 import { isCrossSite, readSessionCookie, setSessionCookie } from '../auth/cookies';
+import { failedCredentials } from './failedCredentials';
 
 /**
  * Who may call a route: anyone; the admin or a data source's ingest key; or a signed-in role —
@@ -49,22 +51,8 @@ export interface PrincipalState {
 
 export const principalOf = (ctx: Context): Principal | null => (ctx.state as Partial<PrincipalState>).principal ?? null;
 
-/** The dashboards the caller is limited to, or null for every dashboard. */
-export const dashboardLimit = (ctx: Context): Set<string> | null => {
-  const ids = principalOf(ctx)?.user?.dashboardIds;
-  return ids ? new Set(ids) : null;
-};
-
-/** Refuses a dashboard outside the caller's chosen dashboards: 404, as if it did not exist. */
-export function checkDashboardLimit(ctx: Context, dashboardId: string): void {
-  const limit = dashboardLimit(ctx);
-  if (limit && !limit.has(dashboardId)) throw NotFoundError('Dashboard');
-}
-
-/** Refuses what only someone with every dashboard may do (create one, see the whole team's data). */
-export function refuseLimited(ctx: Context, what: string): void {
-  if (dashboardLimit(ctx)) throw ForbiddenError(`You are limited to chosen dashboards, so you cannot ${what}`);
-}
+/** The caller as the access policy sees it (server/access/policy.ts): its role and dashboard limits. */
+export const askerOfRequest = (ctx: Context): Asker => askerOf(principalOf(ctx));
 
 const describeAs = (p: Principal) => (p.via === 'adminToken' ? 'the admin token' : `${p.user?.email} (${p.role})`);
 
@@ -97,30 +85,32 @@ export async function resolvePrincipal(app: AppContext, ctx: Context): Promise<P
 /**
  * Route guards, Outline style: `router.post('/…', auth.editor(), jsonBody(…), validate(…))`.
  * They run before any body is read, so a request without a valid credential costs no parsing.
- * Failed bearer credentials count against the per-address limit; past it every attempt answers 429.
+ * Failed bearer credentials count per (address, credential) and, once each, per address (failedCredentials).
  * A write authenticated by the session cookie must come from our own site (403 otherwise).
  */
 export function createGuards(app: AppContext) {
   const { limits } = app;
-  const credentialFailed = async (ctx: Context, error: unknown) => {
-    if (error instanceof ApiError && error.status === 401 && error.code !== ErrorCode.sessionEnded) {
+  const failures = failedCredentials(limits);
+  const credentialFailed = async (ctx: Context, credential: string | null, error: unknown) => {
+    if (credential !== null && error instanceof ApiError && error.status === 401 && error.code !== ErrorCode.sessionEnded) {
       app.activity.signInFailed(ctx, error.code === ErrorCode.invalidIngestCredential ? 'ingest' : 'admin');
-      await limits.authFailures.penalize(ctx.ip);
+      await failures.failed(ctx.ip, credential);
     }
     throw error;
   };
 
   const role = (needed: Role) =>
     guard(needed, async (ctx, next) => {
-      if (bearerToken(ctx)) await limits.authFailures.check(ctx, ctx.ip);
-      const principal = await resolvePrincipal(app, ctx).catch((e: unknown) => credentialFailed(ctx, e));
+      const token = bearerToken(ctx);
+      if (token) await failures.check(ctx, ctx.ip, token);
+      const principal = await resolvePrincipal(app, ctx).catch((e: unknown) => credentialFailed(ctx, token, e));
       if (!principal) {
         throw new ApiError(401, ErrorCode.signInRequired, 'Sign in first, or send Authorization: Bearer <admin token or personal API token>');
       }
       if (principal.via === 'session' && ctx.method !== 'GET' && ctx.method !== 'HEAD' && isCrossSite(ctx, app.config)) {
         throw ForbiddenError('This request came from another site: changes made with the session cookie must come from LiveDash itself', ErrorCode.crossSiteRequest);
       }
-      if (!roleIncludes(principal.role, needed)) throw ForbiddenError(`This needs the ${needed} role; you are signed in as ${describeAs(principal)}`);
+      if (!hasRole(askerOf(principal), needed)) throw ForbiddenError(`This needs the ${needed} role; you are signed in as ${describeAs(principal)}`);
       (ctx.state as PrincipalState).principal = principal;
       app.activity.identify(principal);
       return next();
@@ -153,7 +143,7 @@ export function createGuards(app: AppContext) {
           const how = opts.queryKey ? ", or the source's ingest key as ?key=<ingest key>" : '';
           throw new ApiError(401, ErrorCode.ingestCredentialRequired, `Ingest needs a credential: send Authorization: Bearer <admin token or the data source's ingest key>${how}`);
         }
-        await limits.authFailures.check(ctx, ctx.ip);
+        await failures.check(ctx, ctx.ip, credential);
         // The admin token and personal API tokens only ever in a header: a URL ends up in proxies' and senders' logs.
         let state: IngestCredential | null = null;
         if (fromHeader !== null && !app.config.ADMIN_TOKEN_DISABLED && isAdminToken(credential, app.adminToken)) {
@@ -161,7 +151,7 @@ export function createGuards(app: AppContext) {
           app.activity.identify({ via: 'adminToken', role: 'admin', user: null, credentialHash: null });
         } else if (credential.startsWith(API_TOKEN_PREFIX)) {
           const p = fromHeader !== null ? await app.accounts.lookupApiToken(credential) : null;
-          if (p?.role === 'admin') {
+          if (p && hasRole(askerOf(p), 'admin')) {
             state = { admin: true };
             app.activity.identify(p);
           }
@@ -172,6 +162,7 @@ export function createGuards(app: AppContext) {
         if (!state) {
           return credentialFailed(
             ctx,
+            credential,
             new ApiError(401, ErrorCode.invalidIngestCredential, "This credential is neither the admin token, an admin's personal API token nor a data source's ingest key"),
           );
         }

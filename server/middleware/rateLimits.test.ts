@@ -32,9 +32,15 @@ describe('rate-limit keys in Redis', () => {
       const keys = (await client.keys('livedash:rl:*')).sort();
       const hash = keyedHash(undefined, ADMIN_TOKEN);
       expect(keys).toEqual(
-        [`livedash:rl:auth:${hash('127.0.0.1')}`, `livedash:rl:ingest:${hash(ADMIN_TOKEN)}`, `livedash:rl:ingest:${hash(ds.ingestKey)}`].sort(),
+        [
+          `livedash:rl:auth:${hash('127.0.0.1')}`,
+          // The failed credential, per address: its SHA-256 with the address, keyed-hashed again.
+          `livedash:rl:credential:${hash(`127.0.0.1\n${sha256('a-wrong-credential-000')}`)}`,
+          `livedash:rl:ingest:${hash(ADMIN_TOKEN)}`,
+          `livedash:rl:ingest:${hash(ds.ingestKey)}`,
+        ].sort(),
       );
-      for (const secret of [ADMIN_TOKEN, ds.ingestKey, '127.0.0.1']) {
+      for (const secret of [ADMIN_TOKEN, ds.ingestKey, '127.0.0.1', 'a-wrong-credential-000']) {
         expect(keys.join(' ')).not.toContain(secret);
         expect(keys.join(' ')).not.toContain(sha256(secret));
       }

@@ -28,6 +28,16 @@ export class Limit {
     }
   }
 
+  /** Counts one request where no response headers are at hand (a service that learns the key late); over the limit it throws 429. */
+  async take(key: string): Promise<void> {
+    try {
+      await this.limiter.consume(this.hash(key));
+    } catch (e) {
+      if (e instanceof RateLimiterRes) throw this.tooMany(e);
+      throw e;
+    }
+  }
+
   /** Throws 429 when the key has used up the window, without counting this request. */
   async check(ctx: Context, key: string): Promise<void> {
     const res = await this.limiter.get(this.hash(key));
@@ -41,9 +51,14 @@ export class Limit {
     return res && res.consumedPoints >= this.points ? this.tooMany(res).message : null;
   }
 
-  /** Counts a failure (used for failed credentials, which are checked before being counted). */
-  async penalize(key: string): Promise<void> {
-    await this.limiter.penalty(this.hash(key), 1);
+  /** Counts a failure (used for failed credentials, which are checked before being counted); answers the key's count in the window. */
+  async penalize(key: string): Promise<number> {
+    return (await this.limiter.penalty(this.hash(key), 1)).consumedPoints;
+  }
+
+  /** How many the key has used in the window (nothing counted). */
+  async count(key: string): Promise<number> {
+    return (await this.limiter.get(this.hash(key)))?.consumedPoints ?? 0;
   }
 
   private setHeaders(ctx: Context, res: RateLimiterRes) {
@@ -78,12 +93,18 @@ function describeWindow(seconds: number): string {
 }
 
 export interface RateLimits {
-  /** Failed admin-token or ingest-credential attempts, per client address. */
+  /** Wrong passwords and distinct wrong bearer credentials, per client address (a guesser trying many). */
   authFailures: Limit;
-  /** Failed sign-ins, per account (hash of the email). */
+  /** Failures of one presented bearer credential, per (address, credential): a stale key blocks only itself. */
+  credentialFailures: Limit;
+  /** Failed sign-ins, per (account, address). */
   signInFailures: Limit;
+  /** Failed sign-ins per account from anywhere: they slow its sign-ins down (signInDelayMs), never refuse them. */
+  signInSlowdown: Limit;
   /** Ingest requests, per credential. */
   ingest: Limit;
+  /** Ingest requests, per data source (whatever credential sends them). */
+  ingestSource: Limit;
   /** OAuth config and callback requests, per client address. */
   oauth: Limit;
 }
@@ -102,8 +123,11 @@ export function createRateLimits(config: Config, redis: RedisClient | null, hash
   const limit = (what: string, prefix: string, points: number, seconds: number) => new Limit(what, points, seconds, make(prefix, points, seconds), hash);
   return {
     authFailures: limit('failed credential attempts from this address', 'auth', config.RATE_LIMIT_AUTH_FAILURES, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
-    signInFailures: limit('failed sign-ins for this account', 'signin', config.RATE_LIMIT_SIGN_IN_ACCOUNT, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
+    credentialFailures: limit('failed attempts with this credential from this address', 'credential', config.RATE_LIMIT_AUTH_FAILURES, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
+    signInFailures: limit('failed sign-ins for this account from this address', 'signin-address', config.RATE_LIMIT_SIGN_IN_ACCOUNT, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
+    signInSlowdown: limit('failed sign-ins for this account', 'signin-account', 1_000_000, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
     ingest: limit('ingest requests with this credential', 'ingest', config.RATE_LIMIT_INGEST, config.RATE_LIMIT_INGEST_WINDOW_SECONDS),
+    ingestSource: limit('ingest requests into this data source', 'ingestsrc', config.RATE_LIMIT_INGEST_SOURCE, config.RATE_LIMIT_INGEST_WINDOW_SECONDS),
     oauth: limit('OAuth requests from this address', 'oauth', config.RATE_LIMIT_OAUTH, config.RATE_LIMIT_OAUTH_WINDOW_SECONDS),
   };
 }

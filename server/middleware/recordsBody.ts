@@ -16,15 +16,15 @@ function bodyType(ctx: Context): RecordsBodyType | null {
 
 /**
  * Reads the body of a source's URL (after its guard) into `ctx.request.body` as ParsedRecords:
- * the limits of ingest apply (bytes after decompression, records per request). `wholeSet`: the
+ * the limits of ingest apply (bytes after decompression, records per request, the body timeout). `wholeSet`: the
  * body is the source's whole new set (PUT), which may be empty (`[]`, a CSV header alone).
  */
-export function recordsBody(opts: { limit: number; maxRecords: number } & ParseRecordsOptions): Middleware {
+export function recordsBody(opts: { limit: number; maxRecords: number; timeoutSeconds: number } & ParseRecordsOptions): Middleware {
   return async (ctx, next) => {
     if (!requestHasBody(ctx)) throw BadRequestError('no_records', `The request has no body: send records as ${ACCEPTED}`);
     const type = bodyType(ctx);
     if (!type) throw new ApiError(415, ErrorCode.unsupportedMediaType, `Unsupported Content-Type "${ctx.get('content-type') || 'none'}": send ${ACCEPTED}`);
-    ctx.request.body = parseRecords(await readBodyText(ctx, opts.limit), type, opts.maxRecords, { wholeSet: opts.wholeSet });
+    ctx.request.body = await parseRecords(await readBodyText(ctx, opts.limit, opts.timeoutSeconds), type, opts.maxRecords, { wholeSet: opts.wholeSet });
     return next();
   };
 }

@@ -1,6 +1,7 @@
 import mongoose, { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
 import { repairInterruptedChanges, type RepairedSource } from './ingestJournal';
 import { shareLinkSchema, type ShareLinkDoc } from './shareLink';
+import { idempotencyKeySchema, type IdempotencyKeyDoc } from './idempotencyKey';
 
 export type { ShareLinkDoc } from './shareLink';
 
@@ -86,6 +87,7 @@ export interface Models {
   Record: Model<RecordDoc>;
   Dashboard: Model<DashboardDoc>;
   ShareLink: Model<ShareLinkDoc>;
+  IdempotencyKey: Model<IdempotencyKeyDoc>;
 }
 
 export const schemas = { dataSource: dataSourceSchema, record: recordSchema, dashboard: dashboardSchema };
@@ -100,6 +102,7 @@ export async function createModels(conn: Connection, onRepaired?: (sources: Repa
     Record: conn.model<RecordDoc>('Record', recordSchema, 'records'),
     Dashboard: conn.model<DashboardDoc>('Dashboard', dashboardSchema, 'dashboards'),
     ShareLink: conn.model<ShareLinkDoc>('ShareLink', shareLinkSchema, 'sharelinks'),
+    IdempotencyKey: conn.model<IdempotencyKeyDoc>('IdempotencyKey', idempotencyKeySchema, 'idempotencykeys'),
   };
   await Promise.all(Object.values(models).map((m: Model<unknown>) => m.createIndexes()));
   const repaired = await repairInterruptedChanges(models);

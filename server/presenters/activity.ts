@@ -1,5 +1,6 @@
 import type { ActivityEntryDto } from '@common/schemas/activity';
 import type { ActivityEntryDoc } from '../models/activityEntry';
+import { summaryText } from '../services/minuteSummaries';
 
 /** An activity entry as the console and the CSV show it. */
 export function presentActivity(d: ActivityEntryDoc): ActivityEntryDto {
@@ -11,7 +12,8 @@ export function presentActivity(d: ActivityEntryDoc): ActivityEntryDto {
     objectType: (d.objectType ?? null) as ActivityEntryDto['objectType'],
     objectId: d.objectId ?? null,
     objectName: d.objectName ?? null,
-    summary: d.summary ?? '',
+    // A per-minute summary's words follow its counts (which every process adds to).
+    summary: (d.details as { perMinute?: unknown } | null)?.perMinute === true ? summaryText(d.kind, d.details as Record<string, unknown>) : (d.summary ?? ''),
     address: d.address ?? null,
     credential: (d.credential ?? null) as ActivityEntryDto['credential'],
     keyHint: d.keyHint ?? null,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalObjectId, canonicalShareToken } from '@common/ids';
+import { buildDashboard, buildSource } from '../test/factories';
 import { startTestServer, type TestServer } from '../test/harness';
-import { collect, join, next, openSocket, sleep } from '../test/sockets';
+import { caughtUp, collect, join, next, openSocket } from '../test/sockets';
 
 let s: TestServer;
 let ds: { id: string; sourceId: string };
@@ -13,11 +14,8 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
-  // The source's field types follow an ingest a moment later (a new view revision): settle them first.
-  await s.app.fieldTypes.settle();
-  d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Live', dataSourceId: ds.id, isPublished: true } })).body;
+  ds = await buildSource(s, { records: [{ id: 1 }] });
+  d = await buildDashboard(s, { source: ds, published: true });
 });
 
 const ingest = (records: unknown[]) => s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records } });
@@ -68,8 +66,15 @@ describe('one canonical id', () => {
       await s.http('PATCH', `/api/admin/dashboards/${d.id}`, { body: { isPublished: false } });
       expect(await removed).toEqual({ dashboardId: d.id });
       const after = collect(v, 'records:upserted');
+      // A viewer of another dashboard on the source hears the ingest: v would have with it.
+      const other = await buildDashboard(s, { source: ds, published: true });
+      const w = await openSocket(s.url);
+      expect(await join(w, 'dashboard:join', other.id)).toMatchObject({ ok: true });
+      const heard = next(w, 'records:upserted');
       await ingest([{ id: 3 }]);
-      await sleep(300);
+      await heard;
+      w.disconnect();
+      await caughtUp(v);
       expect(after.items).toEqual([]);
       expect(await join(v, 'dashboard:join', 'not-an-id')).toEqual({ ok: false, reason: 'Dashboard Not Found' });
     } finally {

@@ -13,7 +13,7 @@ export function attachImportRooms(io: RealtimeServer, ctx: AppContext): () => vo
   io.on('connection', (socket) => {
     socket.on('import:join', (id, ack) => {
       if (typeof ack !== 'function') return;
-      const ok = typeof id === 'string' && socketHasRole(socket, 'editor') && mayFollow(ctx, id, { userId: socket.data.userId, role: socket.data.role });
+      const ok = typeof id === 'string' && socketHasRole(socket, 'editor') && mayFollow(ctx, id, socket.data);
       if (!ok) return ack({ ok: false, reason: 'No such import of yours' });
       void socket.join(rooms.importJob(id));
       ack({ ok: true });

@@ -19,6 +19,7 @@ import type { DashboardDoc, DataSourceDoc } from '../models';
 import { findDataSource } from '../services/dataSources';
 import { canonicalObjectId } from '@common/ids';
 import { TEAM, mayHold, teamOf } from './roomAccess';
+import { mayFollowSource } from '../access/policy';
 
 /** How long a disconnected viewer's missed packets are kept for it. */
 export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
@@ -52,15 +53,25 @@ const chunk = <T>(list: T[], size: number, maxBytes = Infinity): T[][] => {
 export async function attachRealtime(server: http.Server, ctx: AppContext): Promise<Realtime> {
   const io: RealtimeServer = new Server(server, {
     serveClient: false,
+    // No `cors` option: the polling transport sends no CORS headers, so no page of another origin
+    // reads a handshake's answer (our own pages need none). WebSocket upgrades know no CORS: the
+    // handshake's Origin decides whether its cookie counts (adminAccess).
     maxHttpBufferSize: 1e6,
     // Large frames (a big ingest's delta) go deflated; small ones as they are, so the common case
-    // costs no CPU and no zlib context per socket.
-    perMessageDeflate: { threshold: 4096, zlibDeflateOptions: { level: 3, memLevel: 7 } },
+    // costs no CPU. ws honours the threshold only without context takeover: with it, every frame
+    // to every socket was deflated (a single-record delta to 200 viewers: 200 deflates, most of
+    // the server's CPU under sustained ingest, and viewers falling seconds behind).
+    perMessageDeflate: { threshold: 4096, serverNoContextTakeover: true, clientNoContextTakeover: true, zlibDeflateOptions: { level: 3, memLevel: 7 } },
     // A viewer back within two minutes gets the packets it missed and its rooms again (no refetch).
     connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: true },
   });
-  // Viewers refetch (each after a random delay) when their deltas may have a gap: Redis was lost.
-  const resync = () => io.local.emit('view:resync', { reason: 'redis' });
+  // Redis was lost (here or in another process): viewers refetch (each after a random delay), since
+  // their deltas may have a gap, and signed-in sockets are checked again, since revocations may have.
+  let recheckSockets = () => {};
+  const resync = () => {
+    io.local.emit('view:resync', { reason: 'redis' });
+    recheckSockets();
+  };
   let redis: { close(): Promise<void> } | null = null;
   try {
     redis = ctx.config.REDIS_URL ? await joinCluster(io, ctx, ctx.config.REDIS_URL, resync) : null;
@@ -71,7 +82,8 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   // A recovered session keeps only the rooms it may still hold (on whichever adapter is in use).
   recheckRecoveredSessions(io, ctx);
 
-  const closeAdminAccess = attachAdminAccess(io, ctx); // sessions, tokens and roles (issue 21)
+  const adminAccess = attachAdminAccess(io, ctx); // sessions, tokens and roles (issue 21)
+  recheckSockets = adminAccess.recheckSockets;
 
   io.on('connection', (socket) => {
     const allowed = (ack: unknown, role: Role, join: () => void) => {
@@ -94,11 +106,13 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     };
     const join = (ack: unknown, role: Role, room: string | null) => allowed(ack, role, () => room && void socket.join(room));
     const leave = (room: string | null) => room && void socket.leave(room);
-    // A person limited to chosen dashboards follows only the data sources those dashboards use.
+    // A person limited to chosen dashboards follows only the data sources those dashboards use (the access policy decides).
     const joinSource = async (raw: unknown, ack: unknown) => {
       const id = canonicalObjectId(raw);
-      if (id && typeof ack === 'function' && socketHasRole(socket, 'editor') && !(await mayHold(ctx, socket.data, rooms.dataSource(id)))) {
-        return ack({ ok: false, reason: 'You are limited to chosen dashboards, and none of them uses this data source' });
+      if (typeof ack === 'function' && socketHasRole(socket, 'editor')) {
+        // A sourceId or another text names no room: said so, rather than acknowledging a join of nothing.
+        if (!id) return ack({ ok: false, reason: 'Not a data source id: join a data source by its id' });
+        if (!(await mayFollowSource(ctx, socket.data, id))) return ack({ ok: false, reason: 'You are limited to chosen dashboards, and none of them uses this data source' });
       }
       join(ack, 'editor', id ? rooms.dataSource(id) : null);
     };
@@ -240,13 +254,15 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   return {
     io,
     close: async () => {
-      closeAdminAccess();
+      adminAccess.close();
       await closeShareRooms();
       closeActivityFeed();
       closeImportRooms();
       await closeViewerCounts();
       off.forEach((fn) => fn());
       await queue;
+      // Every client's connection ends (browsers reconnect to the next process), then io.close
+      // closes the HTTP server too, waiting for its requests under way (server/shutdown cuts them after a grace).
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await redis?.close();
     },

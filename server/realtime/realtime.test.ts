@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
-import { collect, join, next, openSocket, sleep, type TestSocket } from '../test/sockets';
+import { eventually } from '../test/eventually';
+import { buildDashboard, buildSource } from '../test/factories';
+import { caughtUp, collect, join, next, openSocket, type TestSocket } from '../test/sockets';
 
 let s: TestServer;
 let sockets: TestSocket[] = [];
@@ -13,11 +15,8 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1, status: 'open' }] } });
-  // The source's field types follow the ingest a moment later, as a source change of their own: settle them first.
-  await s.app.fieldTypes.settle();
-  dash = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Live', dataSourceId: ds.id, isPublished: true } })).body;
+  ds = await buildSource(s, { records: [{ id: 1, status: 'open' }] });
+  dash = await buildDashboard(s, { source: ds, published: true });
 });
 afterEach(() => {
   sockets.forEach((x) => x.disconnect());
@@ -53,11 +52,15 @@ describe('rooms and auth', () => {
     expect(await join(v, 'datasource:join', ds.id)).toEqual({ ok: false, reason: 'Sign in as an editor or admin' });
     expect(await join(v, 'integration:join', 'x')).toEqual({ ok: false, reason: 'Sign in as an admin' });
     const heard = collect(v, 'admin:datasource:changed');
+    const a = await admin();
+    const adminHeard = next(a, 'admin:datasource:changed');
     await ingest([{ id: 2 }]);
-    await sleep(200);
+    // The admin's copy arrived: the viewer's would have been sent with it.
+    await adminHeard;
+    await caughtUp(v);
     expect(heard.items).toEqual([]);
     await expect(openSocket(s.url, 'wrong-token')).rejects.toThrow('Invalid admin token');
-    expect(await join(await admin(), 'datasource:join', ds.id)).toEqual({ ok: true });
+    expect(await join(a, 'datasource:join', ds.id)).toEqual({ ok: true });
   });
 });
 
@@ -70,8 +73,9 @@ describe('pushed changes', () => {
     const adminSeen = next(a, 'admin:datasource:changed');
     await ingest([{ id: 1, status: 'closed' }, { id: 2, status: 'open' }]);
     await ingest([{ id: 3, status: 'open' }]);
-    await sleep(300);
-    expect(deltas.items.map((d) => d.revision)).toEqual([2, 3]);
+    // A third change: once it is in, nothing else came between (no repeat, no gap).
+    await ingest([{ id: 4, status: 'open' }]);
+    await eventually(() => expect(deltas.items.map((d) => d.revision)).toEqual([2, 3, 4]));
     expect(deltas.items[0]).toMatchObject({ dataSourceId: ds.id, total: 2, part: 0, parts: 1 });
     expect(deltas.items[0].dashboardId).toBeUndefined();
     expect(deltas.items[0].records.map((r) => [r.recordId, r.data.status])).toEqual([['1', 'closed'], ['2', 'open']]);
@@ -84,8 +88,7 @@ describe('pushed changes', () => {
     await join(v, 'dashboard:join', dash.id);
     const deltas = collect(v, 'records:upserted');
     await ingest(Array.from({ length: 1200 }, (_, i) => ({ id: 100 + i, text: 'x'.repeat(50) })));
-    for (let i = 0; i < 50 && deltas.items.length < 3; i++) await sleep(100);
-    expect(deltas.items.map((d) => [d.part, d.parts, d.records.length])).toEqual([[0, 3, 500], [1, 3, 500], [2, 3, 200]]);
+    await eventually(() => expect(deltas.items.map((d) => [d.part, d.parts, d.records.length])).toEqual([[0, 3, 500], [1, 3, 500], [2, 3, 200]]));
     expect(new Set(deltas.items.map((d) => d.revision)).size).toBe(1);
   });
 
@@ -94,8 +97,7 @@ describe('pushed changes', () => {
     await join(v, 'dashboard:join', dash.id);
     const deltas = collect(v, 'records:upserted');
     await ingest(Array.from({ length: 20 }, (_, i) => ({ id: 500 + i, blob: 'x'.repeat(100_000) })));
-    for (let i = 0; i < 50 && deltas.items.reduce((n, d) => n + d.records.length, 0) < 20; i++) await sleep(100);
-    expect(deltas.items.reduce((n, d) => n + d.records.length, 0)).toBe(20);
+    await eventually(() => expect(deltas.items.reduce((n, d) => n + d.records.length, 0)).toBe(20));
     expect(deltas.items.length).toBeGreaterThanOrEqual(8);
     for (const d of deltas.items) expect(JSON.stringify(d).length).toBeLessThan(400_000);
     expect(deltas.items.map((d) => d.part)).toEqual(deltas.items.map((_, i) => i));
@@ -118,8 +120,14 @@ describe('pushed changes', () => {
     expect(await removed).toEqual({ dashboardId: dash.id });
     expect(await listRemoved).toEqual({ dashboardId: dash.id });
     const after = collect(v, 'records:upserted');
+    // A viewer of another dashboard on the source hears the ingest: the kicked one would have with it.
+    const other = await buildDashboard(s, { source: ds, published: true });
+    const w = await viewer();
+    await join(w, 'dashboard:join', other.id);
+    const heard = next(w, 'records:upserted');
     await ingest([{ id: 9 }]);
-    await sleep(300);
+    await heard;
+    await caughtUp(v);
     expect(after.items).toEqual([]);
   });
 
@@ -129,7 +137,13 @@ describe('pushed changes', () => {
     const heads = collect(v, 'dashboard:changed');
     await ingest([{ id: 5 }]);
     await s.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { keyMappings: { status: 'State' } } });
-    for (let i = 0; i < 30 && !heads.items.length; i++) await sleep(100);
+    await eventually(() => heads.items.length > 0 || null);
+    // A later ingest, its field types settled: still the one head.
+    const delta = next(v, 'records:upserted');
+    await ingest([{ id: 6 }]);
+    await delta;
+    await s.app.fieldTypes.settle();
+    await caughtUp(v);
     expect(heads.items).toHaveLength(1);
     expect(heads.items[0]).toMatchObject({ dashboardId: dash.id, dataSource: { keyMappings: { status: 'State' } }, dataSourceChanged: false });
   });

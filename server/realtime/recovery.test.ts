@@ -3,15 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
 import { createLogger } from '../log';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
+import { ADMIN_TOKEN, TEST_ENGINE, startTestServer, type TestServer } from '../test/harness';
+import { eventually } from '../test/eventually';
 import { freePort, startServerProcess } from '../test/processes';
-import { collect, join, next, sleep, type TestSocket } from '../test/sockets';
+import { caughtUp, collect, join, next, openSocket, type TestSocket } from '../test/sockets';
 
 let db: DatabaseHandle;
 let s: TestServer;
 
 beforeAll(async () => {
-  db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
+  db = await startDatabase(loadConfig({ SEED_DEMO: 'false', ...TEST_ENGINE }), createLogger('silent'));
   s = await startTestServer({ MONGODB_URI: db.uri });
 });
 afterAll(async () => {
@@ -60,8 +61,7 @@ describe('connection state recovery', () => {
       v.connect();
       await back;
       expect(v.recovered).toBe(true);
-      for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(seen).toEqual([2, 3]);
+      await eventually(() => expect(seen).toEqual([2, 3]));
       // Still in the source's audience, without joining again.
       const after = next(v, 'records:upserted');
       await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 4 }] } });
@@ -107,7 +107,7 @@ async function dropWhile(v: TestSocket, meanwhile: () => Promise<void>): Promise
   v.io.engine.close();
   await down;
   // The server has seen it go too (its session is kept for recovery, its rooms are no longer live).
-  for (let i = 0; i < 200 && s.app.realtime.io.of('/').sockets.has(id); i++) await sleep(10);
+  await eventually(() => !s.app.realtime.io.of('/').sockets.has(id), { interval: 10 });
   await meanwhile();
   const back = new Promise<void>((resolve, reject) => {
     v.once('connect', () => resolve());
@@ -147,10 +147,15 @@ describe('connection state recovery checks access again', () => {
         await ingest(x.ds, 3);
       });
       expect(v.recovered).toBe(true);
-      for (let i = 0; i < 100 && !removed.items.length; i++) await sleep(20);
-      expect(removed.items).toContainEqual({ dashboardId: x.d.id });
+      await eventually(() => expect(removed.items).toContainEqual({ dashboardId: x.d.id }));
+      // An admin following the source hears the next ingest: a delta to v would have gone with it.
+      const witness = await openSocket(s.url, ADMIN_TOKEN);
+      expect(await join(witness, 'datasource:join', x.ds.id)).toMatchObject({ ok: true });
+      const heard = next(witness, 'records:upserted');
       await ingest(x.ds, 4);
-      await sleep(300);
+      await heard;
+      witness.disconnect();
+      await caughtUp(v);
       expect(deltas.items).toEqual([]);
       // REST agrees: the view is gone.
       expect((await s.http('GET', restPath, { token: null })).status).toBe(404);
@@ -205,9 +210,10 @@ describe('connection state recovery checks access again', () => {
         await ingest(ds, 2);
       });
       expect(v.recovered).toBe(true);
-      for (let i = 0; i < 100 && (!deltas.items.length || !removed.items.length); i++) await sleep(20);
-      expect(deltas.items.map((e) => e.revision)).toEqual([2]);
-      expect(removed.items).toEqual([{ dashboardId: d.id }]);
+      await eventually(() => {
+        expect(deltas.items.map((e) => e.revision)).toEqual([2]);
+        expect(removed.items).toEqual([{ dashboardId: d.id }]);
+      });
       const after = next(v, 'dashboard:changed');
       await s.http('PATCH', `/api/admin/dashboards/${other.id}`, { body: { name: 'Renamed' } });
       expect((await after).dashboardId).toBe(other.id);
@@ -234,7 +240,8 @@ describe('connection state recovery checks access again', () => {
       const refused = new Promise<Error>((resolve) => v.once('connect_error', resolve));
       v.connect();
       expect(((await refused) as Error & { data?: { code?: string } }).data?.code).toBe('invalid_admin_token');
-      await sleep(200);
+      // Refused, it does not try again (reconnection is off): no packet can reach it.
+      expect(v.connected).toBe(false);
       expect(deltas.items).toEqual([]);
     } finally {
       v.disconnect();

@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage } from 'node:http';
 import mongoose from 'mongoose';
 import { rooms, type SocketData } from '@common/realtime';
 import type { AppContext } from '../context';
+import { isCrossSiteHandshake } from '../auth/cookies';
 import { isAdminToken } from '../middleware/guards';
 import type { DashboardDoc, ShareLinkDoc } from '../models';
 import { shareLinkStatus } from '../presenters/shareLink';
@@ -9,6 +11,7 @@ import { viewCacheOf } from '../viewCache';
 import { neededSources } from './publicRooms';
 import type { RealtimeServer } from './index';
 import { draftRoomDashboard, isPrivateRoom, mayHold, type Access } from './roomAccess';
+import { askerOf } from '../access/policy';
 
 interface Session {
   sid: string;
@@ -22,18 +25,30 @@ interface SessionAdapter {
   persistSession(session: Omit<Session, 'missedPackets'>): void;
 }
 
-/** The handshake `auth` of the connection being created: restoreSession is only given pid and offset. */
-const handshakeAuth = new AsyncLocalStorage<Record<string, unknown>>();
+/** The handshake of the connection being created (its `auth` and HTTP request): restoreSession is only given pid and offset. */
+interface Handshake {
+  auth: Record<string, unknown>;
+  request?: IncomingMessage;
+}
+const handshakeOf = new AsyncLocalStorage<Handshake>();
+
+/** A session socket recovers only from our own origin with the same session cookie, as its handshake authenticated. */
+function sameSession(ctx: AppContext, request: IncomingMessage | undefined, credentialHash: string): boolean {
+  if (!request) return false;
+  const encrypted = Boolean((request.socket as { encrypted?: boolean } | undefined)?.encrypted);
+  return !isCrossSiteHandshake({ headers: request.headers, encrypted }, ctx.config) && ctx.accounts.sessionHashOf(request.headers.cookie) === credentialHash;
+}
 
 /** What a recovering socket's credential still allows (sessions and tokens may have ended or changed), or null. */
-async function accessStill(ctx: AppContext, data: Partial<SocketData>, auth: Record<string, unknown>): Promise<Access | null> {
+async function accessStill(ctx: AppContext, data: Partial<SocketData>, { auth, request }: Handshake): Promise<Access | null> {
   if (data.via === 'adminToken') {
     const token = typeof auth.token === 'string' ? auth.token : null;
     return !ctx.config.ADMIN_TOKEN_DISABLED && isAdminToken(token, ctx.adminToken) ? { role: 'admin', dashboardIds: null } : null;
   }
+  if (data.via === 'session' && data.credentialHash && !sameSession(ctx, request, data.credentialHash)) return null;
   if ((data.via === 'session' || data.via === 'apiToken') && data.credentialHash) {
     const p = await ctx.accounts.lookupHash(data.via, data.credentialHash).catch(() => null);
-    return p ? { role: p.role, dashboardIds: p.user?.dashboardIds ?? null } : null;
+    return p ? askerOf(p) : null;
   }
   return null;
 }
@@ -47,9 +62,9 @@ const prefixed = (room: string, prefix: string) => room.startsWith(prefix) && ro
  * while the socket's credential (admin token in the handshake, session or personal token) still
  * allows them (roomAccess.ts: role and dashboard limits). Null: the credential is gone — no recovery (the handshake is checked anew).
  */
-async function recheck(ctx: AppContext, session: Session, auth: Record<string, unknown>): Promise<{ keep: string[]; removed: string[] } | null> {
+async function recheck(ctx: AppContext, session: Session, handshake: Handshake): Promise<{ keep: string[]; removed: string[] } | null> {
   const data = (session.data ?? {}) as Partial<SocketData>;
-  const access = await accessStill(ctx, data, auth);
+  const access = await accessStill(ctx, data, handshake);
   if (data.role && !access) return null;
   const keep: string[] = [];
   const removed: string[] = [];
@@ -100,17 +115,17 @@ const offsetOf = (packet: unknown[] | undefined): string | null => {
  * the client is told `dashboard:removed` for each dashboard it lost. Call after the adapter is set.
  */
 export function recheckRecoveredSessions(io: RealtimeServer, ctx: AppContext): void {
-  const nsp = io.of('/') as unknown as { _createSocket(client: unknown, auth: Record<string, unknown>): Promise<unknown>; adapter: SessionAdapter };
+  const nsp = io.of('/') as unknown as { _createSocket(client: { request?: IncomingMessage }, auth: Record<string, unknown>): Promise<unknown>; adapter: SessionAdapter };
   if (typeof nsp._createSocket !== 'function') throw new Error('socket.io changed: Namespace._createSocket is gone (recovery re-check)');
   const create = nsp._createSocket.bind(nsp);
-  nsp._createSocket = (client, auth) => handshakeAuth.run(auth ?? {}, () => create(client, auth));
+  nsp._createSocket = (client, auth) => handshakeOf.run({ auth: auth ?? {}, request: client?.request }, () => create(client, auth));
 
   const adapter = nsp.adapter;
   const restore = adapter.restoreSession.bind(adapter);
   adapter.restoreSession = async (pid, offset) => {
     const first = await restore(pid, offset);
     if (!first) return first;
-    const verdict = await recheck(ctx, first, handshakeAuth.getStore() ?? {});
+    const verdict = await recheck(ctx, first, handshakeOf.getStore() ?? { auth: {} });
     if (!verdict) return null;
     const changed = verdict.keep.length !== first.rooms.length;
     // The session again, with the rooms that passed; its packets since the first read (or, when a

@@ -1,15 +1,11 @@
 import mongoose from 'mongoose';
 import { rooms } from '@common/realtime';
-import { roleIncludes, type Role } from '@common/schemas/auth';
 import type { AppContext } from '../context';
 import type { DashboardDoc } from '../models';
-import { dashboardIdsOnSource } from '../services/shareLinks';
+import { hasRole, isLimited, mayFollowSource, mayUseDashboard, type Asker } from '../access/policy';
 
-/** What a socket's credential allows: its role and the dashboards it is limited to (null: all). */
-export interface Access {
-  role: Role | null;
-  dashboardIds: string[] | null;
-}
+/** What a socket's credential allows: its role and the dashboards it is limited to (null: all), as the access policy reads it. */
+export type Access = Asker;
 
 /**
  * Where the console hears about dashboards and data sources: admins, and editors with every
@@ -35,7 +31,7 @@ export const draftRoomDashboard = (room: string) => (room.startsWith(DRAFT) && r
 
 /** An unpublished (or any) dashboard a signed-in person may read, or null (no role, outside their dashboards, gone). */
 export async function readableDashboard(ctx: AppContext, access: Access, dashboardId: string): Promise<DashboardDoc | null> {
-  if (!access.role || (access.dashboardIds && !access.dashboardIds.includes(dashboardId)) || !mongoose.isObjectIdOrHexString(dashboardId)) return null;
+  if (!mayUseDashboard(access, dashboardId) || !mongoose.isObjectIdOrHexString(dashboardId)) return null;
   return ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
 }
 
@@ -46,17 +42,11 @@ export async function readableDashboard(ctx: AppContext, access: Access, dashboa
  * The one check of joins, recovered sockets and changed dashboard limits.
  */
 export async function mayHold(ctx: AppContext, access: Access, room: string): Promise<boolean> {
-  const { role, dashboardIds: limit } = access;
-  if (!role) return false;
-  if (room === rooms.admin || room.startsWith(INTEGRATION)) return role === 'admin';
-  if (room === rooms.team) return roleIncludes(role, 'editor') && !limit;
-  if (room.startsWith(TEAM_DASHBOARD)) return roleIncludes(role, 'editor') && Boolean(limit?.includes(room.slice(TEAM_DASHBOARD.length)));
-  if (room.startsWith(DATASOURCE)) {
-    if (!roleIncludes(role, 'editor')) return false;
-    if (!limit) return true;
-    const onSource = await dashboardIdsOnSource(ctx, room.slice(DATASOURCE.length));
-    return onSource.some((d) => limit.includes(d));
-  }
+  if (!access.role) return false;
+  if (room === rooms.admin || room.startsWith(INTEGRATION)) return hasRole(access, 'admin');
+  if (room === rooms.team) return hasRole(access, 'editor') && !isLimited(access);
+  if (room.startsWith(TEAM_DASHBOARD)) return hasRole(access, 'editor') && isLimited(access) && mayUseDashboard(access, room.slice(TEAM_DASHBOARD.length));
+  if (room.startsWith(DATASOURCE)) return mayFollowSource(ctx, access, room.slice(DATASOURCE.length));
   const draft = draftRoomDashboard(room);
   if (draft) return Boolean(await readableDashboard(ctx, access, draft));
   return false;

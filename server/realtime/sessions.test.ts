@@ -1,6 +1,7 @@
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
+import { eventually } from '../test/eventually';
 import { startTestServer, type TestServer } from '../test/harness';
 import { useCluster } from '../test/cluster';
 import { PASSWORD, addPerson, asCookie, cookieOf } from '../test/people';
@@ -90,8 +91,7 @@ describe('sockets of signed-in people', () => {
       // The session ended, so the adapter's recovery check (recoveryCheck.ts) refuses to recover it:
       // the handshake is checked anew and the socket comes back signed out, in no private room.
       expect(socket.recovered).toBe(false);
-      for (let i = 0; i < 100 && roomsOf().length; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(roomsOf()).toEqual([]);
+      await eventually(() => expect(roomsOf()).toEqual([]));
     } finally {
       socket.disconnect();
     }
@@ -106,7 +106,7 @@ describe('revocation across two processes', () => {
     const onB = (method: string, path: string) => fetch(cluster.b.url + path, { method, headers: { cookie: p.cookie } });
     expect((await onB('GET', '/api/admin/dashboards')).status).toBe(200); // B caches the session now
     const socket = await cookieSocket(cluster.b.url, p.cookie);
-    expect(await join(socket, 'datasource:join', 'x')).toEqual({ ok: true });
+    expect(await join(socket, 'datasource:join', '0123456789abcdef01234567')).toEqual({ ok: true });
     const closed = disconnected(socket);
     // Sign out everywhere on A.
     expect((await p.http('DELETE', '/api/auth/sessions')).status).toBe(200);

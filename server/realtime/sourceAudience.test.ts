@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
+import { eventually } from '../test/eventually';
+import { buildDashboard, buildSource } from '../test/factories';
 import { startTestServer, type TestServer } from '../test/harness';
-import { collect, join, next, openSocket, sleep, type TestSocket } from '../test/sockets';
+import { caughtUp, collect, join, next, openSocket, type TestSocket } from '../test/sockets';
 
 let s: TestServer;
 let sockets: TestSocket[] = [];
@@ -16,12 +18,10 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  other = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Orders' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: other.sourceId, records: [{ no: 'a' }] } });
-  d1 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'One', dataSourceId: ds.id, isPublished: true } })).body;
-  d2 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Two', dataSourceId: ds.id, isPublished: true } })).body;
+  ds = await buildSource(s, { name: 'Tickets', records: [{ id: 1 }] });
+  other = await buildSource(s, { name: 'Orders', records: [{ no: 'a' }] });
+  d1 = await buildDashboard(s, { source: ds, name: 'One', published: true });
+  d2 = await buildDashboard(s, { source: ds, name: 'Two', published: true });
 });
 afterEach(() => {
   sockets.forEach((x) => x.disconnect());
@@ -36,11 +36,15 @@ const viewer = async (...dashboards: string[]) => {
 };
 const ingest = (sourceId: string, records: unknown[]) => s.http('POST', '/api/data/ingest', { body: { sourceId, records } });
 
-/** Waits until `cond` holds, polling, or fails after `ms`. */
-async function until(cond: () => boolean, ms = 5000) {
-  for (const end = Date.now() + ms; !cond() && Date.now() < end; ) await sleep(20);
-  expect(cond()).toBe(true);
-}
+/** Whether a socket is in the audience of a source on the server. */
+const inAudience = (v: TestSocket, sourceId: string) => s.app.realtime.io.sockets.sockets.get(v.id!)?.rooms.has(rooms.source(sourceId));
+
+/** A new viewer of another published dashboard on the source: hearing the next ingest, it witnesses that it went out. */
+const witness = async (dataSourceId: string) => {
+  const d = await buildDashboard(s, { source: { id: dataSourceId }, name: 'Witness', published: true });
+  const v = await viewer(d.id);
+  return { heard: next(v, 'records:upserted') };
+};
 
 describe("a source's public audience", () => {
   it('gets each record delta once, whatever number of dashboards on the source it views', async () => {
@@ -50,9 +54,11 @@ describe("a source's public audience", () => {
     const seen = [both, one, two].map((v) => collect(v, 'records:upserted'));
     await ingest(ds.sourceId, [{ id: 2 }]);
     await ingest(ds.sourceId, [{ id: 3 }]);
-    await until(() => seen.every((c) => c.items.length >= 2));
-    await sleep(200);
-    for (const c of seen) expect(c.items.map((d) => [d.dataSourceId, d.revision, d.records[0].recordId])).toEqual([[ds.id, 2, '2'], [ds.id, 3, '3']]);
+    // A third: once it is in, no repeat of the first two can still be on its way.
+    await ingest(ds.sourceId, [{ id: 4 }]);
+    await eventually(() => {
+      for (const c of seen) expect(c.items.map((d) => [d.dataSourceId, d.revision, d.records[0].recordId])).toEqual([[ds.id, 2, '2'], [ds.id, 3, '3'], [ds.id, 4, '4']]);
+    });
   });
 
   it('sends deltas without a database read per event', async () => {
@@ -77,15 +83,16 @@ describe("a source's public audience", () => {
     expect(await changed).toMatchObject({ dashboardId: d1.id, dataSourceChanged: true });
     const deltas = collect(v, 'records:upserted');
     await ingest(ds.sourceId, [{ id: 5 }]);
+    // Deltas go out in the order of the ingests: once Orders' arrived, a Tickets one would have come first.
     await ingest(other.sourceId, [{ no: 'b' }]);
-    await until(() => deltas.items.length >= 1);
-    await sleep(200);
-    expect(deltas.items.map((d) => d.dataSourceId)).toEqual([other.id]);
+    await eventually(() => expect(deltas.items.map((d) => d.dataSourceId)).toEqual([other.id]));
 
     v.emit('dashboard:leave', d1.id);
-    await sleep(100);
+    await eventually(() => inAudience(v, other.id) === false);
+    const { heard } = await witness(other.id);
     await ingest(other.sourceId, [{ no: 'c' }]);
-    await sleep(300);
+    await heard;
+    await caughtUp(v);
     expect(deltas.items).toHaveLength(1);
   });
 
@@ -98,13 +105,15 @@ describe("a source's public audience", () => {
     await s.http('DELETE', `/api/admin/dashboards/${d2.id}`);
     await Promise.all([gone1, gone2]);
     const after = [v1, v2].map((v) => collect(v, 'records:upserted'));
+    const { heard } = await witness(ds.id);
     await ingest(ds.sourceId, [{ id: 8 }]);
-    await sleep(300);
+    await heard;
+    await Promise.all([v1, v2].map(caughtUp));
     expect(after.map((c) => c.items.length)).toEqual([0, 0]);
   });
 
   it('keeps the deltas of a socket that still views another dashboard of the source when one is unpublished, and only then', async () => {
-    const d3 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Three', dataSourceId: other.id, isPublished: true } })).body;
+    const d3 = await buildDashboard(s, { source: other, name: 'Three', published: true });
     const both = await viewer(d1.id, d2.id);
     const only = await viewer(d1.id, d3.id);
     const gone = [next(both, 'dashboard:removed'), next(only, 'dashboard:removed')];
@@ -114,19 +123,18 @@ describe("a source's public audience", () => {
     await ingest(ds.sourceId, [{ id: 9 }]);
     // Deltas go out in the order of the ingests: once Orders' delta reached `only`, Tickets' would have too.
     await ingest(other.sourceId, [{ no: 'z' }]);
-    await until(() => seenBoth.items.length === 1 && seenOnly.items.length === 1);
+    await eventually(() => seenBoth.items.length === 1 && seenOnly.items.length === 1);
     expect(seenBoth.items.map((d) => [d.dataSourceId, d.records[0].recordId])).toEqual([[ds.id, '9']]);
     expect(seenOnly.items.map((d) => d.dataSourceId)).toEqual([other.id]);
 
     // Leaving the last dashboard of the source ends its deltas.
-    const inTicketsAudience = () => s.app.realtime.io.sockets.sockets.get(both.id!)?.rooms.has(rooms.source(ds.id));
-    expect(inTicketsAudience()).toBe(true);
+    expect(inAudience(both, ds.id)).toBe(true);
     both.emit('dashboard:leave', d2.id);
-    await until(() => inTicketsAudience() === false);
+    await eventually(() => inAudience(both, ds.id) === false);
     const marker = await viewer(d2.id);
     const seenMarker = collect(marker, 'records:upserted');
     await ingest(ds.sourceId, [{ id: 10 }]);
-    await until(() => seenMarker.items.length === 1);
+    await eventually(() => seenMarker.items.length === 1);
     expect(seenBoth.items).toHaveLength(1);
   });
 });

@@ -1,17 +1,18 @@
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
+import { eventually } from '../test/eventually';
+import { buildDashboard, buildPerson, buildSource } from '../test/factories';
 import { startTestServer, type TestServer } from '../test/harness';
 import { useCluster } from '../test/cluster';
-import { addPerson } from '../test/people';
 import { collect, cookieSocket, join, next, nextWhere, type TestSocket } from '../test/sockets';
 
 type Http = TestServer['http'];
 
 /** A data source with a draft dashboard on it. */
-async function draftOnSource(http: Http, name: string) {
-  const ds = (await http('POST', '/api/admin/data-sources', { body: { name } })).body;
-  const dashboard = (await http('POST', '/api/admin/dashboards', { body: { name: `${name} board`, dataSourceId: ds.id } })).body;
+async function draftOnSource(server: TestServer, name: string) {
+  const ds = await buildSource(server, { name });
+  const dashboard = await buildDashboard(server, { source: ds, name: `${name} board` });
   return { ds, dashboard };
 }
 
@@ -24,14 +25,6 @@ async function roomsOf(s: TestServer, socket: TestSocket): Promise<string[]> {
   return [...(remote?.rooms ?? [])].filter((r) => r !== socket.id).sort();
 }
 
-async function until(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 150; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe('signed-in people in rooms', () => {
   let s: TestServer;
   beforeAll(async () => {
@@ -40,9 +33,9 @@ describe('signed-in people in rooms', () => {
   afterAll(() => s.close());
 
   it('shows a draft live to a signed-in person who may read it, and to nobody else', async () => {
-    const { ds, dashboard } = await draftOnSource(s.http, 'Drafted');
-    const viewer = await addPerson(s, 'viewer');
-    const limited = await addPerson(s, 'viewer', { dashboardIds: ['0123456789abcdef01234567'] });
+    const { ds, dashboard } = await draftOnSource(s, 'Drafted');
+    const viewer = await buildPerson(s, 'viewer');
+    const limited = await buildPerson(s, 'viewer', { dashboardIds: ['0123456789abcdef01234567'] });
     const socket = await cookieSocket(s.url, viewer.cookie);
     const anonymous = await cookieSocket(s.url, 'livedash_session=none');
     const outside = await cookieSocket(s.url, limited.cookie);
@@ -74,16 +67,16 @@ describe('signed-in people in rooms', () => {
       const removed = next(socket, 'dashboard:removed');
       await s.http('DELETE', `/api/admin/dashboards/${dashboard.id}`);
       expect(await removed).toEqual({ dashboardId: dashboard.id });
-      await until(async () => (await roomsOf(s, socket)).length === 0, 'the deleted draft\'s rooms to be left');
+      await eventually(async () => (await roomsOf(s, socket)).length === 0, { timeout: 3_000, what: 'the deleted draft\'s rooms to be left' });
     } finally {
       [socket, anonymous, outside].forEach((x) => x.disconnect());
     }
   });
 
   it('keeps a signed-in viewer on a dashboard that is unpublished under it (as a draft); anonymous viewers are told it is gone', async () => {
-    const { ds, dashboard } = await draftOnSource(s.http, 'Unpublished');
+    const { ds, dashboard } = await draftOnSource(s, 'Unpublished');
     await s.http('PATCH', `/api/admin/dashboards/${dashboard.id}`, { body: { isPublished: true } });
-    const viewer = await addPerson(s, 'viewer');
+    const viewer = await buildPerson(s, 'viewer');
     const signedIn = await cookieSocket(s.url, viewer.cookie);
     const anonymous = await cookieSocket(s.url, 'livedash_session=none');
     try {
@@ -92,7 +85,7 @@ describe('signed-in people in rooms', () => {
       const told = next(anonymous, 'dashboard:removed');
       await s.http('PATCH', `/api/admin/dashboards/${dashboard.id}`, { body: { isPublished: false } });
       expect(await told).toEqual({ dashboardId: dashboard.id });
-      await until(async () => (await roomsOf(s, anonymous)).length === 0, 'the anonymous viewer to leave');
+      await eventually(async () => (await roomsOf(s, anonymous)).length === 0, { timeout: 3_000, what: 'the anonymous viewer to leave' });
       expect(await roomsOf(s, signedIn)).toEqual([rooms.draft(dashboard.id), rooms.source(ds.id)]);
       const delta = next(signedIn, 'records:upserted');
       await ingest(s.http, ds.sourceId, 1);
@@ -104,8 +97,8 @@ describe('signed-in people in rooms', () => {
   });
 
   it('checks a draft again when its viewer recovers after a gap: kept while allowed, left and told once outside the limits', async () => {
-    const { ds, dashboard } = await draftOnSource(s.http, 'Recovered');
-    const p = await addPerson(s, 'viewer', { dashboardIds: [dashboard.id] });
+    const { ds, dashboard } = await draftOnSource(s, 'Recovered');
+    const p = await buildPerson(s, 'viewer', { dashboardIds: [dashboard.id] });
     const socket: TestSocket = connect(s.url, { transports: ['websocket'], extraHeaders: { cookie: p.cookie }, forceNew: true, reconnectionDelay: 100, reconnectionDelayMax: 300 });
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     /** The network drops; `meanwhile` runs; the socket comes back (recovered). */
@@ -140,10 +133,10 @@ describe('signed-in people in rooms', () => {
   });
 
   it('lets editors hear dashboard and data source changes (limited ones only of their dashboards and sources), not the admin-only events', async () => {
-    const { ds, dashboard } = await draftOnSource(s.http, 'Team');
-    const other = await draftOnSource(s.http, 'Elsewhere');
-    const editor = await addPerson(s, 'editor');
-    const limitedEditor = await addPerson(s, 'editor', { dashboardIds: [dashboard.id] });
+    const { ds, dashboard } = await draftOnSource(s, 'Team');
+    const other = await draftOnSource(s, 'Elsewhere');
+    const editor = await buildPerson(s, 'editor');
+    const limitedEditor = await buildPerson(s, 'editor', { dashboardIds: [dashboard.id] });
     const team = await cookieSocket(s.url, editor.cookie);
     const limited = await cookieSocket(s.url, limitedEditor.cookie);
     const activity = collect(team, 'admin:activity');
@@ -184,9 +177,9 @@ describe('a narrowed dashboard limit on open sockets, across processes', () => {
 
   it('leaves the rooms of dashboards and sources no longer allowed at once, and tells the viewer', async () => {
     const { a } = cluster;
-    const kept = await draftOnSource(a.http, 'Kept');
-    const lost = await draftOnSource(a.http, 'Lost');
-    const p = await addPerson(a, 'editor', { dashboardIds: [kept.dashboard.id, lost.dashboard.id] });
+    const kept = await draftOnSource(a, 'Kept');
+    const lost = await draftOnSource(a, 'Lost');
+    const p = await buildPerson(a, 'editor', { dashboardIds: [kept.dashboard.id, lost.dashboard.id] });
     // The person's socket is on the other process (B); the admin changes the limit on A.
     const socket = await cookieSocket(cluster.b.url, p.cookie);
     try {
@@ -201,7 +194,7 @@ describe('a narrowed dashboard limit on open sockets, across processes', () => {
       const told = next(socket, 'dashboard:removed');
       expect((await a.http('PATCH', `/api/admin/users/${p.id}`, { body: { dashboardIds: [kept.dashboard.id] } })).status).toBe(200);
       expect(await told).toEqual({ dashboardId: lost.dashboard.id });
-      await until(async () => (await roomsOf(a, socket)).length === 4, 'the lost rooms to be left');
+      await eventually(async () => (await roomsOf(a, socket)).length === 4, { timeout: 3_000, what: 'the lost rooms to be left' });
       expect(await roomsOf(a, socket)).toEqual([rooms.dataSource(kept.ds.id), rooms.draft(kept.dashboard.id), rooms.source(kept.ds.id), rooms.teamDashboard(kept.dashboard.id)].sort());
       // Nothing of the lost source reaches it any more; the kept one still does.
       const deltas = collect(socket, 'records:upserted');
@@ -211,14 +204,14 @@ describe('a narrowed dashboard limit on open sockets, across processes', () => {
       await keptDelta;
       expect(deltas.items.map((e) => e.dataSourceId)).not.toContain(lost.ds.id);
       // The kept dashboard moves to another source: its old one is no longer theirs, its room is left.
-      const moved = await draftOnSource(a.http, 'Moved to');
+      const moved = await draftOnSource(a, 'Moved to');
       expect((await a.http('PATCH', `/api/admin/dashboards/${kept.dashboard.id}`, { body: { dataSourceId: moved.ds.id } })).status).toBe(200);
-      await until(async () => !(await roomsOf(a, socket)).includes(rooms.dataSource(kept.ds.id)), 'the former source\'s room to be left');
+      await eventually(async () => !(await roomsOf(a, socket)).includes(rooms.dataSource(kept.ds.id)), { timeout: 3_000, what: 'the former source\'s room to be left' });
       expect(await join(socket, 'datasource:join', kept.ds.id)).toMatchObject({ ok: false });
       expect(await join(socket, 'datasource:join', moved.ds.id)).toEqual({ ok: true });
       // Every dashboard again: the person joins the team room (console events) at once.
       await a.http('PATCH', `/api/admin/users/${p.id}`, { body: { dashboardIds: null } });
-      await until(async () => (await roomsOf(a, socket)).includes(rooms.team), 'the team room');
+      await eventually(async () => (await roomsOf(a, socket)).includes(rooms.team), { timeout: 3_000, what: 'the team room' });
       expect(await roomsOf(a, socket)).not.toContain(rooms.teamDashboard(kept.dashboard.id));
     } finally {
       socket.disconnect();

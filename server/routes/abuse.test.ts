@@ -27,8 +27,8 @@ describe('abuse gets a fast, explained 4xx', () => {
     await expect(openSocket(s.url, 'another-guess')).rejects.toMatchObject({ data: { code: 'rate_limited' } });
   });
 
-  it('limits ingest requests per credential', async () => {
-    const other = await startTestServer({ RATE_LIMIT_INGEST: '2' });
+  it('limits ingest requests per credential and per data source', async () => {
+    const other = await startTestServer({ RATE_LIMIT_INGEST: '2', RATE_LIMIT_INGEST_SOURCE: '3' });
     try {
       const ds = (await other.http('POST', '/api/admin/data-sources', { body: { name: 'Limited' } })).body;
       const send = (token: string) => other.http('POST', '/api/data/ingest', { token, body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
@@ -37,9 +37,14 @@ describe('abuse gets a fast, explained 4xx', () => {
       expect(second.headers.get('ratelimit-remaining')).toBe('0');
       const third = await send(ds.ingestKey);
       expect(third.status).toBe(429);
-      expect(third.body.error.message).toContain('Too many ingest requests with this credential: the limit is 2 per minute');
-      // Another credential has its own budget.
+      expect(third.body.error.message).toContain('Too many ingest requests with this credential: the limit is 2 per 10 seconds');
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Another credential has its own budget, but the source's is shared: 2 of its 3 are spent.
       expect((await send(ADMIN_TOKEN)).status).toBe(200);
+      const full = await send(ADMIN_TOKEN);
+      expect(full.status).toBe(429);
+      expect(full.body.error.message).toMatch(/^Too many ingest requests into this data source: the limit is 3 per 10 seconds\. Try again in \d+ s\.$/);
+      expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
     } finally {
       await other.close();
     }

@@ -20,12 +20,12 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/openapi.json': { summary: 'This API as an OpenAPI 3.1 document, generated from the routes', answer: 'OpenAPI 3.1 document' },
 
   'POST /api/data/ingest': {
-    summary: 'Ingest records in any of the four formats (standard, Zendesk, generic, direct array); ?primaryKey= names the key field',
+    summary: 'Ingest records in any of the four formats (standard, Zendesk, generic, direct array); ?primaryKey= names the key field; an Idempotency-Key header makes a retry answer the first result (24 h)',
     answer: 'Ingest report {success, format, received, inserted, updated, rejected, rejections, sources}',
     body: 'JSON: {sourceId, primaryKey?, records:[…]} | {sourceId, results:[…]} | {sourceId, data:[…]} | [{sourceId, …}, …]',
   },
   'POST /api/data/sources/:sourceId/records': {
-    summary: "A source's own URL: one JSON object, a JSON array, NDJSON or CSV; key in the Authorization header or ?key=; mode=merge|replace",
+    summary: "A source's own URL: one JSON object, a JSON array, NDJSON or CSV; key in the Authorization header or ?key=; mode=merge|replace; Idempotency-Key as on /api/data/ingest",
     answer: 'Ingest report plus warnings',
     body: 'application/json (an object or an array of objects), application/x-ndjson, text/csv (header row)',
   },

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Audience } from '../middleware/guards';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
 import { headOnlyRequest } from '../test/rawHttp';
-import { addPerson, type Person } from '../test/people';
+import { buildPerson } from '../test/factories';
+import type { Person } from '../test/people';
 
 interface RouteInfo {
   method: string;
@@ -78,7 +79,8 @@ describe('trust boundary: every route declares its audience', () => {
       ['GET', '/api/admin/analytics', 'editor'], ['GET', '/api/admin/activity', 'admin'],
       ['GET', '/api/integrations', 'admin'], ['POST', '/api/integrations/zendesk/config', 'admin'],
       ['GET', '/api/admin/users', 'admin'], ['POST', '/api/admin/users', 'admin'], ['PATCH', '/api/admin/users/:id', 'admin'],
-      ['GET', '/api/auth/me', 'viewer'], ['POST', '/api/auth/tokens', 'viewer'],
+      ['GET', '/api/admin/users/:id/tokens', 'admin'], ['DELETE', '/api/admin/users/:id/tokens/:tokenId', 'admin'],
+      ['GET', '/api/auth/me', 'viewer'], ['POST', '/api/auth/tokens', 'viewer'], ['DELETE', '/api/auth/tokens', 'viewer'],
       ['GET', '/api/admin/engine', 'admin'], ['GET', '/api/admin/health', 'admin'],
       ['GET', '/api/admin/data-sources/:id/export', 'editor'],
     ];
@@ -108,7 +110,7 @@ describe('trust boundary: every route declares its audience', () => {
 
   it('lets each role through exactly the routes its audience allows: 403 for the others, never 401', async () => {
     const people: Record<'viewer' | 'editor' | 'admin', Person> = {
-      viewer: await addPerson(s, 'viewer'), editor: await addPerson(s, 'editor'), admin: await addPerson(s, 'admin'),
+      viewer: await buildPerson(s, 'viewer'), editor: await buildPerson(s, 'editor'), admin: await buildPerson(s, 'admin'),
     };
     const rank = { viewer: 1, editor: 2, admin: 3 } as const;
     // These end the session they are called with: each gets a fresh person.
@@ -116,7 +118,7 @@ describe('trust boundary: every route declares its audience', () => {
     const signedIn = routes.filter((r) => r.audience === 'viewer' || r.audience === 'editor' || r.audience === 'admin');
     for (const r of signedIn) {
       for (const role of ['viewer', 'editor', 'admin'] as const) {
-        const person = endsSession.has(`${r.method} ${r.path}`) ? await addPerson(s, role) : people[role];
+        const person = endsSession.has(`${r.method} ${r.path}`) ? await buildPerson(s, role) : people[role];
         const body = ['POST', 'PATCH', 'PUT'].includes(r.method) ? {} : undefined;
         const res = await person.http(r.method, concrete(r.path), { body });
         if (rank[role] >= rank[r.audience as 'viewer']) {

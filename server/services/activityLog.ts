@@ -11,6 +11,7 @@ import type { IngestState } from '../middleware/guards';
 import { presentActivity } from '../presenters/activity';
 import { ROUTE_ACTIVITY } from './activityRoutes';
 import { cachedSource } from './sourceCache';
+import { MinuteSummaries, type MinuteCounts, type SummaryHead } from './minuteSummaries';
 import type { Principal } from '../auth/accounts';
 
 type Optional = 'address' | 'objectType' | 'objectId' | 'objectName' | 'credential' | 'keyHint' | 'details' | 'actor' | 'userId';
@@ -31,6 +32,8 @@ export const actorOf = (p: Principal): Actor =>
 export interface ActivityLog {
   /** Adds an entry (written in batches) and announces it at once. */
   record(input: ActivityInput): void;
+  /** Adds counts to the minute's summary of this kind and object (frequent events: one entry per minute, announced as it is written). */
+  countPerMinute(head: Omit<ActivityInput, 'summary'>, counts: MinuteCounts): void;
   /** Names the person (or the admin token) acting in the current request; later entries of the request carry it. */
   identify(principal: Principal): void;
   /** A credential was refused (one call in the route guards). */
@@ -40,11 +43,19 @@ export interface ActivityLog {
   list(query: ActivityQuery): Promise<ActivityEntryDto[]>;
   flush(): Promise<void>;
   close(): Promise<void>;
+  /** Entries and per-minute summaries waiting to be written (with the summaries of this minute, at most ACTIVITY_MAX_QUEUED are held). */
+  queued(): number;
+  /** Entries dropped since start because the queue was full. */
+  dropped(): number;
 }
 
 /** How long entries wait to be written together, and the most written at once. */
 const FLUSH_MS = 250;
 const BATCH = 500;
+/** How often ingest summaries are written while only they have news (the live feed follows them). */
+const SUMMARY_FLUSH_MS = 5_000;
+/** At most one "dropped" warning per this long. */
+const DROP_WARN_MS = 60_000;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -58,24 +69,68 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 export async function startActivityLog(app: { conn: Connection; config: Config; log: Logger; events: DomainEventBus }): Promise<ActivityLog> {
   const model: Model<ActivityEntryDoc> = await activityModel(app.conn, app.config.ACTIVITY_RETENTION_DAYS, (m, e) => app.log.error(m, e));
   const request = new AsyncLocalStorage<{ address: string | null; actor?: Actor }>();
+  // The queue is bounded: entries (and open ingest summaries) past ACTIVITY_MAX_QUEUED are dropped,
+  // counted and logged — a database that cannot keep up never grows the process's memory.
+  const max = app.config.ACTIVITY_MAX_QUEUED;
   const pending: ActivityEntryDoc[] = [];
+  const summaries = new MinuteSummaries(max);
+  let dropped = 0;
+  let droppedSinceWarning = 0;
+  let lastWarning = 0;
+  const drop = (n: number) => {
+    dropped += n;
+    droppedSinceWarning += n;
+    if (Date.now() - lastWarning < DROP_WARN_MS) return;
+    app.log.warn(`activity log: ${droppedSinceWarning} entries dropped (${dropped} since start): the database does not keep up with ${max} queued (ACTIVITY_MAX_QUEUED)`);
+    lastWarning = Date.now();
+    droppedSinceWarning = 0;
+  };
   let timer: NodeJS.Timeout | null = null;
-  let writing: Promise<void> = Promise.resolve();
+  /** One write at a time; what arrives meanwhile waits in `pending` (bounded), not in a chain of batches. */
+  let writing: Promise<void> | null = null;
+  let again = false;
   /** Ingest entries still looking up their sources (awaited on close). */
   const inFlight = new Set<Promise<void>>();
 
-  const flush = () => {
+  const write = async () => {
+    do {
+      again = false;
+      const batch = pending.splice(0, BATCH);
+      const { ops, entries } = summaries.take();
+      try {
+        if (batch.length) await model.insertMany(batch, { ordered: false });
+        if (ops.length) await model.bulkWrite(ops, { ordered: false });
+        for (const entry of entries) app.events.emit('activity.recorded', { entry: presentActivity(entry) });
+      } catch (e) {
+        app.log.error('activity log: write failed', e);
+        drop(batch.length + ops.length);
+        // What is still pending waits for the next entry's flush: no retry loop against a failing database.
+        return;
+      }
+    } while (again || pending.length);
+  };
+  const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
     timer = null;
-    const batch = pending.splice(0, pending.length);
-    if (batch.length) {
-      writing = writing
-        .then(async () => {
-          for (let i = 0; i < batch.length; i += BATCH) await model.insertMany(batch.slice(i, i + BATCH), { ordered: false });
-        })
-        .catch((e) => app.log.error('activity log: write failed', e));
+    if (writing) {
+      // The write under way takes what is pending when it finishes; this caller waits for that.
+      again = true;
+      return writing;
     }
+    writing = write().finally(() => (writing = null));
     return writing;
+  };
+  const schedule = (ms: number) => {
+    if (pending.length >= BATCH) void flush();
+    else timer ??= setTimeout(() => void flush(), ms);
+  };
+
+  const countPerMinute = (input: Omit<ActivityInput, 'summary'>, counts: MinuteCounts) => {
+    const head = {
+      objectType: null, objectId: null, objectName: null, credential: null, keyHint: null, actor: null, userId: null, address: null, ...input, details: input.details ?? {},
+    } as SummaryHead;
+    if (pending.length + summaries.size >= max || !summaries.add(head, counts)) return drop(1);
+    schedule(SUMMARY_FLUSH_MS);
   };
 
   const record = (input: ActivityInput) => {
@@ -88,41 +143,44 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
       ...store?.actor,
       ...input,
     } as ActivityEntryDoc;
+    if (pending.length + summaries.size >= max) return drop(1);
     pending.push(doc);
     app.events.emit('activity.recorded', { entry: presentActivity(doc) });
-    if (pending.length >= BATCH) void flush();
-    else timer ??= setTimeout(() => void flush(), FLUSH_MS);
+    schedule(FLUSH_MS);
   };
 
-  /** The entry of an ingest request: per source, the counts; the credential's kind and hint. */
-  /** The ingest routes: their entry holds counts and the credential's kind, never a key (nor the URL's query). */
+  /** The ingest routes: summarised per source, credential and minute (counts and the credential's kind, never a key nor the URL's query). */
   const INGEST_ROUTES = new Set(['POST /api/data/ingest', 'POST /api/data/sources/:sourceId/records']);
 
   async function ingestEntry(ctx: Context, address: string | null, status: number) {
     const who = (ctx.state as Partial<IngestState>).ingestCredential;
     const answer = isObject(ctx.body) ? ctx.body : {};
     const sources = Array.isArray(answer.sources) ? answer.sources.filter(isObject) : [];
-    const sourceIds = sources.map((s) => str(s.sourceId)).filter((s): s is string => s !== null);
+    const named = sources.map((s) => str(s.sourceId)).filter((s): s is string => s !== null);
+    // A refused request has no answer naming its source: its URL may (the source's own URL).
+    const sourceIds = named.length ? named : [(ctx as Context & { params?: Record<string, string> }).params?.sourceId].filter((s): s is string => Boolean(s));
     // Cached (sourceCache): a burst of single-record ingests reads no source per request here either.
     const found = await Promise.all(sourceIds.map((id) => cachedSource(app, 'ref', id, () => app.conn.models.DataSource.findOne({ sourceId: id }).lean<DataSourceDoc>())));
     const docs = found.filter((d): d is DataSourceDoc => d !== null);
     const first = docs[0];
     const count = (k: string) => (typeof answer[k] === 'number' ? (answer[k] as number) : 0);
     const ok = status < 400;
-    record({
-      kind: 'ingest',
-      category: 'ingest',
-      objectType: 'dataSource',
-      objectId: first ? String(first._id) : null,
-      objectName: docs.map((d) => d.name).join(', ') || null,
-      summary: ok
-        ? `Ingest: ${count('received')} received, ${count('inserted')} inserted, ${count('updated')} updated, ${count('rejected')} rejected`
-        : `Ingest refused (${status})`,
-      address,
-      ...(who && !who.admin ? { credential: 'ingestKey' as const, actor: `ingest key ${first?.ingestKeyHint ?? ''}`.trim(), userId: null } : {}),
-      keyHint: who && !who.admin ? (first?.ingestKeyHint ?? null) : null,
-      details: { status, received: count('received'), inserted: count('inserted'), updated: count('updated'), rejected: count('rejected'), sources: sourceIds },
-    });
+    const store = request.getStore();
+    const byKey = who && !who.admin;
+    countPerMinute(
+      {
+        kind: 'ingest', category: 'ingest', objectType: 'dataSource',
+        objectId: first ? String(first._id) : null,
+        objectName: docs.map((d) => d.name).join(', ') || null,
+        address,
+        credential: byKey ? 'ingestKey' : (store?.actor?.credential ?? null),
+        actor: byKey ? `ingest key ${first?.ingestKeyHint ?? ''}`.trim() : (store?.actor?.actor ?? null),
+        userId: byKey ? null : (store?.actor?.userId ?? null),
+        keyHint: byKey ? (first?.ingestKeyHint ?? null) : null,
+        details: { sources: sourceIds },
+      },
+      { requests: 1, records: count('received'), inserted: count('inserted'), updated: count('updated'), rejected: count('rejected'), refused: ok ? 0 : 1 },
+    );
   }
 
   /** The subject of a summary: the person's name, or "Admin" for the admin token. */
@@ -181,6 +239,7 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
 
   return {
     record,
+    countPerMinute,
     identify(principal) {
       const store = request.getStore();
       if (store) store.actor = actorOf(principal);
@@ -225,6 +284,8 @@ export async function startActivityLog(app: { conn: Connection; config: Config; 
       return docs.map(presentActivity);
     },
     flush,
+    queued: () => pending.length + summaries.unwritten,
+    dropped: () => dropped,
     async close() {
       off.forEach((fn) => fn());
       await Promise.all(inFlight);

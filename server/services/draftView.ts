@@ -5,6 +5,7 @@ import { NotFoundError } from '../errors';
 import type { DashboardDoc } from '../models';
 import { readSessionCookie } from '../auth/cookies';
 import { bearerToken, resolvePrincipal } from '../middleware/guards';
+import { askerOf, mayUseDashboard } from '../access/policy';
 import { publicDashboardView } from './dashboards';
 import { findDataSource } from './dataSources';
 
@@ -16,8 +17,7 @@ import { findDataSource } from './dataSources';
 export async function signedInDashboardView(app: AppContext, ctx: Context, id: string) {
   if (!readSessionCookie(ctx.get('cookie')) && !bearerToken(ctx)) return null;
   const principal = await resolvePrincipal(app, ctx).catch(() => null);
-  const limit = principal?.user?.dashboardIds;
-  if (!principal || (limit && !limit.includes(id)) || !mongoose.isObjectIdOrHexString(id)) return null;
+  if (!mayUseDashboard(askerOf(principal), id) || !mongoose.isObjectIdOrHexString(id)) return null;
   const dashboard = await app.models.Dashboard.findById(id).lean<DashboardDoc>();
   if (!dashboard) throw NotFoundError(`Dashboard ${id}`);
   const dataSource = dashboard.dataSourceId ? await findDataSource(app, dashboard.dataSourceId) : null;

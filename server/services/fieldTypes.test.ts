@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DataSourceDto } from '@common/schemas/dataSource';
+import { eventually } from '../test/eventually';
 import { startTestServer, type TestServer } from '../test/harness';
 import { startFieldTypes } from './fieldTypes';
 
@@ -26,12 +27,11 @@ const ingest = async (sourceId: string, records: Record<string, unknown>[]) => {
 
 /** The source as the console lists it, once `ready` says so (the types follow the records within a batch window). */
 async function sourceWhen(id: string, ready: (ds: DataSourceDto) => boolean): Promise<DataSourceDto> {
-  for (let i = 0; ; i++) {
+  return eventually(async () => {
     const ds = ((await s.http('GET', '/api/data/sources')).body as DataSourceDto[]).find((d) => d.id === id)!;
-    if (ready(ds)) return ds;
-    if (i > 200) throw new Error(`the source never got there: ${JSON.stringify(ds.fieldTypes)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    if (!ready(ds)) throw new Error(`the source never got there: ${JSON.stringify(ds.fieldTypes)}`);
+    return ds;
+  }, { timeout: 10_000, interval: 50 });
 }
 
 describe('the type model on the server', () => {

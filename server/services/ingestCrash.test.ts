@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { startJongodb, type JongodbHandle } from '../db/jongodb';
+import { eventually } from '../test/eventually';
 import { ADMIN_TOKEN } from '../test/harness';
 import { startServerProcess } from '../test/processes';
 
@@ -45,16 +46,6 @@ interface StoredSource {
 const storedSource = async (id: string) => (await conn.collection('datasources').findOne({ _id: new mongoose.Types.ObjectId(id) })) as unknown as StoredSource;
 const storedCount = (id: string) => conn.collection('records').countDocuments({ dataSourceId: new mongoose.Types.ObjectId(id) });
 
-async function until<T>(what: string, probe: () => Promise<T | null | false>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('a server process killed in the middle of an ingest', () => {
   it('leaves a journal entry; the next start derives recordCount, fields and revision from the records', async () => {
     const first = await start();
@@ -72,10 +63,10 @@ describe('a server process killed in the middle of an ingest', () => {
     }).then((r) => r.status, () => 'connection lost');
 
     // Kill it (SIGKILL: no cleanup of any kind) once its records have started landing.
-    await until('the first records of the ingest', async () => {
+    await eventually(async () => {
       const ds = await storedSource(id);
       return Object.keys(ds.ingestJournal ?? {}).length > 0 && (await storedCount(id)) > 0;
-    });
+    }, { timeout: 60_000, what: 'the first records of the ingest' });
     const exited = new Promise((r) => first.child.once('exit', r));
     first.child.kill('SIGKILL');
     await exited;
@@ -111,5 +102,40 @@ describe('a server process killed in the middle of an ingest', () => {
     expect(final.recordCount).toBe(written + 5);
     expect(await storedCount(id)).toBe(written + 5);
     expect(final.ingestJournal).toEqual({});
+  }, 180_000);
+
+  it('with an Idempotency-Key, a retry after the kill stores each record of an append-only request once', async () => {
+    const first = await start();
+    const { sourceId, id } = (await call<{ id: string; sourceId: string }>(first, 'POST', '/api/admin/data-sources', { name: 'Retried' })).body;
+    // Two insert commands (5,000 a command): the kill comes once the first has landed.
+    const body = JSON.stringify(Array.from({ length: 6_000 }, (_, i) => ({ n: i, note: `Event ${i}` })));
+    const send = (p: ServerProcess) =>
+      fetch(`${p.url}/api/data/sources/${sourceId}/records`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', 'idempotency-key': 'nightly-2026-11-26' },
+        body,
+      });
+    const pending = send(first).then((r) => r.status, () => 'connection lost');
+    await eventually(async () => (await storedCount(id)) > 0, { timeout: 60_000, what: 'the first records of the request' });
+    const exited = new Promise((r) => first.child.once('exit', r));
+    first.child.kill('SIGKILL');
+    await exited;
+    expect(await pending).toBe('connection lost');
+    const written = await storedCount(id);
+    expect(written).toBeGreaterThan(0);
+
+    // The sender retries: the key is still pending (its writer may be alive for all the new process knows): 409.
+    const second = await start();
+    const busy = await send(second);
+    expect(busy.status).toBe(409);
+    expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('idempotency_key_in_flight');
+    // Once the in-flight time has passed (60 s, moved back here) the retry runs and rewrites the same records.
+    await conn.collection('idempotencykeys').updateMany({}, { $set: { startedAt: new Date(Date.now() - 5 * 60_000) } });
+    const retried = await send(second);
+    expect(retried.status).toBe(200);
+    expect(await storedCount(id)).toBe(6_000);
+    const replay = await send(second);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await storedCount(id)).toBe(6_000);
   }, 180_000);
 });

@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { ApiError, BadRequestError, ForbiddenError, NotFoundError } from '../errors';
 import type { DataSourceDoc } from '../models';
 import { findDataSource } from './dataSources';
+import { UnreadRecord } from '../middleware/jsonPieces';
 import type { ParsedRecords } from '../middleware/parseRecords';
 import { isObject, structureProblem } from './recordRules';
 import { cachedSource } from './sourceCache';
@@ -21,6 +22,9 @@ interface Item {
 
 /** Who ingests: the admin, or the holder of one data source's ingest key (that source, as the guard found it by the key). */
 export type IngestCredential = { admin: true } | { admin: false; source: DataSourceDoc };
+
+export const tooManyRecords = (n: number, max: number) =>
+  BadRequestError('too_many_records', `Too many records: ${n} in one request, the limit is ${max}; split the payload into batches`);
 
 /** Recognises the four payload shapes of the API docs and flattens them to indexed items. */
 export function detectFormat(body: unknown, maxRecords: number): { format: Format; items: Item[]; primaryKey?: string } {
@@ -49,11 +53,9 @@ export function detectFormat(body: unknown, maxRecords: number): { format: Forma
     throw BadRequestError('no_records', 'The body must be a JSON object with sourceId and a records array, or a JSON array of records');
   }
   if (list.length === 0) throw BadRequestError('no_records', 'The records array is empty: nothing to ingest');
-  if (list.length > maxRecords) {
-    throw BadRequestError('too_many_records', `Too many records: ${list.length} in one request, the limit is ${maxRecords}; split the payload into batches`);
-  }
+  if (list.length > maxRecords) throw tooManyRecords(list.length, maxRecords);
   const items = list.map((record, index) => {
-    if (format !== 'array') return { index, sourceId, record };
+    if (format !== 'array' || record instanceof UnreadRecord) return { index, sourceId, record };
     const sid = isObject(record) && typeof record.sourceId === 'string' ? record.sourceId : null;
     let stripped: unknown = record;
     // A record with a reserved key is not copied at all: it is rejected as it came.
@@ -87,13 +89,23 @@ function bodyMode(body: unknown): UpdateMode | undefined {
 }
 
 /** Upserts records by (data source, primary-key value) and reports what landed and what did not. */
-export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestCredential, query: { primaryKey?: string; mode?: UpdateMode } = {}): Promise<IngestResult> {
+export async function ingestRecords(
+  ctx: AppContext,
+  body: unknown,
+  who: IngestCredential,
+  query: { primaryKey?: string; mode?: UpdateMode } = {},
+  idempotencyScope?: string,
+): Promise<IngestResult> {
   const { format, items, primaryKey: bodyPrimaryKey } = detectFormat(body, ctx.config.INGEST_MAX_RECORDS);
   const explicitKey = bodyPrimaryKey ?? query.primaryKey;
   const mode = bodyMode(body) ?? query.mode;
   const rejections: IngestRejection[] = [];
   const bySource = new Map<string, Item[]>();
   for (const item of items) {
+    if (item.record instanceof UnreadRecord) {
+      rejections.push({ index: item.index, sourceId: item.sourceId, reason: item.record.reason });
+      continue;
+    }
     if (!item.sourceId) {
       rejections.push({ index: item.index, sourceId: null, reason: 'record has no sourceId' });
       continue;
@@ -119,7 +131,8 @@ export async function ingestRecords(ctx: AppContext, body: unknown, who: IngestC
     sources.set(sourceId, ds);
   }
 
-  const jobs = [...bySource].map(([sourceId, items]) => ({ ds: sources.get(sourceId)!, job: { items, explicitKey, keyless: 'firstField' as const, mode, keyHash: keyHashOf(who) } }));
+  for (const ds of sources.values()) await ctx.limits.ingestSource.take(String(ds._id));
+  const jobs = [...bySource].map(([sourceId, items]) => ({ ds: sources.get(sourceId)!, job: { items, explicitKey, keyless: 'firstField' as const, mode, keyHash: keyHashOf(who), idempotencyScope } }));
   // A batch naming several sources is checked whole first: one source's refusal writes none of them.
   if (jobs.length > 1) for (const { ds, job } of jobs) keyingFor(ds, job);
   const outcomes = await Promise.all(jobs.map(({ ds, job }) => writeToSource(ctx, ds, job)));
@@ -162,6 +175,7 @@ export async function ingestIntoSource(
   sourceId: string,
   body: ParsedRecords,
   query: { primaryKey?: string; mode?: UpdateMode },
+  idempotencyScope?: string,
 ): Promise<IngestResult> {
   let ds: DataSourceDoc | null;
   // The source's identity only (cached: sourceCache); the writer reads it again under its lock.
@@ -169,8 +183,9 @@ export async function ingestIntoSource(
   else if (isOwnSource(who, sourceId)) ds = who.source;
   else throw keyForbidden(sourceId);
   if (!ds) throw NotFoundError(`Data source ${sourceId}`);
+  await ctx.limits.ingestSource.take(String(ds._id));
   const rejections = body.unreadable.map((u) => ({ index: u.index, sourceId: ds.sourceId, reason: u.reason }));
-  const outcome = body.items.length ? [await writeToSource(ctx, ds, { items: body.items, explicitKey: query.primaryKey, keyless: 'appendOnly', mode: query.mode, keyHash: keyHashOf(who) })] : [];
+  const outcome = body.items.length ? [await writeToSource(ctx, ds, { items: body.items, explicitKey: query.primaryKey, keyless: 'appendOnly', mode: query.mode, keyHash: keyHashOf(who), idempotencyScope })] : [];
   return ingestReport(body.format, body.items.length + body.unreadable.length, rejections, outcome);
 }
 

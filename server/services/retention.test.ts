@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../test/eventually';
+import { buildDashboard, buildSource } from '../test/factories';
 import { startTestServer, type TestServer } from '../test/harness';
 import { collect, join, openSocket, type TestSocket } from '../test/sockets';
 
@@ -14,8 +16,8 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Stream' } })).body;
-  dash = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Live', dataSourceId: ds.id, isPublished: true } })).body;
+  ds = await buildSource(s, { name: 'Stream' });
+  dash = await buildDashboard(s, { source: ds, published: true });
 });
 afterEach(() => {
   sockets.forEach((x) => x.disconnect());
@@ -33,25 +35,17 @@ const patch = (body: unknown) => s.http('PATCH', `/api/admin/data-sources/${ds.i
 const recordIds = async () => ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=100`)).body.records as { recordId: string }[]).map((r) => r.recordId).sort();
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 
-/** Polls a condition (no fixed sleeps): the sweep runs on its own clock. */
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('retention by count', () => {
   it('answers a write with the source at most maxRecords, the oldest by time field gone, pushed live and logged as a count', async () => {
     expect((await patch({ timeField: 'at', retention: { maxRecords: 3 } })).status).toBe(200);
     const v = await viewer();
     const removed = collect(v, 'records:removed');
+    const upserted = collect(v, 'records:upserted');
     // Arrival order differs from time order: the time field decides who goes.
+    const evictedAt = minutesAgo(50);
     const res = await ingest([
       { id: 'c', at: minutesAgo(3) },
-      { id: 'a', at: minutesAgo(50) },
+      { id: 'a', at: evictedAt },
       { id: 'e', at: minutesAgo(1) },
       { id: 'b', at: Math.floor(Date.now() / 1000) - 40 * 60 }, // epoch seconds
       { id: 'd', at: minutesAgo(2) },
@@ -67,14 +61,19 @@ describe('retention by count', () => {
       },
     ]);
     // The public view (served from the view cache) follows the eviction too.
-    const view = await until(async () => (await s.http('GET', `/api/dashboards/${dash.id}`, { token: null })).body, (v) => v.records.length === 3);
-    expect(view.records.map((r: { recordId: string }) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
+    const view = await eventually(async () => {
+      const v = (await s.http('GET', `/api/dashboards/${dash.id}`, { token: null })).body;
+      expect(v.records.map((r: { recordId: string }) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
+      return v;
+    }, { timeout: 10_000 });
     // The viewer orders by the same time field (newest first) when no column is sorted.
     expect(view.dataSource).toMatchObject({ timeField: 'at', appendOnly: false });
-    const heard = await until(async () => removed.items, (items) => items.length > 0);
+    // The two that go are never stored nor pushed: the viewer hears the three kept, and no removal.
+    const heard = await eventually(() => upserted.items.length > 0 && upserted.items, { timeout: 10_000 });
     expect(heard).toHaveLength(1);
-    expect([...heard[0].recordIds].sort()).toEqual(['a', 'b']);
+    expect(heard[0].records.map((r) => r.recordId).sort()).toEqual(['c', 'd', 'e']);
     expect(heard[0].total).toBe(3);
+    expect(removed.items).toEqual([]);
     const ds2 = (await s.http('GET', '/api/data/sources')).body.find((d: { id: string }) => d.id === ds.id);
     expect(ds2).toMatchObject({ recordCount: 3, retention: { maxRecords: 3, maxAgeSeconds: null }, timeField: 'at' });
 
@@ -82,7 +81,8 @@ describe('retention by count', () => {
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ objectId: ds.id, details: { removed: 2 } });
     // Counts, not contents.
-    expect(JSON.stringify(log[0])).not.toContain(minutesAgo(50).slice(0, 13));
+    // (The evicted record's own time, to the second: an hour prefix also matches the entry's own time.)
+    expect(JSON.stringify(log[0])).not.toContain(evictedAt.slice(0, 19));
   });
 
   it('without a time field, the first received go first; a lowered limit applies at once', async () => {
@@ -134,15 +134,16 @@ describe('retention by age', () => {
       { id: 'older', at: minutesAgo(600) },
     ]);
     await patch({ retention: { maxAgeSeconds: 3600 } });
-    expect(await until(recordIds, (ids) => ids.length === 1)).toEqual(['fresh']);
-    const heard = await until(async () => removed.items.flatMap((e) => e.recordIds), (ids) => ids.length === 2);
-    expect(heard.sort()).toEqual(['older', 'stale']);
+    await eventually(async () => expect(await recordIds()).toEqual(['fresh']), { timeout: 10_000 });
+    await eventually(() => expect(removed.items.flatMap((e) => e.recordIds).sort()).toEqual(['older', 'stale']), { timeout: 10_000 });
 
     // Later arrivals are swept by the loop, not only on the PATCH.
     await ingest([{ id: 'late', at: minutesAgo(61) }]);
-    expect(await until(recordIds, (ids) => ids.length === 1)).toEqual(['fresh']);
-    const log = await until(async () => (await s.http('GET', `/api/admin/activity?kind=records.evicted&objectId=${ds.id}`)).body as { details: { removed: number } }[], (l) => l.length === 2);
-    expect(log.map((e) => e.details.removed).sort()).toEqual([1, 2]);
+    await eventually(async () => expect(await recordIds()).toEqual(['fresh']), { timeout: 10_000 });
+    await eventually(async () => {
+      const log = (await s.http('GET', `/api/admin/activity?kind=records.evicted&objectId=${ds.id}`)).body as { details: { removed: number } }[];
+      expect(log.map((e) => e.details.removed).sort()).toEqual([1, 2]);
+    }, { timeout: 10_000 });
   });
 
   it('removes at most RETENTION_SWEEP_MAX_RECORDS per sweep; the rest goes on the next ones', async () => {
@@ -151,9 +152,51 @@ describe('retention by age', () => {
     await patch({ timeField: 'at' });
     await ingest([1, 2, 3, 4, 5].map((id) => ({ id, at: minutesAgo(120 + id) })).concat([{ id: 6, at: minutesAgo(1) }]));
     await patch({ retention: { maxAgeSeconds: 3600 } });
-    expect(await until(recordIds, (ids) => ids.length === 1)).toEqual(['6']);
-    const batches = await until(async () => removed.items.map((e) => e.recordIds.length), (sizes) => sizes.reduce((a, b) => a + b, 0) === 5);
+    await eventually(async () => expect(await recordIds()).toEqual(['6']), { timeout: 10_000 });
+    const batches = await eventually(() => {
+      const sizes = removed.items.map((e) => e.recordIds.length);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(5);
+      return sizes;
+    }, { timeout: 10_000 });
     expect(batches.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...batches)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('retention as one change', () => {
+  it('a burst into an append-only source never shows more than maxRecords to the API or to a viewer', async () => {
+    expect((await patch({ appendOnly: true, retention: { maxRecords: 5 } })).status).toBe(200);
+    const v = await viewer();
+    // The viewer holds what it is told, in the order it is told.
+    const held = new Set<string>();
+    let viewerMax = 0;
+    v.on('records:upserted', (e) => {
+      e.records.forEach((r) => held.add(r.recordId));
+      viewerMax = Math.max(viewerMax, held.size, e.total);
+    });
+    v.on('records:removed', (e) => {
+      e.recordIds.forEach((id) => held.delete(id));
+      viewerMax = Math.max(viewerMax, e.total);
+    });
+    let apiMax = 0;
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        const [raw, list] = await Promise.all([s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=100`), s.http('GET', '/api/data/sources')]);
+        const count = list.body.find((d: { id: string }) => d.id === ds.id).recordCount;
+        apiMax = Math.max(apiMax, raw.body.total, raw.body.records.length, count);
+      }
+    })();
+    for (let wave = 0; wave < 4; wave++) {
+      const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { body: [{ wave, i }, { wave, i, second: true }] })));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+    }
+    polling = false;
+    await poll;
+    await eventually(() => held.size === 5, { timeout: 20_000, what: 'the viewer to hold the 5 kept records' });
+    expect(apiMax).toBeLessThanOrEqual(5);
+    expect(viewerMax).toBeLessThanOrEqual(5);
+    expect(held.size).toBe(5);
+    expect((await recordIds()).sort()).toEqual([...held].sort());
   });
 });

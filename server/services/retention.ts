@@ -25,9 +25,16 @@ export function effectiveRetention(ctx: AppContext, ds: DataSourceDoc): Effectiv
   return { maxRecords: defaulted ? appendOnlyDefaultMaxRecords(ctx) : own, maxAgeSeconds: r.maxAgeSeconds ?? null, defaulted };
 }
 
-/** The activity entry of records removed by retention: the count and why, never the records. */
-export function logEviction(ctx: AppContext, ds: DataSourceDoc, removed: number, why: string): void {
+/**
+ * The activity entry of records removed by retention: the count and why, never the records. After
+ * writes (`perMinute`) they add up in one entry per source and minute, as the ingest that causes them.
+ */
+export function logEviction(ctx: AppContext, ds: DataSourceDoc, removed: number, why: string, perMinute = false): void {
   if (!removed) return;
+  if (perMinute) {
+    const head = { kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name, details: { reason: why } } as const;
+    return ctx.activity.countPerMinute(head, { removed });
+  }
   ctx.activity.record({
     kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `Retention removed ${removed} record${removed === 1 ? '' : 's'} from data source "${ds.name}" (${why})`,
@@ -47,11 +54,37 @@ async function evict(ctx: AppContext, ds: DataSourceDoc, recordIds: string[], wh
  * The oldest records (by time field, then by insertion) above the source's maxRecords once it holds
  * `count` records, and why they go; null within the limit (no database call then).
  */
-export async function excessRecords(ctx: AppContext, ds: DataSourceDoc, count: number): Promise<{ recordIds: string[]; why: string } | null> {
+async function excessRecords(ctx: AppContext, ds: DataSourceDoc, count: number): Promise<{ recordIds: string[]; why: string } | null> {
   const { maxRecords, defaulted } = effectiveRetention(ctx, ds);
   if (!maxRecords || count <= maxRecords) return null;
   const oldest = await ctx.models.Record.find({ dataSourceId: ds._id }).sort({ recordedAt: 1, _id: 1 }).limit(count - maxRecords).lean<RecordDoc[]>();
   return { recordIds: oldest.map((r) => r.recordId), why: maxRecordsWhy(maxRecords, defaulted) };
+}
+
+/**
+ * What a write must evict to stay within maxRecords once its `fresh` records land on the source's
+ * `stored` ones: the oldest of both together (by time, stored first on a tie). Stored ones are
+ * removed before the write; fresh ones are never stored. Null within the limit (no database call).
+ */
+export async function evictionFor(
+  ctx: AppContext,
+  ds: DataSourceDoc,
+  stored: number,
+  fresh: { recordId: string; recordedAt?: Date | null }[],
+): Promise<{ storedIds: string[]; freshIds: Set<string>; why: string } | null> {
+  const { maxRecords, defaulted } = effectiveRetention(ctx, ds);
+  const over = stored + fresh.length - (maxRecords ?? Infinity);
+  if (!maxRecords || over <= 0) return null;
+  const oldest = stored > 0 ? await ctx.models.Record.find({ dataSourceId: ds._id }).sort({ recordedAt: 1, _id: 1 }).limit(over).lean<RecordDoc[]>() : [];
+  const time = (d: { recordedAt?: Date | null }) => (d.recordedAt ? new Date(d.recordedAt).getTime() : 0);
+  const candidates = [...oldest.map((r) => ({ r, fresh: false })), ...fresh.map((r) => ({ r, fresh: true }))];
+  // A stable sort: on equal times the stored records (listed first) go first, fresh ones in arrival order.
+  const going = candidates.sort((a, b) => time(a.r) - time(b.r)).slice(0, over);
+  return {
+    storedIds: going.filter((c) => !c.fresh).map((c) => c.r.recordId),
+    freshIds: new Set(going.filter((c) => c.fresh).map((c) => c.r.recordId)),
+    why: maxRecordsWhy(maxRecords, defaulted),
+  };
 }
 
 const maxRecordsWhy = (maxRecords: number, defaulted: boolean) => `keeps at most ${maxRecords.toLocaleString('en-US')} records${defaulted ? ', the append-only default' : ''}`;
@@ -65,8 +98,8 @@ export function effectiveRetentionWhy(ctx: AppContext, ds: DataSourceDoc): strin
 /**
  * Keeps at most the source's maxRecords: the oldest by time field (then by insertion) go. Call it
  * under the source's lock right after a write, so a write's answer finds the source within its limit.
- * (The group-commit writer removes a flush's excess inside the flush's own change; this catches
- * the rest: a lowered limit, the sweep, record management.)
+ * (The group-commit writer removes a flush's excess before the flush's write, evictionFor; this
+ * catches the rest: a lowered limit, the sweep, record management.)
  */
 export async function enforceRetention(ctx: AppContext, ds: DataSourceDoc): Promise<number> {
   // recordCount is derived from the records by every journalled change (models/ingestJournal): no second count per write.

@@ -97,8 +97,3 @@ export async function loadDashboardForShare(ctx: AppContext, token: string, opts
   return { link, dashboard, dataSource };
 }
 
-/** Dashboards showing a data source, published or not (share links open drafts too). */
-export async function dashboardIdsOnSource(ctx: AppContext, dataSourceId: string): Promise<string[]> {
-  const docs = await ctx.models.Dashboard.find({ dataSourceId }).lean<DashboardDoc[]>();
-  return docs.map((d) => String(d._id));
-}

@@ -9,6 +9,7 @@ import { sha256, type Principal } from '../auth/accounts';
 import { isCrossSite, setSessionCookie } from '../auth/cookies';
 import type { UserDoc } from '../auth/models';
 import { checkPasswordStrength, hashPassword, spendPasswordTime, verifyPassword } from '../auth/passwords';
+import { failedCredentials } from '../middleware/failedCredentials';
 import { isAdminToken } from '../middleware/guards';
 import { presentSession, presentUser } from '../presenters/users';
 
@@ -40,10 +41,11 @@ export async function setupNeeded(app: AppContext): Promise<boolean> {
 export async function setupFirstAdmin(app: AppContext, ctx: Context, input: z.infer<typeof Setup>): Promise<MeDto> {
   sameSiteOnly(app, ctx);
   if (app.config.ADMIN_TOKEN_DISABLED) throw ForbiddenError('The admin token is turned off (ADMIN_TOKEN_DISABLED), so the first admin cannot be created: start once without it');
-  await app.limits.authFailures.check(ctx, ctx.ip);
+  const failures = failedCredentials(app.limits);
+  await failures.check(ctx, ctx.ip, input.token);
   if (!isAdminToken(input.token, app.adminToken)) {
     app.activity.signInFailed(ctx, 'admin');
-    await app.limits.authFailures.penalize(ctx.ip);
+    await failures.failed(ctx.ip, input.token);
     throw InvalidAdminTokenError();
   }
   if (!(await setupNeeded(app))) throw new ApiError(409, ErrorCode.setupDone, 'The first admin exists already: sign in, or ask an admin for an invitation');
@@ -55,19 +57,35 @@ export async function setupFirstAdmin(app: AppContext, ctx: Context, input: z.in
   return { user: presentUser({ ...user, lastSignInAt: new Date() }), role: 'admin', via: 'session' };
 }
 
+/** Failed sign-ins an account takes from anywhere before its sign-ins slow down. */
+const SLOWDOWN_AFTER = 3;
+
 /**
- * Email and password sign-in. Failures count per address and per account (429 past either
- * limit), and the answer is the same whether the email exists.
+ * How long a sign-in for an account waits, given its failures from anywhere in the window: nothing
+ * for the first few, then 1 s, 2 s, 4 s… never more than `maxMs` (at most a minute, by config).
+ */
+export function signInDelayMs(failures: number, maxMs: number): number {
+  return failures <= SLOWDOWN_AFTER ? 0 : Math.min(maxMs, 60_000, 1000 * 2 ** Math.min(failures - SLOWDOWN_AFTER - 1, 16));
+}
+
+/**
+ * Email and password sign-in. Failures count per (account, address) and per address: 429 past
+ * either. Per account, from anywhere, they only slow its sign-ins down (at most a minute): a
+ * stranger's wrong passwords can no longer lock the owner out, whose right password from an
+ * address that has not failed signs in. The answer is the same whether the email exists.
  */
 export async function signIn(app: AppContext, ctx: Context, input: z.infer<typeof Login>): Promise<MeDto> {
   sameSiteOnly(app, ctx);
   const account = sha256(input.email);
+  const fromHere = `${account}\n${ctx.ip}`;
   await app.limits.authFailures.check(ctx, ctx.ip);
-  await app.limits.signInFailures.check(ctx, account);
+  await app.limits.signInFailures.check(ctx, fromHere);
+  const delay = signInDelayMs(await app.limits.signInSlowdown.count(account), app.config.RATE_LIMIT_SIGN_IN_SLOWDOWN_SECONDS * 1000);
+  if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
   const user = await app.accounts.models.User.findOne({ email: input.email }).lean<UserDoc>();
   const ok = user?.passwordHash && !user.disabled ? await verifyPassword(input.password, user.passwordHash) : (await spendPasswordTime(input.password), false);
   if (!ok || !user) {
-    await Promise.all([app.limits.authFailures.penalize(ctx.ip), app.limits.signInFailures.penalize(account)]);
+    await Promise.all([app.limits.authFailures.penalize(ctx.ip), app.limits.signInFailures.penalize(fromHere), app.limits.signInSlowdown.penalize(account)]);
     app.activity.record({
       kind: 'auth.failed', category: 'auth', objectType: user ? 'user' : null, objectId: user ? String(user._id) : null, objectName: input.email,
       summary: `Failed sign-in for ${input.email}`, address: ctx.ip || null, details: { audience: 'signIn', method: ctx.method, path: ctx.path },
@@ -115,12 +133,16 @@ export async function acceptInvite(app: AppContext, ctx: Context, input: z.infer
     throw e;
   }
   const updated = (await User.findByIdAndUpdate(inv.userId, { $set: { name: input.name, passwordHash: await hashPassword(input.password) } }, { returnDocument: 'after' }).lean<UserDoc>())!;
+  // A reset link is the way back after a takeover: whatever the intruder holds ends, tokens too.
   await app.accounts.endUserSessions(inv.userId);
+  const tokensEnded = inv.kind === 'reset' ? await app.accounts.endUserTokens(inv.userId) : 0;
   await app.accounts.startSession(ctx, updated);
   app.activity.record({
     kind: inv.kind === 'reset' ? 'user.passwordReset' : 'user.joined', category: 'auth', objectType: 'user', objectId: inv.userId, objectName: updated.email,
     actor: updated.name || updated.email, userId: inv.userId, credential: 'session',
-    summary: inv.kind === 'reset' ? `${updated.email} set a new password with a reset link` : `${updated.email} accepted the invitation as ${updated.role}`,
+    summary: inv.kind === 'reset'
+      ? `${updated.email} set a new password with a reset link (every session${tokensEnded ? ` and ${tokensEnded} personal API token(s)` : ''} ended)`
+      : `${updated.email} accepted the invitation as ${updated.role}`,
   });
   return { user: presentUser({ ...updated, lastSignInAt: new Date() }), role: updated.role as MeDto['role'], via: 'session' };
 }

@@ -1,16 +1,17 @@
+import crypto from 'node:crypto';
 import type { IngestRejection, IngestSourceResult, IngestWarning } from '@common/schemas/ingest';
 import type { UpdateMode } from '@common/schemas/dataSource';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../context';
 import { ApiError, NotFoundError } from '../errors';
 import type { DataSourceDoc } from '../models';
-import { closeChange, openChange } from '../models/ingestJournal';
+import { closeChange, openChange, type OpenChange } from '../models/ingestJournal';
 import { presentDataSource } from '../presenters';
 import { checkRecords, isObject, type CheckedRecords, type Keying } from './recordRules';
-import { effectiveRetentionWhy, enforceRetention, excessRecords, logEviction } from './retention';
+import { effectiveRetentionWhy, enforceRetention, evictionFor, logEviction } from './retention';
 import { keyRotatedError } from './sourceCache';
 import { withSourceLock } from './sourceLock';
-import { writeRecords, type RecordWrite } from './writeRecords';
+import { planRecords, storeRecords, type RecordWrite } from './writeRecords';
 
 /**
  * Group commit: the writes of one source queue up and one writer drains them inside the source
@@ -31,6 +32,8 @@ export interface WriteJob {
   mode?: UpdateMode;
   /** The hash of the ingest key the request came with (absent for the admin): refused unless it is still the source's. */
   keyHash?: string | null;
+  /** The request's Idempotency-Key scope: its append-only records get ids derived from it (a retry rewrites them, never copies). */
+  idempotencyScope?: string;
 }
 
 export interface WriteOutcome {
@@ -69,6 +72,14 @@ const stateOf = (ctx: AppContext) => {
 
 /** How many flushes have written records in this app (a test compares it with the request count). */
 export const flushCount = (ctx: AppContext) => stateOf(ctx).flushes;
+
+/**
+ * The record id an append-only record of a request with an Idempotency-Key gets: derived from the
+ * key's scope and the record's place in the request, so the same request written twice (a retry
+ * after a kill -9 between the records' write and the key's answer) replaces its own records instead
+ * of adding copies. 24 hex characters, like the server ids of records sent without a key.
+ */
+export const stableRecordId = (scope: string, index: number) => crypto.createHash('sha256').update(`${scope}\n${index}`).digest('hex').slice(0, 24);
 
 /** Queues one request's records for a source and answers once they are stored. */
 export function writeToSource(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Promise<WriteOutcome> {
@@ -140,34 +151,54 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
       q.reject(e);
     }
   }
-  const writes: RecordWrite[] = prepared.flatMap((p, group) => p.checked.accepted.map((a) => ({ recordId: a.recordId, record: a.record, mode: p.mode, group })));
+  const writes: RecordWrite[] = prepared.flatMap((p, group) => {
+    const scope = p.q.job.idempotencyScope;
+    return p.checked.accepted.map((a) => {
+      const stable = scope && a.recordId === null ? stableRecordId(scope, a.index) : null;
+      return { recordId: a.recordId ?? stable, record: a.record, mode: p.mode, group, keepStored: stable !== null };
+    });
+  });
   let revision = ds.revision ?? 0;
   let counts = new Map<number, { inserted: number; updated: number }>();
   // Records retention removed right after this flush wrote (the request is told: retentionWarning).
   let evicted: { removed: number; recordIds: Set<string>; why: string } | null = null;
   let keysByGroup = new Map<number, Set<string>>();
   if (writes.length) {
-    // Journalled: a process killed before closeChange leaves the source to be repaired at start.
+    const plan = await planRecords(ctx, ds, writes);
+    counts = plan.counts;
+    keysByGroup = plan.keysByGroup;
+    // Retention as one change: what the source would hold above maxRecords goes BEFORE the write,
+    // as a change of its own opened first (viewers apply the removal, then the records), and the
+    // new records it would evict are never stored — so neither a read nor a viewer ever sees more
+    // than the limit. Both close with one recount. Journalled: a process killed before the close
+    // leaves the source to be repaired at start.
+    const going = await evictionFor(ctx, ds, ds.recordCount ?? 0, plan.fresh);
+    let removal: { change: OpenChange; recordIds: string[]; removed: number } | null = null;
+    if (going?.storedIds.length) {
+      const change = await openChange(ctx.models, ds._id);
+      if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
+      const res = await ctx.models.Record.deleteMany({ dataSourceId: ds._id, recordId: { $in: going.storedIds } });
+      removal = { change, recordIds: going.storedIds, removed: res.deletedCount ?? 0 };
+    }
     const change = await openChange(ctx.models, ds._id);
     if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
     revision = change.revision;
-    const written = await writeRecords(ctx, ds, writes, revision);
-    counts = written.counts;
-    keysByGroup = written.keysByGroup;
-    // Retention within the flush: the records above maxRecords go as a second change (its own
-    // revision, so viewers apply it after the write), closed with the write by one recount.
-    const removal = await evictInFlush(ctx, ds, (ds.recordCount ?? 0) + [...counts.values()].reduce((n, c) => n + c.inserted, 0));
-    const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [change, removal.change] : change, prepared.flatMap((p) => p.checked.newFields));
+    const records = await storeRecords(ctx, ds, plan, revision, going?.freshIds);
+    const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [removal.change, change] : change, prepared.flatMap((p) => p.checked.newFields));
     st.flushes++;
-    ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: ds.sourceId, revision, total: recordCount, records: written.records });
     if (removal) {
-      ctx.events.emit('records.removed', { dataSourceId: id, sourceId: ds.sourceId, revision: removal.change.revision, total: recordCount, recordIds: removal.recordIds, all: false });
-      logEviction(ctx, ds, removal.removed, removal.why);
+      const beforeWrite = recordCount - (plan.fresh.length - (going?.freshIds.size ?? 0));
+      ctx.events.emit('records.removed', { dataSourceId: id, sourceId: ds.sourceId, revision: removal.change.revision, total: beforeWrite, recordIds: removal.recordIds, all: false });
     }
+    ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: ds.sourceId, revision, total: recordCount, records });
+    const removedNow = (removal?.removed ?? 0) + (going?.freshIds.size ?? 0);
+    if (going && removedNow) logEviction(ctx, ds, removedNow, going.why, true);
     if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
     // Whatever is still above the limit (a count another process changed): once the flush is answered the source holds at most maxRecords.
     const more = after ? await enforceRetention(ctx, after) : 0;
-    if (removal || more) evicted = { removed: (removal?.removed ?? 0) + more, recordIds: new Set(removal?.recordIds), why: removal?.why ?? effectiveRetentionWhy(ctx, ds) };
+    if (removedNow || more) {
+      evicted = { removed: removedNow + more, recordIds: new Set([...(removal?.recordIds ?? []), ...(going?.freshIds ?? [])]), why: going?.why ?? effectiveRetentionWhy(ctx, ds) };
+    }
   }
   prepared.forEach((p, group) => {
     const c = counts.get(group) ?? { inserted: 0, updated: 0 };
@@ -196,16 +227,6 @@ function retentionWarning(ds: DataSourceDoc, evicted: { removed: number; recordI
       `retention removed ${n(evicted.removed)} record${evicted.removed === 1 ? '' : 's'} of data source ${ds.sourceId}, ${order} (it ${evicted.why})${mine}. ` +
       `To keep more, raise its limit: PATCH /api/admin/data-sources/${String(ds._id)} with {"retention": {"maxRecords": <n>}}`,
   };
-}
-
-/** Removes the oldest records above the source's maxRecords once it holds `count`, as a journalled change of its own (closed by the caller). */
-async function evictInFlush(ctx: AppContext, ds: DataSourceDoc, count: number) {
-  const excess = await excessRecords(ctx, ds, count);
-  if (!excess?.recordIds.length) return null;
-  const change = await openChange(ctx.models, ds._id);
-  if (!change) return null;
-  const res = await ctx.models.Record.deleteMany({ dataSourceId: ds._id, recordId: { $in: excess.recordIds } });
-  return { change, recordIds: excess.recordIds, removed: res.deletedCount ?? 0, why: excess.why };
 }
 
 /** Records of one request that share a key: each earlier one is named with the record that replaced it. */

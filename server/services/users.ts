@@ -43,7 +43,7 @@ function linkMail(user: UserDoc, kind: 'invite' | 'reset', url: string, expiresA
   const until = `This link works once, until ${expiresAt.toUTCString()}.`;
   return kind === 'invite'
     ? { to: user.email, subject: 'You are invited to LiveDash', text: `You have been invited to LiveDash as ${user.role}.\n\nSet your name and password here:\n${url}\n\n${until}\n` }
-    : { to: user.email, subject: 'Reset your LiveDash password', text: `An admin issued a password reset for your LiveDash account.\n\nSet a new password here:\n${url}\n\n${until} Your current sessions end when you use it.\n` };
+    : { to: user.email, subject: 'Reset your LiveDash password', text: `An admin issued a password reset for your LiveDash account.\n\nSet a new password here:\n${url}\n\n${until} Your current sessions and personal API tokens end when you use it.\n` };
 }
 
 /** A fresh single-use link for a person (earlier links of theirs stop working), emailed when SMTP is configured. */

@@ -47,6 +47,12 @@ export interface RecordWrite {
   mode: UpdateMode;
   /** The request (of a group commit) the record came with; counts are kept per group. */
   group: number;
+  /**
+   * An append-only record whose id derives from its request's Idempotency-Key: if stored, it is this
+   * very record from an earlier try of the same request (same key, place and body), kept as it is
+   * and counted as updated — a retry after a crash costs a read, not a rewrite.
+   */
+  keepStored?: boolean;
 }
 
 interface State {
@@ -57,21 +63,26 @@ interface State {
   stored: boolean;
 }
 
+/** What a flush will store: new records and replaced ones, and what each group of the flush wrote. */
+export interface RecordsPlan {
+  counts: Map<number, { inserted: number; updated: number }>;
+  keysByGroup: Map<number, Set<string>>;
+  /** New records (one insertMany), in the order they came. */
+  fresh: RecordDoc[];
+  /** Known records, replaced as a whole (replaceRecords). */
+  replacements: RecordDoc[];
+  /** The records as the public view shows them, without reading them back. */
+  records: RecordDto[];
+}
+
 /**
- * Writes records of one source at one revision, in order: new keys in one insertMany (5,000 at a
- * time) and known keys in one replace (replaceRecords, by _id) — not one command per 1,000 records
- * (a racing insert of the same key — another process — falls back to upserts).
- * `merge` keeps the stored fields a record does not send (top level); `replace` stores the record
- * as sent. Counts per group: a record whose key was stored or came earlier in the flush is an
- * update. Returns the records as the public view shows them, without reading them back, and the
- * keys each group wrote.
+ * Plans the writes of one source in order, reading only the stored records of the keys they name
+ * (a thousand keys a read): new keys become fresh records, known keys replacements. `merge` keeps
+ * the stored fields a record does not send (top level); `replace` stores the record as sent.
+ * Counts per group: a record whose key was stored or came earlier in the flush is an update.
+ * Nothing is written: the caller decides what goes first (retention's removal, see sourceWriter).
  */
-export async function writeRecords(
-  ctx: AppContext,
-  ds: DataSourceDoc,
-  writes: RecordWrite[],
-  revision: number,
-): Promise<{ counts: Map<number, { inserted: number; updated: number }>; records: RecordDto[]; keysByGroup: Map<number, Set<string>> }> {
+export async function planRecords(ctx: AppContext, ds: DataSourceDoc, writes: RecordWrite[]): Promise<RecordsPlan> {
   const now = new Date();
   // Retention and ordering: each record's time (its time field, else when this version arrived), for the {dataSourceId, recordedAt} index.
   const timeOf = recordTimeReader(ds.timeField, ds.dateOrder === 'dmy' ? 'dmy' : 'mdy');
@@ -79,16 +90,7 @@ export async function writeRecords(
   const keysByGroup = new Map<number, Set<string>>();
   const states = new Map<string, State>();
   const out = new Map<string, RecordDto>();
-  // What the flush stores, by key: new records (one insertMany) and known ones (one replace).
-  const fresh = new Map<string, RecordDoc>();
-  const replacements = new Map<string, RecordDoc>();
-  const storeFresh = async () => {
-    if (!fresh.size) return;
-    await insertFresh(ctx, ds, [...fresh.values()], revision, now);
-    for (const recordId of fresh.keys()) states.get(recordId)!.stored = true;
-    fresh.clear();
-  };
-  // A thousand at a time: read the known keys, apply the writes in order (new records stored 5,000 at a time).
+  const docs = new Map<string, RecordDoc>();
   for (let i = 0; i < writes.length; i += BATCH) {
     const chunk = writes.slice(i, i + BATCH);
     await readStates(ctx, ds, chunk, states);
@@ -98,11 +100,15 @@ export async function writeRecords(
       counts.set(w.group, c);
       const _id = new mongoose.Types.ObjectId();
       const recordId = w.recordId ?? String(_id);
+      const known = states.get(recordId);
+      if (known && w.keepStored) {
+        c.updated++;
+        continue;
+      }
       touched.add(recordId);
       let keys = keysByGroup.get(w.group);
       if (!keys) keysByGroup.set(w.group, (keys = new Set()));
       keys.add(recordId);
-      const known = states.get(recordId);
       if (!known) {
         c.inserted++;
         states.set(recordId, { _id, data: w.record, keyOrder: Object.keys(w.record), createdAt: now, stored: false });
@@ -119,17 +125,33 @@ export async function writeRecords(
     }
     for (const recordId of touched) {
       const st = states.get(recordId)!;
-      // A record new in this flush stays new (inserted once, with its last version).
-      (st.stored ? replacements : fresh).set(recordId, { _id: st._id, dataSourceId: ds._id, recordId, data: encodeKeys(st.data), keyOrder: st.keyOrder, revision, createdAt: st.createdAt, lastUpdated: now, recordedAt: new Date(timeOf(st.data, now.getTime())) } as RecordDoc);
+      // A record new in this flush stays new (inserted once, with its last version); the revision is stamped when stored.
+      docs.set(recordId, { _id: st._id, dataSourceId: ds._id, recordId, data: encodeKeys(st.data), keyOrder: st.keyOrder, revision: 0, createdAt: st.createdAt, lastUpdated: now, recordedAt: new Date(timeOf(st.data, now.getTime())) } as RecordDoc);
       out.delete(recordId);
-      out.set(recordId, { id: String(st._id), recordId, data: st.data, keyOrder: st.keyOrder, createdAt: new Date(st.createdAt).toISOString(), lastUpdated: now.toISOString(), revision });
+      out.set(recordId, { id: String(st._id), recordId, data: st.data, keyOrder: st.keyOrder, createdAt: new Date(st.createdAt).toISOString(), lastUpdated: now.toISOString(), revision: 0 });
     }
-    if (fresh.size >= INSERT_BATCH) await storeFresh();
   }
+  const fresh: RecordDoc[] = [];
+  const replacements: RecordDoc[] = [];
+  for (const [recordId, doc] of docs) (states.get(recordId)!.stored ? replacements : fresh).push(doc);
+  return { counts, keysByGroup, fresh, replacements, records: [...out.values()] };
+}
+
+/**
+ * Stores a plan at one revision: new records in one insertMany (5,000 at a time; a racing insert
+ * of the same key — another process — falls back to upserts) and known ones in one replace
+ * (replaceRecords, by _id). Records in `dropped` (retention removed them before they landed) are
+ * not stored. Answers the records as the public view shows them.
+ */
+export async function storeRecords(ctx: AppContext, ds: DataSourceDoc, plan: RecordsPlan, revision: number, dropped: ReadonlySet<string> = new Set()): Promise<RecordDto[]> {
+  const now = new Date();
+  const keep = (d: { recordId: string }) => !dropped.has(d.recordId);
+  const fresh = plan.fresh.filter(keep);
+  for (const d of [...fresh, ...plan.replacements]) d.revision = revision;
   // One command each for a flush (on the offline engine every write command costs time growing with the square of the collection).
-  await storeFresh();
-  if (replacements.size) await replaceRecords(ctx, [...replacements.values()]);
-  return { counts, records: [...out.values()], keysByGroup };
+  for (let i = 0; i < fresh.length; i += INSERT_BATCH) await insertFresh(ctx, ds, fresh.slice(i, i + INSERT_BATCH), revision, now);
+  if (plan.replacements.length) await replaceRecords(ctx, plan.replacements);
+  return plan.records.filter(keep).map((r) => ({ ...r, revision }));
 }
 
 /** Reads the stored records of the keys a chunk names that are not known yet. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../config';
 import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
 import { createLogger } from '../log';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from './harness';
+import { ADMIN_TOKEN, TEST_ENGINE, startTestServer, type TestServer } from './harness';
 import { startRedis, startServerProcess } from './processes';
 
 export interface TestCluster {
@@ -15,11 +15,17 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
+/** Extra environment of process A and of process B (e.g. a test's shorter intervals). */
+export interface ClusterEnv {
+  a?: Record<string, string>;
+  b?: Record<string, string>;
+}
+
 /**
  * Two server processes sharing one database and a real redis-server (the Redis adapter, view-cache
  * relay and rate limits in play), filled into `cluster`; `stop()` ends what was started, in reverse order.
  */
-export async function startCluster(cluster = {} as TestCluster): Promise<TestCluster> {
+export async function startCluster(cluster = {} as TestCluster, env: ClusterEnv = {}): Promise<TestCluster> {
   const stops: (() => Promise<void>)[] = [];
   cluster.stop = async () => {
     for (const s of stops.splice(0).reverse()) await s().catch(() => undefined);
@@ -27,11 +33,11 @@ export async function startCluster(cluster = {} as TestCluster): Promise<TestClu
   try {
     cluster.redis = await startRedis();
     stops.push(() => cluster.redis.stop());
-    cluster.db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
+    cluster.db = await startDatabase(loadConfig({ SEED_DEMO: 'false', ...TEST_ENGINE }), createLogger('silent'));
     stops.push(() => cluster.db.stop());
-    cluster.a = await startTestServer({ MONGODB_URI: cluster.db.uri, REDIS_URL: cluster.redis.url });
+    cluster.a = await startTestServer({ MONGODB_URI: cluster.db.uri, REDIS_URL: cluster.redis.url, ...env.a });
     stops.push(() => cluster.a.close());
-    cluster.b = await startServerProcess({ MONGODB_URI: cluster.db.uri, REDIS_URL: cluster.redis.url, ADMIN_TOKEN, SEED_DEMO: 'false' });
+    cluster.b = await startServerProcess({ MONGODB_URI: cluster.db.uri, REDIS_URL: cluster.redis.url, ADMIN_TOKEN, SEED_DEMO: 'false', ...env.b });
     stops.push(() => cluster.b.stop());
     return cluster;
   } catch (e) {
@@ -41,9 +47,9 @@ export async function startCluster(cluster = {} as TestCluster): Promise<TestClu
 }
 
 /** A cluster for a test file: started before its tests, stopped after them (read its fields inside the tests). */
-export function useCluster(): TestCluster {
+export function useCluster(env: ClusterEnv = {}): TestCluster {
   const cluster = {} as TestCluster;
-  beforeAll(() => startCluster(cluster));
+  beforeAll(() => startCluster(cluster, env));
   afterAll(() => cluster.stop?.());
   return cluster;
 }

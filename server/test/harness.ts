@@ -2,6 +2,9 @@ import { startApp, type RunningApp } from '../app';
 import { loadConfig } from '../config';
 import { createLogger, type Logger } from '../log';
 import { viewCacheOf } from '../viewCache';
+import { TEST_ENGINE } from './engine';
+
+export { TEST_ENGINE };
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -25,7 +28,7 @@ export interface TestServer {
 /** Starts the real server on a free port against a fresh embedded database (optionally with a test's logger). */
 export async function startTestServer(env: Record<string, string> = {}, log?: Logger): Promise<TestServer> {
   const fromEnv = process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {};
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, SEED_DEMO: 'false', LOG_LEVEL: 'error', ...fromEnv, ...env });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, SEED_DEMO: 'false', LOG_LEVEL: 'error', ...TEST_ENGINE, ...fromEnv, ...env });
   const app = await startApp(config, log ?? createLogger(config.LOG_LEVEL));
   const url = `http://127.0.0.1:${app.port}`;
   return {

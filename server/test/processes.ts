@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { TEST_ENGINE } from './engine';
 
 /** A free loopback port. */
 export async function freePort(): Promise<number> {
@@ -33,7 +34,7 @@ export async function startRedis(atPort?: number): Promise<{ url: string; port: 
 /** Runs `server/main.ts` as its own process; resolves once it listens. */
 export async function startServerProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; log: () => string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...TEST_ENGINE, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -65,4 +65,14 @@ export function collect<E extends keyof ServerToClientEvents>(socket: TestSocket
   return { items, stop: () => socket.off(event as 'records:upserted', fn as never) };
 }
 
+/**
+ * Resolves once everything the server sent this socket before now has arrived: the answer to a
+ * request comes after them on the same connection. A test that asserts "nothing arrived" waits for
+ * a later event that would have come after it (another socket's copy of the same broadcast, a
+ * later change), then for this, instead of sleeping.
+ */
+export async function caughtUp(socket: TestSocket): Promise<void> {
+  await join(socket, 'dashboard:join', 'caught-up?');
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,8 +1,9 @@
 import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ShareViewResponse } from '@common/schemas/shareLink';
+import { buildDashboard, buildSource } from '../test/factories';
 import { startTestServer, type TestServer } from '../test/harness';
-import { sleep } from '../test/sockets';
+import { eventually } from '../test/eventually';
 import { viewCacheOf } from './index';
 
 let s: TestServer;
@@ -15,9 +16,8 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: Array.from({ length: 30 }, (_, i) => ({ id: i, subject: 'Printer jammed on floor 2' })) } });
-  draft = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Draft', dataSourceId: ds.id } })).body;
+  ds = await buildSource(s, { records: Array.from({ length: 30 }, (_, i) => ({ id: i, subject: 'Printer jammed on floor 2' })) });
+  draft = await buildDashboard(s, { source: ds, name: 'Draft' });
 });
 
 const link = async (body: Record<string, unknown> = {}) =>
@@ -76,8 +76,7 @@ describe('share views from memory', () => {
     await s.http('DELETE', `/api/admin/dashboards/${draft.id}/links/${revoked.link.id}`);
     expect((await s.http('GET', `/api/share/${revoked.token}`, { token: null })).status).toBe(404);
     // Expiry needs no event: the clock is compared on every request.
-    while ((await s.http('GET', `/api/share/${expiring.token}`, { token: null })).status === 200) await sleep(50);
-    expect((await s.http('GET', `/api/share/${expiring.token}`, { token: null })).body.error.code).toBe('not_found');
+    await eventually(async () => expect((await s.http('GET', `/api/share/${expiring.token}`, { token: null })).body.error?.code).toBe('not_found'), { interval: 50 });
     expect((await s.http('GET', `/api/share/${deleted.token}`, { token: null })).status).toBe(200);
     await s.http('DELETE', `/api/admin/dashboards/${draft.id}`);
     expect((await s.http('GET', `/api/share/${deleted.token}`, { token: null })).status).toBe(404);

@@ -5,6 +5,7 @@ import type { DataSourceDoc } from '../models';
 import { closeChange, openChange } from '../models/ingestJournal';
 import { loadPublishedDashboard, publicDashboardView } from '../services/dashboards';
 import { removeRecords } from '../services/removeRecords';
+import { buildDashboard, buildSource } from '../test/factories';
 import { startTestServer, type TestServer } from '../test/harness';
 import { VIEW_EVENTS, ViewCache, viewCacheOf, type ViewEvent } from './index';
 
@@ -62,16 +63,13 @@ async function served(dashboardId: string): Promise<unknown> {
 const sourceDoc = async (id: string) => (await s.app.ctx.models.DataSource.findById(id).lean<DataSourceDoc>())!;
 
 async function setup() {
-  const a = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  const b = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Orders' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: a.sourceId, records: [{ id: 1, status: 'open' }, { id: 2, status: 'done' }] } });
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: b.sourceId, records: [{ no: 'x', total: 3 }] } });
-  // The sources' field types follow the ingests a moment later (services/fieldTypes): settle them
-  // before the dashboards exist, so views are compared (and database calls counted) at rest.
-  await s.app.fieldTypes.settle();
-  const d1 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'One', dataSourceId: a.id, isPublished: true } })).body;
-  const d2 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Two', dataSourceId: a.id, isPublished: true } })).body;
-  const d3 = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Three', dataSourceId: b.id, isPublished: true } })).body;
+  // buildSource settles the field types before the dashboards exist: views are compared (and
+  // database calls counted) at rest.
+  const a = await buildSource(s, { name: 'Tickets', records: [{ id: 1, status: 'open' }, { id: 2, status: 'done' }] });
+  const b = await buildSource(s, { name: 'Orders', records: [{ no: 'x', total: 3 }] });
+  const d1 = await buildDashboard(s, { source: a, name: 'One', published: true });
+  const d2 = await buildDashboard(s, { source: a, name: 'Two', published: true });
+  const d3 = await buildDashboard(s, { source: b, name: 'Three', published: true });
   return { sources: [a, b], dashboards: [d1.id, d2.id, d3.id] as string[] };
 }
 
@@ -193,9 +191,8 @@ function rawGet(url: string, acceptEncoding: string): Promise<{ headers: Record<
 
 describe('a read during a change of the records', () => {
   it('claims only the settled revision, from the cache, a fresh build, the database path and the raw data', async () => {
-    const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Busy' } })).body as { id: string; sourceId: string };
-    await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
-    const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Busy', dataSourceId: ds.id, isPublished: true } })).body as { id: string };
+    const ds = await buildSource(s, { name: 'Busy', records: [{ id: 1 }] });
+    const d = await buildDashboard(s, { source: ds, name: 'Busy', published: true });
     const revisionSeen = async () => ((await s.http('GET', `/api/dashboards/${d.id}`, { token: null })).body as { revision: number }).revision;
     const raw = async () => ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}`)).body as { revision: number }).revision;
     expect(await revisionSeen()).toBe(1);

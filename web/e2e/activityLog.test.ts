@@ -18,7 +18,7 @@ describe('activity log screen', () => {
     await table.getByText('Admin created data source "Orders"').waitFor();
     const ingested = await server.http('POST', '/api/data/ingest', { token: null, headers: { 'x-ingest-key': ds.ingestKey }, body: { sourceId: ds.sourceId, records: [{ id: 1 }] } });
     expect(ingested.status).toBe(200);
-    await table.getByText('Ingest: 1 received, 1 inserted, 0 updated, 0 rejected').waitFor();
+    await table.getByText('Ingest in one minute: 1 request, 1 record (1 inserted, 0 updated, 0 rejected)').waitFor();
     await table.getByText(`Ingest key ${ds.ingestKeyHint}`).waitFor();
     await server.http('GET', '/api/admin/dashboards', { token: 'not-the-token-at-all' });
     await table.getByText('Refused admin token on GET /api/admin/dashboards').waitFor();
@@ -27,7 +27,7 @@ describe('activity log screen', () => {
     await page.getByLabel('Category').click();
     await page.getByTitle('Ingest requests').click();
     await expect.poll(() => table.locator('tbody tr.ant-table-row').count()).toBe(1);
-    expect(await table.locator('tbody').innerText()).toContain('Ingest: 1 received');
+    expect(await table.locator('tbody').innerText()).toContain('Ingest in one minute: 1 request');
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserHarness } from './browser';
-import { sidebar, signIn, startAdminBrowser } from './adminHelpers';
+import { TEST_ADMIN, sidebar, signIn, startAdminBrowser } from './adminHelpers';
 
 const PASSWORD = 'a long enough passphrase';
 
@@ -28,6 +28,29 @@ describe('people: first start, invitations and roles in the console', () => {
     const link = await page.getByTestId('invite-link').innerText();
     expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]+$/);
     await h.shot('admin-users');
+
+    // Users → Tokens: an admin sees a person's personal API tokens (never the token) and revokes one at once.
+    const made = await page.evaluate(() => fetch('/api/auth/tokens', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Laptop script' }) }).then((r) => r.json() as Promise<{ token: string }>));
+    expect((await server.http('GET', '/api/auth/me', { token: made.token })).status).toBe(200);
+    await users.getByRole('row', { name: new RegExp(TEST_ADMIN.email) }).getByRole('button', { name: 'Tokens' }).click();
+    const tokens = page.getByTestId('user-tokens');
+    await tokens.getByText('Laptop script').waitFor();
+    expect(await tokens.innerText()).not.toContain(made.token);
+    await tokens.getByRole('button', { name: 'Revoke' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
+    await tokens.getByText('No tokens').waitFor();
+    expect((await server.http('GET', '/api/auth/me', { token: made.token })).status).toBe(401);
+    await page.keyboard.press('Escape');
+    // My account → "Revoke all tokens" ends one's own tokens at once.
+    const mine = await page.evaluate(() => fetch('/api/auth/tokens', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Old laptop' }) }).then((r) => r.json() as Promise<{ token: string }>));
+    await page.getByRole('button', { name: 'My account' }).click();
+    const account = page.getByTestId('my-account');
+    await account.getByText('Old laptop').waitFor();
+    await account.getByRole('button', { name: 'Revoke all tokens' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
+    await account.getByText('No tokens').waitFor();
+    expect((await server.http('GET', '/api/auth/me', { token: mine.token })).status).toBe(401);
+    await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByTestId('login-form').waitFor();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUCKET_TAB, RECORDS, TABLE_TAB, cuttableSocket, ingest as ingestFor, seed as seedFor, usePublicBrowser } from './publicFixtures';
+import { BUCKET_TAB, RECORDS, TABLE_TAB, col, cuttableSocket, firstColumn, ingest as ingestFor, seed as seedFor, usePublicBrowser } from './publicFixtures';
 
 const h = usePublicBrowser();
 const seed = (tabs: unknown[], name?: string) => seedFor(h, tabs, { name });
@@ -212,5 +212,27 @@ describe('phone width', () => {
     await h.page.getByRole('tab', { name: 'By Status' }).click();
     await h.page.getByTestId('bucket-card').first().waitFor();
     await h.shot('public-viewer-bucket-phone');
+  });
+});
+
+const TIME_TAB = { id: 'tab1', name: 'Events', style: 'table', configuration: { sortable: true, filterable: true, columns: [col('name', 0), col('at', 1)] }, widgets: [] };
+
+describe('viewer: a source with a time field', () => {
+  it('shows the newest records first when no column is sorted, pushed records included', async () => {
+    const records = [
+      { name: 'second', at: '2024-01-02T00:00:00Z' },
+      { name: 'fourth', at: '2024-01-04T00:00:00Z' },
+      { name: 'first', at: '2024-01-01T00:00:00Z' },
+      { name: 'third', at: 1_704_240_000 }, // 2024-01-03, epoch seconds
+    ];
+    const { id, ds } = await seedFor(h, [TIME_TAB], { records });
+    expect((await h.server.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { timeField: 'at' } })).status).toBe(200);
+    await h.page.goto(`/dashboards/${id}`);
+    await h.page.getByTestId('table-row').first().waitFor();
+    await h.page.waitForFunction(() => document.querySelectorAll('[data-testid="table-row"]').length === 4);
+    expect(await firstColumn(h)).toEqual(['fourth', 'third', 'second', 'first']);
+    await ingest(ds.sourceId, [{ name: 'fifth', at: '2024-01-05T00:00:00Z' }]);
+    await h.page.waitForFunction(() => document.querySelectorAll('[data-testid="table-row"]').length === 5);
+    expect(await firstColumn(h)).toEqual(['fifth', 'fourth', 'third', 'second', 'first']);
   });
 });

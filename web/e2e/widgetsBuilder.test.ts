@@ -83,7 +83,7 @@ describe('admin console: templates and the widget builder', () => {
     await poll(async () => page.getByTestId('builder-widget').count()).toBe(5);
     const [d] = await dashboards();
     expect(d).toMatchObject({ name: 'Helpdesk queue', isPublished: true });
-    expect(d.configuration.tabs[0].widgets.map((w) => w.configuration.filter ?? w.configuration.groupField ?? w.configuration.dateField)).toEqual([
+    expect(d.configuration.tabs[0].widgets.map((w) => (w.configuration.filters as unknown[] | undefined)?.[0] ?? w.configuration.groupField ?? w.configuration.dateField)).toEqual([
       { field: 'status', operator: 'in', value: '', values: ['open'] }, { field: 'status', operator: 'in', value: '', values: ['in progress'] }, { field: 'status', operator: 'in', value: '', values: ['closed'] }, 'priority', 'created_at',
     ]);
     // The preview draws with the source's records: 4 open tickets.
@@ -202,7 +202,7 @@ describe('admin console: templates and the widget builder', () => {
 
     const d = (await dashboards()).find((x) => x.name === 'Zendesk queue')!;
     expect(d.isPublished).toBe(true);
-    expect(d.configuration.tabs[0].widgets.slice(0, 3).map((w) => w.configuration.filter)).toEqual([
+    expect(d.configuration.tabs[0].widgets.slice(0, 3).map((w) => (w.configuration.filters as unknown[] | undefined)?.[0])).toEqual([
       { field: 'status', operator: 'in', value: '', values: ['open', 'new'] },
       { field: 'status', operator: 'in', value: '', values: ['hold', 'pending'] },
       { field: 'status', operator: 'in', value: '', values: ['solved', 'closed', 'archived'] },

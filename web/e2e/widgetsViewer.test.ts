@@ -109,6 +109,40 @@ describe('widgets in the public viewer', () => {
     await h.shot('widgets-viewer-phone');
   });
 
+  it('draws one series per value (average price per quarter by symbol, stocks.csv) and whole years as years (deaths per year, disasters.csv), each with its data table', async () => {
+    const data = (name: string) => fs.readFileSync(new URL(`../../node_modules/vega-datasets/data/${name}`, import.meta.url), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    // Three symbols' prices, January to June 2000; the first six years of deaths (Year a JSON number).
+    const stocks = data('stocks.csv').filter(([sym, date]) => ['MSFT', 'AAPL', 'IBM'].includes(sym) && /^(Jan|Feb|Mar|Apr|May|Jun) 1 2000$/.test(date));
+    const deaths = data('disasters.csv').filter(([e, y]) => e === 'All natural disasters' && Number(y) <= 1905);
+    const records = [
+      ...stocks.map(([symbol, date, price], i) => ({ ticket_id: 100 + i, symbol, date, price: Number(price) })),
+      ...deaths.map(([, year, n], i) => ({ ticket_id: 200 + i, Year: Number(year), Deaths: Number(n) })),
+    ];
+    const tab = {
+      id: 'questions', name: 'Questions', style: null, configuration: {},
+      widgets: [
+        { id: 'price', name: 'Price by symbol', type: 'line', configuration: { dateField: 'date', bucket: 'quarter', metric: 'avg', valueField: 'price', splitField: 'symbol' }, layout: { x: 0, y: 0, w: 6, h: 5 } },
+        { id: 'deaths', name: 'Deaths per year', type: 'line', configuration: { dateField: 'Year', metric: 'sum', valueField: 'Deaths' }, layout: { x: 6, y: 0, w: 6, h: 5 } },
+      ],
+    };
+    const { id } = await seedFor(h, [tab], { name: 'Questions', records });
+    await h.page.goto(`/dashboards/${id}`);
+    const avg = (sym: string, months: string[]) => {
+      const prices = stocks.filter(([s, d]) => s === sym && months.some((m) => d.startsWith(m))).map(([, , p]) => Number(p));
+      return String(Math.round((prices.reduce((a, b) => a + b, 0) / prices.length) * 100) / 100);
+    };
+    const q1 = ['Jan', 'Feb', 'Mar'];
+    const q2 = ['Apr', 'May', 'Jun'];
+    await poll(() => chartRows('Price by symbol')).toEqual([['Q1 2000', avg('AAPL', q1), avg('IBM', q1), avg('MSFT', q1)], ['Q2 2000', avg('AAPL', q2), avg('IBM', q2), avg('MSFT', q2)]]);
+    const table = h.page.locator('[data-testid=widget]', { hasText: 'Price by symbol' }).getByTestId('widget-table');
+    expect(await table.locator('caption').innerText()).toBe('Price by symbol');
+    expect(await table.locator('thead th').allInnerTexts()).toEqual(['date', 'AAPL', 'IBM', 'MSFT']);
+    // Drawn by year (never months, never 1970); 1904 has no record: 0 for a sum.
+    await poll(() => chartRows('Deaths per year')).toEqual(['1900', '1901', '1902', '1903', '1904', '1905'].map((y) => [y, deaths.find((d) => d[1] === y)?.[2] ?? '0']));
+    await h.page.locator('[data-testid=widget]', { hasText: 'Deaths per year' }).locator('svg').first().waitFor();
+    await h.shot('widgets-split-line-and-years');
+  });
+
   it('counts every record with a KPI left at its defaults, and the landing page loads no chart code', async () => {
     const requested: string[] = [];
     h.page.on('request', (r) => requested.push(r.url()));

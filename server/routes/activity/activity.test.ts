@@ -64,8 +64,8 @@ describe('activity log', () => {
     const ingests = await entries('?category=ingest');
     expect(ingests).toHaveLength(2);
     const byKey = ingests.find((e) => e.credential === 'ingestKey')!;
-    expect(byKey).toMatchObject({ objectId: ds.id, objectName: 'Tickets', keyHint: rotated.ingestKeyHint, details: { received: 2, inserted: 2, rejected: 0 } });
-    expect(ingests.find((e) => e.credential === 'admin')).toMatchObject({ keyHint: null, details: { received: 2, updated: 1, rejected: 1 } });
+    expect(byKey).toMatchObject({ objectId: ds.id, objectName: 'Tickets', keyHint: rotated.ingestKeyHint, details: { requests: 1, records: 2, inserted: 2, rejected: 0, perMinute: true } });
+    expect(ingests.find((e) => e.credential === 'admin')).toMatchObject({ keyHint: null, details: { requests: 1, records: 2, updated: 1, rejected: 1 } });
     const failures = await entries('?kind=auth.failed');
     expect(failures.map((e) => `${e.details.audience} ${e.details.path}`).sort()).toEqual(['admin /api/admin/dashboards', 'admin /socket.io', 'ingest /api/data/ingest']);
     expect((await entries(`?objectId=${d.id}`)).map((e) => e.kind).sort()).toEqual(['dashboard.created', 'dashboard.deleted', 'dashboard.embeddingChanged', 'dashboard.published', 'dashboard.unpublished', 'dashboard.updated', 'dashboard.updated']);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JoinAck } from '@common/realtime';
 import type { DashboardAnalyticsDto, ViewersChangedEvent } from '@common/schemas/analytics';
+import { buildDashboard, buildSource } from '../../test/factories';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../../test/harness';
 import { collect, join, openSocket, type TestSocket } from '../../test/sockets';
 
@@ -25,9 +26,9 @@ const of = (list: DashboardAnalyticsDto[], id: string) => list.find((d) => d.das
 
 describe('analytics', () => {
   it('counts open viewers (public and share links) and views per day, pushing each change to the admin room', async () => {
-    const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-    const pub = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Public', dataSourceId: ds.id, isPublished: true } })).body;
-    const draft = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Draft', dataSourceId: ds.id } })).body;
+    const ds = await buildSource(s);
+    const pub = await buildDashboard(s, { source: ds, name: 'Public', published: true });
+    const draft = await buildDashboard(s, { source: ds, name: 'Draft' });
     const { token } = (await s.http('POST', `/api/admin/dashboards/${draft.id}/links`, { body: { label: 'Acme' } })).body;
 
     const before = await analytics();

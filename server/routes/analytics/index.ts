@@ -3,15 +3,15 @@ import type { DashboardAnalyticsDto } from '@common/schemas/analytics';
 import type { AppContext } from '../../context';
 import { viewerCounter } from '../../realtime/viewerCounts';
 import { listDashboards } from '../../services/dashboards';
-import { dashboardLimit } from '../../middleware/guards';
+import { askerOfRequest } from '../../middleware/guards';
+import { usableDashboards } from '../../access/policy';
 import { resourceRouter } from '../router';
 
 /** GET /api/admin/analytics: every dashboard's viewers right now and views per day (30 days). */
 export function analyticsRouter(app: AppContext): Router {
   const { router, auth } = resourceRouter(app);
   router.get('/admin/analytics', auth.editor(), async (ctx) => {
-    const limit = dashboardLimit(ctx);
-    const dashboards = (await listDashboards(app)).filter((d) => !limit || limit.has(d.id));
+    const dashboards = usableDashboards(askerOfRequest(ctx), await listDashboards(app));
     const counter = viewerCounter(app);
     const ids = dashboards.map((d) => d.id);
     const [viewers, history] = counter ? await Promise.all([counter.viewers(ids), counter.stats.history(ids)]) : [new Map<string, number>(), new Map()];

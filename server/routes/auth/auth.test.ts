@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../../test/harness';
 import { PASSWORD, addPerson, asCookie, cookieOf } from '../../test/people';
 import { hashPassword } from '../../auth/passwords';
+import { signInDelayMs } from '../../services/signIn';
 
 let s: TestServer;
 let address = 0;
@@ -9,7 +10,7 @@ let address = 0;
 const from = () => ({ 'x-forwarded-for': `10.0.0.${++address}` });
 
 beforeAll(async () => {
-  s = await startTestServer({ TRUST_PROXY: 'true', RATE_LIMIT_AUTH_FAILURES: '5', RATE_LIMIT_SIGN_IN_ACCOUNT: '3' });
+  s = await startTestServer({ TRUST_PROXY: 'true', RATE_LIMIT_AUTH_FAILURES: '5', RATE_LIMIT_SIGN_IN_ACCOUNT: '3', RATE_LIMIT_SIGN_IN_SLOWDOWN_SECONDS: '1' });
 });
 afterAll(() => s.close());
 
@@ -69,17 +70,19 @@ describe('first start, sign-in and the session cookie', () => {
     expect((await p.http('GET', '/api/auth/me')).status).toBe(200);
   });
 
-  it('limits failed sign-ins per account and per address with 429, whether or not the email exists', async () => {
+  it('limits failed sign-ins per (account, address) and per address with 429, whether or not the email exists', async () => {
     const p = await addPerson(s, 'viewer');
     for (const email of [p.email, 'ghost@example.com']) {
+      const here = from();
       for (let i = 0; i < 3; i++) {
-        const res = await s.http('POST', '/api/auth/login', { token: null, body: { email, password: 'wrong password here' }, headers: from() });
+        const res = await s.http('POST', '/api/auth/login', { token: null, body: { email, password: 'wrong password here' }, headers: here });
         expect(res.status).toBe(401);
       }
-      // Past the account's limit even the right password waits (from yet another address).
-      const limited = await s.http('POST', '/api/auth/login', { token: null, body: { email, password: PASSWORD }, headers: from() });
+      // Past the limit of this account from this address even the right password waits.
+      const limited = await s.http('POST', '/api/auth/login', { token: null, body: { email, password: PASSWORD }, headers: here });
       expect(limited.status, email).toBe(429);
       expect(limited.body.error.code).toBe('rate_limited');
+      expect(limited.body.error.message).toContain('failed sign-ins for this account from this address');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     const one = from();
@@ -88,6 +91,46 @@ describe('first start, sign-in and the session cookie', () => {
     }
     const fromThatAddress = await s.http('POST', '/api/auth/login', { token: null, body: { email: 'fresh@example.com', password: PASSWORD }, headers: one });
     expect(fromThatAddress.status).toBe(429);
+  });
+
+  it('cannot be used to lock a person out: a stranger\'s wrong passwords only slow the account down, by at most the configured bound', async () => {
+    const p = await addPerson(s, 'editor');
+    // Two other addresses use up their budget for this account (it used to lock the account for everyone).
+    for (let a = 0; a < 2; a++) {
+      const attacker = from();
+      for (let i = 0; i < 3; i++) expect((await s.http('POST', '/api/auth/login', { token: null, body: { email: p.email, password: `guess ${a} ${i} wrong` }, headers: attacker })).status).toBe(401);
+      expect((await s.http('POST', '/api/auth/login', { token: null, body: { email: p.email, password: PASSWORD }, headers: attacker })).status).toBe(429);
+    }
+    // The owner, from an address that has not failed: the right password signs in, after the bounded slowdown.
+    const started = Date.now();
+    const owner = await s.http('POST', '/api/auth/login', { token: null, body: { email: p.email, password: PASSWORD }, headers: from() });
+    const waited = Date.now() - started;
+    expect(owner.status, JSON.stringify(owner.body)).toBe(200);
+    expect(waited).toBeGreaterThanOrEqual(950);
+    expect(waited).toBeLessThan(1000 + 3000);
+    // However many failures, the slowdown never exceeds a minute.
+    for (const failures of [0, 3, 4, 5, 10, 20, 1000, 1_000_000]) expect(signInDelayMs(failures, 60_000)).toBeLessThanOrEqual(60_000);
+    expect(signInDelayMs(1_000_000, 60_000)).toBe(60_000);
+  });
+
+  it('limits a failed bearer credential per (address, credential): a stale ingest key never blocks the admin token or another key from its address', async () => {
+    const [a, b] = await Promise.all(['Stale sender', 'Good sender'].map(async (name) => (await s.http('POST', '/api/admin/data-sources', { body: { name } })).body));
+    const stale = a.ingestKey as string;
+    expect((await s.http('POST', `/api/admin/data-sources/${a.id}/ingest-key`)).status).toBe(200);
+    const sender = from();
+    const send = (token: string, ds: { sourceId: string }) => s.http('POST', '/api/data/ingest', { token, body: { sourceId: ds.sourceId, records: [{ id: 1 }] }, headers: sender });
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await send(stale, a)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    const blocked = await send(stale, a);
+    expect(blocked.body.error.message).toContain('failed attempts with this credential from this address');
+    expect((await s.http('GET', '/api/admin/dashboards', { headers: sender })).status).toBe(200);
+    expect((await send(ADMIN_TOKEN, b)).status).toBe(200);
+    expect((await send(b.ingestKey, b)).status).toBe(200);
+    // A guesser trying many different credentials still blocks its address, the right token too.
+    const guesser = from();
+    for (let i = 0; i < 5; i++) expect((await s.http('GET', '/api/admin/dashboards', { token: `guess-${i}`, headers: guesser })).status).toBe(401);
+    expect((await s.http('GET', '/api/admin/dashboards', { headers: guesser })).status).toBe(429);
   });
 
   it('refuses cookie-authenticated writes from another site (403), and never bearer calls', async () => {

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import { jsonBody } from '../../middleware/body';
 import { principalOf } from '../../middleware/guards';
 import { validate } from '../../middleware/validate';
-import { createApiToken, listApiTokens, revokeApiToken } from '../../services/apiTokens';
+import { createApiToken, listApiTokens, revokeAllApiTokens, revokeApiToken } from '../../services/apiTokens';
 import {
   acceptInvite, describeInvitation, endAllSessions, listSessions, me, setupNeeded, setupFirstAdmin, signIn, signOut, updateMe,
 } from '../../services/signIn';
@@ -72,6 +72,9 @@ export function authRouter(app: AppContext): Router {
     ctx.status = 201;
     ctx.body = await createApiToken(app, who(ctx), body);
   }));
+  router.delete('/auth/tokens', auth.viewer(), async (ctx) => {
+    ctx.body = await revokeAllApiTokens(app, who(ctx));
+  });
   router.delete('/auth/tokens/:id', auth.viewer(), async (ctx) => {
     await revokeApiToken(app, who(ctx), ctx.params.id);
     ctx.body = { success: true };

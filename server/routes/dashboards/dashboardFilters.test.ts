@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
 
 /** The dashboard's filter bar (issue 20): stored on the dashboard, validated, shown to viewers. */
@@ -12,9 +13,8 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Movies' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, primaryKey: 'id', records: [{ id: 1, genre: 'Drama', released: '1998-06-12', rating: 7.5 }] } });
-  dashboard = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Movies', dataSourceId: ds.id, isPublished: true } })).body;
+  ds = await buildSource(s, { name: 'Movies', primaryKey: 'id', records: [{ id: 1, genre: 'Drama', released: '1998-06-12', rating: 7.5 }] });
+  dashboard = await buildDashboard(s, { source: ds, name: 'Movies', published: true });
 });
 
 const setFilters = (filters: unknown) => s.http('PATCH', `/api/admin/dashboards/${dashboard.id}`, { body: { configuration: { filters } } });

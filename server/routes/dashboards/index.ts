@@ -1,7 +1,8 @@
 import type Router from '@koa/router';
 import { CreateDashboard, UpdateDashboard } from '@common/schemas/dashboard';
 import type { AppContext } from '../../context';
-import { checkDashboardLimit, dashboardLimit, refuseLimited } from '../../middleware/guards';
+import { askerOfRequest } from '../../middleware/guards';
+import { checkSourceInBody, refuseLimited, requireDashboardUse, usableDashboards } from '../../access/policy';
 import { validate } from '../../middleware/validate';
 import { canonicalParams } from '../../middleware/params';
 import { ObjectIdParam } from '@common/ids';
@@ -13,25 +14,27 @@ export function dashboardsRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
   const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
   router.get('/admin/dashboards', auth.viewer(), async (ctx) => {
-    const limit = dashboardLimit(ctx);
-    const all = await listDashboards(app);
-    ctx.body = limit ? all.filter((d) => limit.has(d.id)) : all;
+    ctx.body = usableDashboards(askerOfRequest(ctx), await listDashboards(app));
   });
   router.get('/admin/dashboards/:id', auth.viewer(), dashboardId, async (ctx) => {
-    checkDashboardLimit(ctx, ctx.params.id);
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     ctx.body = await getDashboard(app, ctx.params.id);
   });
   router.post('/admin/dashboards', auth.editor(), adminJson(), validate({ body: CreateDashboard }, async (ctx, { body }) => {
-    refuseLimited(ctx, 'create dashboards');
+    refuseLimited(askerOfRequest(ctx), 'create dashboards');
+    await checkSourceInBody(app, askerOfRequest(ctx), body.dataSourceId);
     ctx.status = 201;
     ctx.body = await createDashboard(app, body);
   }));
   router.patch('/admin/dashboards/:id', auth.editor(), dashboardId, adminJson(), validate({ body: UpdateDashboard }, async (ctx, { body }) => {
-    checkDashboardLimit(ctx, ctx.params.id);
+    const who = askerOfRequest(ctx);
+    requireDashboardUse(who, ctx.params.id);
+    // Judged on the sources the person's dashboards show before this change: moving one's own dashboard never reaches a new source.
+    if (body.dataSourceId) await checkSourceInBody(app, who, body.dataSourceId);
     ctx.body = await updateDashboard(app, ctx.params.id, body);
   }));
   router.delete('/admin/dashboards/:id', auth.editor(), dashboardId, async (ctx) => {
-    checkDashboardLimit(ctx, ctx.params.id);
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     await deleteDashboard(app, ctx.params.id);
     ctx.body = { success: true };
   });

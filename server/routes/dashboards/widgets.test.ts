@@ -23,7 +23,9 @@ describe('widgets in a tab configuration', () => {
     ];
     const res = await s.http('PATCH', `/api/admin/dashboards/${dashboardId}`, { body: tabWith(widgets) });
     expect(res.status).toBe(200);
-    expect(res.body.configuration.tabs[0].widgets[0]).toMatchObject({ type: 'kpi', configuration: { metric: 'count', filter: { field: 'status', operator: 'eq', value: 'open' } }, layout: { x: 0, y: 0, w: 3, h: 2 } });
+    expect(res.body.configuration.tabs[0].widgets[0]).toMatchObject({ type: 'kpi', configuration: { metric: 'count', filters: [{ field: 'status', operator: 'eq', value: 'open' }] }, layout: { x: 0, y: 0, w: 3, h: 2 } });
+    // One saved `filter` is saved back as `filters`.
+    expect(res.body.configuration.tabs[0].widgets[0].configuration).not.toHaveProperty('filter');
     const view = await s.http('GET', `/api/dashboards/${dashboardId}`, { token: null });
     expect(view.body.tabs[0].widgets.map((w: { id: string; layout: unknown }) => [w.id, w.layout])).toEqual([['open', { x: 0, y: 0, w: 3, h: 2 }], ['bar', { x: 3, y: 0, w: 9, h: 5 }]]);
   });

@@ -41,6 +41,12 @@ describe('GET /api/admin/data-sources/:id/export', () => {
     expect(lines[3]).toBe('3,"Zoë, ""the"" one",plain,y,2024-05-05T09:00:00Z');
   });
 
+  it('neutralises cells and names starting with a full-width ＝ ＋ － ＠ like their ASCII twins', async () => {
+    const ds = await sourceWith('Wide', [{ id: 1, '＝name': '＝HYPERLINK("http://x")', a: '＋1', b: '－1', c: '＠SUM(A1)', d: '１＋１' }]);
+    const csv = await s.http('GET', `/api/admin/data-sources/${ds.id}/export?format=csv`);
+    expect(csv.text.replace(/^\ufeff/, '').split('\r\n').filter(Boolean)).toEqual([`id,'＝name,a,b,c,d`, `1,"'＝HYPERLINK(""http://x"")",'＋1,'－1,'＠SUM(A1),１＋１`]);
+  });
+
   it('exports a JSON array and NDJSON with only the fields asked for (a comma inside a name escaped)', async () => {
     const ds = await sourceWith('People', rows);
     const fields = encodeURIComponent(joinFieldList(['name', 'a,b']));

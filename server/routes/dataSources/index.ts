@@ -2,44 +2,36 @@ import type Router from '@koa/router';
 import { CreateDataSource, RawQuery, UpdateDataSource } from '@common/schemas/dataSource';
 import { ExportQuery } from '@common/schemas/export';
 import type { AppContext } from '../../context';
-import type { Context } from 'koa';
-import { dashboardLimit } from '../../middleware/guards';
-import { validate } from '../../middleware/validate';
+import { askerOfRequest } from '../../middleware/guards';
+import { requireSourceUse, usableSourcesOf } from '../../access/policy';
+import type { Middleware } from 'koa';
+import { validate, type RouteContext } from '../../middleware/validate';
 import { canonicalParams } from '../../middleware/params';
 import { DataSourceRefParam } from '@common/ids';
-import { NotFoundError } from '../../errors';
 import {
-  createDataSource, deleteDataSource, findDataSource, listDataSources, rawRecords, requireDataSource, rotateIngestKey, updateDataSource,
+  createDataSource, deleteDataSource, listDataSources, rawRecords, rotateIngestKey, updateDataSource,
 } from '../../services/dataSources';
 import { attachmentHeader } from '../../services/exportCsv';
 import { exportRecords } from '../../services/exportRecords';
 import { resourceRouter } from '../router';
 
-/** The data sources a person limited to chosen dashboards may read (those dashboards' sources), or null for all. */
-async function readableSources(app: AppContext, ctx: Context): Promise<Set<string> | null> {
-  const limit = dashboardLimit(ctx);
-  if (!limit) return null;
-  const docs = await app.models.Dashboard.find({ _id: { $in: [...limit] } }).lean();
-  return new Set(docs.map((d) => d.dataSourceId).filter((id): id is string => Boolean(id)));
-}
-
 /** Data sources: reads for editors (/api/data/…), writes, key rotation and deletion for admins (/api/admin/data-sources). */
 export function dataSourcesRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
   const dataSourceId = canonicalParams({ id: DataSourceRefParam }, 'Data source');
+  /** A change to a source in the path asks the access policy first (404, as for an unknown id). */
+  const usableSource: Middleware = async (ctx, next) => {
+    await requireSourceUse(app, askerOfRequest(ctx), (ctx as RouteContext).params.id);
+    await next();
+  };
 
   router.get('/data/sources', auth.editor(), async (ctx) => {
-    const readable = await readableSources(app, ctx);
-    ctx.body = (await listDataSources(app)).filter((d) => !readable || readable.has(d.id));
+    ctx.body = await usableSourcesOf(app, askerOfRequest(ctx), await listDataSources(app));
   });
 
   router.get('/data/raw', auth.editor(), validate({ query: RawQuery }, async (ctx, { query }) => {
-    const readable = await readableSources(app, ctx);
-    if (readable) {
-      const ds = await findDataSource(app, query.dataSourceId);
-      if (!ds || !readable.has(String(ds._id))) throw NotFoundError(`Data source ${query.dataSourceId}`);
-    }
-    ctx.body = await rawRecords(app, query.dataSourceId, query.limit, query.offset);
+    const ds = await requireSourceUse(app, askerOfRequest(ctx), query.dataSourceId);
+    ctx.body = await rawRecords(app, String(ds._id), query.limit, query.offset);
   }));
 
   router.post('/admin/data-sources', auth.admin(), adminJson(), validate({ body: CreateDataSource }, async (ctx, { body }) => {
@@ -47,24 +39,22 @@ export function dataSourcesRouter(app: AppContext): Router {
     ctx.body = await createDataSource(app, body);
   }));
 
-  router.patch('/admin/data-sources/:id', auth.admin(), dataSourceId, adminJson(), validate({ body: UpdateDataSource }, async (ctx, { body }) => {
+  router.patch('/admin/data-sources/:id', auth.admin(), dataSourceId, usableSource, adminJson(), validate({ body: UpdateDataSource }, async (ctx, { body }) => {
     ctx.body = await updateDataSource(app, ctx.params.id, body);
   }));
 
-  router.post('/admin/data-sources/:id/ingest-key', auth.admin(), dataSourceId, async (ctx) => {
+  router.post('/admin/data-sources/:id/ingest-key', auth.admin(), dataSourceId, usableSource, async (ctx) => {
     ctx.body = await rotateIngestKey(app, ctx.params.id);
   });
 
-  router.delete('/admin/data-sources/:id', auth.admin(), dataSourceId, async (ctx) => {
+  router.delete('/admin/data-sources/:id', auth.admin(), dataSourceId, usableSource, async (ctx) => {
     await deleteDataSource(app, ctx.params.id);
     ctx.body = { success: true };
   });
 
   // Editors read data sources and their raw records, so they may export them (issue 21's roles).
-  router.get('/admin/data-sources/:id/export', auth.editor(), validate({ query: ExportQuery }, async (ctx, { query }) => {
-    const source = await requireDataSource(app, ctx.params.id);
-    const readable = await readableSources(app, ctx);
-    if (readable && !readable.has(String(source._id))) throw NotFoundError(`Data source ${ctx.params.id}`);
+  router.get('/admin/data-sources/:id/export', auth.editor(), dataSourceId, validate({ query: ExportQuery }, async (ctx, { query }) => {
+    const source = await requireSourceUse(app, askerOfRequest(ctx), ctx.params.id);
     const { fileName, contentType, stream } = exportRecords(app, source, query);
     ctx.set('Content-Disposition', attachmentHeader(fileName));
     ctx.set('Cache-Control', 'no-store');

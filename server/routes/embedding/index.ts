@@ -1,7 +1,8 @@
 import type Router from '@koa/router';
 import { UpdateEmbedding } from '@common/schemas/embedding';
 import type { AppContext } from '../../context';
-import { checkDashboardLimit } from '../../middleware/guards';
+import { askerOfRequest } from '../../middleware/guards';
+import { requireDashboardUse } from '../../access/policy';
 import { validate } from '../../middleware/validate';
 import { canonicalParams } from '../../middleware/params';
 import { ObjectIdParam } from '@common/ids';
@@ -13,11 +14,11 @@ export function embeddingRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
   const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
   router.get('/admin/dashboards/:id/embedding', auth.editor(), dashboardId, async (ctx) => {
-    checkDashboardLimit(ctx, ctx.params.id);
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     ctx.body = await getEmbedding(app, ctx.params.id);
   });
   router.put('/admin/dashboards/:id/embedding', auth.editor(), dashboardId, adminJson(), validate({ body: UpdateEmbedding }, async (ctx, { body }) => {
-    checkDashboardLimit(ctx, ctx.params.id);
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     ctx.body = await setEmbedding(app, ctx.params.id, body.origins);
   }));
   return router;

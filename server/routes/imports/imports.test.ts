@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DryRunDto, ImportPlan, ImportPreviewDto, ImportProgressDto } from '@common/schemas/imports';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../../test/harness';
-import { addPerson } from '../../test/people';
+import { buildPerson } from '../../test/factories';
 import { nextWhere, openSocket, type TestSocket } from '../../test/sockets';
 import { importHooks } from '../../services/imports/runImport';
 
@@ -261,9 +261,9 @@ describe('Import Data: cancelling', () => {
 
 describe('Import Data: roles', () => {
   it('lets an editor import into an existing source but not create one; viewers cannot upload; an upload is its uploader\'s', async () => {
-    const editor = await addPerson(s, 'editor');
-    const other = await addPerson(s, 'editor');
-    const viewer = await addPerson(s, 'viewer');
+    const editor = await buildPerson(s, 'editor');
+    const other = await buildPerson(s, 'editor');
+    const viewer = await buildPerson(s, 'viewer');
     expect((await upload('a\n1\n', 'a.csv', { cookie: viewer.cookie })).status).toBe(403);
     const up = await upload('id,n\n1,2\n', 'a.csv', { cookie: editor.cookie });
     expect(up.status).toBe(201);
@@ -287,7 +287,7 @@ describe('Import Data: temp files', () => {
     try {
       const res = await fetch(`${idle.url}/api/admin/imports?fileName=a.csv`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: 'a,b\n1,2\n' });
       const { id } = (await res.json()) as ImportPreviewDto;
-      const file = path.join(os.tmpdir(), `livedash-import-${id}`);
+      const file = path.join(os.tmpdir(), `livedash-import-${process.pid}-${id}`);
       expect(fs.existsSync(file)).toBe(true);
       await expect.poll(() => fs.existsSync(file), { timeout: 15_000, interval: 100 }).toBe(false);
     } finally {

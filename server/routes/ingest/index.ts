@@ -3,16 +3,21 @@ import { IngestQuery } from '@common/schemas/ingest';
 import type { AppContext } from '../../context';
 import { jsonBody } from '../../middleware/body';
 import type { IngestState } from '../../middleware/guards';
+import { idempotent, type IdempotencyState } from '../../middleware/idempotency';
 import { validate } from '../../middleware/validate';
-import { ingestRecords } from '../../services/ingestRecords';
+import { parseJsonInSlices } from '../../middleware/jsonPieces';
+import { ingestRecords, tooManyRecords } from '../../services/ingestRecords';
 import { resourceRouter } from '../router';
 
-/** POST /api/data/ingest: the admin token or the target source's ingest key; bodies up to INGEST_MAX_BYTES. */
+/** POST /api/data/ingest: the admin token or the target source's ingest key; bodies up to INGEST_MAX_BYTES; an optional Idempotency-Key. */
 export function ingestRouter(app: AppContext): Router {
   const { router, auth } = resourceRouter(app);
-  router.post('/data/ingest', auth.ingest(), jsonBody({ limit: app.config.INGEST_MAX_BYTES }), validate({ query: IngestQuery }, async (ctx, { query }) => {
-    const { ingestCredential } = ctx.state as IngestState;
-    ctx.body = await ingestRecords(app, ctx.request.body, ingestCredential, query);
+  const max = app.config.INGEST_MAX_RECORDS;
+  // Large bodies are read record by record; a records array over the limit is refused unread.
+  const parse = (text: string) => parseJsonInSlices(text, { max, tooMany: (n) => tooManyRecords(n, max) });
+  router.post('/data/ingest', auth.ingest(), jsonBody({ limit: app.config.INGEST_MAX_BYTES, timeoutSeconds: app.config.INGEST_BODY_TIMEOUT_SECONDS, parse }), idempotent(app), validate({ query: IngestQuery }, async (ctx, { query }) => {
+    const { ingestCredential, idempotencyScope } = ctx.state as IngestState & IdempotencyState;
+    ctx.body = await ingestRecords(app, ctx.request.body, ingestCredential, query, idempotencyScope);
   }));
   return router;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/eventually';
 import { startTestServer, type TestServer } from '../../test/harness';
 
 let s: TestServer;
@@ -26,7 +27,8 @@ describe('POST /api/data/ingest', () => {
     expect(sources.body[0]).toMatchObject({ primaryKey: 'ticket_id', recordCount: 2 });
 
     const before = (await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}`)).body.records[0];
-    await new Promise((r) => setTimeout(r, 5));
+    // The clock moves past the first write, so the update's time differs from it.
+    await eventually(() => Date.now() > Date.parse(before.lastUpdated) + 1, { interval: 1 });
     const second = await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ ticket_id: 1, subject: 'A2', status: 'closed' }] } });
     expect(second.body).toMatchObject({ inserted: 0, updated: 1 });
     const raw = await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}`);

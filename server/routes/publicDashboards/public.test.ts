@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
 
 let s: TestServer;
@@ -8,17 +9,16 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(() => s.reset());
 
-async function setup(records: unknown[], tabs?: unknown[], name = 'Support Overview') {
-  const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  if (records.length) await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records } });
-  const d = (await s.http('POST', '/api/admin/dashboards', { body: { name, dataSourceId: ds.id, isPublished: true, configuration: tabs ? { tabs } : undefined } })).body;
+async function setup(records: Record<string, unknown>[], tabs?: unknown[], name = 'Support Overview') {
+  const ds = await buildSource(s, { records });
+  const d = await buildDashboard(s, { source: ds, name, published: true, configuration: tabs ? { tabs } : undefined });
   return { ds, d };
 }
 
 describe('public dashboards', () => {
   it('lists and shows published dashboards only; drafts answer 404', async () => {
     const { ds, d } = await setup([{ id: 1, status: 'open' }]);
-    const draft = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Draft', dataSourceId: ds.id } })).body;
+    const draft = await buildDashboard(s, { source: ds, name: 'Draft' });
     const list = await s.http('GET', '/api/dashboards', { token: null });
     expect(list.body.map((x: { id: string }) => x.id)).toEqual([d.id]);
     expect(list.body[0]).toMatchObject({ name: 'Support Overview', isPublished: true });

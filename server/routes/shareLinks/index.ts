@@ -4,7 +4,8 @@ import { ErrorCode } from '@common/schemas/errors';
 import { CreateShareLink } from '@common/schemas/shareLink';
 import type { AppContext } from '../../context';
 import { ForbiddenError } from '../../errors';
-import { checkDashboardLimit } from '../../middleware/guards';
+import { askerOfRequest } from '../../middleware/guards';
+import { requireDashboardUse } from '../../access/policy';
 import { validate } from '../../middleware/validate';
 import { canonicalParams } from '../../middleware/params';
 import { ObjectIdParam, ShareTokenParam } from '@common/ids';
@@ -27,16 +28,16 @@ export function shareLinksRouter(app: AppContext): Router {
   const token = canonicalParams({ token: ShareTokenParam }, 'Share link');
 
   router.get('/admin/dashboards/:id/links', auth.editor(), dashboardId, async (ctx) => {
-    checkDashboardLimit(ctx, ctx.params.id);
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     ctx.body = await listShareLinks(app, ctx.params.id);
   });
   router.post('/admin/dashboards/:id/links', auth.editor(), dashboardId, adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
-    checkDashboardLimit(ctx, ctx.params.id);
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     ctx.status = 201;
     ctx.body = await createShareLink(app, ctx.params.id, body);
   }));
   router.delete('/admin/dashboards/:id/links/:linkId', auth.editor(), link, async (ctx) => {
-    checkDashboardLimit(ctx, ctx.params.id);
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     ctx.body = await revokeShareLink(app, ctx.params.id, ctx.params.linkId);
   });
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JoinAck, RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { ShareViewResponse } from '@common/schemas/shareLink';
+import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
-import { collect, join, nextWhere, openSocket, sleep, type TestSocket } from '../../test/sockets';
+import { caughtUp, collect, join, nextWhere, openSocket, type TestSocket } from '../../test/sockets';
 import { viewCacheOf } from '../../viewCache';
 
 /**
@@ -27,11 +28,9 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, primaryKey: 'id', records: RECORDS } });
-  draft = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Teams', dataSourceId: ds.id } })).body;
-  // The source's types are inferred after the ingest: views are compared at rest.
-  await s.app.fieldTypes.settle();
+  // The source's types are settled after the ingest: views are compared at rest.
+  ds = await buildSource(s, { primaryKey: 'id', records: RECORDS });
+  draft = await buildDashboard(s, { source: ds, name: 'Teams' });
 });
 
 const makeLink = (body: Record<string, unknown>) => s.http('POST', `/api/admin/dashboards/${draft.id}/links`, { body: { label: 'Blue team', ...body } });
@@ -153,7 +152,7 @@ describe('locked filters: live pushes', () => {
     await s.http('DELETE', `/api/data/sources/${ds.sourceId}/records/5`);
     const blueGone = (await nextWhere(viewer, 'records:removed', (e) => e.revision === redGone.revision + 1)) as RecordsRemoved;
     expect(blueGone.recordIds).toEqual(['5']);
-    await sleep(100);
+    await caughtUp(viewer);
 
     const sent = JSON.stringify([upserts.items, removals.items]);
     for (const secret of ['red', 'green', '"8"', '"9"', '"2"']) expect(sent, secret).not.toContain(secret);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JoinAck } from '@common/realtime';
+import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { next, openSocket, type TestSocket } from '../../test/sockets';
 
@@ -14,12 +15,9 @@ afterAll(async () => {
 });
 beforeEach(() => s.reset());
 
-async function draft(records: unknown[] = [{ id: 1, status: 'open' }]) {
-  const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
-  if (records.length) await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records } });
-  // The source's field types follow an ingest a moment later (and reach viewers as a change): settle them.
-  await s.app.fieldTypes.settle();
-  const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Customer Queue', dataSourceId: ds.id } })).body;
+async function draft(records: Record<string, unknown>[] = [{ id: 1, status: 'open' }]) {
+  const ds = await buildSource(s, { records });
+  const d = await buildDashboard(s, { source: ds, name: 'Customer Queue' });
   return { ds, d };
 }
 

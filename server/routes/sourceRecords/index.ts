@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import { SourceRecordsQuery, type IngestResult } from '@common/schemas/ingest';
 import type { AppContext } from '../../context';
 import type { IngestState } from '../../middleware/guards';
+import { idempotent, type IdempotencyState } from '../../middleware/idempotency';
 import type { ParsedRecords } from '../../middleware/parseRecords';
 import { recordsBody } from '../../middleware/recordsBody';
 import { validate } from '../../middleware/validate';
@@ -49,11 +50,14 @@ export function sourceRecordsRouter(app: AppContext): Router {
   router.post(
     '/data/sources/:sourceId/records',
     auth.ingest({ queryKey: true }),
-    recordsBody({ limit: app.config.INGEST_MAX_BYTES, maxRecords: app.config.INGEST_MAX_RECORDS }),
+    recordsBody({ limit: app.config.INGEST_MAX_BYTES, maxRecords: app.config.INGEST_MAX_RECORDS, timeoutSeconds: app.config.INGEST_BODY_TIMEOUT_SECONDS }),
     ignoreUnknownParams(),
+    // After ignoreUnknownParams: a webhook's own changing parameters (timestamp, signature) do not make a retry "another request".
+    idempotent(app),
     validate({ query: SourceRecordsQuery }, async (ctx, { query }) => {
-      const { ingestCredential, ignoredParams } = ctx.state as IngestState & IgnoredParamsState;
-      ctx.body = withIgnoredParams(await ingestIntoSource(app, ingestCredential, ctx.params.sourceId, ctx.request.body as ParsedRecords, query), ignoredParams);
+      const { ingestCredential, ignoredParams, idempotencyScope } = ctx.state as IngestState & IgnoredParamsState & IdempotencyState;
+      const result = await ingestIntoSource(app, ingestCredential, ctx.params.sourceId, ctx.request.body as ParsedRecords, query, idempotencyScope);
+      ctx.body = withIgnoredParams(result, ignoredParams);
     }),
   );
   return router;

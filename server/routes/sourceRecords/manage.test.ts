@@ -1,5 +1,7 @@
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/eventually';
+import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { collect, join, openSocket, type TestSocket } from '../../test/sockets';
 
@@ -15,12 +17,12 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 beforeEach(async () => {
   await s.reset();
-  ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Orders' } })).body;
-  other = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Other' } })).body;
-  await s.http('POST', '/api/data/ingest', {
-    body: { sourceId: ds.sourceId, records: [{ id: 'a', amount: 5, status: 'open' }, { id: 'b', amount: 50, status: 'closed' }, { id: 'c', amount: 500, status: 'Open' }, { id: 'd', amount: 7, status: 'pending' }] },
+  ds = await buildSource(s, {
+    name: 'Orders',
+    records: [{ id: 'a', amount: 5, status: 'open' }, { id: 'b', amount: 50, status: 'closed' }, { id: 'c', amount: 500, status: 'Open' }, { id: 'd', amount: 7, status: 'pending' }],
   });
-  dash = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Orders', dataSourceId: ds.id, isPublished: true } })).body;
+  other = await buildSource(s, { name: 'Other' });
+  dash = await buildDashboard(s, { source: ds, name: 'Orders', published: true });
 });
 afterEach(() => {
   sockets.forEach((x) => x.disconnect());
@@ -34,10 +36,8 @@ const viewer = async () => {
   return v;
 };
 const recordIds = async () => ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=1000`)).body.records as { recordId: string }[]).map((r) => r.recordId).sort();
-const until = async <T>(read: () => T, ok: (v: T) => boolean) => {
-  for (let i = 0; i < 200 && !ok(read()); i++) await new Promise((r) => setTimeout(r, 25));
-  return read();
-};
+/** The first of a collected event's payloads, once one has come. */
+const first = <T>(c: { items: T[] }) => eventually(() => c.items[0] ?? null);
 
 describe('DELETE /api/data/sources/:sourceId/records/:key', () => {
   it('deletes one record by its primary-key value with the source\'s ingest key, live to viewers', async () => {
@@ -47,7 +47,7 @@ describe('DELETE /api/data/sources/:sourceId/records/:key', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ deleted: 1, recordId: 'b' });
     expect(await recordIds()).toEqual(['a', 'c', 'd']);
-    expect((await until(() => removed.items, (i) => i.length > 0))[0]).toMatchObject({ recordIds: ['b'], total: 3, all: false });
+    expect((await first(removed))).toMatchObject({ recordIds: ['b'], total: 3, all: false });
     // The admin token, by the source's id.
     expect((await s.http('DELETE', `/api/data/sources/${ds.id}/records/a`)).status).toBe(200);
     expect(await recordIds()).toEqual(['c', 'd']);
@@ -90,7 +90,7 @@ describe('POST /api/data/sources/:sourceId/records/delete', () => {
     const res = await s.http('POST', `/api/data/sources/${ds.sourceId}/records/delete`, { body: { filters }, token: ds.ingestKey });
     expect(res.body).toEqual({ matched: 2, deleted: 2, dryRun: false });
     expect(await recordIds()).toEqual(['b', 'c']);
-    expect([...(await until(() => removed.items, (i) => i.length > 0))[0].recordIds].sort()).toEqual(['a', 'd']);
+    expect([...(await first(removed)).recordIds].sort()).toEqual(['a', 'd']);
     const log = (await s.http('GET', `/api/admin/activity?kind=records.deleted&objectId=${ds.id}`)).body;
     expect(log[0]).toMatchObject({ credential: 'ingestKey', details: { deleted: 2, filters: 2 } });
   });
@@ -117,8 +117,8 @@ describe('PUT /api/data/sources/:sourceId/records', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ stored: 2, removed: 3, atomic: true });
     expect(await recordIds()).toEqual(['c', 'e']);
-    expect([...(await until(() => removed.items, (i) => i.length > 0))[0].recordIds].sort()).toEqual(['a', 'b', 'd']);
-    const pushed = (await until(() => upserted.items, (i) => i.length > 0))[0];
+    expect([...(await first(removed)).recordIds].sort()).toEqual(['a', 'b', 'd']);
+    const pushed = (await first(upserted));
     expect(pushed.records.map((r) => r.data)).toEqual([{ id: 'c', amount: 1 }, { id: 'e', amount: 2 }]);
     expect(pushed.total).toBe(2);
   });

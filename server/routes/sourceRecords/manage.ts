@@ -27,7 +27,7 @@ export function manageRecordsRouter(app: AppContext): Router {
   }));
 
   // Every body shape of the source's URL (JSON object or array, NDJSON, CSV; gzip/br), read by the same parser.
-  router.put('/data/sources/:sourceId/records', auth.ingest(), recordsBody({ limit: app.config.INGEST_MAX_BYTES, maxRecords: app.config.INGEST_MAX_RECORDS, wholeSet: true }), validate({ query: ReplaceRecordsQuery }, async (ctx, { query }) => {
+  router.put('/data/sources/:sourceId/records', auth.ingest(), recordsBody({ limit: app.config.INGEST_MAX_BYTES, maxRecords: app.config.INGEST_MAX_RECORDS, timeoutSeconds: app.config.INGEST_BODY_TIMEOUT_SECONDS, wholeSet: true }), validate({ query: ReplaceRecordsQuery }, async (ctx, { query }) => {
     const ds = await managedSource(app, who(ctx), ctx.params.sourceId);
     ctx.body = await replaceAllRecords(app, who(ctx), ds, ctx.request.body as ParsedRecords, query.primaryKey);
   }));

@@ -2,10 +2,12 @@ import type Router from '@koa/router';
 import { InviteUser, UpdateUser } from '@common/schemas/auth';
 import type { AppContext } from '../../context';
 import { validate } from '../../middleware/validate';
+import { listUserApiTokens, revokeUserApiToken } from '../../services/apiTokens';
+import { principalOf } from '../../middleware/guards';
 import { inviteUser, listUsers, removeUser, resetLink, updateUser } from '../../services/users';
 import { resourceRouter } from '../router';
 
-/** The team, for admins: invite, change role or dashboard limits, disable, remove, issue a reset link. */
+/** The team, for admins: invite, change role or dashboard limits, disable, remove, issue a reset link, see and revoke personal API tokens. */
 export function usersRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
   router.get('/admin/users', auth.admin(), async (ctx) => {
@@ -26,6 +28,13 @@ export function usersRouter(app: AppContext): Router {
   router.post('/admin/users/:id/reset-link', auth.admin(), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await resetLink(app, ctx, ctx.params.id);
+  });
+  router.get('/admin/users/:id/tokens', auth.admin(), async (ctx) => {
+    ctx.body = await listUserApiTokens(app, ctx.params.id);
+  });
+  router.delete('/admin/users/:id/tokens/:tokenId', auth.admin(), async (ctx) => {
+    await revokeUserApiToken(app, principalOf(ctx)!, ctx.params.id, ctx.params.tokenId);
+    ctx.body = { success: true };
   });
   return router;
 }

@@ -6,10 +6,12 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from 'koa';
 import type { FieldType } from '@common/schemas/dataSource';
+import { ErrorCode } from '@common/schemas/errors';
 import type { ImportPreviewDto, ImportProgressDto, ImportRejection, ImportSettings } from '@common/schemas/imports';
 import { TypeSampler } from '@common/types/infer';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../auth/accounts';
+import { askerOf, mayUseImportJob, type Asker } from '../../access/policy';
 import { ApiError, BadRequestError, NotFoundError, PayloadTooLargeError } from '../../errors';
 import { decodedBody, formatBytes } from '../../middleware/body';
 import { isObject } from '../recordRules';
@@ -17,8 +19,8 @@ import { detectSettings } from './detect';
 import { readRows } from './readRows';
 
 /**
- * Uploaded files waiting to be imported: each a temp file under os.tmpdir() with what is known of
- * it, held by this process. A file goes when its import ends, when it is discarded, or after
+ * Uploaded files waiting to be imported: each a temp file under os.tmpdir() named with the
+ * process's pid, with what is known of it, held by this process. A file goes when its import ends, when it is discarded, or after
  * IMPORT_IDLE_SECONDS without use (what the job says stays a while longer for its status and
  * rejections).
  */
@@ -79,7 +81,7 @@ const ownerOf = (p: Principal) => p.user?.id ?? 'admin-token';
 /** A job the caller may use: their own, or any for an admin. Another person's is a 404, as if it did not exist. */
 export function requireJob(app: AppContext, principal: Principal, id: string): ImportJob {
   const job = registry(app).jobs.get(id);
-  if (!job || (job.owner !== ownerOf(principal) && principal.role !== 'admin')) throw NotFoundError(`Import ${id}`);
+  if (!job || !mayUseImportJob({ ...askerOf(principal), userId: principal.user?.id ?? null }, job.owner)) throw NotFoundError(`Import ${id}`);
   job.touched = Date.now();
   return job;
 }
@@ -137,12 +139,14 @@ export async function previewOf(job: ImportJob): Promise<ImportPreviewDto> {
   const known = new Set<string>();
   const sampled: Record<string, unknown>[] = [];
   const problems: ImportRejection[] = [];
+  let tooDeep: ImportRejection | null = null;
   let seen = 0;
   const rows = readRows(file, job.settings);
   try {
     for await (const item of rows) {
       if (++seen > SAMPLE_ROWS) break;
       if ('error' in item) {
+        if (item.tooDeep) tooDeep ??= { row: item.row, reason: item.error };
         if (problems.length < PREVIEW_ROWS) problems.push({ row: item.row, reason: item.error });
         continue;
       }
@@ -157,16 +161,19 @@ export async function previewOf(job: ImportJob): Promise<ImportPreviewDto> {
     await rows.return(undefined);
   }
   // Columns are typed by their top-level values: an object or array is text.
+  // A sample whose every row is too deep to read says so as a 400, as an ingest body does.
+  if (!sampled.length && tooDeep) throw new ApiError(400, ErrorCode.jsonTooDeep, `The file cannot be read: ${tooDeep.reason}`);
   const sampler = new TypeSampler();
   for (const r of sampled) {
     const flat: Record<string, unknown> = {};
-    for (const k of names) flat[k] = isObject(r[k]) ? [r[k]] : r[k];
+    // defineProperty: a column named "__proto__" is a column like any other.
+    for (const k of names) Object.defineProperty(flat, k, { value: isObject(r[k]) ? [r[k]] : r[k], enumerable: true, writable: true, configurable: true });
     sampler.add(flat);
   }
   const types = sampler.types();
   return {
     id: job.id, fileName: job.fileName, size: job.size, settings: job.settings,
-    columns: names.map((name) => ({ name, type: (types[name] ?? 'text') as FieldType })),
+    columns: names.map((name) => ({ name, type: (Object.hasOwn(types, name) ? types[name] : 'text') as FieldType })),
     rows: sampled.slice(0, PREVIEW_ROWS).map((r) => names.map((n) => cellOf(r[n]))),
     problems,
   };
@@ -176,7 +183,7 @@ export async function previewOf(job: ImportJob): Promise<ImportPreviewDto> {
 export async function uploadImport(app: AppContext, ctx: Context, principal: Principal, fileName: string): Promise<ImportPreviewDto> {
   const reg = registry(app);
   const id = crypto.randomBytes(12).toString('hex');
-  const file = path.join(os.tmpdir(), `livedash-import-${id}`);
+  const file = path.join(os.tmpdir(), `${UPLOAD_PREFIX}${process.pid}-${id}`);
   const size = await saveBody(ctx, file, app.config.IMPORT_MAX_BYTES);
   if (size === 0) {
     fs.rm(file, { force: true }, () => undefined);
@@ -188,7 +195,39 @@ export async function uploadImport(app: AppContext, ctx: Context, principal: Pri
     cancelRequested: false, touched: Date.now(),
   };
   reg.jobs.set(id, job);
-  return previewOf(job);
+  try {
+    return await previewOf(job);
+  } catch (e) {
+    // A file refused at upload is not kept.
+    discardJob(app, job);
+    throw e;
+  }
+}
+
+const UPLOAD_PREFIX = 'livedash-import-';
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * At start-up: the uploads that a crashed or killed process left in the temp folder (its pid is
+ * no longer running) are removed. Another live process's uploads on this machine stay.
+ */
+export async function removeOrphanUploads(app: AppContext): Promise<void> {
+  const dir = os.tmpdir();
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  const orphans = names.filter((n) => {
+    const m = /^livedash-import-(?:(\d+)-)?[0-9a-f]+$/.exec(n);
+    return m && (!m[1] || !isRunning(Number(m[1])));
+  });
+  await Promise.all(orphans.map((n) => fs.promises.rm(path.join(dir, n), { force: true }).catch(() => undefined)));
+  if (orphans.length) app.log.info(`removed ${orphans.length} import upload${orphans.length === 1 ? '' : 's'} left by a process that stopped`);
 }
 
 /** Drops a job and its file (a running import is cancelled first). */
@@ -202,7 +241,7 @@ export function discardJob(app: AppContext, job: ImportJob): void {
 }
 
 /** Whether a socket's person may follow an import: its uploader, or an admin. */
-export function mayFollow(app: AppContext, id: string, who: { userId: string | null; role: string | null }): boolean {
+export function mayFollow(app: AppContext, id: string, who: Asker & { userId: string | null }): boolean {
   const job = registry(app).jobs.get(id);
-  return Boolean(job && who.role && (who.role === 'admin' || job.owner === (who.userId ?? 'admin-token')));
+  return Boolean(job && mayUseImportJob(who, job.owner));
 }

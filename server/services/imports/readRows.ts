@@ -1,16 +1,22 @@
 import fs from 'node:fs';
 import { parse } from 'csv-parse';
+import { RECORD_MAX_BYTES } from '@common/constants';
+import { MAX_JSON_DEPTH } from '@common/schemas/errors';
 import type { ImportSettings } from '@common/schemas/imports';
+import { jsonDepth } from '../../middleware/body';
+import { tooLargeReason } from '../../middleware/jsonPieces';
 import { isObject } from '../recordRules';
 
 /**
  * Reads an uploaded file row by row as a stream, in constant memory: the bytes decoded by the
  * encoding (TextDecoder, BOM dropped), then csv-parse for delimited text, a line splitter for
  * NDJSON, or a splitter of a JSON array's top-level elements (each parsed alone). A row that cannot
- * be read is yielded as an error with its row number (1-based, a CSV header not counted).
+ * be read is yielded as an error with its row number (1-based, a CSV header not counted), as is
+ * one larger than RECORD_MAX_BYTES (not parsed) or nested deeper than MAX_JSON_DEPTH.
  */
 
-export type RowItem = { row: number; record: Record<string, unknown> } | { row: number; error: string };
+/** `tooDeep`: the row is nested deeper than MAX_JSON_DEPTH (the preview refuses a file whose sample holds only such rows). */
+export type RowItem = { row: number; record: Record<string, unknown> } | { row: number; error: string; tooDeep?: true };
 
 /** Column names of a header row: a blank one becomes "column N", a repeated one "name (2)". */
 export function headerNames(cells: string[]): string[] {
@@ -76,6 +82,11 @@ async function* csvRows(path: string, s: ImportSettings): AsyncGenerator<RowItem
         yield { row, error: `has ${raw.cells.length} cells, the header names ${header.length} columns` };
         continue;
       }
+      const size = raw.cells.reduce((n, c) => n + c.length, 0);
+      if (size > RECORD_MAX_BYTES) {
+        yield { row, error: tooLargeReason(size) };
+        continue;
+      }
       const record: Record<string, unknown> = {};
       raw.cells.forEach((cell, i) => defineField(record, names[i], cell));
       yield { row, record };
@@ -98,6 +109,8 @@ async function* csvRows(path: string, s: ImportSettings): AsyncGenerator<RowItem
 }
 
 function parsed(row: number, text: string, what: string): RowItem {
+  if (text.length > RECORD_MAX_BYTES) return { row, error: `${what}: ${tooLargeReason(text.length)}` };
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { row, error: `${what} is nested deeper than the limit of ${MAX_JSON_DEPTH} levels`, tooDeep: true };
   try {
     const value: unknown = JSON.parse(text);
     if (!isObject(value)) return { row, error: `${what} is not a JSON object` };

@@ -8,9 +8,10 @@ import { readDate } from '@common/types/dates';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../auth/accounts';
+import { askerOf, checkSourceInBody, hasRole } from '../../access/policy';
 import { ApiError, BadRequestError, ForbiddenError } from '../../errors';
 import type { DataSourceDoc, RecordDoc } from '../../models';
-import { createDataSource, requireDataSource } from '../dataSources';
+import { createDataSource, removeDataSource, requireDataSource } from '../dataSources';
 import { replaceAllRecords } from '../manageRecords';
 import { checkRecords, type Keying } from '../recordRules';
 import { writeToSource } from '../sourceWriter';
@@ -53,7 +54,8 @@ export function convertRow(row: Json, columns: Column[], dateOrder: DateOrder): 
         const b = BOOLEANS[t.toLowerCase()];
         if (b === undefined) return { error: `column "${c.name}": ${shown(v)} is not true or false` };
         v = b;
-      } else if (c.type === 'datetime' && !readDate(t, { dateOrder })) {
+      } else if (c.type === 'datetime' && !readDate(t, { dateOrder, epoch: true })) {
+        // A date-time column reads as the one date reader does: whole years (1900) and epoch seconds or milliseconds too.
         return { error: `column "${c.name}": ${shown(v)} is not a date or time` };
       }
     } else if (c.type === 'number' && typeof v !== 'number') {
@@ -87,10 +89,12 @@ export async function resolvePlan(app: AppContext, principal: Principal, input: 
   if (plan.key !== null && !fields.has(plan.key)) throw invalid('key', `"${plan.key}" is not one of the imported fields: pick an imported column as the key, or none (append-only)`);
   const keying: Keying = plan.key === null ? { appendOnly: true } : { primaryKey: plan.key };
   if (plan.target.kind === 'new') {
-    if (principal.role !== 'admin') throw ForbiddenError('Creating a data source needs the admin role: import into an existing data source instead');
+    if (!hasRole(askerOf(principal), 'admin')) throw ForbiddenError('Creating a data source needs the admin role: import into an existing data source instead');
     if (plan.mode === 'replace') throw invalid('mode', 'a new data source has nothing to replace: use append');
     return { plan: { ...plan, mode: 'append' }, ds: null, keying, dateOrder: 'mdy' };
   }
+  // A person limited to chosen dashboards imports only into a source one of them shows.
+  await checkSourceInBody(app, askerOf(principal), plan.target.dataSourceId);
   const ds = await requireDataSource(app, plan.target.dataSourceId);
   const dateOrder: DateOrder = ds.dateOrder === 'dmy' ? 'dmy' : 'mdy';
   const conflict = (message: string) => new ApiError(409, ErrorCode.primaryKeyConflict, message, [{ path: 'key', message }]);
@@ -217,9 +221,15 @@ export async function startImport(app: AppContext, principal: Principal, job: Im
   const r = await resolvePlan(app, principal, input);
   Object.assign(job, { settings: r.plan.settings, state: 'running', read: 0, written: 0, rejected: 0, message: null, cancelRequested: false, rejections: [], dataSourceId: r.ds ? String(r.ds._id) : null });
   emit(app, job);
-  void runImport(app, job, r).catch((e: unknown) => {
+  void runImport(app, job, r).catch(async (e: unknown) => {
     app.log.error('import failed', e);
-    finish(app, job, 'failed', `Failed: ${e instanceof Error ? e.message : String(e)}`);
+    let removed = '';
+    // A failed import into a new source leaves no half-filled source behind.
+    if (!r.ds && job.dataSourceId) {
+      const created = await app.models.DataSource.findById(job.dataSourceId).lean<DataSourceDoc>();
+      if (created) await removeDataSource(app, created).then(() => (removed = ` The data source "${created.name}" it created was removed.`), (err: unknown) => app.log.error('removing the source of a failed import failed', err));
+    }
+    finish(app, job, 'failed', `Failed: ${e instanceof Error ? e.message : String(e)}.${removed}`);
   });
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IntegrationDto } from '@common/schemas/integration';
+import { eventually } from '../../../test/eventually';
 import { connected, createIntegration, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
 
 let kit: Kit;
@@ -73,9 +74,8 @@ describe('Integrations API', () => {
     const started: string[] = [];
     const off = kit.s.app.ctx.events.on('sync.completed', (e) => started.push(e.integrationId));
     await Promise.all([a.tick(), b.tick()]);
-    await new Promise((r) => setTimeout(r, 300));
+    await eventually(() => started.length > 0, { timeout: 25_000 });
     const status = await waitForSync(kit.s, zd.id);
-    await new Promise((r) => setTimeout(r, 300));
     off();
     await Promise.all([a.close(), b.close()]);
     expect(started).toEqual([zd.id]);

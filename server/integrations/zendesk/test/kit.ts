@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { IntegrationDto, OAuthCompleteMessage, SyncStatusDto } from '@common/schemas/integration';
+import { eventually } from '../../../test/eventually';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { DEFAULT_SIM_CLIENT, startZendeskSimulator, type SimulatorOptions, type ZendeskSimulator } from '../simulator/server';
 
@@ -67,14 +68,12 @@ export async function connected(kit: Kit, name?: string): Promise<IntegrationDto
 
 /** Polls sync-status until the sync stops (what the console does as a fallback). */
 export async function waitForSync(s: TestServer, id: string, timeoutMs = 25_000): Promise<SyncStatusDto> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
+  return eventually(async () => {
     const res = await s.http<SyncStatusDto>('GET', `/api/integrations/${id}/sync-status`);
     expect(res.status).toBe(200);
-    if (!res.body.isRunning) return res.body;
-    if (Date.now() > until) throw new Error(`sync still running: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+    if (res.body.isRunning) throw new Error(`sync still running: ${JSON.stringify(res.body)}`);
+    return res.body;
+  }, { timeout: timeoutMs, interval: 150 });
 }
 
 /** Every secret the tests hand out, to check no response carries one. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncStatusDto } from '@common/schemas/integration';
+import { eventually } from '../../../test/eventually';
 import { startTestServer, type TestServer } from '../../../test/harness';
 import { connected, simHost, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
 
@@ -29,7 +30,8 @@ describe('two processes on one database', () => {
     const started = await second.http('POST', `/api/integrations/${zd.id}/sync`, { body: { startDate: String(sixMonthsAgo()) } });
     expect(started.status).toBe(202);
     await page1;
-    await new Promise((r) => setTimeout(r, 300));
+    // The sync has met the 429 and waits: the simulator has served it.
+    await eventually(async () => expect((await (await fetch(`${kit.sim.url}/__sim/state`)).json()).rateLimited.count).toBe(0));
     const clash = await kit.s.http('POST', `/api/integrations/${zd.id}/sync`, { body: {} });
     expect(clash.status).toBe(409);
 

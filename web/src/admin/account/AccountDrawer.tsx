@@ -19,6 +19,7 @@ function Account() {
   const [sessions, setSessions] = useState<SessionDto[]>([]);
   const [created, setCreated] = useState<CreatedApiTokenDto | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [passwordChanged, setPasswordChanged] = useState(false);
   const [pwForm] = Form.useForm();
 
   const load = useCallback(() => {
@@ -51,6 +52,8 @@ function Account() {
         pwForm.resetFields();
         closeAdminSocket();
         signedIn(m);
+        setPasswordChanged(true);
+        load();
         void message.success('Password changed: your other sessions were signed out');
       })}>
         <Form.Item label="Current password" name="currentPassword" rules={[{ required: true, message: 'Current password is required' }]}><Input.Password autoComplete="current-password" /></Form.Item>
@@ -68,6 +71,18 @@ function Account() {
       {created && (
         <Alert type="success" showIcon title={`Token "${created.name}" created: copy it now, it is not shown again`}
           description={<Typography.Text code copyable data-testid="created-token">{created.token}</Typography.Text>} closable onClose={() => setCreated(null)} />
+      )}
+      {passwordChanged && tokens.length > 0 && (
+        <Alert type="warning" showIcon data-testid="tokens-after-password" title={`Your ${tokens.length} personal API token(s) still work: a new password does not end them. Revoke them all if someone else may hold one.`} />
+      )}
+      {tokens.length > 0 && (
+        <Popconfirm title={`Revoke all ${tokens.length} of your tokens? Whatever uses them stops at once.`} onConfirm={() => run(() => accountApi.revokeAllTokens(), (r) => {
+          void message.success(`${r.revoked} token(s) revoked`);
+          setPasswordChanged(false);
+          load();
+        })}>
+          <Button danger size="small" style={{ alignSelf: 'flex-start' }}>Revoke all tokens</Button>
+        </Popconfirm>
       )}
       <List size="small" dataSource={tokens} locale={{ emptyText: 'No tokens' }} renderItem={(t) => (
         <List.Item actions={[<Popconfirm key="r" title="Revoke this token?" onConfirm={() => run(() => accountApi.revokeToken(t.id), load)}><Button size="small" danger>Revoke</Button></Popconfirm>]}>
@@ -87,7 +102,7 @@ function Account() {
           </Flex>
         </List.Item>
       )} />
-      <Popconfirm title="Sign out every session, this one too?" onConfirm={() => run(() => accountApi.signOutEverywhere(), () => {
+      <Popconfirm title="Sign out every session, this one too? Personal API tokens keep working: revoke them above." onConfirm={() => run(() => accountApi.signOutEverywhere(), () => {
         closeAdminSocket();
         useSession.getState().signOut('You signed out everywhere.');
       })}>

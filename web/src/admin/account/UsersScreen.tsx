@@ -6,6 +6,7 @@ import { useSession } from '../../api/session';
 import { useDashboards } from '../stores/dashboards';
 import { LoadError } from '../ui/States';
 import { usersApi } from './api';
+import { UserTokens } from './UserTokens';
 
 const roleOptions = ROLES.map((r) => ({ value: r, label: r[0].toUpperCase() + r.slice(1) }));
 const STATUS_COLOR = { active: 'green', invited: 'blue', disabled: 'default' } as const;
@@ -45,7 +46,7 @@ function LinkShown({ link, onClose }: { link: InviteLinkDto; onClose(): void }) 
   );
 }
 
-/** Permissions → Users: invite, role, dashboard limits, disable, remove, reset link, last sign-in (admins only). */
+/** Permissions → Users: invite, role, dashboard limits, disable, remove, reset link, personal API tokens, last sign-in (admins only). */
 export default function UsersScreen() {
   const me = useSession((s) => s.me);
   const [users, setUsers] = useState<UserDto[] | null>(null);
@@ -53,6 +54,7 @@ export default function UsersScreen() {
   const [failure, setFailure] = useState<string | null>(null);
   const [link, setLink] = useState<InviteLinkDto | null>(null);
   const [limit, setLimit] = useState<string[] | null>(null);
+  const [tokensOf, setTokensOf] = useState<UserDto | null>(null);
   const [form] = Form.useForm();
 
   const load = useCallback(() => {
@@ -87,6 +89,7 @@ export default function UsersScreen() {
         </Form>
       </Card>
       {link && <LinkShown link={link} onClose={() => setLink(null)} />}
+      {tokensOf && <UserTokens user={tokensOf} onClose={() => setTokensOf(null)} />}
       {failure && <Alert type="error" showIcon title={failure} closable onClose={() => setFailure(null)} data-testid="users-error" />}
       <Table<UserDto>
         rowKey="id"
@@ -105,6 +108,7 @@ export default function UsersScreen() {
               <Flex gap={4} wrap>
                 <Button size="small" onClick={() => run(() => usersApi.update(u.id, { disabled: !u.disabled }))}>{u.disabled ? 'Enable' : 'Disable'}</Button>
                 <Button size="small" onClick={() => run(() => usersApi.resetLink(u.id), setLink)}>{u.status === 'invited' ? 'New invitation link' : 'Reset link'}</Button>
+                <Button size="small" onClick={() => setTokensOf(u)}>Tokens</Button>
                 <Popconfirm title={`Remove ${u.email}? Their sessions and tokens end at once.`} onConfirm={() => run(() => usersApi.remove(u.id))}>
                   <Button size="small" danger disabled={u.id === me?.user?.id}>Remove</Button>
                 </Popconfirm>

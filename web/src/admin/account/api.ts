@@ -13,6 +13,7 @@ export const accountApi = {
   tokens: () => api.get<ApiTokenDto[]>('/api/auth/tokens'),
   createToken: (body: { name: string; expiresInDays: number | null }) => api.post<CreatedApiTokenDto>('/api/auth/tokens', body),
   revokeToken: (id: string) => api.delete(`/api/auth/tokens/${encodeURIComponent(id)}`),
+  revokeAllTokens: () => api.delete<{ revoked: number }>('/api/auth/tokens'),
 };
 
 /** The team, for admins. */
@@ -22,6 +23,8 @@ export const usersApi = {
   update: (id: string, body: { role?: Role; dashboardIds?: string[] | null; disabled?: boolean }) => api.patch<UserDto>(`/api/admin/users/${encodeURIComponent(id)}`, body),
   remove: (id: string) => api.delete(`/api/admin/users/${encodeURIComponent(id)}`),
   resetLink: (id: string) => api.post<InviteLinkDto>(`/api/admin/users/${encodeURIComponent(id)}/reset-link`),
+  tokens: (id: string) => api.get<ApiTokenDto[]>(`/api/admin/users/${encodeURIComponent(id)}/tokens`),
+  revokeToken: (id: string, tokenId: string) => api.delete(`/api/admin/users/${encodeURIComponent(id)}/tokens/${encodeURIComponent(tokenId)}`),
 };
 
 /** Ends this browser's session and returns to the sign-in form. */

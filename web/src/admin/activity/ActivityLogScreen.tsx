@@ -80,7 +80,11 @@ export default function ActivityLogScreen() {
         scroll={{ x: 'max-content' }}
         data-testid="activity-table"
         columns={[
-          { title: 'Time', dataIndex: 'at', render: (at: string) => new Date(at).toLocaleString() },
+          {
+            title: 'Time', dataIndex: 'at',
+            // A per-minute summary shows its minute.
+            render: (at: string, e) => (e.details.perMinute ? `${new Date(at).toLocaleString()} – ${new Date(String(e.details.until)).toLocaleTimeString()}` : new Date(at).toLocaleString()),
+          },
           { title: 'Kind', dataIndex: 'kind', render: (kind: string, e) => <Tag color={COLOR[e.category]}>{kind}</Tag> },
           {
             title: 'Object',

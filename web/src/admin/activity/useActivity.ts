@@ -45,7 +45,8 @@ export function useActivity(filter: ActivityFilter) {
     if (!socket) return;
     const onEntry = ({ entry }: { entry: ActivityEntryDto }) => {
       if (!matches(entry, { category, kind, objectId })) return;
-      setEntries((list) => (list && !list.some((e) => e.id === entry.id) ? [entry, ...list].slice(0, SHOWN) : list));
+      // A per-minute summary comes again with its counts grown: it replaces itself in place.
+      setEntries((list) => (!list ? list : list.some((e) => e.id === entry.id) ? list.map((e) => (e.id === entry.id ? entry : e)) : [entry, ...list].slice(0, SHOWN)));
     };
     const onConnect = () => void load();
     socket.on('admin:activity', onEntry);

@@ -81,9 +81,14 @@ export function DocsAuthentication({ s, ingestKey }: { s: SampleSource; ingestKe
       </Card>
       <Card title="Rate limits">
         <Typography.Paragraph>
-          Failed admin-token or ingest-key attempts: 20 per 15 minutes per address (past it even the right credential waits). Ingest: 600 requests a minute per
+          A failed credential (admin token, personal token or ingest key): 20 attempts per 15 minutes per address, counted per credential — a stale key
+          blocks only itself, while 20 different wrong ones block the address. Ingest: 600 requests a minute per
           credential. OAuth setup: 30 per 10 minutes per address. Over a limit the answer is 429 with {code('Retry-After')} and {code('RateLimit-*')} headers and an error
           code {code('rate_limited')}. (Defaults; the server&apos;s RATE_LIMIT_* settings change them.)
+        </Typography.Paragraph>
+        <Typography.Paragraph>
+          Retries: send {code('Idempotency-Key: <unique id>')} with an ingest POST; the same key on the same source within 24 hours answers the first result
+          again ({code('Idempotent-Replayed: true')}) and writes nothing.
         </Typography.Paragraph>
         <Typography.Paragraph style={{ marginBottom: 0 }}>
           Errors are JSON {code('{"error":{"code","message","fields?"}}')}; match them by {code('code')}, never by the message.

@@ -50,7 +50,7 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
   };
   // Widgets and their layout are saved as every editor is: Save widgets, and every way out asks first.
   useReportUnsaved(`${tab.id}:widgets`, tab.name, dirty, discard);
-  const problems = draft.map((w) => ({ w, p: Object.values(widgetProblems(w)) })).filter((x) => x.p.length > 0);
+  const problems = draft.map((w) => ({ w, p: Object.values(widgetProblems(w, { records: env.feed.get().records.values(), dateOrder: typing.dateOrder })) })).filter((x) => x.p.length > 0);
 
   const add = (type: WidgetType) => {
     const w = newWidget(type, draft, timeField);

@@ -1,34 +1,36 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
 import type { TabConfiguration, Widget } from '@common/schemas/dashboard';
-import { FILTER_OPERATORS, MAX_FILTER_VALUES, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widget';
+import { isChartWidgetType, MAX_SERIES, migrateChartConfig, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widget';
 import type { TimeRange } from '@common/timeRanges';
-import { cleanPickedValues, distinctValues } from '@common/widgets/templateValues';
 import { unitBefore } from '@common/widgets/format';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
 import { FieldSelect } from '../ui/FieldSelect';
 import { RecordsWidgetFields } from './RecordsWidgetFields';
 import { BucketPicker, RangePicker } from './TimeSettings';
+import { WidgetFilters } from './WidgetFilters';
 import { startConfiguration, TYPE_LABELS, widgetProblems } from './widgetDrafts';
 
 type Config = Record<string, unknown>;
-const OPERATOR_LABELS: Record<(typeof FILTER_OPERATORS)[number], string> = { eq: 'is', neq: 'is not', gt: 'greater than', gte: 'at least', lt: 'less than', lte: 'at most', contains: 'contains', in: 'is one of' };
+type Filter = { field?: string; operator?: string; value?: string; values?: string[] };
 const METRICS = [
   { value: 'count', label: 'Count of records' }, { value: 'sum', label: 'Sum' }, { value: 'avg', label: 'Average' }, { value: 'min', label: 'Minimum' }, { value: 'max', label: 'Maximum' },
+  { value: 'median', label: 'Median' }, { value: 'p90', label: '90th percentile' }, { value: 'p95', label: '95th percentile' }, { value: 'p99', label: '99th percentile' },
   { value: 'distinct', label: 'Distinct count' }, { value: 'latest', label: 'Latest value (by date)' }, { value: 'perMinute', label: 'Records per minute' }, { value: 'perHour', label: 'Records per hour' },
 ];
+const RATES = new Set(['perMinute', 'perHour']);
 const NO_FIELD_METRICS = new Set(['count', 'perMinute', 'perHour']);
 
 /** The side panel that edits one widget: its name, type and the settings of that type, with each problem under its field. */
 export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
   widget: Widget | null; fields: string[]; label(field: string): string; onChange(widget: Widget): void; onClose(): void;
 }) {
-  // The preview's records (the builder's widget context): the values an "is one of" filter offers.
   const { feed, typing, timeField } = useWidgetEnv();
   if (!widget) return <Drawer open={false} onClose={onClose} />;
   // A line chart saved with interval + points is edited as the range and bucket it is drawn with (and saved so).
-  const c = (widget.type === 'line' ? migrateLineConfig(widget.configuration) : widget.configuration) as Config;
-  const problems = widgetProblems(widget);
+  // One saved `filter` is edited as the first of `filters`, a bar's `stackField` as a stacked split (and saved so).
+  const c = (isChartWidgetType(widget.type) ? migrateChartConfig(widget.type === 'line' ? migrateLineConfig(widget.configuration) : widget.configuration) : widget.configuration) as Config;
+  const problems = widgetProblems(widget, { records: feed.get().records.values(), dateOrder: typing.dateOrder });
   const set = (patch: Config) => onChange({ ...widget, configuration: { ...c, ...patch } as Widget['configuration'] });
   const item = (path: string, title: string, control: React.ReactNode, extra?: string) => (
     <Form.Item label={title} validateStatus={problems[`configuration.${path}`] ? 'error' : undefined} help={problems[`configuration.${path}`]} extra={extra}>
@@ -39,7 +41,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
     item(key, title, <FieldSelect aria-label={title} allowClear placeholder={placeholder} value={(c[key] as string) || undefined} onChange={(v) => set({ [key]: v ?? undefined })} fields={fields} typing={typing} label={label} />);
   const metric = (all: boolean) => (
     <>
-      {item('metric', 'Value', <Select aria-label="Value" value={(c.metric as string) ?? 'count'} onChange={(v) => set({ metric: v })} options={all ? METRICS : METRICS.slice(0, 2)} />)}
+      {item('metric', 'Value', <Select aria-label="Value" value={(c.metric as string) ?? 'count'} onChange={(v) => set({ metric: v })} options={all ? METRICS : METRICS.filter((m) => !RATES.has(m.value))} />)}
       {typeof c.metric === 'string' && !NO_FIELD_METRICS.has(c.metric) && fieldSelect('valueField', c.metric === 'distinct' || c.metric === 'latest' ? 'Field' : 'Numeric field', 'Select a field')}
     </>
   );
@@ -54,16 +56,19 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
     </>
   );
   const bucket = () => item('bucket', 'Bucket', <BucketPicker value={c.bucket as string | undefined} range={range} dateField={c.dateField as string | undefined} onChange={(b) => set({ bucket: b })} />);
-  const filter = c.filter as { field?: string; operator?: string; value?: string; values?: string[] } | undefined;
-  const setFilter = (patch: Config) => set({ filter: { field: '', operator: 'eq', value: '', ...filter, ...patch } });
-  // Switching to or from "is one of" carries the value over (one value ↔ the first of the list).
-  const setOperator = (operator: string) =>
-    operator === 'in'
-      ? setFilter({ operator, value: '', values: filter?.values?.length ? filter.values : filter?.value?.trim() ? [filter.value.trim()] : [] })
-      : setFilter({ operator, value: filter?.operator === 'in' ? (filter.values?.[0] ?? '') : (filter?.value ?? ''), values: undefined });
-  const oneOf = filter?.operator === 'in';
-  const seenValues = oneOf && filter.field ? distinctValues([...feed.get().records.values()].map((r) => r.data), filter.field) : [];
-  const valuesProblem = Object.entries(problems).find(([path]) => path.startsWith('configuration.filter.values'))?.[1];
+  // One series per value of a field: how many are drawn, and what happens to the rest.
+  const split = (bars: boolean) => (
+    <>
+      {fieldSelect('splitField', 'Split by (optional)', 'One series')}
+      {Boolean(c.splitField) && (
+        <Flex gap={12} wrap>
+          {item('seriesLimit', 'Series drawn', <InputNumber aria-label="Series drawn" min={1} max={MAX_SERIES} value={(c.seriesLimit as number) ?? 10} onChange={(v) => set({ seriesLimit: v ?? undefined })} />, `The largest, 1 to ${MAX_SERIES}`)}
+          {item('otherSeries', 'The rest', <Segmented aria-label="The rest" value={(c.otherSeries as string) ?? 'combine'} onChange={(v) => set({ otherSeries: v })} options={[{ value: 'combine', label: 'Combined as "Other"' }, { value: 'omit', label: 'Left out' }]} />)}
+          {bars && item('stack', 'Bars', <Segmented aria-label="Bars" value={c.stack === false ? 'side' : 'stack'} onChange={(v) => set({ stack: v === 'stack' })} options={[{ value: 'stack', label: 'Stacked' }, { value: 'side', label: 'Side by side' }]} />)}
+        </Flex>
+      )}
+    </>
+  );
   const thresholds = (c.thresholds as { value: number; color: string }[] | undefined) ?? [];
   const type = widget.type as WidgetType;
 
@@ -118,7 +123,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {metric(false)}
             {item('topN', type === 'bar' ? 'Bars shown (the rest is "Other")' : 'Slices shown (the rest is "Other")', <InputNumber aria-label="Groups shown" value={(c.topN as number) ?? (type === 'bar' ? 8 : 6)} onChange={(v) => set({ topN: v ?? undefined })} />, type === 'bar' ? '1 to 50' : '1 to 20')}
             {item('order', 'Order', <Segmented aria-label="Order" value={(c.order as string) ?? 'value'} onChange={(v) => set({ order: v })} options={[{ value: 'value', label: 'Largest first' }, { value: 'label', label: 'By label (A–Z)' }]} />, '"Other" comes last either way.')}
-            {type === 'bar' && fieldSelect('stackField', 'Stack by (optional)', 'No stacking')}
+            {type === 'bar' && split(true)}
             {timeSettings(true)}
             {type === 'bar' && item('horizontal', 'Horizontal bars', <Switch aria-label="Horizontal bars" checked={Boolean(c.horizontal)} onChange={(v) => set({ horizontal: v })} />, 'Long labels read best across. Upright bars turn their labels when they are many; a label shortened with "…" shows in full on hover.')}
           </>
@@ -128,6 +133,8 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {timeSettings(false)}
             {bucket()}
             {metric(false)}
+            {split(false)}
+            {item('emptyAs', 'Empty buckets', <Segmented aria-label="Empty buckets" value={(c.emptyAs as string) ?? (c.metric === 'count' || c.metric === 'sum' || !c.metric ? 'zero' : 'gap')} onChange={(v) => set({ emptyAs: v })} options={[{ value: 'gap', label: 'A gap' }, { value: 'zero', label: 'Zero' }]} />, 'By default a count or sum draws 0, the other values a gap.')}
             {item('area', 'Fill the area', <Switch aria-label="Fill the area" checked={Boolean(c.area)} onChange={(v) => set({ area: v })} />)}
           </>
         )}
@@ -137,33 +144,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
         {(type === 'kpi' || type === 'bar' || type === 'donut' || type === 'line') && (
           <>
             <Divider />
-            <Typography.Text strong>Filter (optional)</Typography.Text>
-            <Flex gap={8} wrap style={{ marginTop: 8 }}>
-              {item('filter.field', 'Field', <FieldSelect aria-label="Filter field" style={{ minWidth: 160 }} allowClear placeholder="No filter" value={filter?.field || undefined} onChange={(v) => (v ? setFilter({ field: v }) : set({ filter: undefined }))} fields={fields} typing={typing} label={label} />)}
-              {filter && item('filter.operator', 'Operator', <Select aria-label="Filter operator" style={{ minWidth: 130 }} value={filter.operator ?? 'eq'} onChange={setOperator} options={FILTER_OPERATORS.map((v) => ({ value: v, label: OPERATOR_LABELS[v] }))} />)}
-              {filter && !oneOf && item('filter.value', 'Value', <Input aria-label="Filter value" value={filter.value ?? ''} onChange={(e) => setFilter({ value: e.target.value })} />)}
-              {filter && oneOf && (
-                <Form.Item
-                  label="Values"
-                  style={{ minWidth: 260, flex: 1 }}
-                  validateStatus={valuesProblem ? 'error' : undefined}
-                  help={valuesProblem}
-                  extra={filter.field && seenValues.length === 0 ? 'No values of this field in the preview records: type them.' : 'Values seen in the preview records, most frequent first; type to add others.'}
-                >
-                  <Select
-                    aria-label="Filter values"
-                    mode="tags"
-                    tokenSeparators={[',']}
-                    maxCount={MAX_FILTER_VALUES}
-                    placeholder="Pick or type values"
-                    value={filter.values ?? []}
-                    onChange={(v: string[]) => setFilter({ values: cleanPickedValues(v, seenValues.map((x) => x.value)) })}
-                    options={seenValues.map((v) => ({ value: v.value, label: v.value, count: v.count }))}
-                    optionRender={(o) => <Flex justify="space-between" gap={8}><span>{o.label}</span><Typography.Text type="secondary" style={{ marginInlineEnd: 8 }}>{o.data.count}</Typography.Text></Flex>}
-                  />
-                </Form.Item>
-              )}
-            </Flex>
+            <WidgetFilters filters={(c.filters as Filter[] | undefined) ?? []} fields={fields} typing={typing} label={label} problems={problems} onChange={(filters) => set({ filters })} />
           </>
         )}
       </Form>

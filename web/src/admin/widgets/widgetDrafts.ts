@@ -2,7 +2,9 @@ import { Widget, type Widget as WidgetT } from '@common/schemas/dashboard';
 import { CUSTOM_FIELD_PREFIX } from '@common/constants';
 import { customFields } from '@common/cells';
 import type { RecordDto } from '@common/schemas/record';
-import type { WidgetType } from '@common/schemas/widget';
+import { isChartWidgetType, type WidgetType } from '@common/schemas/widget';
+import type { DateOrder } from '@common/schemas/dataSource';
+import { dateFieldProblem } from '@common/widgets/dateField';
 import { defaultSize, placeWidgets } from '@common/widgets/layout';
 import { bucketKeyOf } from '../../public/viewer/bucketModel';
 import { freeSpot } from './freeSpot';
@@ -37,13 +39,19 @@ export function duplicateWidget(widget: WidgetT, widgets: WidgetT[]): WidgetT {
 
 /**
  * A widget's problems by path ("configuration.groupField" → "Pick a field to group by"): what the
- * shared schema refuses, and a bucket board without its bucket key (the viewer would show only "No
+ * shared schema refuses, a chart's date field whose preview values read as no dates, and a bucket board without its bucket key (the viewer would show only "No
  * Bucket Key Configured"; the schema accepts it, as the spec does for tabs).
  */
-export function widgetProblems(widget: WidgetT): Record<string, string> {
+export function widgetProblems(widget: WidgetT, preview?: { records: Iterable<{ data: Record<string, unknown> }>; dateOrder?: DateOrder }): Record<string, string> {
   const parsed = Widget.safeParse(widget);
   const out: Record<string, string> = {};
   if (!parsed.success) for (const i of parsed.error.issues) out[i.path.join('.')] ??= i.message;
+  // A chart's date field must hold dates: refused here, before saving, with the preview records' reason.
+  const dateField = (widget.configuration as { dateField?: unknown } | undefined)?.dateField;
+  if (preview && isChartWidgetType(widget.type) && typeof dateField === 'string' && dateField) {
+    const problem = dateFieldProblem(preview.records, dateField, preview.dateOrder);
+    if (problem) out['configuration.dateField'] ??= problem;
+  }
   if (widget.type === 'bucket' && !bucketKeyOf(widget.configuration ?? {})) out['configuration.bucketKey'] ??= 'Pick a field to bucket by';
   return out;
 }

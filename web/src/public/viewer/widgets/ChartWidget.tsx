@@ -5,6 +5,7 @@ import type { Widget } from '@common/schemas/dashboard';
 import type { ChartConfigs, ChartWidgetType, KpiConfig, WidgetFilter } from '@common/schemas/widget';
 import { downloadCsv } from './csvDownload';
 import { SR_ONLY } from '../../srOnly';
+import { ChartNotes } from './ChartNotes';
 import { KpiValue } from './KpiValue';
 import { useFieldLabel, useWidgetEnv } from './widgetContext';
 import { metricLabel, parseChartWidget, useWidgetData, widgetTable } from './widgetData';
@@ -35,9 +36,8 @@ export function WidgetFrame({ title, extra, children }: { title: string; extra?:
 
 function kpiCaption(c: KpiConfig, label: (f: string | undefined) => string): string {
   const what = (c.metric === 'count' ? 'Records' : metricLabel(c, label)) + (c.range.kind === 'all' ? '' : `, ${rangeLabel(c.range).toLowerCase()}`);
-  if (!c.filter) return what;
-  const right = c.filter.operator === 'in' ? (c.filter.values ?? []).join(', ') : c.filter.value;
-  return `${what} where ${label(c.filter.field)} ${OPERATOR_TEXT[c.filter.operator]} ${right || '(empty)'}`;
+  if (!c.filters.length) return what;
+  return `${what} where ${c.filters.map((f) => `${label(f.field)} ${OPERATOR_TEXT[f.operator]} ${(f.operator === 'in' ? (f.values ?? []).join(', ') : f.value) || '(empty)'}`).join(' and ')}`;
 }
 
 /** A KPI, bar, donut or line widget, live; an incomplete one says what is missing. */
@@ -77,11 +77,12 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
         <WidgetEmpty reason={reason} />
       ) : (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
-          {data.type === 'line' && data.buckets > data.rows.length && (
+          {data.type === 'line' && data.buckets > data.starts.length && (
             <Typography.Text type="secondary" data-testid="chart-limit">
-              The last {data.rows.length} of {data.buckets.toLocaleString('en-US')} {data.bucket}s: a chart draws at most {data.rows.length} points; pick a larger bucket or a range.
+              The last {data.starts.length} of {data.buckets.toLocaleString('en-US')} {data.bucket}s: a chart draws at most {data.starts.length} points; pick a larger bucket or a range.
             </Typography.Text>
           )}
+          <ChartNotes data={data} />
           <div style={{ flex: 1, minHeight: 0 }}>
             <ChartView data={data} dark={dark} large={tv} label={`${title}: ${table.slice(1).map((r) => r.join(' ')).join(', ')}`} />
           </div>

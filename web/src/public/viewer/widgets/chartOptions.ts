@@ -1,11 +1,14 @@
 import type { WidgetData } from './widgetData';
 import { intervalLabel, seriesSpansYears } from './widgetData';
 import type { ChartOption } from './EChart';
+import { drawnNumber } from './drawnNumber';
+import { seriesColors } from './seriesColors';
 
 /** The ECharts option of a bar, donut or line widget; series ids stay fixed so updates animate in place. */
 export function chartOption(data: Exclude<WidgetData, { type: 'kpi' }>, colors: { primary: string; text: string }, large: boolean): ChartOption {
   const fontSize = large ? 18 : 12;
-  const tooltip = { trigger: data.type === 'donut' ? 'item' : 'axis', confine: true };
+  // Tooltips show the numbers as the data table does (an average to 2 decimals).
+  const tooltip = { trigger: data.type === 'donut' ? 'item' : 'axis', confine: true, valueFormatter: (v: unknown) => (typeof v === 'number' ? drawnNumber(v).toLocaleString('en-US') : '—') };
   if (data.type === 'donut') {
     return {
       tooltip,
@@ -18,27 +21,34 @@ export function chartOption(data: Exclude<WidgetData, { type: 'kpi' }>, colors: 
     };
   }
   // Over a new year, every label carries its year ("Jan 1998"): "Jan" alone would not say which.
-  const withYear = data.type === 'line' && seriesSpansYears(data.rows);
-  const categories = data.type === 'line' ? data.rows.map((r) => intervalLabel(r.start, data.bucket, withYear)) : data.rows.map((r) => r.key);
-  const values = data.rows.map((r) => r.value);
+  const categories = data.type === 'line' ? data.starts.map((s) => intervalLabel(s, data.bucket, seriesSpansYears(data.starts))) : (data.split?.categories ?? data.rows.map((r) => r.key));
   const horizontal = data.type === 'bar' && 'horizontal' in data.config && data.config.horizontal;
   const category = { type: 'category', data: categories, boundaryGap: data.type !== 'line', axisLabel: categoryLabels(data.type === 'bar', horizontal, categories, fontSize, colors.text), inverse: horizontal };
   const value = { type: 'value', axisLabel: { fontSize, color: colors.text }, minInterval: data.config.metric === 'count' ? 1 : undefined };
-  const stacked = data.type === 'bar' ? data.stacked : undefined;
+  const split = data.type === 'line' ? (data.config.splitField ? data.series : null) : (data.split?.series ?? null);
+  const palette = split ? seriesColors(split.map((s) => s.key)) : null;
+  const legend = split ? { top: 0, type: 'scroll', textStyle: { fontSize, color: colors.text } } : undefined;
+  const base = { tooltip, legend, grid: { left: 8, right: 16, top: split ? 36 : 24, bottom: 8, containLabel: true }, xAxis: horizontal ? value : category, yAxis: horizontal ? category : value };
+  if (data.type === 'line') {
+    const lines = data.series.map((s) => {
+      const color = palette?.get(s.key) ?? colors.primary;
+      return {
+        id: split ? `series:${s.key}` : 'values', name: split ? s.key : undefined, type: 'line', data: s.values, color,
+        smooth: true, smoothMonotone: 'x', showSymbol: s.values.length <= 40, areaStyle: data.config.area ? { opacity: split ? 0.15 : 0.25 } : undefined, emphasis: { focus: 'series' },
+      };
+    });
+    return { ...base, series: lines };
+  }
+  if (data.split) {
+    const stack = 'stack' in data.config && !data.config.stack ? undefined : 'total';
+    return {
+      ...base,
+      series: data.split.series.map((s) => ({ id: `split:${s.key}`, name: s.key, type: 'bar', stack, data: s.values, color: palette!.get(s.key), barMaxWidth: 48, emphasis: { focus: 'series' } })),
+    };
+  }
   return {
-    // The axis tooltip names the category in full, whatever its label was shortened to.
-    tooltip,
-    legend: stacked ? { top: 0, type: 'scroll', textStyle: { fontSize, color: colors.text } } : undefined,
-    grid: { left: 8, right: 16, top: stacked ? 36 : 24, bottom: 8, containLabel: true },
-    xAxis: horizontal ? value : category,
-    yAxis: horizontal ? category : value,
-    series: stacked
-      ? stacked.stacks.map((s) => ({ id: `stack:${s.key}`, name: s.key, type: 'bar', stack: 'total', data: s.values, barMaxWidth: 48, emphasis: { focus: 'series' } }))
-      : [
-        data.type === 'line'
-          ? { id: 'values', type: 'line', data: values, smooth: true, smoothMonotone: 'x', showSymbol: values.length <= 40, color: colors.primary, areaStyle: data.config.area ? { opacity: 0.25 } : undefined }
-          : { id: 'values', type: 'bar', data: values, color: colors.primary, barMaxWidth: 48, label: { show: true, position: horizontal ? 'right' : 'top', fontSize, color: colors.text } },
-      ],
+    ...base,
+    series: [{ id: 'values', type: 'bar', data: data.rows.map((r) => r.value), color: colors.primary, barMaxWidth: 48, label: { show: true, position: horizontal ? 'right' : 'top', fontSize, color: colors.text, formatter: (p: { value: unknown }) => (typeof p.value === 'number' ? drawnNumber(p.value).toLocaleString('en-US') : '') } }],
   };
 }
 

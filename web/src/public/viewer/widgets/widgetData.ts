@@ -1,19 +1,23 @@
 import type { Widget } from '@common/schemas/dashboard';
 import { CHART_CONFIGS, type ChartConfigs, type ChartWidgetType, isChartWidgetType, type Metric } from '@common/schemas/widget';
-import { aggregateSpec, comparison as compare, readsTime, type Aggregator, type Comparison } from '@common/widgets/aggregate';
+import { aggregateSpec, comparison as compare, readsTime, type Aggregator, type Comparison, type LineSeries } from '@common/widgets/aggregate';
 import { spansYears, type TimeBucket } from '@common/timeRanges';
 import { fieldTypeOf, type FieldTyping } from '@common/types/fieldTyping';
-import type { StackedGroups } from '@common/widgets/groups';
+import type { GroupRow, SplitGroups } from '@common/widgets/groups';
+import { drawnNumber } from './drawnNumber';
 import { useAggregator } from './widgetTotals';
 import { useWidgetEnv } from './widgetContext';
 
 /** A chart widget's numbers; `counting` while the first count of a large store is under way. */
 export type WidgetData = { counting: boolean } & (
   | { type: 'kpi'; config: ChartConfigs['kpi']; value: number | null; count: number; comparison: Comparison | null; spark: Series | null }
-  | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: { key: string; value: number }[]; stacked?: StackedGroups }
-  | ({ type: 'line'; config: ChartConfigs['line'] } & Series)
+  | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: GroupRow[]; split?: SplitGroups }
+  | ({ type: 'line'; config: ChartConfigs['line'] } & LineSeries)
 );
-export type Series = ReturnType<Aggregator['series']>;
+export type Series = { rows: { start: number; value: number }[]; bucket: TimeBucket; buckets: number };
+
+/** A sparkline joins the buckets that have a value (an average's empty bucket is no 0). */
+const sparkOf = (s: ReturnType<Aggregator['series']>): Series => ({ ...s, rows: s.rows.filter((r): r is { start: number; value: number } => r.value !== null) });
 
 /** A chart widget's configuration, or the first problem that keeps it from being drawn; `timeField` is the source's (the default date field). */
 export function parseChartWidget(widget: Pick<Widget, 'type' | 'configuration'>, timeField?: string | null):
@@ -29,11 +33,14 @@ export function parseChartWidget(widget: Pick<Widget, 'type' | 'configuration'>,
   return { ok: true, type: widget.type, config };
 }
 
-/** The part of the type model a widget reads (its filter's field; the day/month order of its dates), so its spec stays small. */
+/** The part of the type model a widget reads (its filters' fields; the day/month order of its dates), so its spec stays small. */
 function specTyping(typing: FieldTyping, config: ChartConfigs[ChartWidgetType]): FieldTyping {
-  const field = config.filter?.field;
-  const type = field ? fieldTypeOf(typing, field) : undefined;
-  return { fieldTypes: field && type ? { [field]: type } : {}, dateOrder: typing.dateOrder };
+  const fieldTypes: Record<string, NonNullable<ReturnType<typeof fieldTypeOf>>> = {};
+  for (const { field } of config.filters) {
+    const type = fieldTypeOf(typing, field);
+    if (type) fieldTypes[field] = type;
+  }
+  return { fieldTypes, dateOrder: typing.dateOrder };
 }
 
 /** The live aggregated numbers of a chart widget (recomputed record by record as the feed changes, and as a relative range slides). */
@@ -46,20 +53,19 @@ export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartW
       const value = aggregator.value();
       // All time has no period before it: no comparison is shown.
       const comparison = c.compare && c.range.kind !== 'all' ? compare(value, aggregator.previous()) : null;
-      return { counting, type, config: c, value, count: aggregator.size, comparison, spark: c.sparkline ? aggregator.series() : null };
+      return { counting, type, config: c, value, count: aggregator.size, comparison, spark: c.sparkline ? sparkOf(aggregator.series()) : null };
     }
     case 'bar':
     case 'donut': {
       const c = config as ChartConfigs['bar'];
-      if (type === 'bar' && c.stackField) {
-        const stacked = aggregator.stacked(c.topN, c.order);
-        const rows = stacked.categories.map((key, i) => ({ key, value: stacked.stacks.reduce((sum, s) => sum + s.values[i], 0) }));
-        return { counting, type, config: c, rows, stacked };
-      }
-      return { counting, type, config: c, rows: aggregator.top(c.topN, c.order) };
+      const rows = aggregator.top(c.topN, c.order);
+      if (type === 'bar' && c.splitField) return { counting, type, config: c, rows, split: aggregator.split(c.topN, c.order, c.seriesLimit, c.otherSeries) };
+      return { counting, type, config: c, rows };
     }
-    case 'line':
-      return { counting, type, config: config as ChartConfigs['line'], ...aggregator.series() };
+    case 'line': {
+      const c = config as ChartConfigs['line'];
+      return { counting, type, config: c, ...aggregator.lines(c.splitField ? c.seriesLimit : 1, c.otherSeries) };
+    }
   }
 }
 
@@ -91,9 +97,11 @@ export function intervalLabel(start: number, bucket: TimeBucket, year = false): 
 }
 
 /** Whether a series' labels need the year (it crosses a new year). */
-export const seriesSpansYears = (rows: { start: number }[]): boolean => rows.length > 0 && spansYears(rows[0].start, rows[rows.length - 1].start + 1);
+export const seriesSpansYears = (starts: number[]): boolean => starts.length > 0 && spansYears(starts[0], starts[starts.length - 1] + 1);
 
-const METRIC_WORDS: Record<Exclude<Metric, 'count' | 'perMinute' | 'perHour'>, string> = { sum: 'Sum', avg: 'Average', min: 'Minimum', max: 'Maximum', distinct: 'Distinct values', latest: 'Latest' };
+const METRIC_WORDS: Record<Exclude<Metric, 'count' | 'perMinute' | 'perHour'>, string> = {
+  sum: 'Sum', avg: 'Average', min: 'Minimum', max: 'Maximum', median: 'Median', p90: '90th percentile', p95: '95th percentile', p99: '99th percentile', distinct: 'Distinct values', latest: 'Latest',
+};
 /** What a widget's number is: "Count", "Sum of Amount", "Records per hour". */
 export function metricLabel(c: { metric: Metric; valueField?: string }, label: (field: string | undefined) => string): string {
   if (c.metric === 'count') return 'Count';
@@ -102,10 +110,15 @@ export function metricLabel(c: { metric: Metric; valueField?: string }, label: (
   return `${METRIC_WORDS[c.metric]} of ${label(c.valueField)}`;
 }
 
-/** The widget's numbers as a table (header row first): what its CSV holds and screen readers read. */
+/**
+ * The widget's numbers as a table (header row first), values as drawn: what its CSV holds and
+ * screen readers read. A chart's first column is its bucket or group label, then one column per
+ * series headed by the series' value (a single series: one column, headed by the metric).
+ */
 export function widgetTable(data: WidgetData, label: (field: string | undefined) => string): string[][] {
   const c = data.config;
   const metric = metricLabel(c, label);
+  const cell = (v: number | null) => (v === null ? '' : String(drawnNumber(v)));
   switch (data.type) {
     case 'kpi': {
       const value = data.value === null ? '' : String(data.value);
@@ -114,11 +127,14 @@ export function widgetTable(data: WidgetData, label: (field: string | undefined)
     }
     case 'bar':
     case 'donut': {
-      const s = data.stacked;
-      if (s) return [[label(data.config.groupField), ...s.stacks.map((x) => x.key), metric], ...s.categories.map((c, i) => [c, ...s.stacks.map((x) => String(x.values[i])), String(data.rows[i].value)])];
-      return [[label(data.config.groupField), metric], ...data.rows.map((r) => [r.key, String(r.value)])];
+      const s = data.split;
+      if (s) return [[label(data.config.groupField), ...s.series.map((x) => x.key)], ...s.categories.map((c, i) => [c, ...s.series.map((x) => cell(x.values[i]))])];
+      return [[label(data.config.groupField), metric], ...data.rows.map((r) => [r.key, cell(r.value)])];
     }
     // Buckets as the chart's axis names them ("Mar 4"), with the year: a screen reader reads no ISO timestamps.
-    case 'line': return [[label(data.config.dateField), metric], ...data.rows.map((r) => [intervalLabel(r.start, data.bucket, true), String(r.value)])];
+    case 'line': {
+      const heads = data.config.splitField ? data.series.map((x) => x.key) : [metric];
+      return [[label(data.config.dateField), ...heads], ...data.starts.map((start, i) => [intervalLabel(start, data.bucket, true), ...data.series.map((x) => cell(x.values[i]))])];
+    }
   }
 }

@@ -1,0 +1,114 @@
+import { roleIncludes, type Role } from '@common/schemas/auth';
+import { canonicalObjectId } from '@common/ids';
+import type { AppContext } from '../context';
+import { ForbiddenError, NotFoundError } from '../errors';
+import type { DashboardDoc, DataSourceDoc } from '../models';
+import type { Principal } from '../auth/accounts';
+import { findDataSource } from '../services/dataSources';
+
+/**
+ * The one place that answers "may this person use this dashboard / this data source". HTTP routes,
+ * services, socket joins and the re-checks of recovered or changed sockets all ask here, so a new
+ * route cannot decide differently from a room join.
+ *
+ * A person limited to chosen dashboards (an admin sets `dashboardIds`) uses those dashboards and the
+ * data sources they show — as they are before the change being made, so moving one's own dashboard
+ * to another source is judged against the sources one already has, never the one asked for.
+ *
+ * How a refusal answers, the same whether the thing exists or not (trying ids tells nothing):
+ * - a dashboard or data source named in the path or query: 404, word for word what an unknown id
+ *   gets (the person reads as if the others did not exist);
+ * - a data source named in a body (a dashboard moved to it or created on it, an import into it):
+ *   403 `forbidden`, checked before the source is looked up, so a real and an unknown id alike;
+ * - what needs every dashboard (creating a dashboard): 403 saying why.
+ */
+
+/** Who asks, as the policy sees it: an HTTP request's principal and a socket's data alike. */
+export interface Asker {
+  /** Null: signed out. */
+  role: Role | null;
+  /** The dashboards the person is limited to, or null for every dashboard. */
+  dashboardIds: string[] | null;
+}
+
+const SIGNED_OUT: Asker = { role: null, dashboardIds: null };
+
+/** The asker of a signed-in request (or a signed-out one). */
+export const askerOf = (p: Principal | null): Asker => (p ? { role: p.role, dashboardIds: p.user?.dashboardIds ?? null } : SIGNED_OUT);
+
+/** Whether the asker's role includes the one needed (admin ⊃ editor ⊃ viewer). */
+export const hasRole = (who: Asker, needed: Role): boolean => Boolean(who.role && roleIncludes(who.role, needed));
+
+/** Whether the asker is limited to chosen dashboards. */
+export const isLimited = (who: Asker): boolean => who.dashboardIds !== null;
+
+/** Whether a signed-in asker may use a dashboard (any spelling of its id). */
+export function mayUseDashboard(who: Asker, dashboardId: string): boolean {
+  if (!who.role) return false;
+  if (!who.dashboardIds) return true;
+  const id = canonicalObjectId(dashboardId);
+  return id !== null && who.dashboardIds.includes(id);
+}
+
+/** Refuses a dashboard outside the asker's chosen dashboards: 404, word for word as an unknown id. */
+export function requireDashboardUse(who: Asker, dashboardId: string): void {
+  if (!mayUseDashboard(who, dashboardId)) throw NotFoundError(`Dashboard ${dashboardId}`);
+}
+
+/** The dashboards of a list the asker may use. */
+export const usableDashboards = <T extends { id: string }>(who: Asker, list: T[]): T[] => list.filter((d) => mayUseDashboard(who, d.id));
+
+/** Refuses what only someone with every dashboard may do. */
+export function refuseLimited(who: Asker, what: string): void {
+  if (isLimited(who)) throw ForbiddenError(`You are limited to chosen dashboards, so you cannot ${what}`);
+}
+
+/** The ids of the data sources the asker may use (those its dashboards show now), or null for every source. */
+export async function usableSources(app: AppContext, who: Asker): Promise<Set<string> | null> {
+  if (!who.role) return new Set();
+  if (!who.dashboardIds) return null;
+  const docs = who.dashboardIds.length ? await app.models.Dashboard.find({ _id: { $in: who.dashboardIds } }).lean<DashboardDoc[]>() : [];
+  return new Set(docs.map((d) => d.dataSourceId).filter((id): id is string => Boolean(id)));
+}
+
+/** Whether the asker may use a data source, given by its canonical id. */
+export async function mayUseSource(app: AppContext, who: Asker, dataSourceId: string): Promise<boolean> {
+  const usable = await usableSources(app, who);
+  return usable === null ? Boolean(who.role) : usable.has(dataSourceId);
+}
+
+/** The data sources of a list the asker may use. */
+export async function usableSourcesOf<T extends { id: string }>(app: AppContext, who: Asker, list: T[]): Promise<T[]> {
+  const usable = await usableSources(app, who);
+  return usable ? list.filter((d) => usable.has(d.id)) : list;
+}
+
+/** Whether a socket may follow a data source's room (`datasource:<id>`): an editor who may use it. */
+export const mayFollowSource = async (app: AppContext, who: Asker, dataSourceId: string): Promise<boolean> =>
+  hasRole(who, 'editor') && mayUseSource(app, who, dataSourceId);
+
+/**
+ * A data source named in a path or query (id or sourceId, any spelling), for a read or a change of
+ * it: 404 for an unknown one and for one the asker may not use alike.
+ */
+export async function requireSourceUse(app: AppContext, who: Asker, ref: string): Promise<DataSourceDoc> {
+  const ds = await findDataSource(app, ref);
+  if (!ds || !(await mayUseSource(app, who, String(ds._id)))) throw NotFoundError(`Data source ${ref}`);
+  return ds;
+}
+
+/**
+ * A data source named in a body (a dashboard created on or moved to it, an import into it): a
+ * limited person gets 403 unless one of their dashboards already shows it — the same answer for an
+ * unknown id. For everyone else the service answers an unknown id as it always did.
+ */
+export async function checkSourceInBody(app: AppContext, who: Asker, ref: string): Promise<void> {
+  if (!isLimited(who)) return;
+  const ds = await findDataSource(app, ref);
+  if (ds && (await mayUseSource(app, who, String(ds._id)))) return;
+  throw ForbiddenError(`You are limited to chosen dashboards: data source ${ref} is not one your dashboards show, so you cannot use it`);
+}
+
+/** Whether the asker may see and steer an import job uploaded by `owner` (a user id or the admin token): its own, or any for an admin. */
+export const mayUseImportJob = (who: Asker & { userId: string | null }, owner: string): boolean =>
+  hasRole(who, 'admin') || (hasRole(who, 'editor') && owner === (who.userId ?? 'admin-token'));

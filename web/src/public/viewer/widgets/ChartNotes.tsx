@@ -1,0 +1,25 @@
+import { Typography } from 'antd';
+import { OTHER_GROUP } from '@common/widgets/groups';
+import type { WidgetData } from './widgetData';
+
+const many = (n: number, one: string, more: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : more}`;
+
+/** What a chart combined or left out: it never folds groups into "Other" or drops series without saying how many. */
+export function chartNotes(data: Exclude<WidgetData, { type: 'kpi' }>): string[] {
+  const notes: string[] = [];
+  const other = data.type === 'line' ? undefined : data.rows.find((r) => r.key === OTHER_GROUP && r.others);
+  if (other?.others) {
+    notes.push(`"${OTHER_GROUP}" combines ${many(other.others, 'group', 'groups')}${data.type === 'bar' ? ': a line chart, or more bars, shows them all' : ''}.`);
+  }
+  const split = data.type === 'line' ? data : data.split;
+  if (split && split.leftSeries > 0) {
+    notes.push(split.omitted ? `${many(split.leftSeries, 'smaller series is', 'smaller series are')} left out.` : `"${OTHER_GROUP}" combines ${many(split.leftSeries, 'smaller series', 'smaller series')}.`);
+  }
+  return notes;
+}
+
+export function ChartNotes({ data }: { data: Exclude<WidgetData, { type: 'kpi' }> }) {
+  const notes = chartNotes(data);
+  if (!notes.length) return null;
+  return <Typography.Text type="secondary" data-testid="chart-notes" style={{ fontSize: 12 }}>{notes.join(' ')}</Typography.Text>;
+}
