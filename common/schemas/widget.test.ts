@@ -23,23 +23,25 @@ describe('Widget schema', () => {
     expect(issues({ id: 'w', type: 'bar', configuration: {} })).toEqual(['configuration.groupField: Pick a field to group by']);
     expect(issues({ id: 'w', type: 'line', configuration: { dateField: 'at', metric: 'sum' } })).toEqual(['configuration.valueField: Pick a numeric field to sum']);
     expect(issues({ id: 'w', type: 'kpi', configuration: { metric: 'avg' } })).toEqual(['configuration.valueField: Pick a numeric field to compute']);
-    expect(issues({ id: 'w', type: 'kpi', configuration: { filter: { field: '', operator: 'eq', value: 'x' } } })).toEqual(['configuration.filter.field: Pick a field to filter on']);
+    expect(issues({ id: 'w', type: 'kpi', configuration: { filter: { field: '', operator: 'eq', value: 'x' } } })).toEqual(['configuration.filters.0.field: Pick a field to filter on']);
   });
 
   it('takes an "is one of" filter with its values and asks for at least one', () => {
     const kpi = (filter: unknown) => ({ id: 'w', type: 'kpi', configuration: { filter } });
-    expect(Widget.parse(kpi({ field: 'status', operator: 'in', values: [' new', 'open'] })).configuration).toMatchObject({ filter: { field: 'status', operator: 'in', value: '', values: ['new', 'open'] } });
-    expect(issues(kpi({ field: 'status', operator: 'in' }))).toEqual(['configuration.filter.values: Pick at least one value']);
-    expect(issues(kpi({ field: 'status', operator: 'in', values: [] }))).toEqual(['configuration.filter.values: Pick at least one value']);
-    expect(issues(kpi({ field: 'status', operator: 'in', values: ['open', ' '] }))).toEqual(['configuration.filter.values.1: A value cannot be empty']);
-    expect(issues(kpi({ field: 'status', operator: 'in', values: Array.from({ length: 51 }, (_, i) => `v${i}`) }))).toEqual(['configuration.filter.values: Pick at most 50 values']);
+    expect(Widget.parse(kpi({ field: 'status', operator: 'in', values: [' new', 'open'] })).configuration).toMatchObject({ filters: [{ field: 'status', operator: 'in', value: '', values: ['new', 'open'] }] });
+    expect(issues(kpi({ field: 'status', operator: 'in' }))).toEqual(['configuration.filters.0.values: Pick at least one value']);
+    expect(issues(kpi({ field: 'status', operator: 'in', values: [] }))).toEqual(['configuration.filters.0.values: Pick at least one value']);
+    expect(issues(kpi({ field: 'status', operator: 'in', values: ['open', ' '] }))).toEqual(['configuration.filters.0.values.1: A value cannot be empty']);
+    expect(issues(kpi({ field: 'status', operator: 'in', values: Array.from({ length: 51 }, (_, i) => `v${i}`) }))).toEqual(['configuration.filters.0.values: Pick at most 50 values']);
     expect(issues({ id: 'w', type: 'bar', configuration: { groupField: 'p', filter: { field: 's', operator: 'in', values: ['a'] } } })).toEqual([]);
   });
 
-  it('keeps stored single-value filters valid as they were', () => {
+  it('reads a stored single filter as it was, and saves it back as filters', () => {
     const stored = { id: 'w', type: 'kpi', configuration: { metric: 'count', filter: { field: 'status', operator: 'eq', value: 'open' } } };
-    expect(Widget.parse(stored).configuration).toMatchObject({ filter: { field: 'status', operator: 'eq', value: 'open' } });
-    expect((Widget.parse(stored).configuration as { filter: object }).filter).not.toHaveProperty('values');
+    const configuration = Widget.parse(stored).configuration as { filters: object[] };
+    expect(configuration).toMatchObject({ filters: [{ field: 'status', operator: 'eq', value: 'open' }] });
+    expect(configuration).not.toHaveProperty('filter');
+    expect(configuration.filters[0]).not.toHaveProperty('values');
   });
 
   it('refuses a layout outside the 12 columns', () => {
