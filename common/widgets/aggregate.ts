@@ -48,7 +48,7 @@ export function readsTime(type: keyof ChartConfigs, c: TimeConfig): boolean {
 }
 
 /** The widget's numbers as the Aggregator computes them; `timeField` is the source's time field (the default date field). */
-export function aggregateSpec<T extends keyof ChartConfigs>(type: T, c: ChartConfigs[T], typing?: FieldTyping, timeField?: string | null): AggregateSpec {
+export function aggregateSpec<T extends Exclude<keyof ChartConfigs, 'scatter'>>(type: T, c: ChartConfigs[T], typing?: FieldTyping, timeField?: string | null): AggregateSpec {
   const base: AggregateSpec = { metric: c.metric, valueField: c.valueField, ...(c.filters.length ? { filters: c.filters } : {}), ...(typing ? { typing } : {}) };
   if ('splitField' in c && c.splitField) base.splitField = c.splitField;
   if ('emptyAs' in c && c.emptyAs) base.emptyAs = c.emptyAs;

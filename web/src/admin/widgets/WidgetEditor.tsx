@@ -1,8 +1,9 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
 import type { TabConfiguration, Widget } from '@common/schemas/dashboard';
-import { isChartWidgetType, MAX_SERIES, migrateChartConfig, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widget';
+import { isChartWidgetType, MAX_SCATTER_POINTS, MAX_SERIES, migrateChartConfig, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widget';
 import type { TimeRange } from '@common/timeRanges';
+import { fieldTypeOf } from '@common/types/fieldTyping';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
 import { FieldSelect } from '../ui/FieldSelect';
 import { RecordsWidgetFields } from './RecordsWidgetFields';
@@ -36,8 +37,10 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
       {control}
     </Form.Item>
   );
-  const fieldSelect = (key: string, title: string, placeholder = 'Select a field') =>
-    item(key, title, <FieldSelect aria-label={title} allowClear placeholder={placeholder} value={(c[key] as string) || undefined} onChange={(v) => set({ [key]: v ?? undefined })} fields={fields} typing={typing} label={label} />);
+  // A numeric picker offers the fields typed as numbers (and the untyped ones, which may hold numbers).
+  const numericFields = fields.filter((f) => (fieldTypeOf(typing, f) ?? 'number') === 'number');
+  const fieldSelect = (key: string, title: string, placeholder = 'Select a field', numeric = false) =>
+    item(key, title, <FieldSelect aria-label={title} allowClear placeholder={placeholder} value={(c[key] as string) || undefined} onChange={(v) => set({ [key]: v ?? undefined })} fields={numeric ? numericFields : fields} typing={typing} label={label} />);
   const metric = (all: boolean) => (
     <>
       {item('metric', 'Value', <Select aria-label="Value" value={(c.metric as string) ?? 'count'} onChange={(v) => set({ metric: v })} options={all ? METRICS : METRICS.filter((m) => !RATES.has(m.value))} />)}
@@ -134,10 +137,34 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {item('area', 'Fill the area', <Switch aria-label="Fill the area" checked={Boolean(c.area)} onChange={(v) => set({ area: v })} />)}
           </>
         )}
+        {type === 'gauge' && (
+          <>
+            {metric(false)}
+            <Flex gap={12} wrap>
+              {item('goal', 'Goal', <InputNumber aria-label="Goal" value={c.goal as number | undefined} onChange={(v) => set({ goal: v ?? undefined })} />)}
+              {item('min', 'Start', <InputNumber aria-label="Start" value={(c.min as number) ?? 0} onChange={(v) => set({ min: v ?? 0 })} />, 'The empty gauge; 0 by default')}
+              {item('style', 'Shown as', <Segmented aria-label="Shown as" value={(c.style as string) ?? 'gauge'} onChange={(v) => set({ style: v })} options={[{ value: 'gauge', label: 'Gauge' }, { value: 'bar', label: 'Progress bar' }]} />)}
+            </Flex>
+            <Flex gap={12}>
+              {item('unit', 'Unit', <Input aria-label="Unit" placeholder="e.g. $ or h" value={(c.unit as string) ?? ''} maxLength={20} onChange={(e) => set({ unit: e.target.value })} />)}
+              {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
+            </Flex>
+            {timeSettings(true)}
+          </>
+        )}
+        {type === 'scatter' && (
+          <>
+            {fieldSelect('xField', 'Horizontal axis (x)', 'Select a numeric field', true)}
+            {fieldSelect('yField', 'Vertical axis (y)', 'Select a numeric field', true)}
+            {fieldSelect('splitField', 'Split by (optional)', 'One series')}
+            {fieldSelect('sizeField', 'Point size (optional)', 'All points one size', true)}
+            <Typography.Paragraph type="secondary">One point per record, the newest {MAX_SCATTER_POINTS.toLocaleString('en-US')} at most.</Typography.Paragraph>
+          </>
+        )}
         {(type === 'table' || type === 'bucket') && (
           <RecordsWidgetFields type={type} configuration={c as TabConfiguration} fields={fields} typing={typing} label={label} problems={problems} onChange={(next) => onChange({ ...widget, configuration: next })} />
         )}
-        {(type === 'kpi' || type === 'bar' || type === 'donut' || type === 'line') && (
+        {isChartWidgetType(type) && (
           <>
             <Divider />
             <WidgetFilters filters={(c.filters as Filter[] | undefined) ?? []} fields={fields} typing={typing} label={label} problems={problems} onChange={(filters) => set({ filters })} />

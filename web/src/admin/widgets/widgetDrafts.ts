@@ -9,7 +9,7 @@ import { defaultSize, placeWidgets } from '@common/widgets/layout';
 import { bucketKeyOf } from '../../public/viewer/bucketModel';
 
 export const TYPE_LABELS: Record<WidgetType, string> = {
-  kpi: 'KPI tile', bar: 'Bar chart', donut: 'Donut', line: 'Line / area over time', table: 'Table', bucket: 'Bucket board',
+  kpi: 'KPI tile', gauge: 'Gauge / progress to goal', bar: 'Bar chart', donut: 'Donut', line: 'Line / area over time', scatter: 'Scatter', table: 'Table', bucket: 'Bucket board',
 };
 
 /** A free widget id: w1, w2, … */

@@ -5,14 +5,19 @@ import { spansYears, type TimeBucket } from '@common/timeRanges';
 import { fieldTypeOf, type FieldTyping } from '@common/types/fieldTyping';
 import type { GroupRow, SplitGroups } from '@common/widgets/groups';
 import { drawnNumber } from './drawnNumber';
+import { percentOfGoal } from '@common/widgets/gauge';
+import { scatterPoints, type ScatterData } from '@common/widgets/scatter';
+import { useMemo } from 'react';
 import { useAggregator } from './widgetTotals';
-import { useWidgetEnv } from './widgetContext';
+import { useFeedVersion, useWidgetEnv } from './widgetContext';
 
 /** A chart widget's numbers; `counting` while the first count of a large store is under way. */
 export type WidgetData = { counting: boolean } & (
   | { type: 'kpi'; config: ChartConfigs['kpi']; value: number | null; count: number; comparison: Comparison | null; spark: Series | null }
   | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: GroupRow[]; split?: SplitGroups }
   | ({ type: 'line'; config: ChartConfigs['line'] } & LineSeries)
+  | { type: 'gauge'; config: ChartConfigs['gauge']; value: number | null; percent: number | null }
+  | ({ type: 'scatter'; config: ChartConfigs['scatter'] } & ScatterData)
 );
 export type Series = { rows: { start: number; value: number }[]; bucket: TimeBucket; buckets: number };
 
@@ -27,7 +32,7 @@ export function parseChartWidget(widget: Pick<Widget, 'type' | 'configuration'>,
   const parsed = CHART_CONFIGS[widget.type].safeParse(widget.configuration ?? {});
   if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? 'Incomplete widget' };
   const config = parsed.data as ChartConfigs[ChartWidgetType];
-  if (readsTime(widget.type, config) && !(config as { dateField?: string }).dateField && !timeField) {
+  if (widget.type !== 'scatter' && readsTime(widget.type, config as ChartConfigs['kpi']) && !(config as { dateField?: string }).dateField && !timeField) {
     return { ok: false, message: 'Pick a date field (the source has no time field)' };
   }
   return { ok: true, type: widget.type, config };
@@ -45,9 +50,24 @@ function specTyping(typing: FieldTyping, config: ChartConfigs[ChartWidgetType]):
 
 /** The live aggregated numbers of a chart widget (recomputed record by record as the feed changes, and as a relative range slides). */
 export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartWidgetType]): WidgetData {
-  const { typing, timeField } = useWidgetEnv();
-  const { aggregator, counting } = useAggregator(aggregateSpec(type, config, specTyping(typing, config), timeField));
+  const { typing, timeField, feed } = useWidgetEnv();
+  const typed = specTyping(typing, config);
+  // A scatter draws records, not totals: it reads the feed's records again on each change (at most its cap of points drawn).
+  const { aggregator, counting } = useAggregator(type === 'scatter' ? { metric: 'count' } : aggregateSpec(type, config as ChartConfigs['kpi'], typed, timeField));
+  const version = useFeedVersion();
+  const scatter = useMemo(
+    () => (type === 'scatter' ? scatterPoints(feed.get().records.values(), config as ChartConfigs['scatter'], typed) : null),
+    // The configuration by content, and the feed's version: it says when the records changed.
+    [type, JSON.stringify(config), JSON.stringify(typed), feed, version],
+  );
   switch (type) {
+    case 'scatter':
+      return { counting: false, type, config: config as ChartConfigs['scatter'], ...scatter! };
+    case 'gauge': {
+      const c = config as ChartConfigs['gauge'];
+      const value = aggregator.value();
+      return { counting, type, config: c, value, percent: percentOfGoal(value, c.goal, c.min) };
+    }
     case 'kpi': {
       const c = config as ChartConfigs['kpi'];
       const value = aggregator.value();
@@ -116,10 +136,20 @@ export function metricLabel(c: { metric: Metric; valueField?: string }, label: (
  * series headed by the series' value (a single series: one column, headed by the metric).
  */
 export function widgetTable(data: WidgetData, label: (field: string | undefined) => string): string[][] {
+  const cell = (v: number | null) => (v === null ? '' : String(drawnNumber(v)));
+  if (data.type === 'scatter') {
+    const c = data.config;
+    const split = Boolean(c.splitField);
+    return [
+      [label(c.xField), label(c.yField), ...(split ? [label(c.splitField)] : []), ...(c.sizeField ? [label(c.sizeField)] : [])],
+      ...data.series.flatMap((s) => s.points.map((p) => [cell(p.x), cell(p.y), ...(split ? [s.key] : []), ...(c.sizeField ? [cell(p.size)] : [])])),
+    ];
+  }
   const c = data.config;
   const metric = metricLabel(c, label);
-  const cell = (v: number | null) => (v === null ? '' : String(drawnNumber(v)));
   switch (data.type) {
+    case 'gauge':
+      return [[metric, 'Goal', 'Percent of goal'], [cell(data.value), String(data.config.goal), data.percent === null ? '' : `${Math.round(data.percent)}%`]];
     case 'kpi': {
       const value = data.value === null ? '' : String(data.value);
       if (!data.comparison) return [[metric], [value]];
