@@ -171,12 +171,17 @@ export const BarConfig = z.preprocess(migrateChartConfig, z
     topN: z.number().int().min(1, 'Show at least 1 group').max(50, 'Show at most 50 groups').default(8),
     horizontal: z.boolean().default(false),
     order: GroupOrder.default('value'),
+    /** A number field grouped into ranges of this width ("auto": about 20 over the values' span), drawn in order with empty ranges as 0. */
+    bins: z.union([z.literal('auto'), z.number({ error: 'bins must be "auto" or a width above 0' }).positive('A range width must be above 0').finite()], { error: 'bins must be "auto" or a width above 0' }).optional(),
     ...splitSettings,
     /** Split bars stacked (one bar per group) or side by side. */
     stack: z.boolean().default(true),
     ...timeSettings,
   })
-  .superRefine(needsValueField));
+  .superRefine(needsValueField)
+  .superRefine((c, ctx) => {
+    if (c.bins !== undefined && c.splitField) ctx.addIssue({ code: 'custom', path: ['splitField'], message: 'A bar chart of number ranges cannot be split: leave "Split by" empty' });
+  }));
 export type BarConfig = z.infer<typeof BarConfig>;
 
 export const DonutConfig = z.preprocess(migrateChartConfig, z

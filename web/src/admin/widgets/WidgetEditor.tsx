@@ -122,7 +122,13 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {metric(false)}
             {item('topN', type === 'bar' ? 'Bars shown (the rest is "Other")' : 'Slices shown (the rest is "Other")', <InputNumber aria-label="Groups shown" value={(c.topN as number) ?? (type === 'bar' ? 8 : 6)} onChange={(v) => set({ topN: v ?? undefined })} />, type === 'bar' ? '1 to 50' : '1 to 20')}
             {item('order', 'Order', <Segmented aria-label="Order" value={(c.order as string) ?? 'value'} onChange={(v) => set({ order: v })} options={[{ value: 'value', label: 'Largest first' }, { value: 'label', label: 'By label (A–Z)' }]} />, '"Other" comes last either way.')}
-            {type === 'bar' && split(true)}
+            {type === 'bar' && item('bins', 'Number ranges', (
+              <Flex gap={8} align="center">
+                <Segmented aria-label="Number ranges" value={c.bins === undefined ? 'off' : c.bins === 'auto' ? 'auto' : 'width'} onChange={(v) => set({ bins: v === 'off' ? undefined : v === 'auto' ? 'auto' : typeof c.bins === 'number' ? c.bins : 10 })} options={[{ value: 'off', label: 'Off' }, { value: 'auto', label: 'Automatic' }, { value: 'width', label: 'Width' }]} />
+                {typeof c.bins === 'number' && <InputNumber aria-label="Range width" min={0} value={c.bins} onChange={(v) => set({ bins: v ?? undefined })} />}
+              </Flex>
+            ), 'Groups a number field into ranges ("10–20"), drawn in order with empty ranges, like a histogram.')}
+            {type === 'bar' && c.bins === undefined && split(true)}
             {timeSettings(true)}
             {type === 'bar' && item('horizontal', 'Horizontal bars', <Switch aria-label="Horizontal bars" checked={Boolean(c.horizontal)} onChange={(v) => set({ horizontal: v })} />, 'Long labels read best across. Upright bars turn their labels when they are many; a label shortened with "…" shows in full on hover.')}
           </>

@@ -1,10 +1,11 @@
 import type { Widget } from '@common/schemas/dashboard';
-import { CHART_CONFIGS, type ChartConfigs, type ChartWidgetType, isChartWidgetType, type Metric } from '@common/schemas/widget';
+import { ADDITIVE_METRICS, CHART_CONFIGS, type ChartConfigs, type ChartWidgetType, isChartWidgetType, type Metric } from '@common/schemas/widget';
 import { aggregateSpec, comparison as compare, readsTime, type Aggregator, type Comparison, type LineSeries } from '@common/widgets/aggregate';
 import { spansYears, type TimeBucket } from '@common/timeRanges';
 import { fieldTypeOf, type FieldTyping } from '@common/types/fieldTyping';
 import type { GroupRow, SplitGroups } from '@common/widgets/groups';
 import { drawnNumber } from './drawnNumber';
+import { autoBinWidth, continuousBins, numberSpan } from '@common/widgets/bins';
 import { percentOfGoal } from '@common/widgets/gauge';
 import { scatterPoints, type ScatterData } from '@common/widgets/scatter';
 import { useMemo } from 'react';
@@ -14,7 +15,7 @@ import { useFeedVersion, useWidgetEnv } from './widgetContext';
 /** A chart widget's numbers; `counting` while the first count of a large store is under way. */
 export type WidgetData = { counting: boolean } & (
   | { type: 'kpi'; config: ChartConfigs['kpi']; value: number | null; count: number; comparison: Comparison | null; spark: Series | null }
-  | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: GroupRow[]; split?: SplitGroups }
+  | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: GroupRow[]; split?: SplitGroups; bins?: { width: number; left: number } }
   | ({ type: 'line'; config: ChartConfigs['line'] } & LineSeries)
   | { type: 'gauge'; config: ChartConfigs['gauge']; value: number | null; percent: number | null }
   | ({ type: 'scatter'; config: ChartConfigs['scatter'] } & ScatterData)
@@ -53,8 +54,18 @@ export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartW
   const { typing, timeField, feed } = useWidgetEnv();
   const typed = specTyping(typing, config);
   // A scatter draws records, not totals: it reads the feed's records again on each change (at most its cap of points drawn).
-  const { aggregator, counting } = useAggregator(type === 'scatter' ? { metric: 'count' } : aggregateSpec(type, config as ChartConfigs['kpi'], typed, timeField));
   const version = useFeedVersion();
+  const bins = type === 'bar' ? (config as ChartConfigs['bar']).bins : undefined;
+  const groupField = (config as { groupField?: string }).groupField;
+  // Automatic ranges follow the values' span: read from the records when they change (a new width counts again).
+  const binWidth = useMemo(() => {
+    if (bins === undefined || !groupField) return undefined;
+    if (bins !== 'auto') return bins;
+    const span = numberSpan(feed.get().records.values(), groupField);
+    return span ? autoBinWidth(span.min, span.max) : 1;
+  }, [bins, groupField, feed, version]);
+  const spec = type === 'scatter' ? { metric: 'count' as const } : aggregateSpec(type, config as ChartConfigs['kpi'], typed, timeField);
+  const { aggregator, counting } = useAggregator(binWidth ? { ...spec, binWidth } : spec);
   const scatter = useMemo(
     () => (type === 'scatter' ? scatterPoints(feed.get().records.values(), config as ChartConfigs['scatter'], typed) : null),
     // The configuration by content, and the feed's version: it says when the records changed.
@@ -78,6 +89,11 @@ export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartW
     case 'bar':
     case 'donut': {
       const c = config as ChartConfigs['bar'];
+      if (type === 'bar' && binWidth) {
+        // Number ranges in order, every one from the lowest to the highest (an empty one 0 for a count or sum): no "Other".
+        const { rows, left } = continuousBins(aggregator.top(undefined, 'label'), binWidth, ADDITIVE_METRICS.includes(c.metric) ? 0 : null);
+        return { counting, type, config: c, rows, bins: { width: binWidth, left } };
+      }
       const rows = aggregator.top(c.topN, c.order);
       if (type === 'bar' && c.splitField) return { counting, type, config: c, rows, split: aggregator.split(c.topN, c.order, c.seriesLimit, c.otherSeries) };
       return { counting, type, config: c, rows };
