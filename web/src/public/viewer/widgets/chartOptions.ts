@@ -52,7 +52,8 @@ export function chartOption(data: DrawnData, colors: { primary: string; text: st
   }
   return {
     ...base,
-    series: [{ id: 'values', type: 'bar', data: data.rows.map((r) => r.value), color: colors.primary, barMaxWidth: 48, label: { show: true, position: horizontal ? 'right' : 'top', fontSize, color: colors.text, formatter: (p: { value: unknown }) => (typeof p.value === 'number' ? drawnNumber(p.value).toLocaleString('en-US') : '') } }],
+    // Number ranges sit side by side, as a histogram's do.
+    series: [{ id: 'values', type: 'bar', data: data.rows.map((r) => r.value), color: colors.primary, ...('bins' in data && data.bins ? { barCategoryGap: '4%' } : { barMaxWidth: 48 }), label: { show: true, position: horizontal ? 'right' : 'top', fontSize, color: colors.text, formatter: (p: { value: unknown }) => (typeof p.value === 'number' ? drawnNumber(p.value).toLocaleString('en-US') : '') } }],
   };
 }
 
