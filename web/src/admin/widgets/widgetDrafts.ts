@@ -10,7 +10,7 @@ import { bucketKeyOf } from '../../public/viewer/bucketModel';
 import { freeSpot } from './freeSpot';
 
 export const TYPE_LABELS: Record<WidgetType, string> = {
-  kpi: 'KPI tile', bar: 'Bar chart', donut: 'Donut', line: 'Line / area over time', table: 'Table', bucket: 'Bucket board',
+  kpi: 'KPI tile', gauge: 'Gauge / progress to goal', bar: 'Bar chart', donut: 'Donut', line: 'Line / area over time', scatter: 'Scatter', table: 'Table', bucket: 'Bucket board',
 };
 
 /** A free widget id: w1, w2, … */

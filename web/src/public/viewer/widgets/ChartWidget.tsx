@@ -2,10 +2,11 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Skeleton, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { Widget } from '@common/schemas/dashboard';
-import type { ChartConfigs, ChartWidgetType, KpiConfig, WidgetFilter } from '@common/schemas/widget';
+import type { ChartConfigs, ChartWidgetType, GaugeConfig, KpiConfig, WidgetFilter } from '@common/schemas/widget';
 import { downloadCsv } from './csvDownload';
 import { SR_ONLY } from '../../srOnly';
 import { ChartNotes } from './ChartNotes';
+import { GaugeValue } from './GaugeValue';
 import { KpiValue } from './KpiValue';
 import { useFieldLabel, useWidgetEnv } from './widgetContext';
 import { metricLabel, parseChartWidget, useWidgetData, widgetTable } from './widgetData';
@@ -34,13 +35,13 @@ export function WidgetFrame({ title, extra, children }: { title: string; extra?:
   );
 }
 
-function kpiCaption(c: KpiConfig, label: (f: string | undefined) => string): string {
+function kpiCaption(c: KpiConfig | GaugeConfig, label: (f: string | undefined) => string): string {
   const what = (c.metric === 'count' ? 'Records' : metricLabel(c, label)) + (c.range.kind === 'all' ? '' : `, ${rangeLabel(c.range).toLowerCase()}`);
   if (!c.filters.length) return what;
   return `${what} where ${c.filters.map((f) => `${label(f.field)} ${OPERATOR_TEXT[f.operator]} ${(f.operator === 'in' ? (f.values ?? []).join(', ') : f.value) || '(empty)'}`).join(' and ')}`;
 }
 
-/** A KPI, bar, donut or line widget, live; an incomplete one says what is missing. */
+/** A KPI, gauge, bar, donut, line or scatter widget, live; an incomplete one says what is missing. */
 export function ChartWidget({ widget }: { widget: Widget }) {
   const title = widget.name || widget.id;
   const { timeField } = useWidgetEnv();
@@ -75,6 +76,8 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
         <KpiValue value={data.value} config={data.config} caption={empty ? reason : kpiCaption(data.config, label)} large={tv} comparison={data.comparison} spark={data.spark} dark={dark} />
       ) : empty ? (
         <WidgetEmpty reason={reason} />
+      ) : data.type === 'gauge' ? (
+        <GaugeValue value={data.value} percent={data.percent} config={data.config} caption={kpiCaption(data.config, label)} large={tv} />
       ) : (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
           {data.type === 'line' && data.buckets > data.starts.length && (

@@ -44,5 +44,10 @@ describe('why a widget is empty', () => {
     expect(showsNothing({ type: 'line', rows: [{ value: 0 }, { value: 0 }], config: {} })).toBe(true);
     expect(showsNothing({ type: 'bar', rows: [], config: {} })).toBe(true);
     expect(showsNothing({ type: 'bar', rows: [{ value: 0 }, { value: 3 }], config: {} })).toBe(false);
+    // A gauge reads like a KPI; a scatter has points, not rows.
+    expect(showsNothing({ type: 'gauge', value: 140, config: { metric: 'avg' } })).toBe(false);
+    expect(showsNothing({ type: 'gauge', value: null, config: { metric: 'avg' } })).toBe(true);
+    expect(showsNothing({ type: 'scatter', total: 12, config: {} })).toBe(false);
+    expect(showsNothing({ type: 'scatter', total: 0, config: {} })).toBe(true);
   });
 });
