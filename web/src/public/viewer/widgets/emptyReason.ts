@@ -68,8 +68,9 @@ export function widgetFilters(config: object): WidgetFilter[] {
  * Whether a widget's numbers show nothing: a KPI without a value (or counting none), a chart with no
  * bar, slice or point above zero.
  */
-export function showsNothing(data: { type: string; value?: number | null; rows?: readonly { value: number | null }[]; total?: number; config: { metric?: string } }): boolean {
-  if (data.type === 'kpi' || data.type === 'gauge') return data.value === null || data.value === undefined || (data.config.metric === 'count' && data.value === 0);
+export function showsNothing(data: { type: string; value?: number | null; rows?: readonly { value: number | null }[]; total?: number; config: object }): boolean {
+  const { metric } = data.config as { metric?: string };
+  if (data.type === 'kpi' || data.type === 'gauge') return data.value === null || data.value === undefined || (metric === 'count' && data.value === 0);
   // A scatter has points, not rows: empty when no record has numbers in both fields.
   if (data.type === 'scatter') return !data.total;
   return !data.rows || data.rows.every((r) => !r.value);
