@@ -10,7 +10,7 @@
  * - a reconnect storm: N viewers (child processes, scripts/bench-read-viewers.ts) on a server
  *   process that is restarted; time until every viewer has the view again, and the bytes it cost.
  * BENCH_STORM=1000,5000 and BENCH_SECONDS=3 change the sizes; BENCH_ONLY=storm runs the storm alone,
- * BENCH_ONLY=views the view table alone.
+ * BENCH_ONLY=views the view table alone, BENCH_ONLY=visit the first visit's bytes alone.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -64,6 +64,14 @@ async function main() {
     return;
   }
   const h = await startBrowser({ env: { SEED_DEMO: 'true', WEB_DIST: 'dist/web' } });
+  if (process.env.BENCH_ONLY === 'visit') {
+    try {
+      await firstVisit(h, ((await h.server.http('GET', '/api/dashboards', { token: null })).body as { id: string }[])[0].id);
+    } finally {
+      await h.close();
+    }
+    return;
+  }
   const load = await child('scripts/bench-read-load.ts');
   try {
     const s = h.server;
@@ -192,6 +200,7 @@ async function firstVisit(h: Awaited<ReturnType<typeof startBrowser>>, dashboard
   const identity = fs.readdirSync('dist/web/assets').filter((f) => /\.(js|css)$/.test(f)).length;
   console.log(`\nfirst visit of the demo viewer: ${kb(wire)} on the wire in ${responses.length} responses (JS ${kb(kinds(/\.js$/))}, CSS ${kb(kinds(/\.css$/))}, HTML ${kb(kinds(/^\/dashboards\//))}, data ${kb(kinds(/^\/api\//))}); ${identity} built JS/CSS files in all`);
   const uncompressed = responses.filter((r) => /\.(js|css)$/.test(r.url)).reduce((n, r) => n + fs.statSync(`dist/web${new URL(r.url).pathname}`).size, 0);
+  if (process.env.BENCH_FILES) for (const r of [...responses].sort((a, b) => b.wire - a.wire)) console.log(`    ${kb(r.wire).padStart(9)}  ${new URL(r.url).pathname}`);
   console.log(`  the same JS/CSS uncompressed: ${kb(uncompressed)} (brotli saves ${((1 - kinds(/\.(js|css)$/) / uncompressed) * 100).toFixed(0)}%)`);
 }
 

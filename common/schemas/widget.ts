@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ALL_TIME, MAX_CHART_POINTS, RELATIVE_RANGES, TIME_BUCKETS, TimeRange, bucketsIn, rangeLabel, rangeSpanMs, resolveRange, type TimeBucket } from '../timeRanges';
 
-/** Widget types (DECISIONS.md): table and bucket as in the spec, plus KPI tiles and three charts. */
-export const WIDGET_TYPES = ['table', 'bucket', 'kpi', 'bar', 'donut', 'line'] as const;
+/** Widget types: table and bucket boards, KPI tiles, gauges (progress to a goal) and four charts. */
+export const WIDGET_TYPES = ['table', 'bucket', 'kpi', 'gauge', 'bar', 'donut', 'line', 'scatter'] as const;
 export type WidgetType = (typeof WIDGET_TYPES)[number];
-export const CHART_WIDGET_TYPES = ['kpi', 'bar', 'donut', 'line'] as const;
+export const CHART_WIDGET_TYPES = ['kpi', 'gauge', 'bar', 'donut', 'line', 'scatter'] as const;
 export type ChartWidgetType = (typeof CHART_WIDGET_TYPES)[number];
 export const isChartWidgetType = (t: string): t is ChartWidgetType => (CHART_WIDGET_TYPES as readonly string[]).includes(t);
 
@@ -132,7 +132,8 @@ export const KpiConfig = z.preprocess(migrateChartConfig, z
     valueField,
     filters,
     unit: z.string().max(20).default(''),
-    unitPosition: z.enum(['prefix', 'suffix']).default('suffix'),
+    // Absent: before the number for a currency sign ($ € £ ¥), after it otherwise (format.ts).
+    unitPosition: z.enum(['prefix', 'suffix']).optional(),
     decimals: z.number().int().min(0).max(4).default(0),
     thresholds: z.array(Threshold).max(6).default([]),
     ...timeSettings,
@@ -171,12 +172,17 @@ export const BarConfig = z.preprocess(migrateChartConfig, z
     topN: z.number().int().min(1, 'Show at least 1 group').max(50, 'Show at most 50 groups').default(8),
     horizontal: z.boolean().default(false),
     order: GroupOrder.default('value'),
+    /** A number field grouped into ranges of this width ("auto": about 20 over the values' span), drawn in order with empty ranges as 0. */
+    bins: z.union([z.literal('auto'), z.number({ error: 'bins must be "auto" or a width above 0' }).positive('A range width must be above 0').finite()], { error: 'bins must be "auto" or a width above 0' }).optional(),
     ...splitSettings,
     /** Split bars stacked (one bar per group) or side by side. */
     stack: z.boolean().default(true),
     ...timeSettings,
   })
-  .superRefine(needsValueField));
+  .superRefine(needsValueField)
+  .superRefine((c, ctx) => {
+    if (c.bins !== undefined && c.splitField) ctx.addIssue({ code: 'custom', path: ['splitField'], message: 'A bar chart of number ranges cannot be split: leave "Split by" empty' });
+  }));
 export type BarConfig = z.infer<typeof BarConfig>;
 
 export const DonutConfig = z.preprocess(migrateChartConfig, z
@@ -238,9 +244,43 @@ export const LineConfig = z.preprocess(
 );
 export type LineConfig = z.infer<typeof LineConfig>;
 
-export const CHART_CONFIGS = { kpi: KpiConfig, bar: BarConfig, donut: DonutConfig, line: LineConfig } as const;
+/** A scatter chart draws at most this many points: the newest records'. */
+export const MAX_SCATTER_POINTS = 5000;
+
+/** One point per record: two numeric fields, one series per value of `splitField`, a point's size by `sizeField`. */
+export const ScatterConfig = z.preprocess(migrateChartConfig, z.object({
+  xField: field('a numeric field for the horizontal axis'),
+  yField: field('a numeric field for the vertical axis'),
+  splitField: z.string().trim().max(200).optional(),
+  sizeField: z.string().trim().max(200).optional(),
+  filters,
+}));
+export type ScatterConfig = z.infer<typeof ScatterConfig>;
+
+/** A KPI's metric shown against a goal: a gauge or a progress bar, with the value and its percent of the goal (from `min`). */
+export const GaugeConfig = z.preprocess(migrateChartConfig, z
+  .object({
+    metric: ChartMetric.default('count'),
+    valueField,
+    filters,
+    goal: z.number({ error: 'Set a goal: a number' }).finite('Set a goal: a number'),
+    min: z.number({ error: 'The start must be a number' }).finite('The start must be a number').default(0),
+    style: z.enum(['gauge', 'bar'], { error: 'style must be gauge or bar' }).default('gauge'),
+    unit: z.string().max(20).default(''),
+    decimals: z.number().int().min(0).max(4).default(0),
+    ...timeSettings,
+  })
+  .superRefine(needsValueField)
+  .superRefine((c, ctx) => {
+    if (typeof c.goal === 'number' && typeof c.min === 'number' && c.goal <= c.min) ctx.addIssue({ code: 'custom', path: ['goal'], message: `The goal must be larger than the start (${c.min})` });
+  }));
+export type GaugeConfig = z.infer<typeof GaugeConfig>;
+
+export const CHART_CONFIGS = { kpi: KpiConfig, gauge: GaugeConfig, bar: BarConfig, donut: DonutConfig, line: LineConfig, scatter: ScatterConfig } as const;
 export interface ChartConfigs {
   kpi: KpiConfig;
+  gauge: GaugeConfig;
+  scatter: ScatterConfig;
   bar: BarConfig;
   donut: DonutConfig;
   line: LineConfig;

@@ -3,6 +3,7 @@ import { isYear, timeOf, type DateReading } from '../types/dates';
 import type { FieldTyping } from '../types/fieldTyping';
 import { ADDITIVE_METRICS, type BucketChoice, type ChartConfigs, type GroupOrder, type Metric, type WidgetFilter } from '../schemas/widget';
 import { ALL_TIME, autoBucket, bucketStart, bucketsIn, isSliding, MAX_CHART_POINTS, previousWindow, rangeSpanMs, resolveRange, shiftBucket, TIME_BUCKETS, type TimeBucket, type TimeRange } from '../timeRanges';
+import { binReader } from './bins';
 import { compileFilters } from './filters';
 import { foldValue, groupName, metricOf, newTotal, unfoldValue, type GroupTotal } from './groupTotal';
 import { OTHER_GROUP, rankGroups, SPLIT_SEPARATOR, type GroupRow, type SplitGroups } from './groups';
@@ -17,6 +18,8 @@ const MINUTE = 60_000;
 export interface AggregateSpec {
   /** Group records by this field's value; none for a KPI or a line chart. */
   groupField?: string;
+  /** The group field read as a number, grouped into ranges this wide (the group: the range's start). */
+  binWidth?: number;
   /** Records split by this field's value too: one series per value (a split line, split bars). */
   splitField?: string;
   metric: Metric;
@@ -48,7 +51,7 @@ export function readsTime(type: keyof ChartConfigs, c: TimeConfig): boolean {
 }
 
 /** The widget's numbers as the Aggregator computes them; `timeField` is the source's time field (the default date field). */
-export function aggregateSpec<T extends keyof ChartConfigs>(type: T, c: ChartConfigs[T], typing?: FieldTyping, timeField?: string | null): AggregateSpec {
+export function aggregateSpec<T extends Exclude<keyof ChartConfigs, 'scatter'>>(type: T, c: ChartConfigs[T], typing?: FieldTyping, timeField?: string | null): AggregateSpec {
   const base: AggregateSpec = { metric: c.metric, valueField: c.valueField, ...(c.filters.length ? { filters: c.filters } : {}), ...(typing ? { typing } : {}) };
   if ('splitField' in c && c.splitField) base.splitField = c.splitField;
   if ('emptyAs' in c && c.emptyAs) base.emptyAs = c.emptyAs;
@@ -202,7 +205,7 @@ export class Aggregator {
   constructor(readonly spec: AggregateSpec, _all: () => Iterable<DataHolder> = () => [], now = Date.now()) {
     this.passes = compileFilters(spec.filters, spec.typing);
     this.reading = { epoch: true, dateOrder: spec.typing?.dateOrder ?? 'mdy' };
-    this.groupOf = spec.groupField ? fieldReader(spec.groupField) : null;
+    this.groupOf = spec.groupField ? (spec.binWidth ? binReader(spec.groupField, spec.binWidth) : fieldReader(spec.groupField)) : null;
     this.splitOf = spec.splitField ? fieldReader(spec.splitField) : null;
     this.valueOf = spec.metric !== 'count' && spec.valueField ? fieldReader(spec.valueField) : null;
     this.timeOf = spec.dateField ? fieldReader(spec.dateField) : null;

@@ -4,6 +4,8 @@ import { GRID_COLUMNS, type WidgetLayout } from '../schemas/widget';
 export function defaultSize(type: string): { w: number; h: number } {
   switch (type) {
     case 'kpi': return { w: 3, h: 2 };
+    case 'gauge': return { w: 3, h: 3 };
+    case 'scatter':
     case 'bar':
     case 'donut':
     case 'line': return { w: 6, h: 5 };

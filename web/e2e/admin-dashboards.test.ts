@@ -178,7 +178,7 @@ describe('admin console: dashboards, configure editor and published list', () =>
     await sidebar(page, 'published-dashboards');
     const card = page.getByTestId('published-card');
     await card.getByText('Live').waitFor();
-    expect(await card.innerText()).toContain('Data Source ID:');
+    expect(await card.getByTestId('published-source').innerText()).toBe('Data Source: Sales Orders');
     expect(await card.getByRole('link', { name: 'View Public' }).getAttribute('href')).toBe(`/dashboards/${dashboardId}`);
     await h.shot('admin-published');
     await card.getByRole('button', { name: 'Unpublish' }).click();

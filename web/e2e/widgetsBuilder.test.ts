@@ -64,7 +64,7 @@ describe('admin console: templates and the widget builder', () => {
     const { page } = h;
     await page.getByTestId('templates-screen').waitFor();
     expect(await page.getByTestId('template-card').locator('.ant-card-head-title').allInnerTexts()).toEqual(['Support queue', 'Sales pipeline', 'Inventory']);
-    await page.getByRole('button', { name: 'Use Support queue' }).click();
+    await page.getByRole('button', { name: 'Use template Support queue' }).click();
     const dialog = page.getByTestId('template-dialog');
     // The fields are suggested from their names once the source's records are read.
     await poll(() => dialog.getByLabel('Date field').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]').innerText()).toContain('created_at');
@@ -166,7 +166,7 @@ describe('admin console: templates and the widget builder', () => {
   it('maps a Zendesk source\'s statuses onto Open, In progress and Closed, and the published tiles count them live', async () => {
     const { page } = h;
     await page.goto('/admin?tab=dashboard-builder&sub=templates');
-    await page.getByRole('button', { name: 'Use Support queue' }).click();
+    await page.getByRole('button', { name: 'Use template Support queue' }).click();
     const dialog = page.getByTestId('template-dialog');
     await pick(page, 'Data source', 'Zendesk tickets');
     // Suggested from the source's values (most frequent first): pending goes with hold, as Zendesk means it.

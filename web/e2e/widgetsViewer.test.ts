@@ -143,6 +143,56 @@ describe('widgets in the public viewer', () => {
     await h.shot('widgets-split-line-and-years');
   });
 
+  it('draws a scatter (horsepower × mileage by origin, cars.json), a gauge of average horsepower against a goal and bars per horsepower range, each with its data table; a push moves them, also in TV mode', async () => {
+    type Car = { Name: string; Horsepower: number | null; Miles_per_Gallon: number | null; Origin: string };
+    const all = JSON.parse(fs.readFileSync(new URL('../../node_modules/vega-datasets/data/cars.json', import.meta.url), 'utf8')) as Car[];
+    // Three cars of each origin with both numbers: a tiny, known set.
+    const cars = ['USA', 'Europe', 'Japan'].flatMap((o) => all.filter((c) => c.Origin === o && c.Horsepower !== null && c.Miles_per_Gallon !== null).slice(0, 3));
+    const records = cars.map((c, i) => ({ ticket_id: 300 + i, Name: c.Name, Horsepower: c.Horsepower, Miles_per_Gallon: c.Miles_per_Gallon, Origin: c.Origin }));
+    const tab = {
+      id: 'cars', name: 'Cars', style: null, configuration: {},
+      widgets: [
+        { id: 'sc', name: 'Power vs economy', type: 'scatter', configuration: { xField: 'Horsepower', yField: 'Miles_per_Gallon', splitField: 'Origin' }, layout: { x: 0, y: 0, w: 8, h: 5 } },
+        { id: 'g', name: 'Power goal', type: 'gauge', configuration: { metric: 'avg', valueField: 'Horsepower', goal: 200, decimals: 1 }, layout: { x: 8, y: 0, w: 4, h: 4 } },
+        { id: 'hp', name: 'Cars per 50 hp', type: 'bar', configuration: { groupField: 'Horsepower', bins: 50 }, layout: { x: 0, y: 5, w: 8, h: 4 } },
+      ],
+    };
+    const { id, ds } = await seedFor(h, [tab], { name: 'Cars', records });
+    await h.page.goto(`/dashboards/${id}`);
+    const rounded = (v: number) => String(Math.round(v * 100) / 100);
+    // Horsepower in ranges of 50, in order from the lowest to the highest, an empty range 0.
+    const ranges = (hps: number[]) => {
+      const out: string[][] = [];
+      for (let at = Math.floor(Math.min(...hps) / 50) * 50; at <= Math.max(...hps); at += 50) out.push([`${at}–${at + 50}`, String(hps.filter((v) => v >= at && v < at + 50).length)]);
+      return out;
+    };
+    // The scatter is drawn: its SVG holds a mark per point besides its axes.
+    const scatterMarks = () => h.page.locator('[data-testid=widget]', { hasText: 'Power vs economy' }).locator('svg path').count();
+    const expected = [...cars].sort((a, b) => a.Origin.localeCompare(b.Origin)).map((c) => [String(c.Horsepower), String(c.Miles_per_Gallon), c.Origin]);
+    await poll(() => chartRows('Power vs economy')).toEqual(expected);
+    const table = h.page.locator('[data-testid=widget]', { hasText: 'Power vs economy' }).getByTestId('widget-table');
+    expect(await table.locator('thead th').allInnerTexts()).toEqual(['Horsepower', 'Miles_per_Gallon', 'Origin']);
+    const hp = cars.map((c) => c.Horsepower!);
+    await poll(() => chartRows('Cars per 50 hp')).toEqual(ranges(hp));
+    const mean = hp.reduce((a, b) => a + b, 0) / hp.length;
+    await poll(() => chartRows('Power goal')).toEqual([[rounded(mean), '200', `${Math.round((mean / 200) * 100)}%`]]);
+    await poll(() => scatterMarks()).toBeGreaterThanOrEqual(cars.length);
+    await h.shot('widgets-scatter-and-gauge');
+    // A pushed car (400 hp) moves the gauge live: value and percent of goal.
+    expect((await ingestFor(h, ds.sourceId, [{ ticket_id: 399, Name: 'pushed', Horsepower: 400, Miles_per_Gallon: 10, Origin: 'USA' }])).status).toBeLessThan(300);
+    const after = (hp.reduce((a, b) => a + b, 0) + 400) / (hp.length + 1);
+    await poll(() => chartRows('Power goal')).toEqual([[rounded(after), '200', `${Math.round((after / 200) * 100)}%`]]);
+    expect(await h.page.locator('[data-testid=widget]', { hasText: 'Power goal' }).getByTestId('gauge-percent').innerText()).toBe(`${Math.round((after / 200) * 100)}% of goal`);
+    await poll(async () => (await chartRows('Power vs economy')).length).toBe(cars.length + 1);
+    await poll(() => chartRows('Cars per 50 hp')).toEqual(ranges([...hp, 400]));
+    // TV mode draws both, larger.
+    await h.page.setViewportSize({ width: 1920, height: 1080 });
+    await h.page.goto(`/dashboards/${id}?tv=1`);
+    await poll(() => chartRows('Power goal')).toEqual([[rounded(after), '200', `${Math.round((after / 200) * 100)}%`]]);
+    await poll(() => scatterMarks()).toBeGreaterThanOrEqual(cars.length);
+    await h.shot('widgets-scatter-and-gauge-tv');
+  });
+
   it('counts every record with a KPI left at its defaults, and the landing page loads no chart code', async () => {
     const requested: string[] = [];
     h.page.on('request', (r) => requested.push(r.url()));
@@ -175,7 +225,14 @@ describe('TV mode', () => {
     expect(await tv.evaluate((el) => getComputedStyle(el).cursor)).toBe('none');
     const [r, g, b] = (await tv.evaluate((el) => getComputedStyle(el).backgroundColor)).match(/\d+/g)!.map(Number);
     expect(r + g + b).toBeLessThan(100);
-    expect(parseFloat(await kpi('Open tickets').evaluate((el) => getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(56);
+    // The number is sized to its tile, not to a fixed size: large (never under 24 px) and inside its tile.
+    const fit = await kpi('Open tickets').evaluate((el) => {
+      const tile = el.closest('[data-testid=widget]')!.getBoundingClientRect();
+      const box = el.getBoundingClientRect();
+      return { size: parseFloat(getComputedStyle(el).fontSize), inside: box.left >= tile.left && box.right <= tile.right && box.top >= tile.top && box.bottom <= tile.bottom };
+    });
+    expect(fit.size).toBeGreaterThanOrEqual(24);
+    expect(fit.inside).toBe(true);
     await page.locator('[data-testid=widget]', { hasText: 'Tickets by priority' }).locator('svg').first().waitFor();
     await h.shot('widgets-tv-mode');
 

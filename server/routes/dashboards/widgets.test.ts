@@ -43,4 +43,39 @@ describe('widgets in a tab configuration', () => {
     const after = await s.http('GET', `/api/admin/dashboards/${dashboardId}`);
     expect(after.body.configuration.tabs[0].widgets).toEqual([]);
   });
+
+  it('stores a scatter and a gauge with their defaults, and refuses them without their fields or with a goal at or below the start', async () => {
+    const ok = await s.http('PATCH', `/api/admin/dashboards/${dashboardId}`, {
+      body: tabWith([
+        { id: 'sc', name: 'Power vs economy', type: 'scatter', configuration: { xField: 'Horsepower', yField: 'Miles_per_Gallon', splitField: 'Origin' }, layout: { x: 0, y: 0, w: 6, h: 5 } },
+        { id: 'g', name: 'Power goal', type: 'gauge', configuration: { metric: 'avg', valueField: 'Horsepower', goal: 150 }, layout: { x: 6, y: 0, w: 3, h: 3 } },
+      ]),
+    });
+    expect(ok.status).toBe(200);
+    const [scatter, gauge] = ok.body.configuration.tabs[0].widgets;
+    expect(scatter.configuration).toEqual({ xField: 'Horsepower', yField: 'Miles_per_Gallon', splitField: 'Origin', filters: [] });
+    expect(gauge.configuration).toMatchObject({ metric: 'avg', valueField: 'Horsepower', goal: 150, min: 0, style: 'gauge' });
+
+    const bad = await s.http('PATCH', `/api/admin/dashboards/${dashboardId}`, {
+      body: tabWith([
+        { id: 'sc', name: 'Scatter', type: 'scatter', configuration: { xField: 'Horsepower' }, layout: { x: 0, y: 0, w: 6, h: 5 } },
+        { id: 'g1', name: 'No goal', type: 'gauge', configuration: { metric: 'sum' }, layout: { x: 6, y: 0, w: 3, h: 3 } },
+        { id: 'g2', name: 'Goal below start', type: 'gauge', configuration: { goal: 10, min: 20, style: 'dial' }, layout: { x: 9, y: 0, w: 3, h: 3 } },
+      ]),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('validation_failed');
+    const at = (i: number, f: string) => `configuration.tabs.0.widgets.${i}.configuration.${f}`;
+    expect(bad.body.error.fields).toEqual(expect.arrayContaining([
+      { path: at(0, 'yField'), message: 'Pick a numeric field for the vertical axis' },
+      { path: at(1, 'goal'), message: 'Set a goal: a number' },
+      { path: at(2, 'style'), message: 'style must be gauge or bar' },
+    ]));
+    // A goal at or below the start is refused once the rest of the gauge is valid.
+    const low = await s.http('PATCH', `/api/admin/dashboards/${dashboardId}`, {
+      body: tabWith([{ id: 'g2', name: 'Goal below start', type: 'gauge', configuration: { goal: 10, min: 20 }, layout: { x: 0, y: 0, w: 3, h: 3 } }]),
+    });
+    expect(low.status).toBe(400);
+    expect(low.body.error.fields).toEqual([{ path: 'configuration.tabs.0.widgets.0.configuration.goal', message: 'The goal must be larger than the start (20)' }]);
+  });
 });

@@ -4,7 +4,7 @@ import { useSession } from '../api/session';
 import { AdminShell } from './shell/AdminShell';
 import { SignIn } from './SignIn';
 import { ViewerHome } from './account/ViewerHome';
-import { SECONDARY_TEXT } from './ui/States';
+import { READABLE_THEME } from './ui/readableTheme';
 
 /** Tooltips open after 700 ms (spec 9). */
 const TOOLTIP_OPEN_DELAY_S = 0.7;
@@ -20,7 +20,7 @@ export default function AdminPage() {
   }, [checked, refresh]);
   return (
     <ConfigProvider
-      theme={{ token: { colorTextDescription: SECONDARY_TEXT, colorTextSecondary: SECONDARY_TEXT } }}
+      theme={READABLE_THEME}
       tooltip={{ mouseEnterDelay: TOOLTIP_OPEN_DELAY_S }}
     >
       {!checked ? <Skeleton active style={{ padding: 24 }} /> : !me ? <SignIn /> : me.role === 'viewer' ? <ViewerHome /> : <AdminShell />}

@@ -17,7 +17,7 @@ export function Gate({ title, intro, children }: { title: string; intro: React.R
   return (
     <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', background: '#f5f7fb', padding: 16 }}>
       <Card style={{ width: 420, maxWidth: '100%' }} data-testid="admin-sign-in">
-        <Typography.Title level={3} style={{ marginTop: 0 }}>{title}</Typography.Title>
+        <Typography.Title level={1} style={{ marginTop: 0, fontSize: 24, lineHeight: 1.35 }}>{title}</Typography.Title>
         <Typography.Paragraph type="secondary">{intro}</Typography.Paragraph>
         {children}
       </Card>

@@ -7,7 +7,9 @@ export function CodeBlock({ code, label }: { code: string; label: string }) {
   const toast = useToast();
   return (
     <div style={{ position: 'relative' }}>
+      {/* Focusable: a keyboard can scroll a long sample. */}
       <pre
+        tabIndex={0}
         data-testid="code-block"
         style={{ background: '#0f172a', color: '#e2e8f0', padding: '12px 48px 12px 12px', borderRadius: 8, overflow: 'auto', fontSize: 12, margin: 0, maxHeight: 360 }}
       >

@@ -56,6 +56,8 @@ function RenameInput({ tabId, initial, onDone }: { tabId: string; initial: strin
   );
 }
 
+const tabDomId = (id: string) => `config-tab-${id}`;
+
 /** The editor's tab strip: select, rename (Enter or ✓ saves, Escape or ✕ cancels), delete with confirmation, Add Tab. */
 export function TabStrip({ tabs, activeId, onSelect, onRename, onDelete, onAdd }: Props) {
   const { modal } = App.useApp();
@@ -72,7 +74,9 @@ export function TabStrip({ tabs, activeId, onSelect, onRename, onDelete, onAdd }
     });
 
   return (
-    <Flex gap={6} wrap align="center" data-testid="tab-strip" role="tablist">
+    <Flex gap={6} wrap align="center" data-testid="tab-strip">
+      {/* The tabs sit among their rename and delete buttons; the tab list owns only the tabs. */}
+      <span role="tablist" aria-label="Dashboard tabs" aria-owns={tabs.map((t) => tabDomId(t.id)).join(' ')} />
       {tabs.map((t) => {
         const active = t.id === activeId;
         return (
@@ -101,6 +105,7 @@ export function TabStrip({ tabs, activeId, onSelect, onRename, onDelete, onAdd }
             ) : (
               <span
                 role="tab"
+                id={tabDomId(t.id)}
                 aria-selected={active}
                 tabIndex={0}
                 style={{ cursor: 'pointer', fontWeight: active ? 600 : 400 }}

@@ -1,5 +1,9 @@
-import { Button, Card, Col, Flex, Row, Skeleton, Tooltip, Typography } from 'antd';
-import { DeleteOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Col, Flex, Row, Skeleton, Tooltip, Typography } from 'antd';
+import { AppstoreAddOutlined, DeleteOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
+import type { DashboardDto } from '@common/schemas/dashboard';
+import { errorText } from '../../api/client';
+import { useToast } from '../ui/toast';
+import { addWidgets } from '../widgets/addWidgets';
 import { useState } from 'react';
 import { navigateAdmin } from '../shell/nav';
 import { useDashboards } from '../stores/dashboards';
@@ -14,6 +18,8 @@ export function DashboardsManager() {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const { confirmDelete } = useDashboardActions();
   const selected = items.find((d) => d.id === selectedId) ?? null;
+  const [created, setCreated] = useState<DashboardDto | null>(null);
+  const toast = useToast();
 
   let list: React.ReactNode;
   if (status === 'error' && items.length === 0) list = <LoadError title="Failed to fetch dashboards" detail={error} onRetry={() => void load()} />;
@@ -89,7 +95,30 @@ export function DashboardsManager() {
         </Card>
       </Col>
       <Col xs={24} lg={15}>
-        <DashboardForm key={selected?.id ?? 'new'} dashboard={selected} onSaved={(d) => setSelectedId(d.id)} />
+        {created && created.id === selectedId && (
+          // The next step at once: a new dashboard is empty until it has widgets.
+          <Alert
+            type="success"
+            showIcon
+            style={{ marginBottom: 16 }}
+            data-testid="dashboard-next-step"
+            title={`"${created.name}" is created. Next, add widgets to it.`}
+            action={
+              <Flex gap={8} wrap>
+                <Button type="primary" icon={<AppstoreAddOutlined />} onClick={() => void addWidgets(items.find((d) => d.id === created.id) ?? created).catch((e) => toast.error('Error', errorText(e)))}>Add widgets</Button>
+                <Button onClick={() => navigateAdmin('dashboard-builder', 'templates')}>Use a template</Button>
+              </Flex>
+            }
+          />
+        )}
+        <DashboardForm
+          key={selected?.id ?? 'new'}
+          dashboard={selected}
+          onSaved={(d) => {
+            if (!selected) setCreated(d);
+            setSelectedId(d.id);
+          }}
+        />
       </Col>
     </Row>
   );

@@ -45,7 +45,7 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onFields, onDel
       <Flex gap={16} wrap style={{ margin: '4px 0' }}>
         {ds.appendOnly ? (
           <span data-testid="append-only">
-            <Typography.Text type="secondary">Append-only: </Typography.Text>every record kept
+            <Typography.Text type="secondary">Append-only: </Typography.Text>every record is kept, none is replaced
           </span>
         ) : (
           <span>
@@ -53,10 +53,13 @@ export function DataSourceCard({ dataSource: ds, onView, onEdit, onFields, onDel
             {ds.primaryKey ? <Typography.Text code data-testid="primary-key">{ds.primaryKey}</Typography.Text> : <Typography.Text italic data-testid="primary-key">Not set</Typography.Text>}
           </span>
         )}
-        <span data-testid="update-mode">
-          <Typography.Text type="secondary">Updates: </Typography.Text>
-          {ds.updateMode === 'merge' ? 'merge the fields sent' : 'replace the record'}
-        </span>
+        {/* An append-only source never updates a record: no update mode to state. */}
+        {!ds.appendOnly && (
+          <span data-testid="update-mode">
+            <Typography.Text type="secondary">Updates: </Typography.Text>
+            {ds.updateMode === 'merge' ? 'merge the fields sent' : 'replace the record'}
+          </span>
+        )}
         <span data-testid="record-count">
           <Typography.Text type="secondary">Records: </Typography.Text>
           {ds.recordCount.toLocaleString()}

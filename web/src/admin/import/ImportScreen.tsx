@@ -9,6 +9,7 @@ import { api, errorText } from '../../api/client';
 import { useCan } from '../../api/session';
 import { useAdminSocket } from '../stores/useAdminRealtime';
 import { useDataSources } from '../stores/dataSources';
+import { ImportNextStep } from './ImportNextStep';
 import { downloadRejections, uploadFile } from './importApi';
 
 const MAX_MB = 50;
@@ -165,14 +166,15 @@ export default function ImportScreen() {
             <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={`${preview.problems.length} of the first rows cannot be read`} description={preview.problems.slice(0, 3).map((p) => `Row ${p.row}: ${p.reason}`).join(' · ')} />
           )}
           <Table
-            size="small" rowKey="name" pagination={false} data-testid="import-columns" style={{ marginBottom: 16 }}
+            // On a phone the table scrolls inside its card and leaves out the first values, never widening the page.
+            size="small" rowKey="name" pagination={false} data-testid="import-columns" style={{ marginBottom: 16 }} scroll={{ x: 'max-content' }}
             dataSource={columns}
             columns={[
               { title: 'Column in the file', dataIndex: 'name' },
               { title: 'Field', render: (_, c, i) => <Input aria-label={`Field for ${c.name}`} size="small" value={c.field} disabled={c.skip} onChange={(e) => setColumn(i, { field: e.target.value })} /> },
-              { title: 'Type', render: (_, c, i) => <Select aria-label={`Type of ${c.name}`} size="small" style={{ width: 130 }} value={c.type} disabled={c.skip} onChange={(type) => setColumn(i, { type })} options={TYPES} /> },
+              { title: 'Type', render: (_, c, i) => <Select aria-label={`Type of ${c.name}`} size="small" style={{ width: 120 }} value={c.type} disabled={c.skip} onChange={(type) => setColumn(i, { type })} options={TYPES} /> },
               { title: 'Import', render: (_, c, i) => <Checkbox aria-label={`Import ${c.name}`} checked={!c.skip} onChange={(e) => setColumn(i, { skip: !e.target.checked })} /> },
-              { title: 'First values', render: (_, c) => <Typography.Text type="secondary" ellipsis style={{ maxWidth: 260 }}>{preview.rows.slice(0, 3).map((r) => r[preview.columns.findIndex((p) => p.name === c.name)] ?? '–').join(' · ')}</Typography.Text> },
+              { title: 'First values', responsive: ['md'], render: (_, c) => <Typography.Text type="secondary" ellipsis style={{ maxWidth: 260 }}>{preview.rows.slice(0, 3).map((r) => r[preview.columns.findIndex((p) => p.name === c.name)] ?? '–').join(' · ')}</Typography.Text> },
             ]}
           />
           <Typography.Title level={5}>Preview: first {preview.rows.length} rows</Typography.Title>
@@ -276,6 +278,7 @@ export default function ImportScreen() {
             <Alert style={{ marginTop: 16 }} showIcon type={progress.state === 'done' ? 'success' : progress.state === 'cancelled' ? 'warning' : 'error'}
               title={progress.state === 'done' ? 'Import done' : progress.state === 'cancelled' ? 'Import cancelled' : 'Import failed'} description={progress.message} data-testid="import-result" />
           )}
+          {progress.state === 'done' && progress.dataSourceId && <ImportNextStep dataSourceId={progress.dataSourceId} />}
           {!running && (
             <Flex gap={8} style={{ marginTop: 16 }}>
               {progress.rejected > 0 && <Button icon={<DownloadOutlined />} onClick={() => guard(() => downloadRejections(preview!.id, preview!.fileName))}>Download rejected rows (CSV)</Button>}

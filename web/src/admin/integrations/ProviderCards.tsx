@@ -24,7 +24,8 @@ export function ProviderCards({ onConnect }: { onConnect(type: 'zendesk'): void 
         <Col xs={24} md={8} key={p.type}>
           <Card
             data-testid={`provider-${p.type}`}
-            style={{ height: '100%', opacity: p.active ? 1 : 0.6 }}
+            // A provider not yet available is greyed by its background, not faded: its text stays readable.
+            style={{ height: '100%', background: p.active ? undefined : '#fafafa' }}
             title={<span>{p.icon} <span style={{ marginLeft: 8 }}>{p.name}</span></span>}
           >
             {/* In the body, not the header: at narrow widths a header badge crowds the provider name out. */}

@@ -57,11 +57,12 @@ export function CreateLinkForm({ dashboardId, onCreated }: { dashboardId: string
         <Form.Item name="allowCsv" label="Allow CSV export" valuePropName="checked" style={{ marginBottom: 0 }}>
           <Switch />
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={busy}>Create Link</Button>
       </Flex>
-      <Form.Item label="Locked filter (the link's viewers see, export and are sent only the matching records)" style={{ marginTop: 12, marginBottom: 0 }}>
+      {/* Asked before Create: a link's locks are set when it is made. */}
+      <Form.Item label="Locked filter (the link's viewers see, export and are sent only the matching records)" style={{ marginTop: 12, marginBottom: 12 }}>
         <LockedFilterInput dashboardId={dashboardId} value={lock} onChange={setLock} />
       </Form.Item>
+      <Button type="primary" htmlType="submit" loading={busy}>Create Link</Button>
     </Form>
   );
 }

@@ -36,7 +36,10 @@ function DashboardCard({ d, onShare }: { d: DashboardDto; onShare(): void }) {
             <Typography.Title level={5} style={{ margin: 0 }} ellipsis>{d.name}</Typography.Title>
             <StatusTag isPublished={d.isPublished} />
           </Flex>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>Data Source ID: {d.dataSourceId ?? '-'}</Typography.Text>
+          {/* The source by its name (its id is kept for the API, on hover). */}
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="published-source" title={d.dataSourceId ? `Data Source ID: ${d.dataSourceId}` : undefined}>
+            Data Source: {d.dataSourceName ?? d.dataSourceId ?? '-'}
+          </Typography.Text>
         </div>
       </Flex>
       <Typography.Paragraph style={{ margin: '12px 0 4px', minHeight: 22 }} ellipsis={{ rows: 2 }}>{d.description}</Typography.Paragraph>

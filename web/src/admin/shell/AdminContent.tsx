@@ -45,7 +45,7 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
   if (mainTab === 'published-dashboards' && subTab === 'users') return lazyScreen(<UsersScreen />);
   if (mainTab === 'published-dashboards' && subTab === 'analytics') return lazyScreen(<AnalyticsScreen />);
   if (mainTab === 'published-dashboards' && subTab === 'activity') return lazyScreen(<ActivityLogScreen />);
-  if (mainTab === 'dashboard-builder' && subTab === 'widgets') return lazyScreen(<WidgetsScreen />);
+  if (mainTab === 'dashboard-builder' && subTab === 'widgets') return lazyScreen(<WidgetsScreen initialDashboardId={place.dashboardId} />);
   if (mainTab === 'dashboard-builder' && subTab === 'templates') return lazyScreen(<TemplatesScreen />);
   // The published list and the docs page serve their whole main tab, every sidebar item included.
   if (mainTab === 'published-dashboards') return <PublishedDashboards />;

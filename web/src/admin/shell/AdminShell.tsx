@@ -90,7 +90,8 @@ export function AdminShell() {
                   onClick={toggle}
                 />
               </Tooltip>
-              <Typography.Title level={4} style={{ margin: 0, fontSize: phone ? 18 : undefined }} ellipsis>{group.label}</Typography.Title>
+              {/* The page's one level-1 heading, at the size of a level 4. */}
+              <Typography.Title level={1} style={{ margin: 0, fontSize: phone ? 18 : 20, lineHeight: 1.4 }} ellipsis>{group.label}</Typography.Title>
             </Flex>
             <Flex align="center" gap={phone ? 4 : 12} style={{ flex: 'none' }}>
               <ConnectionBadge compact={phone} />

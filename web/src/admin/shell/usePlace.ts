@@ -21,7 +21,7 @@ type Go = (mainTab: string, subTab?: string, dashboardId?: string | null, source
 export function usePlace(): { place: Place; go: Go } {
   const [params, setParams] = useSearchParams();
   const { mainTab, subTab } = normalizePlace(params.get('tab'), params.get('sub'));
-  const dashboardId = mainTab === 'dashboard-builder' && subTab === 'configure' ? params.get('dashboard') : null;
+  const dashboardId = mainTab === 'dashboard-builder' && (subTab === 'configure' || subTab === 'widgets') ? params.get('dashboard') : null;
   const source = params.get('source');
 
   const go = useCallback<Go>(

@@ -25,7 +25,7 @@ export default function TemplatesScreen() {
               data-testid="template-card"
               title={t.name}
               style={{ height: '100%' }}
-              actions={[<Button key="use" type="primary" icon={<AppstoreAddOutlined />} onClick={() => setChosen(t)} aria-label={`Use ${t.name}`}>Use template</Button>]}
+              actions={[<Button key="use" type="primary" icon={<AppstoreAddOutlined />} onClick={() => setChosen(t)} aria-label={`Use template ${t.name}`}>Use template</Button>]}
             >
               <Typography.Paragraph>{t.description}</Typography.Paragraph>
               <Typography.Text type="secondary">Needs: {needs(t)}</Typography.Text>

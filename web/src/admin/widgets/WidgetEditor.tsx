@@ -1,8 +1,10 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
 import type { TabConfiguration, Widget } from '@common/schemas/dashboard';
-import { isChartWidgetType, MAX_SERIES, migrateChartConfig, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widget';
+import { isChartWidgetType, MAX_SCATTER_POINTS, MAX_SERIES, migrateChartConfig, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widget';
 import type { TimeRange } from '@common/timeRanges';
+import { fieldTypeOf } from '@common/types/fieldTyping';
+import { unitBefore } from '@common/widgets/format';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
 import { FieldSelect } from '../ui/FieldSelect';
 import { RecordsWidgetFields } from './RecordsWidgetFields';
@@ -36,8 +38,10 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
       {control}
     </Form.Item>
   );
-  const fieldSelect = (key: string, title: string, placeholder = 'Select a field') =>
-    item(key, title, <FieldSelect aria-label={title} allowClear placeholder={placeholder} value={(c[key] as string) || undefined} onChange={(v) => set({ [key]: v ?? undefined })} fields={fields} typing={typing} label={label} />);
+  // A numeric picker offers the fields typed as numbers (and the untyped ones, which may hold numbers).
+  const numericFields = fields.filter((f) => (fieldTypeOf(typing, f) ?? 'number') === 'number');
+  const fieldSelect = (key: string, title: string, placeholder = 'Select a field', numeric = false) =>
+    item(key, title, <FieldSelect aria-label={title} allowClear placeholder={placeholder} value={(c[key] as string) || undefined} onChange={(v) => set({ [key]: v ?? undefined })} fields={numeric ? numericFields : fields} typing={typing} label={label} />);
   const metric = (all: boolean) => (
     <>
       {item('metric', 'Value', <Select aria-label="Value" value={(c.metric as string) ?? 'count'} onChange={(v) => set({ metric: v })} options={all ? METRICS : METRICS.filter((m) => !RATES.has(m.value))} />)}
@@ -81,8 +85,11 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
           <Select aria-label="Type" value={type} onChange={(t) => onChange({ ...widget, type: t, configuration: startConfiguration(t, timeField) })} options={Object.entries(TYPE_LABELS).map(([value, l]) => ({ value, label: l }))} />
         </Form.Item>
         <Form.Item label="Visible"><Switch aria-label="Visible" checked={widget.visible !== false} onChange={(v) => onChange({ ...widget, visible: v })} /></Form.Item>
-        <Form.Item label="Dashboard filters" extra="Off: this widget counts every record, whatever the viewer picks in the filter bar.">
-          <Switch aria-label="Follows the dashboard filters" checked={!widget.ignoreDashboardFilters} onChange={(v) => onChange({ ...widget, ignoreDashboardFilters: v ? undefined : true })} />
+        <Form.Item
+          label="Dashboard filters"
+          extra={widget.ignoreDashboardFilters ? 'Off: this widget counts every record, whatever the viewer picks in the filter bar.' : 'On: this widget counts the records the viewer keeps with the filter bar.'}
+        >
+          <Switch aria-label="Follows the dashboard filters" checkedChildren="On" unCheckedChildren="Off" checked={!widget.ignoreDashboardFilters} onChange={(v) => onChange({ ...widget, ignoreDashboardFilters: v ? undefined : true })} />
         </Form.Item>
         <Divider />
         {type === 'kpi' && (
@@ -90,7 +97,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {metric(true)}
             <Flex gap={12}>
               {item('unit', 'Unit', <Input aria-label="Unit" placeholder="e.g. $ or h" value={(c.unit as string) ?? ''} maxLength={20} onChange={(e) => set({ unit: e.target.value })} />)}
-              {item('unitPosition', 'Unit position', <Segmented value={(c.unitPosition as string) ?? 'suffix'} onChange={(v) => set({ unitPosition: v })} options={[{ value: 'prefix', label: 'Before' }, { value: 'suffix', label: 'After' }]} />)}
+              {item('unitPosition', 'Unit position', <Segmented value={unitBefore({ unit: String(c.unit ?? ''), unitPosition: c.unitPosition as 'prefix' | 'suffix' | undefined }) ? 'prefix' : 'suffix'} onChange={(v) => set({ unitPosition: v })} options={[{ value: 'prefix', label: 'Before' }, { value: 'suffix', label: 'After' }]} />)}
               {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
             </Flex>
             {timeSettings(true)}
@@ -119,7 +126,13 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {metric(false)}
             {item('topN', type === 'bar' ? 'Bars shown (the rest is "Other")' : 'Slices shown (the rest is "Other")', <InputNumber aria-label="Groups shown" value={(c.topN as number) ?? (type === 'bar' ? 8 : 6)} onChange={(v) => set({ topN: v ?? undefined })} />, type === 'bar' ? '1 to 50' : '1 to 20')}
             {item('order', 'Order', <Segmented aria-label="Order" value={(c.order as string) ?? 'value'} onChange={(v) => set({ order: v })} options={[{ value: 'value', label: 'Largest first' }, { value: 'label', label: 'By label (A–Z)' }]} />, '"Other" comes last either way.')}
-            {type === 'bar' && split(true)}
+            {type === 'bar' && item('bins', 'Number ranges', (
+              <Flex gap={8} align="center">
+                <Segmented aria-label="Number ranges" value={c.bins === undefined ? 'off' : c.bins === 'auto' ? 'auto' : 'width'} onChange={(v) => set({ bins: v === 'off' ? undefined : v === 'auto' ? 'auto' : typeof c.bins === 'number' ? c.bins : 10 })} options={[{ value: 'off', label: 'Off' }, { value: 'auto', label: 'Automatic' }, { value: 'width', label: 'Width' }]} />
+                {typeof c.bins === 'number' && <InputNumber aria-label="Range width" min={0} value={c.bins} onChange={(v) => set({ bins: v ?? undefined })} />}
+              </Flex>
+            ), 'Groups a number field into ranges ("10–20"), drawn in order with empty ranges, like a histogram.')}
+            {type === 'bar' && c.bins === undefined && split(true)}
             {timeSettings(true)}
             {type === 'bar' && item('horizontal', 'Horizontal bars', <Switch aria-label="Horizontal bars" checked={Boolean(c.horizontal)} onChange={(v) => set({ horizontal: v })} />, 'Long labels read best across. Upright bars turn their labels when they are many; a label shortened with "…" shows in full on hover.')}
           </>
@@ -134,10 +147,34 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
             {item('area', 'Fill the area', <Switch aria-label="Fill the area" checked={Boolean(c.area)} onChange={(v) => set({ area: v })} />)}
           </>
         )}
+        {type === 'gauge' && (
+          <>
+            {metric(false)}
+            <Flex gap={12} wrap>
+              {item('goal', 'Goal', <InputNumber aria-label="Goal" value={c.goal as number | undefined} onChange={(v) => set({ goal: v ?? undefined })} />)}
+              {item('min', 'Start', <InputNumber aria-label="Start" value={(c.min as number) ?? 0} onChange={(v) => set({ min: v ?? 0 })} />, 'The empty gauge; 0 by default')}
+              {item('style', 'Shown as', <Segmented aria-label="Shown as" value={(c.style as string) ?? 'gauge'} onChange={(v) => set({ style: v })} options={[{ value: 'gauge', label: 'Gauge' }, { value: 'bar', label: 'Progress bar' }]} />)}
+            </Flex>
+            <Flex gap={12}>
+              {item('unit', 'Unit', <Input aria-label="Unit" placeholder="e.g. $ or h" value={(c.unit as string) ?? ''} maxLength={20} onChange={(e) => set({ unit: e.target.value })} />)}
+              {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
+            </Flex>
+            {timeSettings(true)}
+          </>
+        )}
+        {type === 'scatter' && (
+          <>
+            {fieldSelect('xField', 'Horizontal axis (x)', 'Select a numeric field', true)}
+            {fieldSelect('yField', 'Vertical axis (y)', 'Select a numeric field', true)}
+            {fieldSelect('splitField', 'Split by (optional)', 'One series')}
+            {fieldSelect('sizeField', 'Point size (optional)', 'All points one size', true)}
+            <Typography.Paragraph type="secondary">One point per record, the newest {MAX_SCATTER_POINTS.toLocaleString('en-US')} at most.</Typography.Paragraph>
+          </>
+        )}
         {(type === 'table' || type === 'bucket') && (
           <RecordsWidgetFields type={type} configuration={c as TabConfiguration} fields={fields} typing={typing} label={label} problems={problems} onChange={(next) => onChange({ ...widget, configuration: next })} />
         )}
-        {(type === 'kpi' || type === 'bar' || type === 'donut' || type === 'line') && (
+        {isChartWidgetType(type) && (
           <>
             <Divider />
             <WidgetFilters filters={(c.filters as Filter[] | undefined) ?? []} fields={fields} typing={typing} label={label} problems={problems} onChange={(filters) => set({ filters })} />

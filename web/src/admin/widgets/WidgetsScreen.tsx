@@ -1,4 +1,9 @@
-import { Card, Flex, Segmented, Select, Skeleton, Typography } from 'antd';
+import { Button, Card, Flex, Segmented, Select, Skeleton, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import type { DashboardDto } from '@common/schemas/dashboard';
+import { errorText } from '../../api/client';
+import { useToast } from '../ui/toast';
+import { withTab } from './addWidgets';
 import { useState } from 'react';
 import { useDashboards } from '../stores/dashboards';
 import { EmptyState } from '../ui/States';
@@ -6,10 +11,16 @@ import { WidgetBuilder } from './WidgetBuilder';
 import { guardedLeave } from '../../leaveGuard';
 import { useUnsavedGuard } from '../configure/unsavedEdits';
 
+function widgetCount(d: DashboardDto): string {
+  const n = d.configuration.tabs.reduce((sum, t) => sum + t.widgets.length, 0);
+  return n === 0 ? 'no widgets yet' : n === 1 ? '1 widget' : `${n} widgets`;
+}
+
 /** Manage Dashboards > Widgets: pick a dashboard and a tab, then build its widgets on the grid. */
-export default function WidgetsScreen() {
+export default function WidgetsScreen({ initialDashboardId = null }: { initialDashboardId?: string | null }) {
   const { items, status } = useDashboards();
-  const [dashboardId, setDashboardId] = useState<string | null>(null);
+  const [dashboardId, setDashboardId] = useState<string | null>(initialDashboardId);
+  const toast = useToast();
   const [tabId, setTabId] = useState<string | null>(null);
   // Unsaved widgets: another dashboard or tab, the sidebar, back and reload ask first, as in Configure.
   useUnsavedGuard();
@@ -35,12 +46,16 @@ export default function WidgetsScreen() {
             setDashboardId(id);
             setTabId(null);
           })}
-          options={items.map((d) => ({ value: d.id, label: d.name }))}
+          // Each dashboard with its widget count: the ones still to build read "no widgets yet".
+          options={items.map((d) => ({ value: d.id, label: `${d.name} · ${widgetCount(d)}` }))}
         />
         {tabs.length > 0 && <Segmented aria-label="Tab" value={tab?.id} onChange={(id) => guardedLeave(() => setTabId(String(id)))} options={tabs.map((t) => ({ value: t.id, label: t.name }))} />}
       </Flex>
       {!tab ? (
-        <EmptyState title="No tabs" text="Add a tab in Configure to place widgets on it." />
+        <Flex vertical align="start" gap={8} data-testid="widgets-no-tab">
+          <Typography.Text>This dashboard has no tab yet: widgets sit on a tab.</Typography.Text>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => void withTab(dashboard).catch((e) => toast.error('Error', errorText(e)))}>Add a tab and build it</Button>
+        </Flex>
       ) : !dashboard.dataSourceId ? (
         <EmptyState title="No data source" text="Link this dashboard to a data source to build widgets from its records." />
       ) : (

@@ -7,9 +7,10 @@ import type { DateOrder } from '@common/schemas/dataSource';
 import { dateFieldProblem } from '@common/widgets/dateField';
 import { defaultSize, placeWidgets } from '@common/widgets/layout';
 import { bucketKeyOf } from '../../public/viewer/bucketModel';
+import { freeSpot } from './freeSpot';
 
 export const TYPE_LABELS: Record<WidgetType, string> = {
-  kpi: 'KPI tile', bar: 'Bar chart', donut: 'Donut', line: 'Line / area over time', table: 'Table', bucket: 'Bucket board',
+  kpi: 'KPI tile', gauge: 'Gauge / progress to goal', bar: 'Bar chart', donut: 'Donut', line: 'Line / area over time', scatter: 'Scatter', table: 'Table', bucket: 'Bucket board',
 };
 
 /** A free widget id: w1, w2, … */
@@ -23,17 +24,17 @@ function nextId(widgets: WidgetT[]): string {
 /** A new configuration of a type: a line chart starts on the source's time field, when it has one. */
 export const startConfiguration = (type: WidgetType, timeField?: string | null): WidgetT['configuration'] => (type === 'line' && timeField ? { dateField: timeField } : {});
 
-/** A new widget of a type, placed below the others; charts start incomplete until a field is picked. */
+const layoutsOf = (widgets: WidgetT[]) => placeWidgets(widgets).map((w) => w.layout);
+
+/** A new widget of a type, in the first free place on the grid; charts start incomplete until a field is picked. */
 export function newWidget(type: WidgetType, widgets: WidgetT[], timeField?: string | null): WidgetT {
-  const bottom = placeWidgets(widgets).reduce((m, w) => Math.max(m, w.layout.y + w.layout.h), 0);
-  return { id: nextId(widgets), name: TYPE_LABELS[type], type, visible: true, configuration: startConfiguration(type, timeField), layout: { x: 0, y: bottom, ...defaultSize(type) } };
+  return { id: nextId(widgets), name: TYPE_LABELS[type], type, visible: true, configuration: startConfiguration(type, timeField), layout: freeSpot(layoutsOf(widgets), defaultSize(type)) };
 }
 
-/** A copy placed below the others, named "<name> (copy)". */
+/** A copy of the same size in the first free place, named "<name> (copy)". */
 export function duplicateWidget(widget: WidgetT, widgets: WidgetT[]): WidgetT {
-  const bottom = placeWidgets(widgets).reduce((m, w) => Math.max(m, w.layout.y + w.layout.h), 0);
-  const size = widget.layout ?? { ...defaultSize(widget.type), x: 0, y: 0 };
-  return { ...structuredClone(widget), id: nextId(widgets), name: `${widget.name || widget.id} (copy)`, layout: { ...size, x: 0, y: bottom } };
+  const size = widget.layout ?? defaultSize(widget.type);
+  return { ...structuredClone(widget), id: nextId(widgets), name: `${widget.name || widget.id} (copy)`, layout: freeSpot(layoutsOf(widgets), size) };
 }
 
 /**

@@ -1,25 +1,32 @@
-import { Card, Empty, Flex } from 'antd';
-import { useMemo, type ReactNode } from 'react';
+import { Card, Empty, Flex, Skeleton } from 'antd';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import type { PublicTabDto, TabConfiguration, Widget } from '@common/schemas/dashboard';
 import { isChartWidgetType } from '@common/schemas/widget';
-import { BucketView } from './BucketView';
-import { TableView } from './TableView';
 import { EmptyText } from './EmptyText';
 import { ChartWidget, WidgetFrame } from './widgets/ChartWidget';
 import { WidgetGrid } from './widgets/WidgetGrid';
 import { useWidgetEnv, WidgetContext } from './widgets/widgetContext';
 
+// A table (its table engine and virtual scroller) and a bucket board load when a tab shows one: a
+// dashboard of charts never downloads them.
+const TableView = lazy(() => import('./TableView').then((m) => ({ default: m.TableView })));
+const BucketView = lazy(() => import('./BucketView').then((m) => ({ default: m.BucketView })));
+
 /** A widget that opts out of the dashboard's filter bar reads every record. */
 function WidgetFeed({ widget, children }: { widget: Widget; children: ReactNode }) {
   const env = useWidgetEnv();
-  const all = useMemo(() => ({ ...env, feed: env.unfiltered ?? env.feed }), [env]);
+  const all = useMemo(() => ({ ...env, feed: env.unfiltered ?? env.feed, narrowing: env.narrowing && { ...env.narrowing, bar: [] } }), [env]);
   if (!widget.ignoreDashboardFilters || !env.unfiltered) return children;
   return <WidgetContext.Provider value={all}>{children}</WidgetContext.Provider>;
 }
 
 /** One view of the records: "table" is a table, any other type a bucket board. */
 function View({ type, configuration, height }: { type: string | null; configuration: TabConfiguration; height?: number }) {
-  return type === 'table' ? <TableView configuration={configuration} height={height} /> : <BucketView configuration={configuration} />;
+  return (
+    <Suspense fallback={<Skeleton active />}>
+      {type === 'table' ? <TableView configuration={configuration} height={height} /> : <BucketView configuration={configuration} />}
+    </Suspense>
+  );
 }
 
 /**

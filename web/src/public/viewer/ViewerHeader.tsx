@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, DownOutlined, DownloadOutlined } from '@ant-design/icons';
-import { App, Badge, Button, Dropdown, Flex, Skeleton, Space, Typography, theme } from 'antd';
+import { App, Badge, Button, Dropdown, Flex, Skeleton, Space, Tooltip, Typography, theme } from 'antd';
 import { csvFileName } from '@common/csv';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -37,7 +37,7 @@ async function exportSeen(dashboard: PublicDashboardResponse['dashboard'], path:
   if (!view) return exportAll(dashboard, path, tabName);
   const head = useViewerStore.getState().head;
   const labels = head?.dataSource?.keyMappings ?? head?.dashboard.configuration.keyMappings ?? {};
-  download(tableCsv(view(), labels), csvFileName(dashboard.name, tabName));
+  download(await tableCsv(view(), labels), csvFileName(dashboard.name, tabName));
 }
 
 /**
@@ -100,7 +100,11 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed, 
           <Flex gap={12} align="center" wrap>
             {extra}
             <span data-testid="live-indicator">
-              {live ? <Badge status="processing" color={token.colorSuccess} text="Live • Updates every 30s" /> : <Badge status="warning" text="Reconnecting…" />}
+              {live ? (
+                <Tooltip title="Updates are pushed live, the moment records arrive; the page also checks every 30 s.">
+                  <Badge status="processing" color={token.colorSuccess} text="Live • Updates every 30s" />
+                </Tooltip>
+              ) : <Badge status="warning" text="Reconnecting…" />}
             </span>
             {(!dashboard || exportPath) && (
               <Space.Compact data-testid="export-csv">

@@ -22,6 +22,7 @@ import { useDocumentTitle } from '../../useDocumentTitle';
 import type { WidgetFilter } from '@common/schemas/widget';
 import { FilterBar } from './filters/FilterBar';
 import { useFilterBar } from './filters/useFilterBar';
+import { pageNarrowing, type Narrowing } from './widgets/emptyReason';
 
 type Bar = ReturnType<typeof useFilterBar>;
 
@@ -44,7 +45,9 @@ export default function ViewerPage({ feed: given, locked = [] }: { feed?: Viewer
   const paging = tv ? pageSeconds(search.get('page')) : 0;
   // The filter bar narrows what every widget, table and board reads; opted-out widgets read `unfiltered`.
   const bar = useFilterBar(viewerFeed, typing);
-  const env = useMemo(() => ({ feed: bar.feed, unfiltered: viewerFeed, keyMappings, typing, timeField, dark, tv, pageSeconds: paging }), [bar.feed, keyMappings, typing, timeField, dark, tv, paging]);
+  const narrowingKey = JSON.stringify(pageNarrowing(locked, bar.filters, bar.choices, (f) => keyMappings[f] ?? f));
+  const narrowing = useMemo(() => JSON.parse(narrowingKey) as Narrowing, [narrowingKey]);
+  const env = useMemo(() => ({ feed: bar.feed, unfiltered: viewerFeed, keyMappings, typing, timeField, dark, tv, pageSeconds: paging, narrowing }), [bar.feed, keyMappings, typing, timeField, dark, tv, paging, narrowing]);
   return (
     <ViewerTheme dark={dark} large={tv}>
       <WidgetContext.Provider value={env}>

@@ -1,5 +1,4 @@
 import { createContext } from 'react';
-import { stringify } from 'csv-stringify/browser/esm/sync';
 import { CSV_OPTIONS, csvCell } from '@common/csv';
 import { fieldLabel } from '@common/formats';
 import type { RecordDto } from '@common/schemas/record';
@@ -31,9 +30,11 @@ export const tableViewOf = (tabId: string) => views.get(tabId) ?? null;
 /**
  * The CSV of what a table shows (its filter, sort and visible columns, "Show All Fields" included):
  * headers by one name per field, values in each column's format, formulas neutralised, RFC 4180 with
- * a BOM — the rules of the server's export (common/csv.ts).
+ * a BOM — the rules of the server's export (common/csv.ts). The CSV writer loads on the first
+ * export: most visits never export, and it would weigh on every first visit.
  */
-export function tableCsv({ specs, rows }: TableSnapshot, labels: Record<string, string>): string {
+export async function tableCsv({ specs, rows }: TableSnapshot, labels: Record<string, string>): Promise<string> {
+  const { stringify } = await import('csv-stringify/browser/esm/sync');
   const header = specs.map((s) => csvCell('', s.field === LAST_UPDATED ? 'Last Updated' : fieldLabel(s.field, labels)));
   const body = rows.map((r) =>
     specs.map((s) => (s.field === LAST_UPDATED ? new Date(r.lastUpdated).toISOString() : csvCell(s.field, fieldValue(r, s.field), specFormat(s)))),

@@ -58,7 +58,7 @@ export function TvViewer({ head, status, rotate }: { head: ViewerHead | null; st
         </Typography.Title>
         <Flex align="center" gap={16}>
           {count > 1 && (
-            <Flex gap={8} aria-label={`Tab ${index % count + 1} of ${count}`}>
+            <Flex gap={8} role="img" aria-label={`Tab ${index % count + 1} of ${count}`}>
               {tabs.map((t, i) => <span key={t.id} style={{ width: 12, height: 12, borderRadius: 6, background: i === index % count ? token.colorPrimary : token.colorFillSecondary }} />)}
             </Flex>
           )}

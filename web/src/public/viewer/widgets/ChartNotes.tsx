@@ -1,12 +1,18 @@
 import { Typography } from 'antd';
 import { OTHER_GROUP } from '@common/widgets/groups';
-import type { WidgetData } from './widgetData';
+import type { DrawnData } from './chartOptions';
 
 const many = (n: number, one: string, more: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : more}`;
 
 /** What a chart combined or left out: it never folds groups into "Other" or drops series without saying how many. */
-export function chartNotes(data: Exclude<WidgetData, { type: 'kpi' }>): string[] {
+export function chartNotes(data: DrawnData): string[] {
   const notes: string[] = [];
+  if (data.type === 'scatter') {
+    if (data.total > data.drawn) notes.push(`The newest ${many(data.drawn, 'point', 'points')} of ${data.total.toLocaleString('en-US')}: a scatter draws at most ${data.drawn.toLocaleString('en-US')}.`);
+    if (data.leftSeries > 0) notes.push(`"${OTHER_GROUP}" combines ${many(data.leftSeries, 'smaller series', 'smaller series')}.`);
+    return notes;
+  }
+  if (data.type === 'bar' && data.bins?.left) notes.push(`The lowest ${data.rows.length} ranges of ${(data.rows.length + data.bins.left).toLocaleString('en-US')}: pick a wider range.`);
   const other = data.type === 'line' ? undefined : data.rows.find((r) => r.key === OTHER_GROUP && r.others);
   if (other?.others) {
     notes.push(`"${OTHER_GROUP}" combines ${many(other.others, 'group', 'groups')}${data.type === 'bar' ? ': a line chart, or more bars, shows them all' : ''}.`);
@@ -18,7 +24,7 @@ export function chartNotes(data: Exclude<WidgetData, { type: 'kpi' }>): string[]
   return notes;
 }
 
-export function ChartNotes({ data }: { data: Exclude<WidgetData, { type: 'kpi' }> }) {
+export function ChartNotes({ data }: { data: DrawnData }) {
   const notes = chartNotes(data);
   if (!notes.length) return null;
   return <Typography.Text type="secondary" data-testid="chart-notes" style={{ fontSize: 12 }}>{notes.join(' ')}</Typography.Text>;

@@ -2,14 +2,17 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Skeleton, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { Widget } from '@common/schemas/dashboard';
-import type { ChartConfigs, ChartWidgetType, KpiConfig, WidgetFilter } from '@common/schemas/widget';
+import type { ChartConfigs, ChartWidgetType, GaugeConfig, KpiConfig, WidgetFilter } from '@common/schemas/widget';
 import { downloadCsv } from './csvDownload';
 import { SR_ONLY } from '../../srOnly';
 import { ChartNotes } from './ChartNotes';
+import { GaugeValue } from './GaugeValue';
 import { KpiValue } from './KpiValue';
 import { useFieldLabel, useWidgetEnv } from './widgetContext';
 import { metricLabel, parseChartWidget, useWidgetData, widgetTable } from './widgetData';
 import { rangeLabel } from '@common/timeRanges';
+import { showsNothing } from './emptyReason';
+import { useEmptyReason, WidgetEmpty } from './WidgetEmpty';
 
 const ChartView = lazy(() => import('./ChartView'));
 
@@ -32,13 +35,13 @@ export function WidgetFrame({ title, extra, children }: { title: string; extra?:
   );
 }
 
-function kpiCaption(c: KpiConfig, label: (f: string | undefined) => string): string {
+function kpiCaption(c: KpiConfig | GaugeConfig, label: (f: string | undefined) => string): string {
   const what = (c.metric === 'count' ? 'Records' : metricLabel(c, label)) + (c.range.kind === 'all' ? '' : `, ${rangeLabel(c.range).toLowerCase()}`);
   if (!c.filters.length) return what;
   return `${what} where ${c.filters.map((f) => `${label(f.field)} ${OPERATOR_TEXT[f.operator]} ${(f.operator === 'in' ? (f.values ?? []).join(', ') : f.value) || '(empty)'}`).join(' and ')}`;
 }
 
-/** A KPI, bar, donut or line widget, live; an incomplete one says what is missing. */
+/** A KPI, gauge, bar, donut, line or scatter widget, live; an incomplete one says what is missing. */
 export function ChartWidget({ widget }: { widget: Widget }) {
   const title = widget.name || widget.id;
   const { timeField } = useWidgetEnv();
@@ -58,6 +61,8 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
   const label = useFieldLabel();
   const { dark, tv } = useWidgetEnv();
   const table = widgetTable(data, label);
+  const reason = useEmptyReason(config);
+  const empty = !data.counting && showsNothing(data);
   const extra = tv ? null : (
     <Tooltip title="Download as CSV">
       <Button size="small" type="text" icon={<DownloadOutlined />} aria-label={`Download ${title} as CSV`} onClick={() => downloadCsv(title, table)} />
@@ -68,7 +73,11 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
       {data.counting ? (
         <Skeleton active title={false} paragraph={{ rows: 2 }} data-testid="widget-counting" />
       ) : data.type === 'kpi' ? (
-        <KpiValue value={data.value} config={data.config} caption={kpiCaption(data.config, label)} large={tv} comparison={data.comparison} spark={data.spark} dark={dark} />
+        <KpiValue value={data.value} config={data.config} caption={empty ? reason : kpiCaption(data.config, label)} large={tv} comparison={data.comparison} spark={data.spark} dark={dark} />
+      ) : empty ? (
+        <WidgetEmpty reason={reason} />
+      ) : data.type === 'gauge' ? (
+        <GaugeValue value={data.value} percent={data.percent} config={data.config} caption={kpiCaption(data.config, label)} large={tv} />
       ) : (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
           {data.type === 'line' && data.buckets > data.starts.length && (

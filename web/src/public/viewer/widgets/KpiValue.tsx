@@ -9,6 +9,8 @@ import { REDUCED_MOTION_QUERY } from '../../../useReducedMotion';
 import type { Series } from './widgetData';
 
 const TWEEN_MS = 400;
+/** A caption of at most two lines, cut with "…": it never spills out of a small tile. */
+const TWO_LINES = { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', lineHeight: 1.3, flex: 'none' } as const;
 
 /** The shown number eases to a new value (a short transition instead of a jump). */
 function useTween(target: number | null): number | null {
@@ -68,27 +70,34 @@ export function KpiValue({ value, config, caption, large, comparison, spark, dar
   const shade = (c: Palette) => token[`${c}${c === 'gold' || c === 'orange' ? 8 : 7}` as `${Palette}6`];
   const trend = comparison ? trendOf(comparison, config.better) : 'same';
   const rounded = shown === null ? null : value !== null && shown === value ? value : Number(shown.toFixed(config.decimals));
+  const text = formatKpi(rounded, config);
+  // The number is sized to its tile (container query units): as tall as the tile's share for it
+  // allows, never wider than the tile for its count of characters (a digit is about 0.6 em wide);
+  // never under 24 px, the size from which its threshold colours read as large text (3:1).
+  const share = 44 - (comparison ? 10 : 0) - (spark && spark.rows.length > 1 ? 14 : 0);
+  const numberSize = `clamp(24px, min(${share}cqh, ${(100 / (Math.max(text.length, 2) * 0.62)).toFixed(1)}cqw), ${large ? 240 : 120}px)`;
+  const small = { fontSize: `clamp(12px, min(11cqh, 5cqw), ${large ? 28 : 16}px)`, ...TWO_LINES };
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', justifyContent: 'center', height: '100%', minHeight: 0 }}>
+    <div style={{ display: 'flex', flexDirection: 'column', justifyContent: 'center', flex: 1, height: '100%', minHeight: 0, overflow: 'hidden', containerType: 'size' }}>
       <div
         data-testid="kpi-value"
         data-value={value ?? ''}
         aria-live="polite"
-        style={{ fontSize: large ? 56 : 'clamp(28px, 4vw, 40px)', fontWeight: 600, lineHeight: 1.1, color: color ? shade(color) : token.colorText, fontVariantNumeric: 'tabular-nums', transition: 'color 0.4s' }}
+        style={{ fontSize: numberSize, fontWeight: 600, lineHeight: 1.1, whiteSpace: 'nowrap', color: color ? shade(color) : token.colorText, fontVariantNumeric: 'tabular-nums', transition: 'color 0.4s' }}
       >
-        {formatKpi(rounded, config)}
+        {text}
       </div>
       {comparison && (
         <Typography.Text
           data-testid="kpi-change"
           data-trend={trend}
           title={trend === 'same' ? undefined : `${trend === 'better' ? 'Better' : 'Worse'} than the previous period (${config.better === 'lower' ? 'lower' : 'higher'} is better)`}
-          style={{ fontSize: large ? 20 : undefined, color: trend === 'same' ? token.colorTextSecondary : trend === 'better' ? shade('green') : shade('red') }}
+          style={{ ...small, color: trend === 'same' ? token.colorTextSecondary : trend === 'better' ? shade('green') : shade('red') }}
         >
           {changeText(comparison)} vs {previousLabel(config.range)}
         </Typography.Text>
       )}
-      <Typography.Text type="secondary" style={{ fontSize: large ? 20 : undefined }}>{caption}</Typography.Text>
+      <Typography.Text type="secondary" style={small}>{caption}</Typography.Text>
       {spark && spark.rows.length > 1 && <Sparkline rows={spark.rows} color={color ? shade(color) : token.colorPrimary} height={large ? 48 : 32} dark={dark} />}
     </div>
   );

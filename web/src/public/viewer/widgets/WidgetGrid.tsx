@@ -18,6 +18,17 @@ function useViewportHeight(active: boolean): number {
   }, [active]);
   return height;
 }
+/**
+ * TV mode fills the screen's width too: a tab whose widgets leave the right of the grid empty (all
+ * in the left half, say) is stretched to the full 12 columns.
+ */
+function widen<T extends { layout: WidgetLayout }>(placed: T[]): T[] {
+  const right = placed.reduce((m, w) => Math.max(m, w.layout.x + w.layout.w), 0);
+  if (right === 0 || right >= GRID_COLUMNS) return placed;
+  const col = (x: number) => Math.round((x * GRID_COLUMNS) / right);
+  return placed.map((w) => ({ ...w, layout: { ...w.layout, x: col(w.layout.x), w: col(w.layout.x + w.layout.w) - col(w.layout.x) } }));
+}
+
 /** Pixel height of a widget `h` rows tall (the gaps it spans included). */
 export const rowsHeight = (h: number, rowHeight = GRID_ROW_HEIGHT) => h * rowHeight + (h - 1) * GAP;
 
@@ -27,7 +38,7 @@ export const rowsHeight = (h: number, rowHeight = GRID_ROW_HEIGHT) => h * rowHei
  */
 export function WidgetGrid({ widgets, render, fill = false }: { widgets: Widget[]; render(widget: Widget, height: number): ReactNode; fill?: boolean }) {
   const screens = Grid.useBreakpoint();
-  const placed = placeWidgets(widgets);
+  const placed = fill ? widen(placeWidgets(widgets)) : placeWidgets(widgets);
   const viewport = useViewportHeight(fill);
   // Filling the screen (TV mode): rows share the height below the title bar, never under the builder's row height.
   const rows = placed.reduce((m, w) => Math.max(m, w.layout.y + w.layout.h), 1);

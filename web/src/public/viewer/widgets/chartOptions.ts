@@ -4,9 +4,13 @@ import type { ChartOption } from './EChart';
 import { drawnNumber } from './drawnNumber';
 import { seriesColors } from './seriesColors';
 
-/** The ECharts option of a bar, donut or line widget; series ids stay fixed so updates animate in place. */
-export function chartOption(data: Exclude<WidgetData, { type: 'kpi' }>, colors: { primary: string; text: string }, large: boolean): ChartOption {
+/** The widgets ECharts draws (a KPI and a gauge are drawn without it). */
+export type DrawnData = Exclude<WidgetData, { type: 'kpi' | 'gauge' }>;
+
+/** The ECharts option of a bar, donut, line or scatter widget; series ids stay fixed so updates animate in place. */
+export function chartOption(data: DrawnData, colors: { primary: string; text: string }, large: boolean): ChartOption {
   const fontSize = large ? 18 : 12;
+  if (data.type === 'scatter') return scatterOption(data, colors, fontSize);
   // Tooltips show the numbers as the data table does (an average to 2 decimals).
   const tooltip = { trigger: data.type === 'donut' ? 'item' : 'axis', confine: true, valueFormatter: (v: unknown) => (typeof v === 'number' ? drawnNumber(v).toLocaleString('en-US') : '—') };
   if (data.type === 'donut') {
@@ -48,7 +52,8 @@ export function chartOption(data: Exclude<WidgetData, { type: 'kpi' }>, colors: 
   }
   return {
     ...base,
-    series: [{ id: 'values', type: 'bar', data: data.rows.map((r) => r.value), color: colors.primary, barMaxWidth: 48, label: { show: true, position: horizontal ? 'right' : 'top', fontSize, color: colors.text, formatter: (p: { value: unknown }) => (typeof p.value === 'number' ? drawnNumber(p.value).toLocaleString('en-US') : '') } }],
+    // Number ranges sit side by side, as a histogram's do.
+    series: [{ id: 'values', type: 'bar', data: data.rows.map((r) => r.value), color: colors.primary, ...('bins' in data && data.bins ? { barCategoryGap: '4%' } : { barMaxWidth: 48 }), label: { show: true, position: horizontal ? 'right' : 'top', fontSize, color: colors.text, formatter: (p: { value: unknown }) => (typeof p.value === 'number' ? drawnNumber(p.value).toLocaleString('en-US') : '') } }],
   };
 }
 
@@ -67,3 +72,33 @@ function categoryLabels(bar: boolean, horizontal: boolean, categories: string[],
 
 /** A label cut to LABEL_CHARS characters with "…". */
 export const shortLabel = (text: string): string => (text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text);
+
+/** Points at most this many pixels across (the largest size-field value), at least SMALLEST. */
+const LARGEST = 28;
+const SMALLEST = 4;
+
+/** A scatter: two value axes named by their fields, one coloured series per split value, a point's area by the size field. */
+function scatterOption(data: Extract<WidgetData, { type: 'scatter' }>, colors: { primary: string; text: string }, fontSize: number): ChartOption {
+  const split = Boolean(data.config.splitField);
+  const palette = split ? seriesColors(data.series.map((s) => s.key)) : null;
+  const sizes = data.series.flatMap((s) => s.points.map((p) => p.size ?? 0));
+  const top = Math.max(0, ...sizes);
+  const symbolSize = data.config.sizeField && top > 0 ? (v: number[]) => Math.max(SMALLEST, Math.sqrt(Math.max(0, v[2] ?? 0) / top) * LARGEST) : 8;
+  // The x axis names its field under its middle; the y axis above its top, never across its labels however wide.
+  const axis = (name: string, vertical: boolean) => ({
+    type: 'value', scale: true, name, nameLocation: vertical ? 'end' : 'middle', nameGap: vertical ? 10 : fontSize * 2,
+    nameTextStyle: { fontSize, color: colors.text, align: vertical ? 'left' : 'center' }, axisLabel: { fontSize, color: colors.text },
+  });
+  return {
+    tooltip: { trigger: 'item', confine: true },
+    legend: split ? { top: 0, type: 'scroll', textStyle: { fontSize, color: colors.text } } : undefined,
+    grid: { left: 8, right: 16, top: (split ? 36 : 12) + fontSize * 2, bottom: fontSize * 2, containLabel: true },
+    xAxis: axis(data.config.xField, false),
+    yAxis: axis(data.config.yField, true),
+    series: data.series.map((s) => ({
+      id: split ? `series:${s.key}` : 'points', name: split ? s.key : undefined, type: 'scatter', symbolSize, large: s.points.length > 2000,
+      color: palette?.get(s.key) ?? colors.primary, itemStyle: { opacity: 0.7 },
+      data: s.points.map((p) => (data.config.sizeField ? [p.x, p.y, p.size ?? 0] : [p.x, p.y])),
+    })),
+  };
+}

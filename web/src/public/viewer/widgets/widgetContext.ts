@@ -5,6 +5,7 @@ import type { RecordDto } from '@common/schemas/record';
 import type { Aggregator } from '@common/widgets/aggregate';
 import { NO_TYPING, type FieldTyping } from '@common/types/fieldTyping';
 import type { RecordsState } from '../recordStore';
+import type { Narrowing } from './emptyReason';
 import { useViewerStore } from '../viewerStore';
 
 /**
@@ -37,6 +38,8 @@ export interface WidgetEnv {
   tv: boolean;
   /** TV mode's paging period in seconds (?page=N); 0 or absent: no paging. */
   pageSeconds?: number;
+  /** What narrows every widget's records (a share link's locks, the filter bar), for an empty widget to say why. */
+  narrowing?: Narrowing;
 }
 
 export const WidgetContext = createContext<WidgetEnv>({ feed: viewerFeed, keyMappings: {}, typing: NO_TYPING, dark: false, tv: false });

@@ -1,18 +1,24 @@
 import type { Widget } from '@common/schemas/dashboard';
-import { CHART_CONFIGS, type ChartConfigs, type ChartWidgetType, isChartWidgetType, type Metric } from '@common/schemas/widget';
+import { ADDITIVE_METRICS, CHART_CONFIGS, type ChartConfigs, type ChartWidgetType, isChartWidgetType, type Metric } from '@common/schemas/widget';
 import { aggregateSpec, comparison as compare, readsTime, type Aggregator, type Comparison, type LineSeries } from '@common/widgets/aggregate';
 import { spansYears, type TimeBucket } from '@common/timeRanges';
 import { fieldTypeOf, type FieldTyping } from '@common/types/fieldTyping';
 import type { GroupRow, SplitGroups } from '@common/widgets/groups';
 import { drawnNumber } from './drawnNumber';
+import { autoBinWidth, continuousBins, numberSpan } from '@common/widgets/bins';
+import { percentOfGoal } from '@common/widgets/gauge';
+import { scatterPoints, type ScatterData } from '@common/widgets/scatter';
+import { useMemo } from 'react';
 import { useAggregator } from './widgetTotals';
-import { useWidgetEnv } from './widgetContext';
+import { useFeedVersion, useWidgetEnv } from './widgetContext';
 
 /** A chart widget's numbers; `counting` while the first count of a large store is under way. */
 export type WidgetData = { counting: boolean } & (
   | { type: 'kpi'; config: ChartConfigs['kpi']; value: number | null; count: number; comparison: Comparison | null; spark: Series | null }
-  | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: GroupRow[]; split?: SplitGroups }
+  | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: GroupRow[]; split?: SplitGroups; bins?: { width: number; left: number } }
   | ({ type: 'line'; config: ChartConfigs['line'] } & LineSeries)
+  | { type: 'gauge'; config: ChartConfigs['gauge']; value: number | null; percent: number | null }
+  | ({ type: 'scatter'; config: ChartConfigs['scatter'] } & ScatterData)
 );
 export type Series = { rows: { start: number; value: number }[]; bucket: TimeBucket; buckets: number };
 
@@ -27,7 +33,7 @@ export function parseChartWidget(widget: Pick<Widget, 'type' | 'configuration'>,
   const parsed = CHART_CONFIGS[widget.type].safeParse(widget.configuration ?? {});
   if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? 'Incomplete widget' };
   const config = parsed.data as ChartConfigs[ChartWidgetType];
-  if (readsTime(widget.type, config) && !(config as { dateField?: string }).dateField && !timeField) {
+  if (widget.type !== 'scatter' && readsTime(widget.type, config as ChartConfigs['kpi']) && !(config as { dateField?: string }).dateField && !timeField) {
     return { ok: false, message: 'Pick a date field (the source has no time field)' };
   }
   return { ok: true, type: widget.type, config };
@@ -45,9 +51,34 @@ function specTyping(typing: FieldTyping, config: ChartConfigs[ChartWidgetType]):
 
 /** The live aggregated numbers of a chart widget (recomputed record by record as the feed changes, and as a relative range slides). */
 export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartWidgetType]): WidgetData {
-  const { typing, timeField } = useWidgetEnv();
-  const { aggregator, counting } = useAggregator(aggregateSpec(type, config, specTyping(typing, config), timeField));
+  const { typing, timeField, feed } = useWidgetEnv();
+  const typed = specTyping(typing, config);
+  // A scatter draws records, not totals: it reads the feed's records again on each change (at most its cap of points drawn).
+  const version = useFeedVersion();
+  const bins = type === 'bar' ? (config as ChartConfigs['bar']).bins : undefined;
+  const groupField = (config as { groupField?: string }).groupField;
+  // Automatic ranges follow the values' span: read from the records when they change (a new width counts again).
+  const binWidth = useMemo(() => {
+    if (bins === undefined || !groupField) return undefined;
+    if (bins !== 'auto') return bins;
+    const span = numberSpan(feed.get().records.values(), groupField);
+    return span ? autoBinWidth(span.min, span.max) : 1;
+  }, [bins, groupField, feed, version]);
+  const spec = type === 'scatter' ? { metric: 'count' as const } : aggregateSpec(type, config as ChartConfigs['kpi'], typed, timeField);
+  const { aggregator, counting } = useAggregator(binWidth ? { ...spec, binWidth } : spec);
+  const scatter = useMemo(
+    () => (type === 'scatter' ? scatterPoints(feed.get().records.values(), config as ChartConfigs['scatter'], typed) : null),
+    // The configuration by content, and the feed's version: it says when the records changed.
+    [type, JSON.stringify(config), JSON.stringify(typed), feed, version],
+  );
   switch (type) {
+    case 'scatter':
+      return { counting: false, type, config: config as ChartConfigs['scatter'], ...scatter! };
+    case 'gauge': {
+      const c = config as ChartConfigs['gauge'];
+      const value = aggregator.value();
+      return { counting, type, config: c, value, percent: percentOfGoal(value, c.goal, c.min) };
+    }
     case 'kpi': {
       const c = config as ChartConfigs['kpi'];
       const value = aggregator.value();
@@ -58,6 +89,11 @@ export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartW
     case 'bar':
     case 'donut': {
       const c = config as ChartConfigs['bar'];
+      if (type === 'bar' && binWidth) {
+        // Number ranges in order, every one from the lowest to the highest (an empty one 0 for a count or sum): no "Other".
+        const { rows, left } = continuousBins(aggregator.top(undefined, 'label'), binWidth, ADDITIVE_METRICS.includes(c.metric) ? 0 : null);
+        return { counting, type, config: c, rows, bins: { width: binWidth, left } };
+      }
       const rows = aggregator.top(c.topN, c.order);
       if (type === 'bar' && c.splitField) return { counting, type, config: c, rows, split: aggregator.split(c.topN, c.order, c.seriesLimit, c.otherSeries) };
       return { counting, type, config: c, rows };
@@ -116,10 +152,20 @@ export function metricLabel(c: { metric: Metric; valueField?: string }, label: (
  * series headed by the series' value (a single series: one column, headed by the metric).
  */
 export function widgetTable(data: WidgetData, label: (field: string | undefined) => string): string[][] {
+  const cell = (v: number | null) => (v === null ? '' : String(drawnNumber(v)));
+  if (data.type === 'scatter') {
+    const c = data.config;
+    const split = Boolean(c.splitField);
+    return [
+      [label(c.xField), label(c.yField), ...(split ? [label(c.splitField)] : []), ...(c.sizeField ? [label(c.sizeField)] : [])],
+      ...data.series.flatMap((s) => s.points.map((p) => [cell(p.x), cell(p.y), ...(split ? [s.key] : []), ...(c.sizeField ? [cell(p.size)] : [])])),
+    ];
+  }
   const c = data.config;
   const metric = metricLabel(c, label);
-  const cell = (v: number | null) => (v === null ? '' : String(drawnNumber(v)));
   switch (data.type) {
+    case 'gauge':
+      return [[metric, 'Goal', 'Percent of goal'], [cell(data.value), String(data.config.goal), data.percent === null ? '' : `${Math.round(data.percent)}%`]];
     case 'kpi': {
       const value = data.value === null ? '' : String(data.value);
       if (!data.comparison) return [[metric], [value]];

@@ -1,0 +1,25 @@
+import { Flex, Typography } from 'antd';
+import { InfoCircleOutlined } from '@ant-design/icons';
+import type { TimeRange } from '@common/timeRanges';
+import { emptyReason, NO_NARROWING, widgetFilters } from './emptyReason';
+import { useFieldLabel, useWidgetEnv } from './widgetContext';
+
+/** Why a widget has nothing to show, from its filters and range and what the page narrows (emptyReason). */
+export function useEmptyReason(config: object): string {
+  const env = useWidgetEnv();
+  const label = useFieldLabel();
+  const range = (config as { range?: TimeRange }).range;
+  const total = (env.unfiltered ?? env.feed).get().records.size;
+  return emptyReason({ filters: widgetFilters(config), range, narrowing: env.narrowing ?? NO_NARROWING, total, label });
+}
+
+/** A chart's place when it has nothing to draw: the reason, in the middle of the card. */
+export function WidgetEmpty({ reason }: { reason: string }) {
+  const { tv } = useWidgetEnv();
+  return (
+    <Flex vertical align="center" justify="center" gap={8} style={{ flex: 1, minHeight: 0, textAlign: 'center', padding: 8 }} data-testid="widget-empty">
+      <InfoCircleOutlined style={{ fontSize: tv ? 32 : 20 }} aria-hidden />
+      <Typography.Text type="secondary" style={{ fontSize: tv ? 24 : undefined }}>{reason}</Typography.Text>
+    </Flex>
+  );
+}

@@ -1,0 +1,1 @@
+export { GaugeChart as part } from 'echarts/charts';

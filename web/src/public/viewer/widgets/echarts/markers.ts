@@ -1,0 +1,3 @@
+import { MarkAreaComponent, MarkLineComponent, MarkPointComponent } from 'echarts/components';
+
+export const part = [MarkAreaComponent, MarkLineComponent, MarkPointComponent];

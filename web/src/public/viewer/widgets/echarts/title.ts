@@ -1,0 +1,1 @@
+export { TitleComponent as part } from 'echarts/components';

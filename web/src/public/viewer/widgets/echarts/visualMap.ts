@@ -1,0 +1,1 @@
+export { VisualMapComponent as part } from 'echarts/components';
