@@ -82,8 +82,8 @@ export function DocsAuthentication({ s, ingestKey }: { s: SampleSource; ingestKe
       <Card title="Rate limits">
         <Typography.Paragraph>
           A failed credential (admin token, personal token or ingest key): 20 attempts per 15 minutes per address, counted per credential — a stale key
-          blocks only itself, while 20 different wrong ones block the address. Ingest: 600 requests a minute per
-          credential. OAuth setup: 30 per 10 minutes per address. Over a limit the answer is 429 with {code('Retry-After')} and {code('RateLimit-*')} headers and an error
+          blocks only itself, while 20 different wrong ones block the address. Ingest: 1,000 requests per 10 seconds per
+          credential and per data source (100 a second sustained, with bursts). OAuth setup: 30 per 10 minutes per address. Over a limit the answer is 429 with {code('Retry-After')} and {code('RateLimit-*')} headers and an error
           code {code('rate_limited')}. (Defaults; the server&apos;s RATE_LIMIT_* settings change them.)
         </Typography.Paragraph>
         <Typography.Paragraph>
