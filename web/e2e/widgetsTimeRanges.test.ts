@@ -76,6 +76,9 @@ describe('widgets over time ranges', () => {
 
     // The axes: years as "1915", months as "Jan 1995" (the chart spans years), never on top of each other.
     await widget('Films per month, 1995 to 1999').locator('svg').first().waitFor();
+    // A chart is drawn again once the ECharts parts its option needs have loaded: wait for its axes.
+    await poll(async () => (await axisLabels(widget('Films per year'), /^(19|20)\d\d$/)).length).toBeGreaterThan(5);
+    await poll(async () => (await axisLabels(widget('Films per month, 1995 to 1999'), /^[A-Z][a-z]{2} (19|20)\d\d$/)).length).toBeGreaterThan(3);
     const yearLabels = await axisLabels(widget('Films per year'), /^(19|20)\d\d$/);
     const monthLabels = await axisLabels(widget('Films per month, 1995 to 1999'), /^[A-Z][a-z]{2} (19|20)\d\d$/);
     expect(yearLabels.length).toBeGreaterThan(5);

@@ -41,7 +41,10 @@ describe('why a widget is empty', () => {
     expect(showsNothing({ type: 'kpi', value: null, config: { metric: 'avg' } })).toBe(true);
     expect(showsNothing({ type: 'kpi', value: 0, config: { metric: 'count' } })).toBe(true);
     expect(showsNothing({ type: 'kpi', value: 0, config: { metric: 'sum' } })).toBe(false);
-    expect(showsNothing({ type: 'line', rows: [{ value: 0 }, { value: 0 }], config: {} })).toBe(true);
+    expect(showsNothing({ type: 'line', series: [{ values: [0, null] }, { values: [0] }], config: {} })).toBe(true);
+    expect(showsNothing({ type: 'line', series: [{ values: [0, null] }, { values: [0, 4] }], config: {} })).toBe(false);
+    expect(showsNothing({ type: 'line', series: [], config: {} })).toBe(true);
+    expect(showsNothing({ type: 'bar', rows: [], split: { series: [{ values: [null, 2] }] }, config: {} })).toBe(false);
     expect(showsNothing({ type: 'bar', rows: [], config: {} })).toBe(true);
     expect(showsNothing({ type: 'bar', rows: [{ value: 0 }, { value: 3 }], config: {} })).toBe(false);
     // A gauge reads like a KPI; a scatter has points, not rows.

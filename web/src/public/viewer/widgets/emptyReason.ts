@@ -68,10 +68,21 @@ export function widgetFilters(config: object): WidgetFilter[] {
  * Whether a widget's numbers show nothing: a KPI without a value (or counting none), a chart with no
  * bar, slice or point above zero.
  */
-export function showsNothing(data: { type: string; value?: number | null; rows?: readonly { value: number | null }[]; total?: number; config: object }): boolean {
+export function showsNothing(data: {
+  type: string;
+  value?: number | null;
+  rows?: readonly { value: number | null }[];
+  series?: readonly { values: readonly (number | null)[] }[];
+  split?: { series: readonly { values: readonly (number | null)[] }[] };
+  total?: number;
+  config: object;
+}): boolean {
   const { metric } = data.config as { metric?: string };
   if (data.type === 'kpi' || data.type === 'gauge') return data.value === null || data.value === undefined || (metric === 'count' && data.value === 0);
   // A scatter has points, not rows: empty when no record has numbers in both fields.
   if (data.type === 'scatter') return !data.total;
+  // A line (and a split bar) holds one list of values per series; a bar or donut one row per group.
+  const series = data.type === 'line' ? data.series : data.split?.series;
+  if (series) return series.every((s) => s.values.every((v) => !v));
   return !data.rows || data.rows.every((r) => !r.value);
 }
