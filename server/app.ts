@@ -11,10 +11,12 @@ import { startDatabase } from './core/db/startDatabase';
 import { DomainEventBus } from './core/events';
 import { createLogger, type Logger } from './core/log';
 import { errorHandler, logKoaError } from './core/http/errorHandler';
-import { createRateLimits } from './access/rateLimits';
+import { createRateLimits, rateLimitsHandle } from './access/rateLimits';
 import { securityHeaders } from './core/http/securityHeaders';
 import { createModels } from './core/models';
-import { attachRealtime, type Realtime } from './realtime';
+import { repairInterruptedChanges } from './core/models/ingestJournal';
+import { attachRealtime } from './sockets/rooms';
+import type { Realtime } from './realtime/server';
 import { connectRedis, type RedisClient } from './core/redis';
 import { buildApiRouter, mountApi } from './routes';
 import { seedDemo } from './demo/seedDemo';
@@ -24,13 +26,14 @@ import { compressResponses } from './core/http/compression';
 import { publicViewFastPath } from './publicView/viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startActivityLog } from './activity/activityLog';
+import { activityHandle } from './core/activity';
 import { startRetentionSweep } from './records/writer/retention';
 import { startFieldTypes, type FieldTypesService } from './dataSources/fieldTypes';
 import { embeddingHeaders } from './sharing/embeddingHeaders';
 import { clientAddressOf } from './core/http/clientAddress';
 import { closeInOrder, type ShutdownStep } from './operations/shutdown';
 import { keyedHash } from './core/keyedHash';
-import { createAccounts } from './access/accounts/accounts';
+import { accountsHandle, createAccounts } from './access/accounts/accounts';
 import { createAccountModels } from './access/accounts/models';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,20 +68,25 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     cleanups.push({ name: 'database engine', run: () => db.stop() });
     const conn = await mongoose.createConnection(db.uri, { autoCreate: false, autoIndex: false, serverSelectionTimeoutMS: 15_000 }).asPromise();
     cleanups.push({ name: 'database connection', run: () => conn.close() });
-    const models = await createModels(conn, (sources) => {
-      const which = sources.map((ds) => `${ds.sourceId} ${JSON.stringify(ds.name)} (${ds.recordCount} records)`).join(', ');
-      log.warn(`repaired ${sources.length} data source(s) that a stopped process left in the middle of a change; count, fields and revision re-derived from their records: ${which}`);
-    });
+    const models = await createModels(conn);
+    const repaired = await repairInterruptedChanges(models);
+    if (repaired.length) {
+      const which = repaired.map((ds) => `${ds.sourceId} ${JSON.stringify(ds.name)} (${ds.recordCount} records)`).join(', ');
+      log.warn(`repaired ${repaired.length} data source(s) that a stopped process left in the middle of a change; count, fields and revision re-derived from their records: ${which}`);
+    }
     const adminToken = config.ADMIN_TOKEN ?? crypto.randomBytes(18).toString('base64url');
     const hello = (await conn.db!.admin().command({ hello: 1 })) as { setName?: string; msg?: string };
     const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
     const limits = createRateLimits(config, redis, keyedHash(config.SERVER_SECRET, adminToken));
     const events = new DomainEventBus();
-    const activity = await startActivityLog({ conn, config, log, events });
+    const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, handles: new Map() };
+    rateLimitsHandle.set(ctx, limits);
+    const activity = await startActivityLog(ctx);
+    activityHandle.set(ctx, activity);
     cleanups.push({ name: 'activity log flush', run: () => activity.close() });
     const accounts = createAccounts({ config, log, events, models: await createAccountModels(conn) });
+    accountsHandle.set(ctx, accounts);
     cleanups.push({ name: 'accounts', run: async () => accounts.close() });
-    const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, limits, activity, accounts };
 
     const retention = startRetentionSweep(ctx);
     cleanups.push({ name: 'retention sweep', run: () => retention.close() });

@@ -15,9 +15,10 @@ import { analyticsRouter } from './publicView/analyticsRoutes';
 import { embeddingRouter } from './sharing/embeddingRoutes';
 import { engineRouter } from './operations/engineRoutes';
 import { manageRecordsRouter } from './records/manage/manageRoutes';
-import { openApiRouter } from './core/http/openapi';
+import { openApiDocument } from './core/http/openapi';
+import { resourceRouter } from './access/resourceRouter';
 import { authRouter } from './access/accounts/authRoutes';
-import { usersRouter } from './access/accounts/usersRoutes';
+import { usersRouter } from './access/users/usersRoutes';
 import { importsRouter } from './imports/importsRoutes';
 
 /** Every REST route under /api, each resource router declaring its own routes' audiences. */
@@ -50,4 +51,16 @@ export function mountApi(api: Router): Middleware[] {
     }
   };
   return [shapeMisses, api.routes() as Middleware, api.allowedMethods() as Middleware];
+}
+
+/** GET /api/openapi.json: public (it lists routes and shapes, never a secret); built once, when first asked, from the whole API router. */
+export function openApiRouter(app: AppContext, api: () => Router): Router {
+  const { router, auth } = resourceRouter(app);
+  let doc: ReturnType<typeof openApiDocument> | null = null;
+  router.get('/openapi.json', auth.public(), async (ctx) => {
+    doc ??= openApiDocument(api(), app.config.PUBLIC_URL);
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = doc;
+  });
+  return router;
 }

@@ -4,7 +4,7 @@ import type { AppContext } from '../core/context';
 import { ForbiddenError, NotFoundError } from '../core/errors';
 import type { DashboardDoc, DataSourceDoc } from '../core/models';
 import type { Principal } from './accounts/accounts';
-import { findDataSource } from '../dataSources/dataSources';
+import { findDataSource } from '../core/dataSourceLookup';
 
 /**
  * The one place that answers "may this person use this dashboard / this data source". HTTP routes,

@@ -1,3 +1,4 @@
+import { AppHandle } from '../core/context';
 import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ErrorCode } from '@common/schemas/errors';
@@ -91,6 +92,9 @@ function describeWindow(seconds: number): string {
   if (seconds % 60 === 0) return seconds === 60 ? 'minute' : `${seconds / 60} minutes`;
   return `${seconds} seconds`;
 }
+
+/** This app's rate limits, set at start-up. */
+export const rateLimitsHandle = new AppHandle<RateLimits>('the rate limits');
 
 export interface RateLimits {
   /** Wrong passwords and distinct wrong bearer credentials, per client address (a guesser trying many). */

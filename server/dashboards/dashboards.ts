@@ -8,8 +8,8 @@ import { encodeKeys } from '../core/db/fieldNames';
 import { NotFoundError, ValidationError } from '../core/errors';
 import type { DashboardDoc, DataSourceDoc, RecordDoc } from '../core/models';
 import { dashboardConfiguration, presentDashboard, presentDataSource, presentPublicSummary, presentRecord } from '../core/presenters';
-import { presentPublicHeadFromDtos } from '../publicView/presentPublicView';
-import { findDataSource } from '../dataSources/dataSources';
+import { presentPublicHeadFromDtos } from './presentPublicView';
+import { findDataSource } from '../core/dataSourceLookup';
 
 const FIRST_TAB: DashboardTab = { id: 'tab1', name: 'Tab 1', style: null, configuration: {}, widgets: [] };
 

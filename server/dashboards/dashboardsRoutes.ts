@@ -7,7 +7,7 @@ import { validate } from '../core/http/validate';
 import { canonicalParams } from '../core/http/params';
 import { ObjectIdParam } from '@common/ids';
 import { createDashboard, deleteDashboard, getDashboard, listDashboards, updateDashboard } from './dashboards';
-import { resourceRouter } from '../core/http/router';
+import { resourceRouter } from '../access/resourceRouter';
 
 /** Dashboard management under /api/admin/dashboards (drafts included): viewers read, editors change; a limited person only their chosen dashboards. */
 export function dashboardsRouter(app: AppContext): Router {

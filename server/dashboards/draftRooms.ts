@@ -2,8 +2,8 @@ import type { Socket } from 'socket.io';
 import { rooms, type ClientToServerEvents, type ServerToClientEvents, type SocketData } from '@common/realtime';
 import type { AppContext } from '../core/context';
 import { settledRevision } from '../core/models/ingestJournal';
-import { findDataSource } from '../dataSources/dataSources';
-import { readableDashboard } from '../access/sockets/roomAccess';
+import { findDataSource } from '../core/dataSourceLookup';
+import { readableDashboard } from '../access/roomAccess';
 
 type ViewerSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 

@@ -7,7 +7,7 @@ import { readSessionCookie } from '../access/accounts/cookies';
 import { bearerToken, resolvePrincipal } from '../access/guards';
 import { askerOf, mayUseDashboard } from '../access/policy';
 import { publicDashboardView } from './dashboards';
-import { findDataSource } from '../dataSources/dataSources';
+import { findDataSource } from '../core/dataSourceLookup';
 
 /**
  * A draft (or any) dashboard's view for a signed-in person, read-only: only tried when the request

@@ -11,9 +11,9 @@ import { DataSourceRefParam } from '@common/ids';
 import {
   createDataSource, deleteDataSource, listDataSources, rawRecords, rotateIngestKey, updateDataSource,
 } from './dataSources';
-import { attachmentHeader } from './exportCsv';
+import { attachmentHeader } from '../core/exportCsv';
 import { exportRecords } from './exportRecords';
-import { resourceRouter } from '../core/http/router';
+import { resourceRouter } from '../access/resourceRouter';
 
 /** Data sources: reads for editors (/api/data/…), writes, key rotation and deletion for admins (/api/admin/data-sources). */
 export function dataSourcesRouter(app: AppContext): Router {

@@ -3,10 +3,10 @@ import { ImportPlan, PreviewImportRequest, UploadImportQuery } from '@common/sch
 import type { AppContext } from '../core/context';
 import { principalOf } from '../access/guards';
 import { validate, type RouteContext } from '../core/http/validate';
-import { attachmentHeader } from '../dataSources/exportCsv';
+import { attachmentHeader } from '../core/exportCsv';
 import { discardJob, previewOf, progressOf, requireJob, uploadImport } from './importJobs';
 import { cancelImport, dryRun, rejectionsCsv, startImport } from './runImport';
-import { resourceRouter } from '../core/http/router';
+import { resourceRouter } from '../access/resourceRouter';
 
 /**
  * Import Data (editors; creating a new data source by import needs the admin role, as creating one

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import pkg from '../../package.json' with { type: 'json' };
 import type { AppContext } from '../core/context';
 import { engineStatus } from './engineStatus';
-import { resourceRouter } from '../core/http/router';
+import { resourceRouter } from '../access/resourceRouter';
 
 const { version } = pkg;
 

@@ -5,7 +5,7 @@ import { viewerCounter } from './viewerCounts';
 import { listDashboards } from '../dashboards/dashboards';
 import { askerOfRequest } from '../access/guards';
 import { usableDashboards } from '../access/policy';
-import { resourceRouter } from '../core/http/router';
+import { resourceRouter } from '../access/resourceRouter';
 
 /** GET /api/admin/analytics: every dashboard's viewers right now and views per day (30 days). */
 export function analyticsRouter(app: AppContext): Router {

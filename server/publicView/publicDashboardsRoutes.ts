@@ -5,11 +5,11 @@ import { validate } from '../core/http/validate';
 import { canonicalParams } from '../core/http/params';
 import { ObjectIdParam } from '@common/ids';
 import { listPublicDashboards, loadPublishedDashboard } from '../dashboards/dashboards';
-import { attachmentHeader, exportDashboardCsv } from '../dataSources/exportCsv';
+import { attachmentHeader, exportDashboardCsv } from '../core/exportCsv';
 import { sendPublicView } from './viewCache';
 import { ApiError } from '../core/errors';
 import { signedInDashboardView } from '../dashboards/draftView';
-import { resourceRouter } from '../core/http/router';
+import { resourceRouter } from '../access/resourceRouter';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 

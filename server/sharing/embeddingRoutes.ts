@@ -7,7 +7,7 @@ import { validate } from '../core/http/validate';
 import { canonicalParams } from '../core/http/params';
 import { ObjectIdParam } from '@common/ids';
 import { getEmbedding, setEmbedding } from './embedding';
-import { resourceRouter } from '../core/http/router';
+import { resourceRouter } from '../access/resourceRouter';
 
 /** A dashboard's allowed embedding origins (frame-ancestors of its viewer pages). */
 export function embeddingRouter(app: AppContext): Router {

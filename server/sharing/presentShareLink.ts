@@ -1,3 +1,4 @@
+import { lockedFiltersOf } from '../core/models/shareLink';
 import type { ShareLinkDto } from '@common/schemas/shareLink';
 import type { WidgetFilter } from '@common/schemas/widget';
 import type { ShareLinkDoc } from '../core/models';
@@ -28,7 +29,3 @@ export function presentShareLink(link: ShareLinkDoc): ShareLinkDto {
   };
 }
 
-/** The filters a link locks, as stored (none for links made before filters existed). */
-export function lockedFiltersOf(link: Pick<ShareLinkDoc, 'filters'>): WidgetFilter[] {
-  return Array.isArray(link.filters) ? (link.filters as WidgetFilter[]) : [];
-}

@@ -9,11 +9,11 @@ import { requireDashboardUse } from '../access/policy';
 import { validate } from '../core/http/validate';
 import { canonicalParams } from '../core/http/params';
 import { ObjectIdParam, ShareTokenParam } from '@common/ids';
-import { attachmentHeader, exportDashboardCsv } from '../dataSources/exportCsv';
+import { attachmentHeader, exportDashboardCsv } from '../core/exportCsv';
 import { createShareLink, listShareLinks, loadDashboardForShare, revokeShareLink } from './shareLinks';
-import { resourceRouter } from '../core/http/router';
+import { resourceRouter } from '../access/resourceRouter';
 import { sendShareView } from '../publicView/viewCache';
-import { lockedFiltersOf } from './presentShareLink';
+import { lockedFiltersOf } from '../core/models/shareLink';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 

@@ -1,14 +1,14 @@
 import { rooms } from '@common/realtime';
 import type { AppContext } from '../core/context';
 import { publicDashboardHead } from '../dashboards/dashboards';
-import { findDataSource } from '../dataSources/dataSources';
+import { findDataSource } from '../core/dataSourceLookup';
 import { loadDashboardForShare, removeDashboardLinks } from './shareLinks';
 import type { DashboardDoc } from '../core/models';
 import { canonicalShareToken } from '@common/ids';
 import { viewerCounter } from '../publicView/viewerCounts';
 import { viewCacheOf } from '../publicView/viewCache';
-import { lockedFiltersOf } from './presentShareLink';
-import type { RealtimeServer } from '../realtime/index';
+import { lockedFiltersOf } from '../core/models/shareLink';
+import type { RealtimeServer } from '../realtime/server';
 
 type RealtimeSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
 import { moveRoom, releaseRooms, type RoomMember } from '../publicView/publicRooms';

@@ -9,7 +9,7 @@ import { createApiToken, listApiTokens, revokeAllApiTokens, revokeApiToken } fro
 import {
   acceptInvite, describeInvitation, endAllSessions, listSessions, me, setupNeeded, setupFirstAdmin, signIn, signOut, updateMe,
 } from './signIn';
-import { resourceRouter } from '../../core/http/router';
+import { resourceRouter } from '../resourceRouter';
 
 /** Sign-in forms are small. */
 const formJson = () => jsonBody({ limit: 16 * 1024 });

@@ -3,7 +3,9 @@ import type { Context } from 'koa';
 import type { Config } from '../../core/config';
 
 /** The session cookie: HttpOnly, SameSite=Lax, Secure when the public URL is https. */
-export const SESSION_COOKIE = 'livedash_session';
+import { SESSION_COOKIE } from '../../core/principal';
+
+export { SESSION_COOKIE };
 
 const secure = (config: Config) => Boolean(config.PUBLIC_URL?.startsWith('https:'));
 

@@ -1,5 +1,6 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
-import { findDataSource, updateDataSource } from '../../dataSources/dataSources';
+import { updateDataSource } from '../../dataSources/dataSources';
+import { findDataSource } from '../../core/dataSourceLookup';
 import { upsertRecordsIntoSource } from '../../records/ingest/ingestRecords';
 import { removeRecords } from '../../records/writer/removeRecords';
 import type { DataSourceDoc } from '../../core/models';

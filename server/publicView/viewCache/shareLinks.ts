@@ -2,8 +2,8 @@ import { canonicalShareToken } from '@common/ids';
 import type { AppContext } from '../../core/context';
 import type { WidgetFilter } from '@common/schemas/widget';
 import type { ShareLinkDoc } from '../../core/models';
-import { lockedFiltersOf } from '../../sharing/presentShareLink';
-import { hashShareToken, LAST_USED_RESOLUTION_MS } from '../../sharing/shareLinks';
+import { lockedFiltersOf } from '../../core/models/shareLink';
+import { hashShareToken, LAST_USED_RESOLUTION_MS } from '../../core/models/shareLink';
 
 /** What a share view needs of its link. */
 export interface CachedLink {

@@ -7,7 +7,7 @@ import { idempotent, type IdempotencyState } from './idempotency';
 import { validate } from '../../core/http/validate';
 import { parseJsonInSlices } from '../../core/http/jsonPieces';
 import { ingestRecords, tooManyRecords } from './ingestRecords';
-import { resourceRouter } from '../../core/http/router';
+import { resourceRouter } from '../../access/resourceRouter';
 
 /** POST /api/data/ingest: the admin token or the target source's ingest key; bodies up to INGEST_MAX_BYTES; an optional Idempotency-Key. */
 export function ingestRouter(app: AppContext): Router {

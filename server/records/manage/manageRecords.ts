@@ -10,14 +10,15 @@ import { ApiError, ForbiddenError, NotFoundError } from '../../core/errors';
 import type { DataSourceDoc, RecordDoc } from '../../core/models';
 import { closeChange, openChange } from '../../core/models/ingestJournal';
 import { presentDataSource, presentRecord } from '../../core/presenters';
-import { findDataSource, requireDataSource } from '../../dataSources/dataSources';
+import { findDataSource, requireDataSource } from '../../core/dataSourceLookup';
 import type { ParsedRecords } from '../ingest/parseRecords';
 import type { IngestCredential } from '../ingest/ingestRecords';
 import { checkRecords, isObject, structureProblem } from './recordRules';
 import { removeRecordsInLock } from '../writer/removeRecords';
 import { enforceRetention } from '../writer/retention';
-import { keyRotatedError } from '../../dataSources/sourceCache';
+import { keyRotatedError } from '../../core/sourceCache';
 import { withSourceLock } from '../writer/sourceLock';
+import { activityHandle } from '../../core/activity';
 
 type Json = Record<string, unknown>;
 
@@ -38,7 +39,7 @@ export async function managedSource(ctx: AppContext, who: IngestCredential, idOr
 
 /** One activity entry per call: counts, never the records. */
 function logChange(ctx: AppContext, who: IngestCredential, ds: DataSourceDoc, kind: string, summary: string, details: Record<string, number | boolean>) {
-  ctx.activity.record({
+  activityHandle.of(ctx).record({
     kind, category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `${summary} in data source "${ds.name}"`,
     credential: who.admin ? 'admin' : 'ingestKey', keyHint: who.admin ? null : (ds.ingestKeyHint ?? null),

@@ -6,7 +6,7 @@ import type { ParsedRecords } from '../ingest/parseRecords';
 import { recordsBody } from '../ingest/recordsBody';
 import { validate } from '../../core/http/validate';
 import { deleteMatching, deleteRecord, managedSource, replaceAllRecords } from './manageRecords';
-import { resourceRouter } from '../../core/http/router';
+import { resourceRouter } from '../../access/resourceRouter';
 
 /**
  * Record management of one data source (`:sourceId` is its sourceId or id): the admin token or that

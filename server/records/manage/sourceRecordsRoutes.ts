@@ -8,7 +8,7 @@ import type { ParsedRecords } from '../ingest/parseRecords';
 import { recordsBody } from '../ingest/recordsBody';
 import { validate } from '../../core/http/validate';
 import { ingestIntoSource } from '../ingest/ingestRecords';
-import { resourceRouter } from '../../core/http/router';
+import { resourceRouter } from '../../access/resourceRouter';
 
 /** The query parameters the source URL reads (the guard reads `key`). */
 const KNOWN_PARAMS = Object.keys(SourceRecordsQuery.shape);

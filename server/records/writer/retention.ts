@@ -5,6 +5,7 @@ import type { DataSourceDoc, RecordDoc } from '../../core/models';
 import { removeRecordsInLock } from './removeRecords';
 import { withSourceLock } from './sourceLock';
 import { replaceRecords } from './writeRecords';
+import { activityHandle } from '../../core/activity';
 
 /** What a source keeps; `defaulted` when maxRecords is the append-only default. */
 export interface EffectiveRetention {
@@ -33,9 +34,9 @@ export function logEviction(ctx: AppContext, ds: DataSourceDoc, removed: number,
   if (!removed) return;
   if (perMinute) {
     const head = { kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name, details: { reason: why } } as const;
-    return ctx.activity.countPerMinute(head, { removed });
+    return activityHandle.of(ctx).countPerMinute(head, { removed });
   }
-  ctx.activity.record({
+  activityHandle.of(ctx).record({
     kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `Retention removed ${removed} record${removed === 1 ? '' : 's'} from data source "${ds.name}" (${why})`,
     details: { removed, reason: why },

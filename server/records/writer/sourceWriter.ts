@@ -2,14 +2,14 @@ import crypto from 'node:crypto';
 import type { IngestRejection, IngestSourceResult, IngestWarning } from '@common/schemas/ingest';
 import type { UpdateMode } from '@common/schemas/dataSource';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from '../../core/context';
+import { AppHandle, type AppContext } from '../../core/context';
 import { ApiError, NotFoundError } from '../../core/errors';
 import type { DataSourceDoc } from '../../core/models';
 import { closeChange, openChange, type OpenChange } from '../../core/models/ingestJournal';
 import { presentDataSource } from '../../core/presenters';
 import { checkRecords, isObject, type CheckedRecords, type Keying } from '../manage/recordRules';
 import { effectiveRetentionWhy, enforceRetention, evictionFor, logEviction } from './retention';
-import { keyRotatedError } from '../../dataSources/sourceCache';
+import { keyRotatedError } from '../../core/sourceCache';
 import { withSourceLock } from './sourceLock';
 import { planRecords, storeRecords, type RecordWrite } from './writeRecords';
 
@@ -63,12 +63,8 @@ interface WriterState {
   /** Flushes that wrote records, for tests and benchmarks (never timing). */
   flushes: number;
 }
-const writers = new WeakMap<AppContext, WriterState>();
-const stateOf = (ctx: AppContext) => {
-  let st = writers.get(ctx);
-  if (!st) writers.set(ctx, (st = { queues: new Map(), flushes: 0 }));
-  return st;
-};
+const writers = new AppHandle<WriterState>('the source writers', () => ({ queues: new Map(), flushes: 0 }));
+const stateOf = (ctx: AppContext) => writers.of(ctx);
 
 /** How many flushes have written records in this app (a test compares it with the request count). */
 export const flushCount = (ctx: AppContext) => stateOf(ctx).flushes;

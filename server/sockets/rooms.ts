@@ -1,35 +1,26 @@
 import type http from 'node:http';
-import { Server } from 'socket.io';
 import {
-  MAX_BYTES_PER_MESSAGE, MAX_RECORDS_PER_MESSAGE, rooms, type ClientToServerEvents, type ServerToClientEvents, type SocketData,
+  MAX_BYTES_PER_MESSAGE, MAX_RECORDS_PER_MESSAGE, rooms,
 } from '@common/realtime';
 import type { AppContext } from '../core/context';
 import type { Role } from '@common/schemas/auth';
-import { attachAdminAccess, socketHasRole } from '../access/sockets/adminAccess';
+import { attachAdminAccess, socketHasRole } from './adminAccess';
 import { dashboardsOnSource, loadPublishedDashboard, publicDashboardHead } from '../dashboards/dashboards';
 import { emptyRoom, joinDashboard, leaveDashboard, moveRoom, releaseRooms } from '../publicView/publicRooms';
-import { joinCluster } from './cluster';
+import { startRealtimeServer, type Realtime } from '../realtime/server';
+import { startAuthRelay } from '../realtime/authRelay';
+import { startViewEventRelay } from '../publicView/viewEventRelay';
 import { attachShareRooms } from '../sharing/shareRooms';
 import { attachImportRooms } from '../imports/importRooms';
 import { attachActivityFeed } from '../activity/activityFeed';
 import { attachViewerCounts } from '../publicView/viewerCounts';
-import { recheckRecoveredSessions } from '../access/sockets/recoveryCheck';
+import { recheckRecoveredSessions } from './recoveryCheck';
 import { presentPublicSummary } from '../core/presenters';
 import type { DashboardDoc, DataSourceDoc } from '../core/models';
-import { findDataSource } from '../dataSources/dataSources';
+import { findDataSource } from '../core/dataSourceLookup';
 import { canonicalObjectId } from '@common/ids';
-import { TEAM, mayHold, teamOf } from '../access/sockets/roomAccess';
+import { TEAM, mayHold, teamOf } from '../access/roomAccess';
 import { mayFollowSource } from '../access/policy';
-
-/** How long a disconnected viewer's missed packets are kept for it. */
-export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
-
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-
-export interface Realtime {
-  io: RealtimeServer;
-  close(): Promise<void>;
-}
 
 const chunk = <T>(list: T[], size: number, maxBytes = Infinity): T[][] => {
   const out: T[][] = [];
@@ -51,38 +42,18 @@ const chunk = <T>(list: T[], size: number, maxBytes = Infinity): T[][] => {
 
 /** Attaches Socket.IO to the HTTP server and turns domain events into room emits. */
 export async function attachRealtime(server: http.Server, ctx: AppContext): Promise<Realtime> {
-  const io: RealtimeServer = new Server(server, {
-    serveClient: false,
-    // No `cors` option: the polling transport sends no CORS headers, so no page of another origin
-    // reads a handshake's answer (our own pages need none). WebSocket upgrades know no CORS: the
-    // handshake's Origin decides whether its cookie counts (adminAccess).
-    maxHttpBufferSize: 1e6,
-    // Large frames (a big ingest's delta) go deflated; small ones as they are, so the common case
-    // costs no CPU. ws honours the threshold only without context takeover: with it, every frame
-    // to every socket was deflated (a single-record delta to 200 viewers: 200 deflates, most of
-    // the server's CPU under sustained ingest, and viewers falling seconds behind).
-    perMessageDeflate: { threshold: 4096, serverNoContextTakeover: true, clientNoContextTakeover: true, zlibDeflateOptions: { level: 3, memLevel: 7 } },
-    // A viewer back within two minutes gets the packets it missed and its rooms again (no refetch).
-    connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: true },
-  });
   // Redis was lost (here or in another process): viewers refetch (each after a random delay), since
   // their deltas may have a gap, and signed-in sockets are checked again, since revocations may have.
   let recheckSockets = () => {};
-  const resync = () => {
+  const onRedisReset = () => {
     io.local.emit('view:resync', { reason: 'redis' });
     recheckSockets();
   };
-  let redis: { close(): Promise<void> } | null = null;
-  try {
-    redis = ctx.config.REDIS_URL ? await joinCluster(io, ctx, ctx.config.REDIS_URL, resync) : null;
-  } catch (e) {
-    io.close();
-    throw e;
-  }
+  const { io, closeCluster } = await startRealtimeServer(server, ctx, { relays: [startViewEventRelay, startAuthRelay], onRedisReset });
   // A recovered session keeps only the rooms it may still hold (on whichever adapter is in use).
   recheckRecoveredSessions(io, ctx);
 
-  const adminAccess = attachAdminAccess(io, ctx); // sessions, tokens and roles (issue 21)
+  const adminAccess = attachAdminAccess(io, ctx); // sessions, tokens and roles
   recheckSockets = adminAccess.recheckSockets;
 
   io.on('connection', (socket) => {
@@ -264,7 +235,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       // Every client's connection ends (browsers reconnect to the next process), then io.close
       // closes the HTTP server too, waiting for its requests under way (server/operations/shutdown cuts them after a grace).
       await new Promise<void>((resolve) => io.close(() => resolve()));
-      await redis?.close();
+      await closeCluster();
     },
   };
 }
