@@ -67,7 +67,7 @@ describe('trust boundary: every route declares its audience', () => {
       'public POST /api/auth/login',
       'public POST /api/auth/setup',
     ]);
-    // The role list, route by route (README "Roles"): admins alone manage people, integrations and data sources.
+    // The role table of access/SECURITY.md, route by route: admins alone manage people, integrations and data sources.
     const audience = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)?.audience;
     const expected: [string, string, string][] = [
       ['GET', '/api/data/sources', 'editor'], ['GET', '/api/data/raw', 'editor'],

@@ -5,7 +5,7 @@ const h = usePublicBrowser();
 const dashboard = (name: string, isPublished: boolean) => listedDashboard(h, name, isPublished);
 const newTabPath = (click: () => Promise<void>) => openedPath(h, click);
 
-/** Every sub-page of the user-dashboard shell (spec 2.1) and the title it must carry. */
+/** Every sub-page of the user-dashboard shell and the title it must carry. */
 const SHELL_PAGES: [string, string][] = [
   ['/dashboards/analytics', 'Analytics'],
   ...['overview', 'reports', 'trends', 'charts'].map((p): [string, string] => [`/dashboards/analytics/${p}`, 'Analytics']),
