@@ -43,7 +43,7 @@ export function sourceKind(sourceId: string): 'custom' | 'integration' | 'other'
 }
 
 /**
- * Record integrity limits of ingest (README "Ingest limits"). A record breaking one is rejected
+ * Record integrity limits of ingest (server/API.md, "Ingest integrity"). A record breaking one is rejected
  * alone, with its index and the reason; the rest of the batch lands.
  */
 /** Longest field name (top-level key of a record), in characters. */

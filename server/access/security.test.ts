@@ -43,7 +43,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 describe('trust boundary: every route declares its audience', () => {
-  it('has a guard as the first middleware of every route, and the public surface is exactly the spec\'s', () => {
+  it('has a guard as the first middleware of every route, and the public surface is exactly the documented one', () => {
     expect(routes.length).toBeGreaterThan(15);
     for (const r of routes) expect(r.audience, `${r.method} ${r.path}`).toMatch(/^(public|ingest|viewer|editor|admin)$/);
     const open = routes.filter((r) => r.audience === 'public' || r.audience === 'ingest').map((r) => `${r.audience} ${r.method} ${r.path}`).sort();
