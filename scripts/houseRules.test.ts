@@ -52,10 +52,12 @@ export function commentsOf(file: string, text: string): { line: number; text: st
       if (!seen.has(range.pos)) seen.set(range.pos, { line: source.getLineAndCharacterOfPosition(range.pos).line + 1, text: text.slice(range.pos, range.end) });
     }
   };
+  // Every comment is leading or trailing trivia at the start or end of some node; a comment just
+  // before a closing brace is leading trivia at the end of the node before it.
   const visit = (node: ts.Node) => {
     collect(node.getFullStart());
     collect(node.getEnd());
-    for (const child of node.getChildren(source)) visit(child);
+    ts.forEachChild(node, visit);
   };
   visit(source);
   return [...seen.entries()].sort(([a], [b]) => a - b).map(([, comment]) => comment);
