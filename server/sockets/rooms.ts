@@ -211,10 +211,10 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     }
   }
 
-  const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers (issue 13)
-  const closeActivityFeed = attachActivityFeed(io, ctx); // activity log pushes (issue 13)
-  const closeImportRooms = attachImportRooms(io, ctx); // Import Data progress (issue 19)
-  const closeViewerCounts = await attachViewerCounts(io, ctx); // live viewer counts (issue 13)
+  const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers
+  const closeActivityFeed = attachActivityFeed(io, ctx); // activity log pushes
+  const closeImportRooms = attachImportRooms(io, ctx); // Import Data progress
+  const closeViewerCounts = await attachViewerCounts(io, ctx); // live viewer counts
 
   return {
     io,

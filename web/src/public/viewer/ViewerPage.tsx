@@ -27,7 +27,7 @@ import { pageNarrowing, type Narrowing } from './widgets/emptyReason';
 type Bar = ReturnType<typeof useFilterBar>;
 
 /**
- * The public dashboard viewer at /dashboards/:id (spec 2.13); a share link's page passes its own
+ * The public dashboard viewer at /dashboards/:id; a share link's page passes its own
  * feed. `?embed=1` leaves out the header (the page sits in someone else's iframe); `?tv=1` is TV
  * mode, `&rotate=N` rotates its tabs and `&page=N` sets how often (seconds) tables and boards turn a page.
  */
