@@ -1,4 +1,5 @@
-import { Alert, Flex, Result, Skeleton, Typography, theme } from 'antd';
+import { Alert, Flex, Skeleton, Typography, theme } from 'antd';
+import { LazyResult } from '../lazy/LazyResult';
 import { useEffect, useRef, useState } from 'react';
 import { useConnection } from '../../../realtime/socket';
 import { TabContent } from '../TabContent';
@@ -43,10 +44,10 @@ export function TvViewer({ head, status, rotate }: { head: ViewerHead | null; st
 
   const tab = tabs[index % Math.max(count, 1)];
   let body;
-  if (status === 'notFound') body = <Result status="404" title="Dashboard Not Found" subTitle="The requested dashboard could not be found." />;
-  else if (status === 'error') body = <Result status="error" title="Failed to fetch dashboard" subTitle="Trying again…" />;
+  if (status === 'notFound') body = <LazyResult status="404" title="Dashboard Not Found" subTitle="The requested dashboard could not be found." />;
+  else if (status === 'error') body = <LazyResult status="error" title="Failed to fetch dashboard" subTitle="Trying again…" />;
   else if (!head) body = <Skeleton active paragraph={{ rows: 10 }} />;
-  else if (!tab) body = <Result title="No Tabs Configured" subTitle="This dashboard has no tabs configured yet." />;
+  else if (!tab) body = <LazyResult title="No Tabs Configured" subTitle="This dashboard has no tabs configured yet." />;
   else body = <TabContent key={tab.id} tab={tab} />;
 
   return (
