@@ -183,7 +183,7 @@ export class Aggregator {
   private readonly splitOf: ((data: Data) => unknown) | null;
   private readonly valueOf: ((data: Data) => unknown) | null;
   private readonly timeOf: ((data: Data) => unknown) | null;
-  /** A date field is read as a date-time: texts in any date form, numbers as years or epochs. */
+  /** A date field is read as a date-time: texts in any date form, numbers as years or epochs; a date without a zone on the viewer's clock. */
   private readonly reading: DateReading;
   private readonly range: TimeRange;
   /** The slot bucket, and the bucket drawn when known before counting. */
@@ -212,7 +212,7 @@ export class Aggregator {
   /** `_all` lists the current records (no longer read: every group keeps what a removal needs). */
   constructor(readonly spec: AggregateSpec, _all: () => Iterable<DataHolder> = () => [], now = Date.now()) {
     this.passes = compileFilters(spec.filters, spec.typing);
-    this.reading = { epoch: true, dateOrder: spec.typing?.dateOrder ?? 'mdy' };
+    this.reading = { epoch: true, dateOrder: spec.typing?.dateOrder ?? 'mdy', local: true };
     this.groupOf = spec.groupField ? (spec.binWidth ? binReader(spec.groupField, spec.binWidth) : spec.numberGroups ? numberReader(spec.groupField) : fieldReader(spec.groupField)) : null;
     this.splitOf = spec.splitField ? fieldReader(spec.splitField) : null;
     this.valueOf = spec.metric !== 'count' && spec.valueField ? fieldReader(spec.valueField) : null;
