@@ -55,5 +55,5 @@ export function EChart({ option, dark, label }: { option: ChartOption; dark: boo
     instance.setOption({ backgroundColor: 'transparent', animation: !reducedMotion, animationDurationUpdate: 400, ...next.option }, next.replaceMerge ? { replaceMerge: next.replaceMerge } : undefined);
   }, [option, dark, reducedMotion, generation]);
 
-  return <div ref={host} role="img" aria-label={label} style={{ width: '100%', height: '100%', minHeight: 120 }} />;
+  return <div ref={host} role="img" aria-label={label} data-zoomable={option.dataZoom ? true : undefined} style={{ width: '100%', height: '100%', minHeight: 120 }} />;
 }
