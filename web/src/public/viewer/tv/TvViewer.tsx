@@ -51,7 +51,7 @@ export function TvViewer({ head, status, rotate }: { head: ViewerHead | null; st
   else body = <TabContent key={tab.id} tab={tab} />;
 
   return (
-    <div data-testid="tv-mode" data-wake-lock={wakeLock} style={{ minHeight: '100vh', background: token.colorBgLayout, color: token.colorText, cursor: 'none', padding: 'clamp(12px, 2vw, 32px)' }}>
+    <div data-testid="tv-mode" data-wake-lock={wakeLock} style={{ minHeight: '100vh', boxSizing: 'border-box', background: token.colorBgLayout, color: token.colorText, cursor: 'none', padding: 'clamp(12px, 2vw, 32px)' }}>
       <Flex align="center" justify="space-between" gap={24} wrap style={{ marginBottom: 20 }}>
         <Typography.Title level={1} style={{ margin: 0, fontSize: 40 }} ellipsis>
           {head?.dashboard.name ?? 'LiveDash'}
