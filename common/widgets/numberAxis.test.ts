@@ -77,6 +77,9 @@ describe('a line over a number axis (cars: mileage by horsepower)', () => {
     expect(isNumberAxisField(disasters, 'Year')).toBe(false); // 1900–2017: drawn by year
     expect(isNumberAxisField(disasters, 'Deaths', { fieldTypes: { Deaths: 'datetime' }, dateOrder: 'mdy' })).toBe(false);
     expect(isNumberAxisField([], 'Deaths', { fieldTypes: { Deaths: 'number' }, dateOrder: 'mdy' })).toBe(true);
+    // Untyped epoch seconds or milliseconds stay time.
+    expect(isNumberAxisField([{ data: { ts: 1_700_000_000 } }, { data: { ts: 1_700_086_400 } }], 'ts')).toBe(false);
+    expect(isNumberAxisField([{ data: { ts: 1_700_000_000_000 } }], 'ts')).toBe(false);
   });
 
   it('needs a date field or a number field; a number axis reads no time unless it has a range', () => {

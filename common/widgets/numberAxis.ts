@@ -34,10 +34,14 @@ export function numberReader(field: string): (data: Record<string, unknown>) => 
 /** Values of a field looked at to tell numbers from years. */
 const SAMPLE = 200;
 
+/** Whole numbers that read as epoch seconds (2001–2286) or milliseconds of those years. */
+const isEpochLike = (n: number) => Number.isInteger(n) && ((n >= 1e9 && n < 1e10) || (n >= 1e12 && n < 1e13));
+
 /**
  * Whether a line's horizontal field is drawn on a number axis rather than over time: it is typed as
  * a number, or untyped and holding numbers — unless every number is a whole year (a Year column is
- * time, drawn by year). A date-time field is always time.
+ * time, drawn by year), or, untyped, every one reads as epoch seconds or milliseconds. A date-time
+ * field is always time.
  */
 export function isNumberAxisField(records: Iterable<{ data: Record<string, unknown> }>, field: string, typing?: FieldTyping): boolean {
   const type = fieldTypeOf(typing, field);
@@ -45,6 +49,7 @@ export function isNumberAxisField(records: Iterable<{ data: Record<string, unkno
   const read = fieldReader(field);
   let seen = 0;
   let years = 0;
+  let epochs = 0;
   for (const r of records) {
     const v = read(r.data);
     if (isEmptyValue(v)) continue;
@@ -53,9 +58,11 @@ export function isNumberAxisField(records: Iterable<{ data: Record<string, unkno
     if (n === null) return false;
     seen++;
     if (isYear(n)) years++;
+    if (isEpochLike(n)) epochs++;
     if (seen >= SAMPLE) break;
   }
-  return seen > 0 ? years < seen : type === 'number';
+  if (seen === 0) return type === 'number';
+  return years < seen && (type === 'number' || epochs < seen);
 }
 
 /**
