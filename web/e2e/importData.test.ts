@@ -73,7 +73,7 @@ describe('Import Data', () => {
     const key = await next.getByTestId('ingest-key-full').innerText();
     await next.getByRole('button', { name: 'Copy ingest key' }).waitFor();
     await next.getByTestId('ingest-key-once').waitFor();
-    const created = ((await h.server.http('GET', '/api/admin/data-sources')).body as { name: string; ingestKeyHint: string }[]).find((d) => d.name === 'Seattle weather')!;
+    const created = ((await h.server.http('GET', '/api/data/sources')).body as { name: string; ingestKeyHint: string }[]).find((d) => d.name === 'Seattle weather')!;
     expect(created.ingestKeyHint).toBe(`${key.slice(0, 7)}…${key.slice(-4)}`);
     await h.shot('import-5-done');
 
