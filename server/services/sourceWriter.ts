@@ -11,6 +11,7 @@ import { checkRecords, isObject, type CheckedRecords, type Keying } from './reco
 import { effectiveRetentionWhy, enforceRetention, evictionFor, logEviction } from './retention';
 import { keyRotatedError } from './sourceCache';
 import { withSourceLock } from './sourceLock';
+import { metricsOf, secondsSince } from '../operations/metrics';
 import { planRecords, storeRecords, type RecordWrite } from './writeRecords';
 
 /**
@@ -62,16 +63,24 @@ interface WriterState {
   queues: Map<string, SourceQueue>;
   /** Flushes that wrote records, for tests and benchmarks (never timing). */
   flushes: number;
+  /** Called once no source's queue is draining (a stop waits for the writes under way). */
+  settled: (() => void)[];
 }
 const writers = new WeakMap<AppContext, WriterState>();
 const stateOf = (ctx: AppContext) => {
   let st = writers.get(ctx);
-  if (!st) writers.set(ctx, (st = { queues: new Map(), flushes: 0 }));
+  if (!st) writers.set(ctx, (st = { queues: new Map(), flushes: 0, settled: [] }));
   return st;
 };
 
 /** How many flushes have written records in this app (a test compares it with the request count). */
 export const flushCount = (ctx: AppContext) => stateOf(ctx).flushes;
+
+/** Resolves once every queued write of this app is stored and answered (a stop's last write lands whole). */
+export function writesSettled(ctx: AppContext): Promise<void> {
+  const st = stateOf(ctx);
+  return st.queues.size ? new Promise((resolve) => st.settled.push(resolve)) : Promise.resolve();
+}
 
 /**
  * The record id an append-only record of a request with an Idempotency-Key gets: derived from the
@@ -112,14 +121,19 @@ async function drain(ctx: AppContext, st: WriterState, id: string, q: SourceQueu
     while (n < q.pending.length && (n === 0 || records + q.pending[n].job.items.length <= FLUSH_RECORDS)) records += q.pending[n++].job.items.length;
     const batch = q.pending.splice(0, n);
     answered = batch.length;
+    const started = performance.now();
     try {
       await withSourceLock(ctx, id, () => flush(ctx, st, id, batch));
     } catch (e) {
       for (const b of batch) b.reject(e);
     }
+    const metrics = metricsOf(ctx);
+    metrics.flushDuration.observe(secondsSince(started));
+    metrics.flushRequests.observe(batch.length);
   }
   q.draining = false;
   if (st.queues.get(id) === q) st.queues.delete(id);
+  if (!st.queues.size) for (const done of st.settled.splice(0)) done();
 }
 
 interface Prepared {
@@ -138,6 +152,7 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
   }
   const known = new Set(ds.fields ?? []);
   const prepared: Prepared[] = [];
+  const rejected = () => prepared.reduce((n, p) => n + p.checked.rejections.length, 0);
   for (const q of batch) {
     try {
       // The guard's look-up may be cached (sourceCache): the key must still be the source's as read now.
@@ -186,6 +201,7 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
     const records = await storeRecords(ctx, ds, plan, revision, going?.freshIds);
     const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [removal.change, change] : change, prepared.flatMap((p) => p.checked.newFields));
     st.flushes++;
+    metricsOf(ctx).ingestRecords.inc({ outcome: 'accepted' }, writes.length);
     if (removal) {
       const beforeWrite = recordCount - (plan.fresh.length - (going?.freshIds.size ?? 0));
       ctx.events.emit('records.removed', { dataSourceId: id, sourceId: ds.sourceId, revision: removal.change.revision, total: beforeWrite, recordIds: removal.recordIds, all: false });
@@ -200,6 +216,7 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
       evicted = { removed: removedNow + more, recordIds: new Set([...(removal?.recordIds ?? []), ...(going?.freshIds ?? [])]), why: going?.why ?? effectiveRetentionWhy(ctx, ds) };
     }
   }
+  if (rejected()) metricsOf(ctx).ingestRecords.inc({ outcome: 'rejected' }, rejected());
   prepared.forEach((p, group) => {
     const c = counts.get(group) ?? { inserted: 0, updated: 0 };
     const primaryKey = 'primaryKey' in p.keying ? p.keying.primaryKey : '';
