@@ -23,6 +23,7 @@ async function main() {
   log.info(`database: ${db.mode} — ${db.reason}`);
   if (app.seeded) log.info('demo data seeded: data source "Support Tickets" and the published dashboard "Support Overview"');
   log.info(`listening on ${app.url}`);
+  if (app.metricsPort !== null) log.info(`metrics: http://${config.METRICS_HOST}:${app.metricsPort}/metrics`);
   // A generated token must be shown to be usable; one the operator set is a secret and stays out of logs.
   const token = config.ADMIN_TOKEN_DISABLED
     ? 'admin token turned off: people sign in with email and password'
@@ -30,7 +31,6 @@ async function main() {
   log.info(`admin console: ${app.url}/admin  (${token})`);
 
   stopOnSignals(app, log, { graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000, timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000 });
-  if (app.metricsPort !== null) log.info(`metrics: http://${config.METRICS_HOST}:${app.metricsPort}/metrics`);
   process.on('unhandledRejection', (e) => log.error('unhandled rejection', e));
 }
 

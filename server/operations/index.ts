@@ -111,12 +111,14 @@ export function startOperations(app: AppContext, redis: RedisClient | null): Ope
         if (closing) res.setHeader('connection', 'close');
         inFlight++;
         metrics.httpInFlight.inc();
-        res.once('close', () => {
+        // A request counts until its handler is done, even when the client hung up before (its write still lands).
+        const done = () => {
           inFlight--;
           metrics.httpInFlight.dec();
           finished(info, req, res, started);
           if (inFlight === 0) for (const w of waiters.splice(0)) w();
-        });
+        };
+        res.once('close', () => void (info.handling ? info.handling.then(done) : done()));
         runInRequest(info, () => {
           const path = pathOf(req.url);
           if (PROBES.has(path)) {
@@ -133,10 +135,13 @@ export function startOperations(app: AppContext, redis: RedisClient | null): Ope
     },
     routeNames() {
       return async (ctx: Context, next: Next) => {
+        const info = currentRequest();
+        let handled = () => {};
+        if (info) info.handling = new Promise<void>((resolve) => (handled = resolve));
         try {
           await next();
         } finally {
-          const info = currentRequest();
+          handled();
           if (info) {
             const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
             info.route = typeof matched === 'string' ? matched : ctx.path === '/api' || ctx.path.startsWith('/api/') ? 'unmatched' : 'web app';

@@ -9,6 +9,8 @@ export interface RequestInfo {
   route?: string;
   /** Who called: kind (admin token, session, API token, ingest key, anonymous) and a non-secret id. */
   caller?: { kind: string; id?: string };
+  /** Set while the app's handler runs: an answer cut short (the client hung up) is logged once it ends. */
+  handling?: Promise<void>;
 }
 
 const store = new AsyncLocalStorage<RequestInfo>();
