@@ -134,9 +134,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const port = (server.address() as { port: number }).port;
     const url = config.PUBLIC_URL ?? `http://localhost:${port}`;
     const requestsGraceMs = Math.max(1_000, (config.SHUTDOWN_TIMEOUT_SECONDS - config.SHUTDOWN_GRACE_SECONDS) * 1000 - 2_000);
-    const requests = { closeConnections: () => operations.closeConnections(), idle: () => operations.idle(), graceMs: requestsGraceMs };
-    // Last stopped, first pushed: after the requests, the group commit's writes settle before any service closes.
-    cleanups.push({ name: 'writes under way', run: () => writesSettled(ctx) });
+    const requests = { closeConnections: () => operations.closeConnections(), idle: () => operations.idle().then(() => writesSettled(ctx)), graceMs: requestsGraceMs };
     const close = (onStep?: (name: string) => void) => closeInOrder({ realtime, server, requests, services: [...cleanups].reverse() }, log, onStep);
     return { ctx, url, port, seeded, realtime, api, fieldTypes, operations, metricsPort, close };
   } catch (e) {

@@ -11,7 +11,7 @@ export interface ShutdownStep {
 export interface RequestsUnderWay {
   /** Answers from now on close their connection: keep-alive clients open their next one elsewhere. */
   closeConnections(): void;
-  /** Resolves once no request is being handled. */
+  /** Resolves once no request is being handled and the writes they queued are stored. */
   idle(): Promise<void>;
   /** How long they may take once the server stops listening; then their connections are cut. */
   graceMs: number;
@@ -19,12 +19,13 @@ export interface RequestsUnderWay {
 
 /**
  * The order a server stops in:
- * 1. Socket.IO closes its clients' connections (a clean close: browsers reconnect to the next
- *    process) — first, because the HTTP server's close waits for every upgraded socket;
- * 2. the HTTP server closes (io.close does it, else this step): no new connections, idle
- *    keep-alive ones end, requests under way finish (answers close their connection) within the
- *    requests' grace and are then cut;
- * 3. the writes under way (group commit) settle;
+ * 1. the HTTP server stops listening (new connections are refused; a proxy tries the next process);
+ * 2. the requests under way finish (their answers close their connection) within the requests'
+ *    grace, and are then cut; then the writes under way (group commit) settle — so their changes
+ *    still reach every viewer, here and through Redis on the other processes;
+ * 3. Socket.IO emits what is queued and closes its clients' connections (a clean close: browsers
+ *    reconnect to the next process), then the HTTP server's close completes (it waits for every
+ *    upgraded socket);
  * 4. the services, last started first: their flushes (activity log, view counts) and then the
  *    database close.
  * A failing step is logged and the next one still runs. `onStep` follows progress (the timeout names it).
@@ -36,11 +37,14 @@ export async function closeInOrder(
 ): Promise<void> {
   const steps: ShutdownStep[] = [];
   const { realtime, server, requests } = parts;
-  requests?.closeConnections();
   const graceMs = requests?.graceMs ?? REQUESTS_GRACE_MS;
-  if (realtime) steps.push({ name: 'Socket.IO', run: () => cutAfterGrace(server, graceMs, () => realtime.close()) });
-  if (server) steps.push({ name: 'HTTP server', run: () => cutAfterGrace(server, graceMs, () => closeHttp(server)) });
-  if (requests) steps.push({ name: 'requests under way', run: () => requests.idle() });
+  const closed = server ? closeHttp(server) : Promise.resolve();
+  if (requests) {
+    requests.closeConnections();
+    steps.push({ name: 'requests under way', run: () => cutAfterGrace(server, graceMs, () => requests.idle()) });
+  }
+  if (realtime) steps.push({ name: 'Socket.IO', run: () => realtime.close() });
+  if (server) steps.push({ name: 'HTTP server', run: () => cutAfterGrace(server, REQUESTS_GRACE_MS, () => closed) });
   steps.push(...parts.services);
   for (const step of steps) {
     onStep(step.name);
@@ -48,7 +52,7 @@ export async function closeInOrder(
   }
 }
 
-/** How long requests under way may take to finish once the server stops listening (when not told). */
+/** How long requests under way may take to finish once the server stops listening (when not told), and the last connections after Socket.IO closed. */
 const REQUESTS_GRACE_MS = 1_000;
 
 /** Runs a step that waits for the HTTP server to close; requests still under way after the grace are cut. */

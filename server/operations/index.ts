@@ -98,6 +98,7 @@ export function startOperations(app: AppContext, redis: RedisClient | null): Ope
     const fields = {
       method: req.method, route, status, durationMs: Math.round(seconds * 10_000) / 10,
       callerKind: info.caller?.kind ?? 'anonymous', ...(info.caller?.id ? { callerId: info.caller.id } : {}),
+      address: info.address ?? req.socket.remoteAddress,
     };
     runInRequest(info, () => (PROBES.has(route) ? log.debug('request', fields) : log.info('request', fields)));
   };
@@ -146,6 +147,7 @@ export function startOperations(app: AppContext, redis: RedisClient | null): Ope
             const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
             info.route = typeof matched === 'string' ? matched : ctx.path === '/api' || ctx.path.startsWith('/api/') ? 'unmatched' : 'web app';
             info.caller = callerOf(ctx);
+            info.address = ctx.ip;
           }
         }
       };

@@ -9,6 +9,8 @@ export interface RequestInfo {
   route?: string;
   /** Who called: kind (admin token, session, API token, ingest key, anonymous) and a non-secret id. */
   caller?: { kind: string; id?: string };
+  /** The client's address (behind TRUST_PROXY, the one the proxy appended to X-Forwarded-For). */
+  address?: string;
   /** Set while the app's handler runs: an answer cut short (the client hung up) is logged once it ends. */
   handling?: Promise<void>;
 }
