@@ -5,35 +5,35 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import mongoose from 'mongoose';
 import crypto from 'node:crypto';
-import type { Config } from './config';
-import type { AppContext } from './context';
-import { startDatabase } from './db/startDatabase';
-import { DomainEventBus } from './events';
-import { createLogger, type Logger } from './log';
-import { errorHandler, logKoaError } from './middleware/errors';
-import { createRateLimits } from './middleware/rateLimits';
-import { securityHeaders } from './middleware/securityHeaders';
-import { createModels } from './models';
+import type { Config } from './core/config';
+import type { AppContext } from './core/context';
+import { startDatabase } from './core/db/startDatabase';
+import { DomainEventBus } from './core/events';
+import { createLogger, type Logger } from './core/log';
+import { errorHandler, logKoaError } from './core/http/errorHandler';
+import { createRateLimits } from './access/rateLimits';
+import { securityHeaders } from './core/http/securityHeaders';
+import { createModels } from './core/models';
 import { attachRealtime, type Realtime } from './realtime';
-import { connectRedis, type RedisClient } from './redis';
+import { connectRedis, type RedisClient } from './core/redis';
 import { buildApiRouter, mountApi } from './routes';
-import { seedDemo } from './services/seedDemo';
-import { removeOrphanUploads } from './services/imports/importJobs';
-import { serveWebApp } from './static';
-import { compressResponses } from './compression';
-import { publicViewFastPath } from './viewCache/fastPath';
+import { seedDemo } from './demo/seedDemo';
+import { removeOrphanUploads } from './imports/importJobs';
+import { serveWebApp } from './core/http/static';
+import { compressResponses } from './core/http/compression';
+import { publicViewFastPath } from './publicView/viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
-import { startActivityLog } from './services/activityLog';
-import { startRetentionSweep } from './services/retention';
-import { startFieldTypes, type FieldTypesService } from './services/fieldTypes';
-import { embeddingHeaders } from './middleware/embeddingHeaders';
-import { clientAddressOf } from './clientAddress';
-import { closeInOrder, type ShutdownStep } from './shutdown';
-import { keyedHash } from './keyedHash';
-import { createAccounts } from './auth/accounts';
-import { createAccountModels } from './auth/models';
+import { startActivityLog } from './activity/activityLog';
+import { startRetentionSweep } from './records/writer/retention';
+import { startFieldTypes, type FieldTypesService } from './dataSources/fieldTypes';
+import { embeddingHeaders } from './sharing/embeddingHeaders';
+import { clientAddressOf } from './core/http/clientAddress';
+import { closeInOrder, type ShutdownStep } from './operations/shutdown';
+import { keyedHash } from './core/keyedHash';
+import { createAccounts } from './access/accounts/accounts';
+import { createAccountModels } from './access/accounts/models';
 import { startOperations, type Operations } from './operations';
-import { writesSettled } from './services/sourceWriter';
+import { writesSettled } from './records/writer/sourceWriter';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -51,7 +51,7 @@ export interface RunningApp {
   operations: Operations;
   /** The METRICS_PORT listener's port, when configured. */
   metricsPort: number | null;
-  /** Stops in order (server/shutdown): sockets, HTTP and the requests under way, then the services' flushes and the database. */
+  /** Stops in order (server/operations/shutdown): sockets, HTTP and the requests under way, then the services' flushes and the database. */
   close(onStep?: (name: string) => void): Promise<void>;
 }
 
@@ -88,7 +88,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
 
     const retention = startRetentionSweep(ctx);
     cleanups.push({ name: 'retention sweep', run: () => retention.close() });
-    // The type model follows the records as they arrive (server/services/fieldTypes).
+    // The type model follows the records as they arrive (server/dataSources/fieldTypes).
     const fieldTypes = startFieldTypes(ctx);
     cleanups.push({ name: 'field types', run: () => fieldTypes.close() });
 
@@ -120,7 +120,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const api = buildApiRouter(ctx, [zendesk.router]);
     for (const mw of mountApi(api)) koa.use(mw);
 
-    // Known public views are answered from memory before the Koa stack (server/viewCache/fastPath).
+    // Known public views are answered from memory before the Koa stack (server/publicView/viewCache/fastPath).
     const server = http.createServer(operations.observe(publicViewFastPath(ctx, koa.callback())));
     const realtime = await attachRealtime(server, ctx);
     operations.observeRealtime(realtime.io);

@@ -1,13 +1,13 @@
 import http from 'node:http';
 import type { Context, Middleware, Next } from 'koa';
-import type { AppContext } from '../context';
-import { safeEqual } from '../middleware/guards';
-import type { IngestState, PrincipalState } from '../middleware/guards';
-import type { RedisClient } from '../redis';
+import type { AppContext } from '../core/context';
+import { safeEqual } from '../access/guards';
+import type { IngestState, PrincipalState } from '../access/guards';
+import type { RedisClient } from '../core/redis';
 import type { RealtimeServer } from '../realtime';
 import { collectProcessMetrics, metricsOf } from './metrics';
 import { readiness } from './probes';
-import { currentRequest, requestIdFrom, runInRequest, type RequestInfo } from './requestContext';
+import { currentRequest, requestIdFrom, runInRequest, type RequestInfo } from '../core/http/requestContext';
 import { observeImports, observeSockets } from './observers';
 
 export { metricsOf, type Metrics } from './metrics';

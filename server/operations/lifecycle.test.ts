@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJongodb, type JongodbHandle } from '../db/jongodb';
+import { startJongodb, type JongodbHandle } from '../core/db/jongodb';
 import { eventually } from '../test/eventually';
 import { ADMIN_TOKEN } from '../test/harness';
 import { startServerProcess } from '../test/processes';

@@ -1,5 +1,5 @@
 import { Gauge } from 'prom-client';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import type { RealtimeServer } from '../realtime';
 import type { Metrics } from './metrics';
 

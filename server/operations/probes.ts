@@ -1,5 +1,5 @@
-import type { AppContext } from '../context';
-import type { RedisClient } from '../redis';
+import type { AppContext } from '../core/context';
+import type { RedisClient } from '../core/redis';
 
 /** How long a readiness check waits for the database or Redis to answer a ping. */
 const PING_TIMEOUT_MS = 2_000;

@@ -1,9 +1,9 @@
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type { Server } from 'socket.io';
-import type { AppContext } from '../context';
-import { connectRedis } from '../redis';
-import { startViewEventRelay } from './viewEventRelay';
-import { startAuthRelay } from './authRelay';
+import type { AppContext } from '../core/context';
+import { connectRedis } from '../core/redis';
+import { startViewEventRelay } from '../publicView/viewEventRelay';
+import { startAuthRelay } from '../access/sockets/authRelay';
 
 /**
  * With REDIS_URL: rooms shared across processes through Redis Streams (which also keeps the

@@ -3,22 +3,22 @@ import { Server } from 'socket.io';
 import {
   MAX_BYTES_PER_MESSAGE, MAX_RECORDS_PER_MESSAGE, rooms, type ClientToServerEvents, type ServerToClientEvents, type SocketData,
 } from '@common/realtime';
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import type { Role } from '@common/schemas/auth';
-import { attachAdminAccess, socketHasRole } from './adminAccess';
-import { dashboardsOnSource, loadPublishedDashboard, publicDashboardHead } from '../services/dashboards';
-import { emptyRoom, joinDashboard, leaveDashboard, moveRoom, releaseRooms } from './publicRooms';
+import { attachAdminAccess, socketHasRole } from '../access/sockets/adminAccess';
+import { dashboardsOnSource, loadPublishedDashboard, publicDashboardHead } from '../dashboards/dashboards';
+import { emptyRoom, joinDashboard, leaveDashboard, moveRoom, releaseRooms } from '../publicView/publicRooms';
 import { joinCluster } from './cluster';
-import { attachShareRooms } from './shareRooms';
-import { attachImportRooms } from './importRooms';
-import { attachActivityFeed } from './activityFeed';
-import { attachViewerCounts } from './viewerCounts';
-import { recheckRecoveredSessions } from './recoveryCheck';
-import { presentPublicSummary } from '../presenters';
-import type { DashboardDoc, DataSourceDoc } from '../models';
-import { findDataSource } from '../services/dataSources';
+import { attachShareRooms } from '../sharing/shareRooms';
+import { attachImportRooms } from '../imports/importRooms';
+import { attachActivityFeed } from '../activity/activityFeed';
+import { attachViewerCounts } from '../publicView/viewerCounts';
+import { recheckRecoveredSessions } from '../access/sockets/recoveryCheck';
+import { presentPublicSummary } from '../core/presenters';
+import type { DashboardDoc, DataSourceDoc } from '../core/models';
+import { findDataSource } from '../dataSources/dataSources';
 import { canonicalObjectId } from '@common/ids';
-import { TEAM, mayHold, teamOf } from './roomAccess';
+import { TEAM, mayHold, teamOf } from '../access/sockets/roomAccess';
 import { mayFollowSource } from '../access/policy';
 import { metricsOf, secondsSince } from '../operations/metrics';
 
@@ -266,7 +266,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       off.forEach((fn) => fn());
       await queue;
       // Every client's connection ends (browsers reconnect to the next process), then io.close
-      // closes the HTTP server too, waiting for its requests under way (server/shutdown cuts them after a grace).
+      // closes the HTTP server too, waiting for its requests under way (server/operations/shutdown cuts them after a grace).
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await redis?.close();
     },

@@ -1,7 +1,7 @@
 import { startApp, type RunningApp } from '../app';
-import { loadConfig } from '../config';
-import { createLogger, type Logger } from '../log';
-import { viewCacheOf } from '../viewCache';
+import { loadConfig } from '../core/config';
+import { createLogger, type Logger } from '../core/log';
+import { viewCacheOf } from '../publicView/viewCache';
 import { TEST_ENGINE } from './engine';
 
 export { TEST_ENGINE };

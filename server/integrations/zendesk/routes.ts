@@ -2,10 +2,10 @@ import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { CreateIntegration, IntegrationSettings, StartSync, ZendeskOAuthConfig } from '@common/schemas/integration';
-import { validate } from '../../middleware/validate';
-import { canonicalParams } from '../../middleware/params';
+import { validate } from '../../core/http/validate';
+import { canonicalParams } from '../../core/http/params';
 import { ObjectIdParam } from '@common/ids';
-import { resourceRouter } from '../../routes/router';
+import { resourceRouter } from '../../core/http/router';
 import { callbackPage, serverOrigin } from './oauth';
 import type { ZendeskRuntime } from './runtime';
 import {

@@ -1,0 +1,28 @@
+import crypto from 'node:crypto';
+import type { AppContext } from '../../core/context';
+import type { RedisClient } from '../../core/redis';
+import type { Revocation } from '../accounts/accounts';
+
+/** The Redis pub/sub channel that carries ended sessions and tokens between processes. */
+export const AUTH_EVENTS_CHANNEL = 'livedash:auth-revocations';
+
+/**
+ * Makes a revocation immediate in every process: each local `auth.revoked` is published, and the
+ * others' are emitted here (so their cached sessions and tokens go and their sockets close).
+ */
+export async function startAuthRelay(ctx: AppContext, pub: RedisClient, sub: RedisClient): Promise<() => void> {
+  const origin = crypto.randomUUID();
+  await sub.subscribe(AUTH_EVENTS_CHANNEL, (raw) => {
+    let m: { origin: string; revocation: Revocation };
+    try {
+      m = JSON.parse(raw) as typeof m;
+    } catch {
+      return;
+    }
+    if (m.origin !== origin) ctx.events.emit('auth.revoked', { ...m.revocation, relayed: true });
+  });
+  return ctx.events.on('auth.revoked', (revocation) => {
+    if (revocation.relayed) return;
+    pub.publish(AUTH_EVENTS_CHANNEL, JSON.stringify({ origin, revocation })).catch((e) => ctx.log.error('auth relay: could not publish a revocation', e));
+  });
+}
