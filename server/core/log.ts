@@ -16,9 +16,7 @@ export interface Logger {
   error(msg: string, err?: unknown): void;
 }
 
-const LEVEL_NAMES: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
-/** Keys a text line shows in its own place, not as `key=value`. */
-const FRAME = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'err', 'reqId']);
+const LEVEL_NUMBERS = { debug: 20, info: 30, warn: 40, error: 50, silent: Infinity } as const;
 
 const show = (v: unknown) => {
   if (typeof v === 'string') return /^[^\s"=]+$/.test(v) ? v : JSON.stringify(v);
@@ -26,50 +24,74 @@ const show = (v: unknown) => {
 };
 
 /**
- * One pino line as readable text: `time level [request id] message key=value…`, an error's stack
- * after a dash — the terminal's format, as the server printed it before JSON logs existed.
+ * stdout, shared by every logger of the process and written asynchronously: while one write is
+ * under way the next lines gather and go in one (a storm of requests is not a storm of syscalls).
+ * What is still buffered at exit is written synchronously then.
  */
-export function textLine(line: string): string {
-  let o: Record<string, unknown>;
-  try {
-    o = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return line;
+let stdout: ReturnType<typeof pino.destination> | null = null;
+function sharedStdout() {
+  if (!stdout) {
+    const dest = pino.destination({ dest: 1, sync: false });
+    process.once('exit', () => {
+      try {
+        dest.flushSync();
+      } catch {
+        // stdout already closed: nothing more can be said
+      }
+    });
+    stdout = dest;
   }
-  const level = (LEVEL_NAMES[o.level as number] ?? String(o.level)).padEnd(5);
-  const time = typeof o.time === 'number' ? new Date(o.time).toISOString() : String(o.time);
-  const req = o.reqId ? ` [${String(o.reqId)}]` : '';
-  const extra = Object.entries(o).filter(([k]) => !FRAME.has(k)).map(([k, v]) => ` ${k}=${show(v)}`).join('');
-  const err = o.err as { stack?: string; message?: string } | string | undefined;
-  const detail = err === undefined ? '' : ` — ${typeof err === 'string' ? err : (err.stack ?? err.message ?? JSON.stringify(err))}`;
-  return `${time} ${level}${req} ${String(o.msg ?? '')}${extra}${detail}\n`;
-}
-
-/** A stream that writes pino's lines to stdout, as text or JSON. */
-function destination(format: LogFormat): { write(line: string): void } {
-  if (format === 'json') return pino.destination({ dest: 1, sync: true });
-  return { write: (line) => void process.stdout.write(textLine(line)) };
+  return stdout;
 }
 
 /**
- * The server's logger: pino, one JSON object per line under LOG_FORMAT=json (`level`, `time`,
- * `msg`, …), readable text otherwise. A line written while a request is handled carries its id
+ * One line of readable text: `time level [request id] message key=value…`, an error's stack after
+ * a dash — the terminal's format, as the server printed it before JSON logs existed.
+ */
+export function textLine(level: Exclude<LogLevel, 'silent'>, msg: string, fields: LogFields | undefined, reqId: string | undefined, err?: unknown): string {
+  const req = reqId ? ` [${reqId}]` : '';
+  let extra = '';
+  if (fields) for (const k in fields) extra += ` ${k}=${show(fields[k])}`;
+  const detail = err === undefined ? '' : ` — ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
+  return `${new Date().toISOString()} ${level.padEnd(5)}${req} ${msg}${extra}${detail}\n`;
+}
+
+/** Readable text, formatted directly (no JSON in between). */
+function textLogger(level: LogLevel): Logger {
+  const min = LEVEL_NUMBERS[level];
+  const out = sharedStdout();
+  const line = (l: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields, err?: unknown) => {
+    if (LEVEL_NUMBERS[l] < min) return;
+    out.write(textLine(l, msg, fields, currentRequest()?.id, err));
+  };
+  return {
+    debug: (msg, fields) => line('debug', msg, fields),
+    info: (msg, fields) => line('info', msg, fields),
+    warn: (msg, fields) => line('warn', msg, fields),
+    error: (msg, err) => line('error', msg, undefined, err),
+  };
+}
+
+/**
+ * The server's logger: readable text by default; under LOG_FORMAT=json pino, one JSON object per
+ * line (`level`, `time`, `msg`, …). A line written while a request is handled carries its id
  * (`reqId`), wherever in the code it was written.
  */
 export function createLogger(level: LogLevel, format: LogFormat = 'text'): Logger {
+  if (format === 'text') return textLogger(level);
   const base: Pino = pino(
     {
       level,
       base: undefined,
       messageKey: 'msg',
-      timestamp: format === 'json' ? pino.stdTimeFunctions.isoTime : pino.stdTimeFunctions.epochTime,
-      formatters: { level: (label, number) => (format === 'json' ? { level: label } : { level: number }) },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
       mixin: () => {
         const req = currentRequest();
         return req ? { reqId: req.id } : {};
       },
     },
-    destination(format),
+    sharedStdout(),
   );
   return {
     debug: (msg, fields) => base.debug(fields ?? {}, msg),

@@ -26,10 +26,14 @@ export const runInRequest = <T>(info: RequestInfo, fn: () => T): T => store.run(
 /** A caller's id is kept when it is short and plain (no spaces, quotes or control characters to forge log lines). */
 const SANE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** The request id: the caller's X-Request-Id when sane, else a new random one. */
+/** This process's part of the ids it makes (random per start), then a counter: unique without a random draw per request. */
+const PROCESS_PREFIX = crypto.randomBytes(6).toString('base64url');
+let made = 0;
+
+/** The request id: the caller's X-Request-Id when sane, else a new one. */
 export function requestIdFrom(header: string | string[] | undefined): string {
   const given = Array.isArray(header) ? header[0] : header;
-  return given && SANE_ID.test(given) ? given : crypto.randomBytes(9).toString('base64url');
+  return given && SANE_ID.test(given) ? given : `${PROCESS_PREFIX}-${(++made).toString(36)}`;
 }
 
 /** Names the route (its template) and, when known, the caller of the request being handled. */
