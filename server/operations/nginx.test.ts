@@ -139,6 +139,8 @@ describe.skipIf(!present)('two processes behind nginx', () => {
     expect(status).toBe(200);
     const line = await eventually(() => procs.map((p) => p.log()).join('\n').split('\n').find((l) => l.includes('[through-nginx-1]')) ?? null);
     expect(line).toContain('address=127.0.0.2');
+    // Each process is ready: its database and the shared Redis answer.
+    for (const p of procs) expect(await (await fetch(`${p.url}/readyz`)).json()).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });
   });
 
   it('a viewer on one process receives a write made through the other', async () => {
