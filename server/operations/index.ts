@@ -62,7 +62,8 @@ export function startOperations(app: AppContext, redis: RedisClient | null): Ope
   observeImports(app, metrics);
   let draining = false;
   let closing = false;
-  let inFlight = 0;
+  /** The requests being handled: those not yet answered are told to close their connection when the stop begins. */
+  const underWay = new Set<http.ServerResponse>();
   let waiters: (() => void)[] = [];
   let metricsServer: http.Server | null = null;
 
@@ -110,14 +111,14 @@ export function startOperations(app: AppContext, redis: RedisClient | null): Ope
         const started = performance.now();
         res.setHeader('x-request-id', info.id);
         if (closing) res.setHeader('connection', 'close');
-        inFlight++;
+        underWay.add(res);
         metrics.httpInFlight.inc();
         // A request counts until its handler is done, even when the client hung up before (its write still lands).
         const done = () => {
-          inFlight--;
+          underWay.delete(res);
           metrics.httpInFlight.dec();
           finished(info, req, res, started);
-          if (inFlight === 0) for (const w of waiters.splice(0)) w();
+          if (!underWay.size) for (const w of waiters.splice(0)) w();
         };
         res.once('close', () => void (info.handling ? info.handling.then(done) : done()));
         runInRequest(info, () => {
@@ -163,9 +164,11 @@ export function startOperations(app: AppContext, redis: RedisClient | null): Ope
     },
     closeConnections() {
       closing = true;
+      // Node keeps a connection alive after the server's close when its answer says so: say otherwise.
+      for (const res of underWay) if (!res.headersSent) res.setHeader('connection', 'close');
     },
     idle() {
-      return inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve));
+      return !underWay.size ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve));
     },
     async listenMetrics() {
       if (config.METRICS_PORT === undefined) return null;
