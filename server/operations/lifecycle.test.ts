@@ -123,3 +123,16 @@ describe('SIGTERM during a burst of writes', () => {
     expect(server.log()).toMatch(/stopped in \d+ ms/);
   }, 60_000);
 });
+
+describe('a second signal', () => {
+  it('exits at once, without waiting for the grace', async () => {
+    const server = await startServerProcess({ MONGODB_URI: engine.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0', SHUTDOWN_GRACE_SECONDS: '60' });
+    const exited = exitOf(server.child);
+    server.child.kill('SIGTERM');
+    await eventually(() => server.log().includes('SIGTERM: shutting down'));
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+    server.child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(server.log()).toContain('second signal (SIGINT): exiting now');
+  }, 60_000);
+});

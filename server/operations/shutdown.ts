@@ -89,7 +89,7 @@ export function stopOnSignals(app: Stoppable, log: Logger, opts: { graceMs: numb
   let step = 'grace';
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) {
-      log.warn(`${signal} again: exiting now, without finishing the stop (stuck at: ${step})`);
+      log.warn(`second signal (${signal}): exiting now, without finishing the stop (it was at: ${step})`);
       process.exit(signal === 'SIGINT' ? 130 : 143);
     }
     stopping = true;
