@@ -20,7 +20,7 @@ import { findDataSource } from '../dataSources/dataSources';
 import { canonicalObjectId } from '@common/ids';
 import { TEAM, mayHold, teamOf } from '../access/sockets/roomAccess';
 import { mayFollowSource } from '../access/policy';
-import { metricsOf, secondsSince } from '../operations/metrics';
+import { metricsOf, secondsSince } from '../core/metrics';
 
 /** How long a disconnected viewer's missed packets are kept for it. */
 export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { AppContext } from '../../core/context';
 import { staticSecurityHeaders } from '../../core/http/securityHeaders';
 import { viewCacheOf } from './registry';
-import { metricsOf } from '../../operations/metrics';
+import { metricsOf } from '../../core/metrics';
 import { routeIs } from '../../core/http/requestContext';
 import { matchesEtag, SHARE_VIEW_HEADERS } from './send';
 import type { Encoding } from './servedView';

@@ -16,7 +16,7 @@ import { ServedView } from './servedView';
 import { SourceView } from './sourceView';
 import { isLive, ShareLinkCache, type CachedLink } from './shareLinks';
 import { LockedLinks } from './lockedLinks';
-import { metricsOf } from '../../operations/metrics';
+import { metricsOf } from '../../core/metrics';
 
 /** The domain events that change a public or share view; the cache listens to these (locally and from Redis). */
 export const VIEW_EVENTS = ['records.upserted', 'records.removed', 'datasource.changed', 'datasource.removed', 'dashboard.changed', 'dashboard.removed', 'shareLink.revoked'] as const;

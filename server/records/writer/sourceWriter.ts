@@ -11,7 +11,7 @@ import { checkRecords, isObject, type CheckedRecords, type Keying } from '../man
 import { effectiveRetentionWhy, enforceRetention, evictionFor, logEviction } from './retention';
 import { keyRotatedError } from '../../dataSources/sourceCache';
 import { withSourceLock } from './sourceLock';
-import { metricsOf, secondsSince } from '../../operations/metrics';
+import { metricsOf, secondsSince } from '../../core/metrics';
 import { planRecords, storeRecords, type RecordWrite } from './writeRecords';
 
 /**

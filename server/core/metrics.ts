@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { AppContext } from '../core/context';
+import type { AppContext } from './context';
 
 /**
  * The metrics of one app (its own registry: tests run several apps in one process). Every label
