@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboard, buildSource, type BuiltSource } from '../test/factories';
-import { startTestServer, type TestServer } from '../test/harness';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
+import type { ImportPreviewDto } from '@common/schemas/imports';
 import { freePort } from '../test/processes';
 import { eventually } from '../test/eventually';
 import { join, openSocket } from '../test/sockets';
@@ -97,6 +98,19 @@ describe('GET /metrics', () => {
     expect(sum(all, 'process_cpu_seconds_total')).toBeGreaterThan(0);
     expect(sum(all, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
     viewer.disconnect();
+  });
+
+  it('counts Import Data rows, read and written', async () => {
+    const up = await fetch(`${s.url}/api/admin/imports?fileName=tiny.csv`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/octet-stream' }, body: 'city,n\nOslo,1\nLima,2\nPune,3\n' });
+    const preview = (await up.json()) as ImportPreviewDto;
+    expect(up.status).toBe(201);
+    const plan = { settings: preview.settings, columns: preview.columns.map((c) => ({ name: c.name, field: c.name, type: c.type })), target: { kind: 'new', name: 'Cities' }, key: null, mode: 'append' };
+    expect((await s.http('POST', `/api/admin/imports/${preview.id}/run`, { body: plan })).status).toBe(202);
+    await eventually(async () => {
+      const all = samples((await scrape()).text);
+      expect(sum(all, 'livedash_import_rows_total', { outcome: 'read' })).toBe(3);
+      expect(sum(all, 'livedash_import_rows_total', { outcome: 'written' })).toBe(3);
+    }, { timeout: 15_000 });
   });
 
   it('passes `promtool check metrics`', async () => {
