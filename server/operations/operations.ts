@@ -56,7 +56,8 @@ function callerOf(ctx: Context): RequestInfo['caller'] {
 export function startOperations(app: AppContext, redis: RedisClient | null): Operations {
   const { config, log } = app;
   const metrics = metricsOf(app);
-  collectProcessMetrics(metrics);
+  // The process metrics run monitors of their own (event-loop delay, GC): only where someone reads them.
+  if (config.METRICS_TOKEN || config.METRICS_PORT !== undefined) collectProcessMetrics(metrics);
   observeImports(app, metrics);
   let draining = false;
   let closing = false;
