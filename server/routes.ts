@@ -1,24 +1,17 @@
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from './core/context';
-import { ApiError } from './core/errors';
-import { dashboardsRouter } from './dashboards/dashboardsRoutes';
-import { dataSourcesRouter } from './dataSources/dataSourcesRoutes';
-import { healthRouter } from './operations/healthRoutes';
-import { ingestRouter } from './records/ingest/ingestRoutes';
-import { sourceRecordsRouter } from './records/manage/sourceRecordsRoutes';
-import { publicDashboardsRouter } from './publicView/publicDashboardsRoutes';
-import { shareLinksRouter } from './sharing/shareLinksRoutes';
-import { activityRouter } from './activity/activityRoutes';
-import { analyticsRouter } from './publicView/analyticsRoutes';
-import { embeddingRouter } from './sharing/embeddingRoutes';
-import { engineRouter } from './operations/engineRoutes';
-import { manageRecordsRouter } from './records/manage/manageRoutes';
-import { openApiRouter } from './core/http/openapi';
-import { authRouter } from './access/accounts/authRoutes';
-import { usersRouter } from './access/accounts/usersRoutes';
-import { importsRouter } from './imports/importsRoutes';
+import type { AppContext } from './core';
+import { ApiError, openApiDocument } from './core';
+import { dashboardsRouter } from './dashboards';
+import { dataSourcesRouter } from './dataSources';
+import { healthRouter, engineRouter } from './operations';
+import { ingestRouter, sourceRecordsRouter, manageRecordsRouter } from './records';
+import { publicDashboardsRouter, analyticsRouter } from './publicView';
+import { shareLinksRouter, embeddingRouter } from './sharing';
+import { activityRouter } from './activity';
+import { resourceRouter, authRouter, usersRouter } from './access';
+import { importsRouter } from './imports';
 
 /** Every REST route under /api, each resource router declaring its own routes' audiences. */
 export function buildApiRouter(app: AppContext, extra: Router[]): Router {
@@ -50,4 +43,16 @@ export function mountApi(api: Router): Middleware[] {
     }
   };
   return [shapeMisses, api.routes() as Middleware, api.allowedMethods() as Middleware];
+}
+
+/** GET /api/openapi.json: public (it lists routes and shapes, never a secret); built once, when first asked, from the whole API router. */
+export function openApiRouter(app: AppContext, api: () => Router): Router {
+  const { router, auth } = resourceRouter(app);
+  let doc: ReturnType<typeof openApiDocument> | null = null;
+  router.get('/openapi.json', auth.public(), async (ctx) => {
+    doc ??= openApiDocument(api(), app.config.PUBLIC_URL);
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = doc;
+  });
+  return router;
 }

@@ -2,20 +2,19 @@ import crypto from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
 import type { Role } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from '../core/context';
-import { ApiError, ForbiddenError, InvalidAdminTokenError } from '../core/errors';
+import type { AppContext, Audience, IngestCredential, IngestState, PrincipalState } from '../core';
+import { ApiError, ForbiddenError, InvalidAdminTokenError, findSourceByIngestKey, activityHandle } from '../core';
 import { askerOf, hasRole, type Asker } from './policy';
-import type { IngestCredential } from '../records/ingest/ingestRecords';
-import { findSourceByIngestKey } from '../dataSources/dataSources';
-import { API_TOKEN_PREFIX, sessionEndedError, type Principal } from './accounts/accounts';
+import { API_TOKEN_PREFIX, sessionEndedError, type Principal, accountsHandle } from './accounts/accounts';
 import { isCrossSite, readSessionCookie, setSessionCookie } from './accounts/cookies';
 import { failedCredentials } from './failedCredentials';
+import { rateLimitsHandle } from './rateLimits';
 
 /**
  * Who may call a route: anyone; the admin or a data source's ingest key; or a signed-in role —
  * viewer (any role), editor (editor or admin), admin (admin only; the admin token counts as admin).
  */
-export type Audience = 'public' | 'ingest' | 'viewer' | 'editor' | 'admin';
+export type { Audience } from '../core';
 
 /** The first middleware of every route: it declares the route's audience and enforces it. */
 export type Guard = Middleware & { readonly audience: Audience };
@@ -39,15 +38,7 @@ export function isAdminToken(token: string | null, adminToken: string): boolean 
   return token !== null && safeEqual(token, adminToken);
 }
 
-/** What an ingest route knows about its caller once the guard let it through. */
-export interface IngestState {
-  ingestCredential: IngestCredential;
-}
-
-/** What a signed-in route knows about its caller once the guard let it through. */
-export interface PrincipalState {
-  principal: Principal;
-}
+export type { IngestState, PrincipalState } from '../core';
 
 export const principalOf = (ctx: Context): Principal | null => (ctx.state as Partial<PrincipalState>).principal ?? null;
 
@@ -66,7 +57,7 @@ export async function resolvePrincipal(app: AppContext, ctx: Context): Promise<P
   if (token) {
     if (!app.config.ADMIN_TOKEN_DISABLED && isAdminToken(token, app.adminToken)) return { via: 'adminToken', role: 'admin', user: null, credentialHash: null };
     if (token.startsWith(API_TOKEN_PREFIX)) {
-      const p = await app.accounts.lookupApiToken(token);
+      const p = await accountsHandle.of(app).lookupApiToken(token);
       if (!p) throw new ApiError(401, ErrorCode.invalidApiToken, 'This personal API token is unknown, revoked or expired');
       return p;
     }
@@ -74,7 +65,7 @@ export async function resolvePrincipal(app: AppContext, ctx: Context): Promise<P
   }
   const session = readSessionCookie(ctx.get('cookie'));
   if (!session) return null;
-  const p = await app.accounts.lookupSession(session);
+  const p = await accountsHandle.of(app).lookupSession(session);
   if (!p) {
     setSessionCookie(ctx, app.config, '', 0);
     throw sessionEndedError();
@@ -89,11 +80,11 @@ export async function resolvePrincipal(app: AppContext, ctx: Context): Promise<P
  * A write authenticated by the session cookie must come from our own site (403 otherwise).
  */
 export function createGuards(app: AppContext) {
-  const { limits } = app;
+  const limits = rateLimitsHandle.of(app);
   const failures = failedCredentials(limits);
   const credentialFailed = async (ctx: Context, credential: string | null, error: unknown) => {
     if (credential !== null && error instanceof ApiError && error.status === 401 && error.code !== ErrorCode.sessionEnded) {
-      app.activity.signInFailed(ctx, error.code === ErrorCode.invalidIngestCredential ? 'ingest' : 'admin');
+      activityHandle.of(app).signInFailed(ctx, error.code === ErrorCode.invalidIngestCredential ? 'ingest' : 'admin');
       await failures.failed(ctx.ip, credential);
     }
     throw error;
@@ -112,7 +103,7 @@ export function createGuards(app: AppContext) {
       }
       if (!hasRole(askerOf(principal), needed)) throw ForbiddenError(`This needs the ${needed} role; you are signed in as ${describeAs(principal)}`);
       (ctx.state as PrincipalState).principal = principal;
-      app.activity.identify(principal);
+      activityHandle.of(app).identify(principal);
       return next();
     });
 
@@ -148,12 +139,12 @@ export function createGuards(app: AppContext) {
         let state: IngestCredential | null = null;
         if (fromHeader !== null && !app.config.ADMIN_TOKEN_DISABLED && isAdminToken(credential, app.adminToken)) {
           state = { admin: true };
-          app.activity.identify({ via: 'adminToken', role: 'admin', user: null, credentialHash: null });
+          activityHandle.of(app).identify({ via: 'adminToken', role: 'admin', user: null, credentialHash: null });
         } else if (credential.startsWith(API_TOKEN_PREFIX)) {
-          const p = fromHeader !== null ? await app.accounts.lookupApiToken(credential) : null;
+          const p = fromHeader !== null ? await accountsHandle.of(app).lookupApiToken(credential) : null;
           if (p && hasRole(askerOf(p), 'admin')) {
             state = { admin: true };
-            app.activity.identify(p);
+            activityHandle.of(app).identify(p);
           }
         } else {
           const source = await findSourceByIngestKey(app, credential);

@@ -1,10 +1,8 @@
+import { AppHandle, ApiError } from '../core';
 import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ErrorCode } from '@common/schemas/errors';
-import type { Config } from '../core/config';
-import { ApiError } from '../core/errors';
-import type { KeyedHash } from '../core/keyedHash';
-import type { RedisClient } from '../core/redis';
+import type { Config, KeyedHash, RedisClient } from '../core';
 
 /** One named limit: so many points per window per key (an address or a credential). */
 export class Limit {
@@ -91,6 +89,9 @@ function describeWindow(seconds: number): string {
   if (seconds % 60 === 0) return seconds === 60 ? 'minute' : `${seconds / 60} minutes`;
   return `${seconds} seconds`;
 }
+
+/** This app's rate limits, set at start-up. */
+export const rateLimitsHandle = new AppHandle<RateLimits>('the rate limits');
 
 export interface RateLimits {
   /** Wrong passwords and distinct wrong bearer credentials, per client address (a guesser trying many). */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntryDto } from '@common/schemas/activity';
 import { ADMIN_TOKEN, capturedLog, startTestServer, type TestServer } from '../test/harness';
+import { activityHandle } from '../core/activity';
 
 let s: TestServer;
 const { log, lines } = capturedLog();
@@ -13,7 +14,7 @@ afterAll(() => s.close());
 describe('the activity log under sustained ingest', () => {
   it('summarises ingest per source, credential and minute; its queue stays bounded and nothing is dropped', async () => {
     const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Metrics', appendOnly: true, retention: { maxRecords: 20 } } })).body;
-    const activity = s.app.ctx.activity;
+    const activity = activityHandle.of(s.app.ctx);
     let most = 0;
     const send = (n: number) =>
       s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { token: n % 3 ? ds.ingestKey : ADMIN_TOKEN, body: n % 10 === 9 ? [{ n }, 'not a record'] : { n } });
@@ -39,7 +40,7 @@ describe('the activity log under sustained ingest', () => {
   }, 60_000);
 
   it('drops what does not fit in its queue, counts it and says so once', async () => {
-    const activity = s.app.ctx.activity;
+    const activity = activityHandle.of(s.app.ctx);
     const before = activity.dropped();
     for (let i = 0; i < 20; i++) activity.record({ kind: 'test.flood', category: 'admin', summary: `flood ${i}` });
     expect(activity.queued()).toBeLessThanOrEqual(5);

@@ -1,53 +1,12 @@
+import type { AppContext, DataSourceDoc, IngestState } from '../core';
+import { actorOf, type ActivityInput, type ActivityLog, type Actor, activityModel, type ActivityEntryDoc, cachedSource } from '../core';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import mongoose, { type Connection, type Model } from 'mongoose';
-import type { Context, Middleware } from 'koa';
-import type { ActivityEntryDto, ActivityQuery } from '@common/schemas/activity';
-import type { Config } from '../core/config';
-import type { DomainEventBus } from '../core/events';
-import type { Logger } from '../core/log';
-import { activityModel, type ActivityEntryDoc } from '../core/models/activityEntry';
-import type { DataSourceDoc } from '../core/models';
-import type { IngestState } from '../access/guards';
+import mongoose, { type Model } from 'mongoose';
+import type { Context } from 'koa';
+import type { ActivityEntryDto } from '@common/schemas/activity';
 import { presentActivity } from './presentActivity';
 import { ROUTE_ACTIVITY } from './activityMeanings';
-import { cachedSource } from '../dataSources/sourceCache';
-import { MinuteSummaries, type MinuteCounts, type SummaryHead } from '../publicView/minuteSummaries';
-import type { Principal } from '../access/accounts/accounts';
-
-type Optional = 'address' | 'objectType' | 'objectId' | 'objectName' | 'credential' | 'keyHint' | 'details' | 'actor' | 'userId';
-export type ActivityInput = Omit<ActivityEntryDto, 'id' | 'at' | Optional> & Partial<Pick<ActivityEntryDto, Optional>>;
-
-/** Who acts in a request: the person (name or email), "admin token", or an ingest key. */
-interface Actor {
-  actor: string;
-  userId: string | null;
-  credential: NonNullable<ActivityEntryDto['credential']>;
-}
-
-export const actorOf = (p: Principal): Actor =>
-  p.user
-    ? { actor: p.user.name || p.user.email, userId: p.user.id, credential: p.via === 'apiToken' ? 'apiToken' : 'session' }
-    : { actor: 'admin token', userId: null, credential: 'admin' };
-
-export interface ActivityLog {
-  /** Adds an entry (written in batches) and announces it at once. */
-  record(input: ActivityInput): void;
-  /** Adds counts to the minute's summary of this kind and object (frequent events: one entry per minute, announced as it is written). */
-  countPerMinute(head: Omit<ActivityInput, 'summary'>, counts: MinuteCounts): void;
-  /** Names the person (or the admin token) acting in the current request; later entries of the request carry it. */
-  identify(principal: Principal): void;
-  /** A credential was refused (one call in the route guards). */
-  signInFailed(ctx: Context, audience: string): void;
-  /** Mounted before the API: logs successful admin actions and every ingest, with the caller's address. */
-  middleware(): Middleware;
-  list(query: ActivityQuery): Promise<ActivityEntryDto[]>;
-  flush(): Promise<void>;
-  close(): Promise<void>;
-  /** Entries and per-minute summaries waiting to be written (with the summaries of this minute, at most ACTIVITY_MAX_QUEUED are held). */
-  queued(): number;
-  /** Entries dropped since start because the queue was full. */
-  dropped(): number;
-}
+import { MinuteSummaries, type MinuteCounts, type SummaryHead } from './minuteSummaries';
 
 /** How long entries wait to be written together, and the most written at once. */
 const FLUSH_MS = 250;
@@ -66,7 +25,7 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
  * client address; kept ACTIVITY_RETENTION_DAYS by a TTL index. Secrets never enter it: requests are
  * described by their route, the names of the fields they changed and counts, never by their bodies.
  */
-export async function startActivityLog(app: { conn: Connection; config: Config; log: Logger; events: DomainEventBus }): Promise<ActivityLog> {
+export async function startActivityLog(app: AppContext): Promise<ActivityLog> {
   const model: Model<ActivityEntryDoc> = await activityModel(app.conn, app.config.ACTIVITY_RETENTION_DAYS, (m, e) => app.log.error(m, e));
   const request = new AsyncLocalStorage<{ address: string | null; actor?: Actor }>();
   // The queue is bounded: entries (and open ingest summaries) past ACTIVITY_MAX_QUEUED are dropped,

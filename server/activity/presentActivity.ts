@@ -1,6 +1,6 @@
 import type { ActivityEntryDto } from '@common/schemas/activity';
-import type { ActivityEntryDoc } from '../core/models/activityEntry';
-import { summaryText } from '../publicView/minuteSummaries';
+import type { ActivityEntryDoc } from '../core';
+import { summaryText } from './minuteSummaries';
 
 /** An activity entry as the console and the CSV show it. */
 export function presentActivity(d: ActivityEntryDoc): ActivityEntryDto {

@@ -6,7 +6,7 @@ import type { IntegrationDto } from '@common/schemas/integration';
 import type { ShareLinkDto } from '@common/schemas/shareLink';
 import type { ActivityEntryDto } from '@common/schemas/activity';
 import type { ImportProgressDto } from '@common/schemas/imports';
-import type { Revocation } from '../access/accounts/accounts';
+import type { Revocation } from './principal';
 import type { SyncCompletedEvent, SyncFailedEvent, SyncProgressEvent } from '@common/realtime';
 
 /** What services announce after a successful write. Realtime turns these into room emits. */

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { AppContext } from './context';
+import { AppHandle, type AppContext } from './context';
 
 /**
  * The metrics of one app (its own registry: tests run several apps in one process). Every label
@@ -43,14 +43,10 @@ export function createMetrics(): Metrics {
   };
 }
 
-const byApp = new WeakMap<AppContext, Metrics>();
+const metrics = new AppHandle<Metrics>('the metrics', () => createMetrics());
 
 /** The app's metrics (made on first use: a service never checks whether metrics are on). */
-export function metricsOf(app: AppContext): Metrics {
-  let m = byApp.get(app);
-  if (!m) byApp.set(app, (m = createMetrics()));
-  return m;
-}
+export const metricsOf = (app: AppContext): Metrics => metrics.of(app);
 
 /** Adds the process and Node.js metrics (CPU, memory, event-loop lag, handles, GC) to the app's registry. */
 export function collectProcessMetrics(metrics: Metrics): void {

@@ -3,18 +3,10 @@ import mongoose from 'mongoose';
 import type { CreateDataSource, DataSourceDto, DataSourceWithKeyDto, UpdateDataSource } from '@common/schemas/dataSource';
 import type { RawDataResponse } from '@common/schemas/record';
 import { CUSTOM_SOURCE_PREFIX } from '@common/constants';
-import type { AppContext } from '../core/context';
+import type { AppContext, DashboardDoc, DataSourceDoc } from '../core';
 import { ErrorCode } from '@common/schemas/errors';
-import { encodeKey, encodeKeys } from '../core/db/fieldNames';
-import { ApiError, ForbiddenError, NotFoundError } from '../core/errors';
-import type { DashboardDoc, DataSourceDoc } from '../core/models';
-import { presentDashboard, presentDataSource, presentRecord } from '../core/presenters';
-import { settledRevision } from '../core/models/ingestJournal';
-import { applySourceSettings } from '../records/writer/retention';
-import { cachedSource } from './sourceCache';
-import { withSourceLock } from '../records/writer/sourceLock';
-
-const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
+import { encodeKey, encodeKeys, ApiError, ForbiddenError, NotFoundError, presentDashboard, presentDataSource, presentRecord, settledRevision, hashKey, requireDataSource } from '../core';
+import { applySourceSettings, withSourceLock } from '../records';
 
 function newIngestKey(): { key: string; hash: string; hint: string } {
   const key = `ik_${crypto.randomBytes(24).toString('base64url')}`;
@@ -26,21 +18,6 @@ function newSourceId(): string {
 }
 
 /** Finds a data source by its database id or by its sourceId. */
-export async function findDataSource(ctx: AppContext, idOrSourceId: string): Promise<DataSourceDoc | null> {
-  const { DataSource } = ctx.models;
-  if (mongoose.isObjectIdOrHexString(idOrSourceId)) {
-    const byId = await DataSource.findById(idOrSourceId).lean<DataSourceDoc>();
-    if (byId) return byId;
-  }
-  return DataSource.findOne({ sourceId: idOrSourceId }).lean<DataSourceDoc>();
-}
-
-export async function requireDataSource(ctx: AppContext, idOrSourceId: string): Promise<DataSourceDoc> {
-  const ds = await findDataSource(ctx, idOrSourceId);
-  if (!ds) throw NotFoundError(`Data source ${idOrSourceId}`);
-  return ds;
-}
-
 export async function listDataSources(ctx: AppContext): Promise<DataSourceDto[]> {
   const docs = await ctx.models.DataSource.find().sort({ createdAt: 1 }).lean<DataSourceDoc[]>();
   return docs.map(presentDataSource);
@@ -166,11 +143,6 @@ export async function rotateIngestKey(ctx: AppContext, id: string): Promise<Data
  * The data source whose ingest key this credential is, if any (one indexed lookup by the key's
  * hash, cached briefly: sourceCache — writers check the key against the source they read again).
  */
-export async function findSourceByIngestKey(ctx: AppContext, credential: string): Promise<DataSourceDoc | null> {
-  const hash = hashKey(credential);
-  return cachedSource(ctx, 'key', hash, () => ctx.models.DataSource.findOne({ ingestKeyHash: hash }).lean<DataSourceDoc>());
-}
-
 /** The integration a data source is synced by, when that integration still exists. */
 async function owningIntegration(ctx: AppContext, ds: DataSourceDoc): Promise<{ name: string } | null> {
   if (!ds.integrationId || !mongoose.isObjectIdOrHexString(ds.integrationId)) return null;

@@ -79,7 +79,7 @@ describe('Import Data: hostile files', () => {
       expect(end.state).toBe('failed');
       expect(end.message).toBe('Failed: the disk is full. The data source "Half made" it created was removed.');
     } finally {
-      importHooks.delete(s.app.ctx);
+      importHooks.set(s.app.ctx, {});
     }
     expect(await sourceNames()).not.toContain('Half made');
   });

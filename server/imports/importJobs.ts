@@ -9,12 +9,10 @@ import type { FieldType } from '@common/schemas/dataSource';
 import { ErrorCode } from '@common/schemas/errors';
 import type { ImportPreviewDto, ImportProgressDto, ImportRejection, ImportSettings } from '@common/schemas/imports';
 import { TypeSampler } from '@common/types/infer';
-import type { AppContext } from '../core/context';
-import type { Principal } from '../access/accounts/accounts';
-import { askerOf, mayUseImportJob, type Asker } from '../access/policy';
-import { ApiError, BadRequestError, NotFoundError, PayloadTooLargeError } from '../core/errors';
-import { decodedBody, formatBytes } from '../core/http/body';
-import { isObject } from '../records/manage/recordRules';
+import { AppHandle, type AppContext, ApiError, BadRequestError, NotFoundError, PayloadTooLargeError, decodedBody, formatBytes } from '../core';
+import type { Principal } from '../access';
+import { askerOf, mayUseImportJob, type Asker } from '../access';
+import { isObject } from '../records';
 import { detectSettings } from './detect';
 import { readRows } from './readRows';
 
@@ -48,11 +46,7 @@ interface Registry {
   jobs: Map<string, ImportJob>;
   timer: NodeJS.Timeout;
 }
-const registries = new WeakMap<AppContext, Registry>();
-
-function registry(app: AppContext): Registry {
-  let r = registries.get(app);
-  if (!r) {
+const registries = new AppHandle<Registry>('the import jobs', (app) => {
     const jobs = new Map<string, ImportJob>();
     const idleMs = app.config.IMPORT_IDLE_SECONDS * 1000;
     const timer = setInterval(() => {
@@ -65,10 +59,10 @@ function registry(app: AppContext): Registry {
       }
     }, Math.min(60_000, Math.max(200, idleMs / 2)));
     timer.unref();
-    registries.set(app, (r = { jobs, timer }));
-  }
-  return r;
-}
+    return { jobs, timer };
+});
+
+const registry = (app: AppContext): Registry => registries.of(app);
 
 export function removeFile(job: ImportJob): void {
   if (!job.file) return;

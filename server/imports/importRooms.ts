@@ -1,8 +1,8 @@
 import { rooms } from '@common/realtime';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../core';
 import { mayFollow } from './importJobs';
-import { socketHasRole } from '../access/sockets/adminAccess';
-import type { RealtimeServer } from '../realtime/index';
+import { hasRole } from '../access';
+import type { RealtimeServer } from '../realtime';
 
 /**
  * Import Data's progress: the person who started an import (or an admin) joins its room with
@@ -13,7 +13,7 @@ export function attachImportRooms(io: RealtimeServer, ctx: AppContext): () => vo
   io.on('connection', (socket) => {
     socket.on('import:join', (id, ack) => {
       if (typeof ack !== 'function') return;
-      const ok = typeof id === 'string' && socketHasRole(socket, 'editor') && mayFollow(ctx, id, socket.data);
+      const ok = typeof id === 'string' && hasRole(socket.data, 'editor') && mayFollow(ctx, id, socket.data);
       if (!ok) return ack({ ok: false, reason: 'No such import of yours' });
       void socket.join(rooms.importJob(id));
       ack({ ok: true });

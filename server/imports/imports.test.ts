@@ -8,6 +8,7 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
 import { buildPerson } from '../test/factories';
 import { nextWhere, openSocket, type TestSocket } from '../test/sockets';
 import { importHooks } from './runImport';
+import { activityHandle } from '../core/activity';
 
 /** Real data nobody here wrote (vega-datasets): 1,461 days of Seattle weather with a date column, a TSV. */
 const require = createRequire(import.meta.url);
@@ -152,7 +153,7 @@ describe('Import Data: dry run and import', () => {
     expect(ds.fieldTypes).toMatchObject({ date: 'datetime', precipitation: 'number', weather: 'category' });
     const first = (await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=1000`)).body.records.find((r: { data: { date: string } }) => r.data.date === '2012-01-02');
     expect(first.data).toEqual({ date: '2012-01-02', precipitation: 10.9, temp_max: 10.6, temp_min: 2.8, wind: 4.5, weather: 'rain' });
-    await s.app.ctx.activity.flush();
+    await activityHandle.of(s.app.ctx).flush();
     const log = (await s.http('GET', '/api/admin/activity?kind=records.imported')).body;
     expect(log[0]).toMatchObject({ actor: 'admin token', objectName: 'Seattle weather', details: { read: 1461, written: 1461, rejected: 0 } });
     expect(log[0].summary).toContain('"seattle-weather.csv"');
@@ -234,7 +235,7 @@ describe('Import Data: cancelling', () => {
         expect(res.status).toBe(200);
       },
     });
-  afterAll(() => importHooks.delete(s.app.ctx));
+  afterAll(() => importHooks.set(s.app.ctx, {}));
 
   it('replace: a cancelled import leaves the source as it was', async () => {
     const ds = await newSource({ name: 'Weather', primaryKey: 'date' });

@@ -6,15 +6,12 @@ import { ImportPlan, type DryRunDto, type ImportDuplicate, type ImportRejection 
 import { readPath } from '@common/paths';
 import { readDate } from '@common/types/dates';
 import type { z } from 'zod';
-import type { AppContext } from '../core/context';
-import type { Principal } from '../access/accounts/accounts';
-import { askerOf, checkSourceInBody, hasRole } from '../access/policy';
-import { ApiError, BadRequestError, ForbiddenError } from '../core/errors';
-import type { DataSourceDoc, RecordDoc } from '../core/models';
-import { createDataSource, removeDataSource, requireDataSource } from '../dataSources/dataSources';
-import { replaceAllRecords } from '../records/manage/manageRecords';
-import { checkRecords, type Keying } from '../records/manage/recordRules';
-import { writeToSource } from '../records/writer/sourceWriter';
+import { AppHandle, type AppContext, ApiError, BadRequestError, ForbiddenError, requireDataSource, activityHandle } from '../core';
+import type { Principal } from '../access';
+import { askerOf, checkSourceInBody, hasRole } from '../access';
+import type { DataSourceDoc, RecordDoc } from '../core';
+import { createDataSource, removeDataSource } from '../dataSources';
+import { replaceAllRecords, checkRecords, type Keying, writeToSource } from '../records';
 import { fileOf, MAX_REJECTIONS, progressOf, removeFile, type ImportJob } from './importJobs';
 import { readRows } from './readRows';
 
@@ -210,7 +207,7 @@ export async function dryRun(app: AppContext, principal: Principal, job: ImportJ
 }
 
 /** Test seam: awaited before each write of an import (a test cancels at a known point). */
-export const importHooks = new WeakMap<AppContext, { beforeWrite?: (job: ImportJob, batch: number) => Promise<void> }>();
+export const importHooks = new AppHandle<{ beforeWrite?: (job: ImportJob, batch: number) => Promise<void> }>('the import hooks', () => ({}));
 
 const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
 
@@ -266,7 +263,7 @@ async function runImport(app: AppContext, job: ImportJob, r: Resolved): Promise<
     job.dataSourceId = created.id;
   }
   const target = ds;
-  const hooks = importHooks.get(app);
+  const hooks = importHooks.peek(app);
   const pending: { index: number; record: Json }[] = [];
   let batches = 0;
   const where = `data source "${target.name}"`;
@@ -316,7 +313,7 @@ async function retentionNote(app: AppContext, ds: DataSourceDoc, written: number
 
 /** One activity entry per import: the file's name, the counts and who (the request's person, carried by the log). */
 function summarize(app: AppContext, job: ImportJob, ds: DataSourceDoc, removed: number) {
-  app.activity.record({
+  activityHandle.of(app).record({
     kind: 'records.imported', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `Imported "${job.fileName}" into data source "${ds.name}": ${plural(job.written, 'row')} written, ${plural(job.rejected, 'row')} rejected`,
     details: { read: job.read, written: job.written, rejected: job.rejected, removed },

@@ -1,7 +1,6 @@
 import { Gauge } from 'prom-client';
-import type { AppContext } from '../core/context';
+import type { AppContext, Metrics } from '../core';
 import type { RealtimeServer } from '../realtime';
-import type { Metrics } from '../core/metrics';
 
 /** The kinds of Socket.IO room (the part of a room's name before its id); anything else counts as `other`. */
 const ROOM_KINDS = new Set(['dashboard', 'source', 'dashboards', 'admin', 'datasource', 'integration', 'share', 'sharelink', 'team', 'draft', 'import']);

@@ -1,13 +1,9 @@
 import http from 'node:http';
 import type { Context, Middleware, Next } from 'koa';
-import type { AppContext } from '../core/context';
-import { safeEqual } from '../access/guards';
-import type { IngestState, PrincipalState } from '../access/guards';
-import type { RedisClient } from '../core/redis';
+import { collectProcessMetrics, currentRequest, metricsOf, requestIdFrom, runInRequest, type AppContext, type IngestState, type PrincipalState, type RedisClient, type RequestInfo } from '../core';
+import { safeEqual } from '../access';
 import type { RealtimeServer } from '../realtime';
-import { collectProcessMetrics, metricsOf } from '../core/metrics';
 import { readiness } from './probes';
-import { currentRequest, requestIdFrom, runInRequest, type RequestInfo } from '../core/http/requestContext';
 import { observeImports, observeSockets } from './observers';
 
 /** Paths answered here, before the web app and the API (probes and scrapes: logged at debug only). */

@@ -1,5 +1,4 @@
-import type { AppContext } from '../core/context';
-import type { RedisClient } from '../core/redis';
+import type { AppContext, RedisClient } from '../core';
 
 /** How long a readiness check waits for the database or Redis to answer a ping. */
 const PING_TIMEOUT_MS = 2_000;

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import type { Logger } from '../core/log';
+import type { Logger } from '../core';
 
 /** One step of a stop, named for the log when it fails or hangs. */
 export interface ShutdownStep {

@@ -1,10 +1,10 @@
 import type { Socket } from 'socket.io';
 import { rooms } from '@common/realtime';
 import { canonicalViewerPage } from '@common/ids';
-import type { AppContext } from '../core/context';
+import { AppHandle, type AppContext } from '../core';
 import { ViewStats } from './viewStats';
-import type { RealtimeServer } from '../realtime/index';
-import { teamOf } from '../access/sockets/roomAccess';
+import type { RealtimeServer } from '../realtime';
+import { teamOf } from '../access';
 
 /** What the analytics route asks the realtime side. */
 export interface ViewerCounter {
@@ -28,11 +28,11 @@ export function viewerPageOf(socket: Pick<Socket, 'handshake' | 'id'>): string {
   return page ? `page:${page}` : `session:${socket.id}`;
 }
 
-const counters = new WeakMap<AppContext, ViewerCounter>();
+const counters = new AppHandle<ViewerCounter>('the viewer counts');
 
 /** The viewer counter of a running app (set when realtime attaches). */
 export function viewerCounter(ctx: AppContext): ViewerCounter | null {
-  return counters.get(ctx) ?? null;
+  return counters.peek(ctx) ?? null;
 }
 
 /** Which dashboard a viewer room belongs to: `dashboard:<id>` (public) or `share:<id>` (share links). */
@@ -93,7 +93,7 @@ export async function attachViewerCounts(io: RealtimeServer, ctx: AppContext): P
     clearInterval(flusher);
     for (const t of timers.values()) clearTimeout(t);
     timers.clear();
-    counters.delete(ctx);
+    counters.clear(ctx);
     await flush();
   };
 }

@@ -1,6 +1,6 @@
+import { lockedFiltersOf } from '../core';
 import type { ShareLinkDto } from '@common/schemas/shareLink';
-import type { WidgetFilter } from '@common/schemas/widget';
-import type { ShareLinkDoc } from '../core/models';
+import type { ShareLinkDoc } from '../core';
 
 const isoOrNull = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -28,7 +28,3 @@ export function presentShareLink(link: ShareLinkDoc): ShareLinkDto {
   };
 }
 
-/** The filters a link locks, as stored (none for links made before filters existed). */
-export function lockedFiltersOf(link: Pick<ShareLinkDoc, 'filters'>): WidgetFilter[] {
-  return Array.isArray(link.filters) ? (link.filters as WidgetFilter[]) : [];
-}

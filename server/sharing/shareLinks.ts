@@ -1,23 +1,16 @@
+import { hashShareToken, LAST_USED_RESOLUTION_MS, NotFoundError, ValidationError, presentDataSource, findDataSource } from '../core';
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import type { CreateShareLink, CreatedShareLinkDto, ShareLinkDto } from '@common/schemas/shareLink';
-import type { AppContext } from '../core/context';
-import { NotFoundError, ValidationError } from '../core/errors';
-import { presentDataSource } from '../core/presenters';
+import type { AppContext, DashboardDoc, DataSourceDoc, ShareLinkDoc } from '../core';
 import { lockedFilterProblems } from './lockedFilters';
-import type { DashboardDoc, DataSourceDoc, ShareLinkDoc } from '../core/models';
 import { presentShareLink, shareLinkStatus } from './presentShareLink';
-import { getDashboard } from '../dashboards/dashboards';
-import { findDataSource } from '../dataSources/dataSources';
+import { getDashboard } from '../dashboards';
 import { canonicalShareToken } from '@common/ids';
 
 /** 24 random bytes: 192 bits, 32 URL-safe characters. */
 const TOKEN_BYTES = 24;
 /** lastUsedAt is written at most this often per link, so busy links cost no write per view. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
-
-export const hashShareToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
-
 const linkNotFound = () => NotFoundError('Share link');
 
 async function requireLink(ctx: AppContext, dashboardId: string, linkId: string): Promise<ShareLinkDoc> {

@@ -1,24 +1,15 @@
+import { AppHandle, ApiError } from '../../core';
+import type { Principal, Revocation, Config, DomainEventBus, Logger } from '../../core';
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import type { Context } from 'koa';
 import type { Role } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
-import type { Config } from '../../core/config';
-import { ApiError } from '../../core/errors';
-import type { DomainEventBus } from '../../core/events';
-import type { Logger } from '../../core/log';
 import type { AccountModels, UserDoc } from './models';
 import { readSessionCookie, setSessionCookie } from './cookies';
 
 /** Who a request is, once a guard let it through. */
-export interface Principal {
-  via: 'session' | 'apiToken' | 'adminToken';
-  role: Role;
-  /** The person; null for the admin token. */
-  user: { id: string; email: string; name: string; dashboardIds: string[] | null } | null;
-  /** SHA-256 of the session id or the API token; null for the admin token. */
-  credentialHash: string | null;
-}
+export type { Principal, Revocation } from '../../core';
 
 export const SESSION_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;
@@ -42,15 +33,6 @@ interface Cached {
 }
 
 /** What ends sessions and tokens in every process: a user (all theirs) or some credentials. */
-export interface Revocation {
-  userId?: string;
-  credentialHashes?: string[];
-  /** Only the cached copies go (dashboard limits changed); sessions and their sockets stay. */
-  refreshOnly?: boolean;
-  /** Set when the revocation came from another process through Redis (not published again). */
-  relayed?: boolean;
-}
-
 const userOf = (u: UserDoc): NonNullable<Principal['user']> => ({ id: String(u._id), email: u.email, name: u.name ?? '', dashboardIds: u.dashboardIds ?? null });
 
 /**
@@ -234,6 +216,9 @@ export function createAccounts(app: { config: Config; log: Logger; events: Domai
 }
 
 export type Accounts = ReturnType<typeof createAccounts>;
+
+/** This app's accounts (sessions, tokens, people), set at start-up. */
+export const accountsHandle = new AppHandle<Accounts>('the accounts');
 
 /** 401 for a credential that is not (or no longer) valid. */
 export const sessionEndedError = () => new ApiError(401, ErrorCode.sessionEnded, 'Your session has ended: sign in again');

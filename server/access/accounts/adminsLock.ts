@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { ConflictError } from '../../core/errors';
-import type { AccountModels } from './models';
-import type { Logger } from '../../core/log';
+import { ConflictError } from '../../core';
+import type { AppContext } from '../../core';
+import { accountsHandle } from './accounts';
 
 const LEASE_ID = 'team-admins';
 /** A holder that died keeps the lease at most this long. */
@@ -17,8 +17,8 @@ const isDuplicateKey = (e: unknown) => (e as { code?: number })?.code === 11000;
  * same moment cannot both pass the check. Taking the lease is one conditional upsert (a held,
  * unexpired lease makes it a duplicate key), which real MongoDB and the offline engine both do.
  */
-export async function withAdminsLock<T>(app: { accounts: { models: AccountModels }; log: Logger }, fn: () => Promise<T>): Promise<T> {
-  const { Lease } = app.accounts.models;
+export async function withAdminsLock<T>(app: AppContext, fn: () => Promise<T>): Promise<T> {
+  const { Lease } = accountsHandle.of(app).models;
   const holder = crypto.randomUUID();
   const deadline = Date.now() + WAIT_MS;
   for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {

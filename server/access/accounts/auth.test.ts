@@ -3,6 +3,7 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../../test/harnes
 import { PASSWORD, addPerson, asCookie, cookieOf } from '../../test/people';
 import { hashPassword } from './passwords';
 import { signInDelayMs } from './signIn';
+import { accountsHandle } from './accounts';
 
 let s: TestServer;
 let address = 0;
@@ -183,7 +184,7 @@ describe('with an https public URL and the admin token turned off', () => {
     expect((await h.http('GET', '/api/auth/setup', { token: null })).body).toEqual({ needed: true, adminTokenEnabled: false });
     const setup = await h.http('POST', '/api/auth/setup', { token: null, body: { token: ADMIN_TOKEN, email: 'a@example.com', name: 'A', password: PASSWORD } });
     expect(setup.status).toBe(403);
-    await h.app.ctx.accounts.models.User.create({ email: 'ops@example.com', name: 'Ops', role: 'admin', passwordHash: await hashPassword(PASSWORD) });
+    await accountsHandle.of(h.app.ctx).models.User.create({ email: 'ops@example.com', name: 'Ops', role: 'admin', passwordHash: await hashPassword(PASSWORD) });
     const login = await h.http('POST', '/api/auth/login', { token: null, body: { email: 'ops@example.com', password: PASSWORD } });
     expect(login.status).toBe(200);
     expect(login.headers.getSetCookie()[0]).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);

@@ -1,9 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'koa';
-import type { Config } from '../../core/config';
+import type { Config } from '../../core';
 
 /** The session cookie: HttpOnly, SameSite=Lax, Secure when the public URL is https. */
-export const SESSION_COOKIE = 'livedash_session';
+import { SESSION_COOKIE } from '../../core';
+
+export { SESSION_COOKIE };
 
 const secure = (config: Config) => Boolean(config.PUBLIC_URL?.startsWith('https:'));
 

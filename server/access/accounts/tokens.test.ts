@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { PASSWORD, addPerson, asCookie, cookieOf } from '../../test/people';
+import { accountsHandle } from './accounts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ describe('personal API tokens', () => {
     expect(token).toMatch(/^ldp_[A-Za-z0-9_-]{43}$/);
     expect(created.body.hint).toBe(`${token.slice(0, 8)}…${token.slice(-4)}`);
     expect(Date.parse(created.body.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
-    const stored = await s.app.ctx.accounts.models.ApiToken.find().lean();
+    const stored = await accountsHandle.of(s.app.ctx).models.ApiToken.find().lean();
     expect(JSON.stringify(stored)).not.toContain(token);
 
     expect((await s.http('GET', '/api/admin/dashboards', { token })).status).toBe(200);
@@ -54,7 +55,7 @@ describe('personal API tokens', () => {
 
     const q = await addPerson(s, 'viewer');
     const short = (await q.http('POST', '/api/auth/tokens', { body: { name: 'short', expiresInDays: 1 } })).body;
-    await s.app.ctx.accounts.models.ApiToken.updateOne({ _id: short.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    await accountsHandle.of(s.app.ctx).models.ApiToken.updateOne({ _id: short.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await s.http('GET', '/api/admin/dashboards', { token: short.token })).status).toBe(401);
 
     expect((await s.http('POST', '/api/auth/tokens', { body: { name: 'x' } })).status).toBe(403);
@@ -66,7 +67,7 @@ describe('personal API tokens', () => {
     const minted = await s.http('POST', '/api/auth/tokens', { token, body: { name: 'second' } });
     expect(minted.status).toBe(403);
     expect(minted.body.error.message).toMatch(/cannot create tokens: sign in/);
-    expect(await s.app.ctx.accounts.models.ApiToken.countDocuments({ userId: p.id })).toBe(1);
+    expect(await accountsHandle.of(s.app.ctx).models.ApiToken.countDocuments({ userId: p.id })).toBe(1);
   });
 
   it('lets an admin list and revoke anyone\'s tokens, without ever showing a token or its hash', async () => {
@@ -79,7 +80,7 @@ describe('personal API tokens', () => {
     expect(listed.status).toBe(200);
     expect(listed.body.map((t: { name: string }) => t.name).sort()).toEqual(['A', 'B']);
     expect(Object.keys(listed.body[0]).sort()).toEqual(['createdAt', 'expiresAt', 'hint', 'id', 'lastUsedAt', 'name']);
-    const stored = await s.app.ctx.accounts.models.ApiToken.find({ userId: owner.id }).lean();
+    const stored = await accountsHandle.of(s.app.ctx).models.ApiToken.find({ userId: owner.id }).lean();
     for (const secret of [a.token, b.token, ...stored.map((t) => t.tokenHash)]) expect(JSON.stringify(listed.body)).not.toContain(secret);
     // An editor is no admin; another person's id does not reach this person's tokens; unknown ids are 404.
     expect((await owner.http('GET', `/api/admin/users/${owner.id}/tokens`)).status).toBe(403);

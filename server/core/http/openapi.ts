@@ -1,10 +1,7 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { AppContext } from '../context';
-import type { Audience } from '../../access/guards';
-import { SESSION_COOKIE } from '../../access/accounts/cookies';
+import { SESSION_COOKIE, type Audience } from '../principal';
 import type { Schemas } from './validate';
-import { resourceRouter } from './router';
 import { ROUTE_DOCS } from './routeDocs';
 
 /** One registered API route, read from the router: its guard gives the audience, its validator the schemas. */
@@ -118,16 +115,4 @@ export function openApiDocument(api: Router, publicUrl: string | undefined): Jso
       },
     },
   };
-}
-
-/** GET /api/openapi.json: public (it lists routes and shapes, never a secret); built once, when first asked, from the whole API router. */
-export function openApiRouter(app: AppContext, api: () => Router): Router {
-  const { router, auth } = resourceRouter(app);
-  let doc: Json | null = null;
-  router.get('/openapi.json', auth.public(), async (ctx) => {
-    doc ??= openApiDocument(api(), app.config.PUBLIC_URL);
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = doc;
-  });
-  return router;
 }

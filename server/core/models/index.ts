@@ -1,5 +1,4 @@
 import mongoose, { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
-import { repairInterruptedChanges, type RepairedSource } from './ingestJournal';
 import { shareLinkSchema, type ShareLinkDoc } from './shareLink';
 import { idempotencyKeySchema, type IdempotencyKeyDoc } from './idempotencyKey';
 
@@ -93,10 +92,10 @@ export interface Models {
 export const schemas = { dataSource: dataSourceSchema, record: recordSchema, dashboard: dashboardSchema };
 
 /**
- * Registers the models on a connection, builds their indexes (collections are created lazily) and
- * repairs the data sources a killed process left mid-change (models/ingestJournal).
+ * Registers the models on a connection and builds their indexes (collections are created lazily).
+ * Start-up then repairs the data sources a killed process left mid-change (ingestJournal).
  */
-export async function createModels(conn: Connection, onRepaired?: (sources: RepairedSource[]) => void): Promise<Models> {
+export async function createModels(conn: Connection): Promise<Models> {
   const models: Models = {
     DataSource: conn.model<DataSourceDoc>('DataSource', dataSourceSchema, 'datasources'),
     Record: conn.model<RecordDoc>('Record', recordSchema, 'records'),
@@ -105,7 +104,5 @@ export async function createModels(conn: Connection, onRepaired?: (sources: Repa
     IdempotencyKey: conn.model<IdempotencyKeyDoc>('IdempotencyKey', idempotencyKeySchema, 'idempotencykeys'),
   };
   await Promise.all(Object.values(models).map((m: Model<unknown>) => m.createIndexes()));
-  const repaired = await repairInterruptedChanges(models);
-  if (repaired.length) onRepaired?.(repaired);
   return models;
 }

@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import type { WidgetFilter } from '@common/schemas/widget';
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 /**
@@ -22,3 +24,14 @@ export const shareLinkSchema = new Schema(
 shareLinkSchema.index({ dashboardId: 1, createdAt: 1 });
 
 export type ShareLinkDoc = InferSchemaType<typeof shareLinkSchema> & { _id: mongoose.Types.ObjectId; createdAt: Date; updatedAt: Date };
+
+/** A link's last use is written at most once per this much time (the view cache and the share routes agree). */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** SHA-256 of a share token: only the hash is stored. */
+export const hashShareToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+/** The filters a link locks its viewers to (none for an unlocked link). */
+export function lockedFiltersOf(link: Pick<ShareLinkDoc, 'filters'>): WidgetFilter[] {
+  return Array.isArray(link.filters) ? (link.filters as WidgetFilter[]) : [];
+}

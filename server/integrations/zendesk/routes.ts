@@ -2,10 +2,9 @@ import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { CreateIntegration, IntegrationSettings, StartSync, ZendeskOAuthConfig } from '@common/schemas/integration';
-import { validate } from '../../core/http/validate';
-import { canonicalParams } from '../../core/http/params';
+import { validate, canonicalParams } from '../../core';
 import { ObjectIdParam } from '@common/ids';
-import { resourceRouter } from '../../core/http/router';
+import { resourceRouter, rateLimitsHandle } from '../../access';
 import { callbackPage, serverOrigin } from './oauth';
 import type { ZendeskRuntime } from './runtime';
 import {
@@ -26,7 +25,7 @@ export function integrationsRouter(rt: ZendeskRuntime): Router {
   const { router, auth, adminJson } = resourceRouter(rt.app);
   const integrationId = canonicalParams({ id: ObjectIdParam }, 'Integration');
   const oauthLimit = async (c: Context, next: Next) => {
-    await rt.app.limits.oauth.consume(c, c.ip);
+    await rateLimitsHandle.of(rt.app).oauth.consume(c, c.ip);
     return next();
   };
 

@@ -2,8 +2,8 @@ import type { Context } from 'koa';
 import type {
   CreateIntegration, IntegrationDto, IntegrationRecordsDto, IntegrationSettings, SyncStatusDto, ZendeskOAuthConfig,
 } from '@common/schemas/integration';
-import { BadRequestError, ValidationError } from '../../core/errors';
-import { findDataSource, removeDataSource } from '../../dataSources/dataSources';
+import { BadRequestError, ValidationError, findDataSource } from '../../core';
+import { removeDataSource } from '../../dataSources';
 import { buildAuthUrl, defaultRedirectUri, hashState, newState, requestToken, STATE_TTL_MS } from './oauth';
 import { forgetAuthorization, validHostUrl } from './hostBinding';
 import type { EntityKind, IntegrationDoc } from './models';

@@ -1,9 +1,8 @@
 import type http from 'node:http';
-import type { AppContext } from '../../core/context';
-import { staticSecurityHeaders } from '../../core/http/securityHeaders';
+import type { AppContext } from '../../core';
+import { staticSecurityHeaders } from '../../core';
 import { viewCacheOf } from './registry';
-import { metricsOf } from '../../core/metrics';
-import { routeIs } from '../../core/http/requestContext';
+import { metricsOf, routeIs } from '../../core';
 import { matchesEtag, SHARE_VIEW_HEADERS } from './send';
 import type { Encoding } from './servedView';
 

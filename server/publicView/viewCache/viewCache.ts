@@ -4,19 +4,14 @@ import type { DashboardDto } from '@common/schemas/dashboard';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { WidgetFilter } from '@common/schemas/widget';
 import { compileLocked } from '@common/filterBar';
-import type { AppContext } from '../../core/context';
-import { NotFoundError } from '../../core/errors';
-import type { DomainEvents } from '../../core/events';
-import type { DashboardDoc, DataSourceDoc, RecordDoc } from '../../core/models';
-import { presentDashboard, presentDataSource, presentRecord } from '../../core/presenters';
-import { presentPublicHeadFromDtos, serializePublicView } from '../presentPublicView';
-import { publicDashboardView } from '../../dashboards/dashboards';
-import { findDataSource } from '../../dataSources/dataSources';
+import type { AppContext, DomainEvents, DashboardDoc, DataSourceDoc, RecordDoc } from '../../core';
+import { NotFoundError, presentDashboard, presentDataSource, presentRecord, findDataSource } from '../../core';
+import { presentPublicHeadFromDtos, serializePublicView, publicDashboardView } from '../../dashboards';
 import { ServedView } from './servedView';
 import { SourceView } from './sourceView';
 import { isLive, ShareLinkCache, type CachedLink } from './shareLinks';
 import { LockedLinks } from './lockedLinks';
-import { metricsOf } from '../../core/metrics';
+import { metricsOf } from '../../core';
 
 /** The domain events that change a public or share view; the cache listens to these (locally and from Redis). */
 export const VIEW_EVENTS = ['records.upserted', 'records.removed', 'datasource.changed', 'datasource.removed', 'dashboard.changed', 'dashboard.removed', 'shareLink.revoked'] as const;

@@ -1,15 +1,12 @@
 import type { UpdateMode } from '@common/schemas/dataSource';
 import type { IngestRejection, IngestResult, IngestSourceResult } from '@common/schemas/ingest';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from '../../core/context';
-import { ApiError, BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors';
-import type { DataSourceDoc } from '../../core/models';
-import { findDataSource } from '../../dataSources/dataSources';
-import { UnreadRecord } from '../../core/http/jsonPieces';
+import type { AppContext, DataSourceDoc, IngestCredential } from '../../core';
+import { ApiError, BadRequestError, ForbiddenError, NotFoundError, findDataSource, UnreadRecord, cachedSource } from '../../core';
 import type { ParsedRecords } from './parseRecords';
 import { isObject, structureProblem } from '../manage/recordRules';
-import { cachedSource } from '../../dataSources/sourceCache';
 import { keyingFor, writeToSource, type WriteOutcome } from '../writer/sourceWriter';
+import { rateLimitsHandle } from '../../access';
 
 type Json = Record<string, unknown>;
 type Format = IngestResult['format'];
@@ -21,7 +18,7 @@ interface Item {
 }
 
 /** Who ingests: the admin, or the holder of one data source's ingest key (that source, as the guard found it by the key). */
-export type IngestCredential = { admin: true } | { admin: false; source: DataSourceDoc };
+export type { IngestCredential } from '../../core';
 
 export const tooManyRecords = (n: number, max: number) =>
   BadRequestError('too_many_records', `Too many records: ${n} in one request, the limit is ${max}; split the payload into batches`);
@@ -131,7 +128,7 @@ export async function ingestRecords(
     sources.set(sourceId, ds);
   }
 
-  for (const ds of sources.values()) await ctx.limits.ingestSource.take(String(ds._id));
+  for (const ds of sources.values()) await rateLimitsHandle.of(ctx).ingestSource.take(String(ds._id));
   const jobs = [...bySource].map(([sourceId, items]) => ({ ds: sources.get(sourceId)!, job: { items, explicitKey, keyless: 'firstField' as const, mode, keyHash: keyHashOf(who), idempotencyScope } }));
   // A batch naming several sources is checked whole first: one source's refusal writes none of them.
   if (jobs.length > 1) for (const { ds, job } of jobs) keyingFor(ds, job);
@@ -183,7 +180,7 @@ export async function ingestIntoSource(
   else if (isOwnSource(who, sourceId)) ds = who.source;
   else throw keyForbidden(sourceId);
   if (!ds) throw NotFoundError(`Data source ${sourceId}`);
-  await ctx.limits.ingestSource.take(String(ds._id));
+  await rateLimitsHandle.of(ctx).ingestSource.take(String(ds._id));
   const rejections = body.unreadable.map((u) => ({ index: u.index, sourceId: ds.sourceId, reason: u.reason }));
   const outcome = body.items.length ? [await writeToSource(ctx, ds, { items: body.items, explicitKey: query.primaryKey, keyless: 'appendOnly', mode: query.mode, keyHash: keyHashOf(who), idempotencyScope })] : [];
   return ingestReport(body.format, body.items.length + body.unreadable.length, rejections, outcome);

@@ -4,19 +4,13 @@ import type { DeleteRecordResult, DeleteRecordsResult, ReplaceRecordsResult } fr
 import type { WidgetFilter } from '@common/schemas/widget';
 import { compileFilter } from '@common/widgets/filters';
 import { recordTimeReader } from '@common/recordTime';
-import type { AppContext } from '../../core/context';
-import { decodeKeys, encodeKeys } from '../../core/db/fieldNames';
-import { ApiError, ForbiddenError, NotFoundError } from '../../core/errors';
-import type { DataSourceDoc, RecordDoc } from '../../core/models';
-import { closeChange, openChange } from '../../core/models/ingestJournal';
-import { presentDataSource, presentRecord } from '../../core/presenters';
-import { findDataSource, requireDataSource } from '../../dataSources/dataSources';
+import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
+import { decodeKeys, encodeKeys, ApiError, ForbiddenError, NotFoundError, closeChange, openChange, presentDataSource, presentRecord, findDataSource, requireDataSource, keyRotatedError, activityHandle } from '../../core';
 import type { ParsedRecords } from '../ingest/parseRecords';
 import type { IngestCredential } from '../ingest/ingestRecords';
 import { checkRecords, isObject, structureProblem } from './recordRules';
 import { removeRecordsInLock } from '../writer/removeRecords';
 import { enforceRetention } from '../writer/retention';
-import { keyRotatedError } from '../../dataSources/sourceCache';
 import { withSourceLock } from '../writer/sourceLock';
 
 type Json = Record<string, unknown>;
@@ -38,7 +32,7 @@ export async function managedSource(ctx: AppContext, who: IngestCredential, idOr
 
 /** One activity entry per call: counts, never the records. */
 function logChange(ctx: AppContext, who: IngestCredential, ds: DataSourceDoc, kind: string, summary: string, details: Record<string, number | boolean>) {
-  ctx.activity.record({
+  activityHandle.of(ctx).record({
     kind, category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `${summary} in data source "${ds.name}"`,
     credential: who.admin ? 'admin' : 'ingestKey', keyHint: who.admin ? null : (ds.ingestKeyHint ?? null),

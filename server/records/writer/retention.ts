@@ -1,7 +1,6 @@
 import { recordTimeReader } from '@common/recordTime';
-import type { AppContext } from '../../core/context';
-import { decodeKeys } from '../../core/db/fieldNames';
-import type { DataSourceDoc, RecordDoc } from '../../core/models';
+import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
+import { decodeKeys, activityHandle } from '../../core';
 import { removeRecordsInLock } from './removeRecords';
 import { withSourceLock } from './sourceLock';
 import { replaceRecords } from './writeRecords';
@@ -33,9 +32,9 @@ export function logEviction(ctx: AppContext, ds: DataSourceDoc, removed: number,
   if (!removed) return;
   if (perMinute) {
     const head = { kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name, details: { reason: why } } as const;
-    return ctx.activity.countPerMinute(head, { removed });
+    return activityHandle.of(ctx).countPerMinute(head, { removed });
   }
-  ctx.activity.record({
+  activityHandle.of(ctx).record({
     kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `Retention removed ${removed} record${removed === 1 ? '' : 's'} from data source "${ds.name}" (${why})`,
     details: { removed, reason: why },

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../core/context';
+import { AppHandle, type AppContext } from '../../core';
 
 /**
  * One change of a data source's records at a time, per process: concurrent ingests into the same
@@ -7,7 +7,7 @@ import type { AppContext } from '../../core/context';
  * the offline engine runs concurrent transactions without write conflicts, which lost records
  * under 20 concurrent first ingests before this lock.
  */
-const queues = new WeakMap<AppContext, Map<string, Promise<unknown>>>();
+const queues = new AppHandle<Map<string, Promise<unknown>>>('the source locks', () => new Map());
 
 /**
  * On the offline engine one lock serves every source: a transaction there (a batched replace of
@@ -20,8 +20,7 @@ const lockName = (ctx: AppContext, dataSourceId: string) => (ctx.db.mode === 'em
 
 export async function withSourceLock<T>(ctx: AppContext, dataSourceId: string, fn: () => Promise<T>): Promise<T> {
   const name = lockName(ctx, dataSourceId);
-  let perApp = queues.get(ctx);
-  if (!perApp) queues.set(ctx, (perApp = new Map()));
+  const perApp = queues.of(ctx);
   const before = perApp.get(name) ?? Promise.resolve();
   const run = before.then(fn, fn);
   const tail = run.catch(() => undefined);

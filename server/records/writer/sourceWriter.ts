@@ -2,16 +2,12 @@ import crypto from 'node:crypto';
 import type { IngestRejection, IngestSourceResult, IngestWarning } from '@common/schemas/ingest';
 import type { UpdateMode } from '@common/schemas/dataSource';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from '../../core/context';
-import { ApiError, NotFoundError } from '../../core/errors';
-import type { DataSourceDoc } from '../../core/models';
-import { closeChange, openChange, type OpenChange } from '../../core/models/ingestJournal';
-import { presentDataSource } from '../../core/presenters';
+import { AppHandle, type AppContext, ApiError, NotFoundError, closeChange, openChange, type OpenChange, presentDataSource, keyRotatedError } from '../../core';
+import type { DataSourceDoc } from '../../core';
 import { checkRecords, isObject, type CheckedRecords, type Keying } from '../manage/recordRules';
 import { effectiveRetentionWhy, enforceRetention, evictionFor, logEviction } from './retention';
-import { keyRotatedError } from '../../dataSources/sourceCache';
 import { withSourceLock } from './sourceLock';
-import { metricsOf, secondsSince } from '../../core/metrics';
+import { metricsOf, secondsSince } from '../../core';
 import { planRecords, storeRecords, type RecordWrite } from './writeRecords';
 
 /**
@@ -66,12 +62,8 @@ interface WriterState {
   /** Called once no source's queue is draining (a stop waits for the writes under way). */
   settled: (() => void)[];
 }
-const writers = new WeakMap<AppContext, WriterState>();
-const stateOf = (ctx: AppContext) => {
-  let st = writers.get(ctx);
-  if (!st) writers.set(ctx, (st = { queues: new Map(), flushes: 0, settled: [] }));
-  return st;
-};
+const writers = new AppHandle<WriterState>('the source writers', () => ({ queues: new Map(), flushes: 0, settled: [] }));
+const stateOf = (ctx: AppContext) => writers.of(ctx);
 
 /** How many flushes have written records in this app (a test compares it with the request count). */
 export const flushCount = (ctx: AppContext) => stateOf(ctx).flushes;

@@ -1,5 +1,5 @@
 import type { ApiTokenDto, Role, SessionDto, UserDto } from '@common/schemas/auth';
-import type { ApiTokenDoc, SessionDoc, UserDoc } from './models';
+import type { ApiTokenDoc, SessionDoc, UserDoc } from '../accounts/models';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 

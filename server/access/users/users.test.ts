@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { PASSWORD, addPerson, asCookie, cookieOf } from '../../test/people';
+import { accountsHandle } from '../accounts/accounts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ describe('invitations, roles and the last admin', () => {
     expect((await s.http('GET', `/api/auth/invite/${token}`, { token: null })).body).toMatchObject({ email: 'new@example.com', kind: 'invite' });
     expect((await s.http('POST', '/api/admin/users', { body: { email: 'new@example.com', role: 'viewer' } })).status).toBe(409);
     // Only the hash of the link is stored.
-    const stored = await s.app.ctx.accounts.models.Invitation.find().lean();
+    const stored = await accountsHandle.of(s.app.ctx).models.Invitation.find().lean();
     expect(JSON.stringify(stored)).not.toContain(token);
 
     const accept = { token, name: 'New Person', password: PASSWORD };
@@ -35,7 +36,7 @@ describe('invitations, roles and the last admin', () => {
     expect(reused.body.error.code).toBe('invitation_invalid');
 
     const late = await s.http('POST', '/api/admin/users', { body: { email: 'late@example.com', role: 'viewer' } });
-    await s.app.ctx.accounts.models.Invitation.updateMany({}, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    await accountsHandle.of(s.app.ctx).models.Invitation.updateMany({}, { $set: { expiresAt: new Date(Date.now() - 1000) } });
     const expired = await s.http('POST', '/api/auth/accept-invite', { token: null, body: { token: tokenOf(late.body.url), name: 'Late', password: PASSWORD } });
     expect(expired.body.error.code).toBe('invitation_invalid');
     expect((await s.http('GET', `/api/auth/invite/${tokenOf(late.body.url)}`, { token: null })).status).toBe(400);
@@ -64,7 +65,7 @@ describe('invitations, roles and the last admin', () => {
   });
 
   it('keeps one admin when two admins are demoted, disabled or removed at the same moment', async () => {
-    const activeAdmins = () => s.app.ctx.accounts.models.User.countDocuments({ role: 'admin', disabled: false, passwordHash: { $ne: null } });
+    const activeAdmins = () => accountsHandle.of(s.app.ctx).models.User.countDocuments({ role: 'admin', disabled: false, passwordHash: { $ne: null } });
     const changes = [['PATCH', { role: 'editor' }], ['PATCH', { disabled: true }], ['DELETE', undefined]] as const;
     for (const [i, [method, body]] of changes.entries()) {
       const [a, b] = [await addPerson(s, 'admin'), await addPerson(s, 'admin')];

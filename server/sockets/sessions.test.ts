@@ -1,11 +1,11 @@
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
-import { eventually } from '../../test/eventually';
-import { startTestServer, type TestServer } from '../../test/harness';
-import { useCluster } from '../../test/cluster';
-import { PASSWORD, addPerson, asCookie, cookieOf } from '../../test/people';
-import { cookieSocket, join, next, type TestSocket } from '../../test/sockets';
+import { eventually } from '../test/eventually';
+import { startTestServer, type TestServer } from '../test/harness';
+import { useCluster } from '../test/cluster';
+import { PASSWORD, addPerson, asCookie, cookieOf } from '../test/people';
+import { cookieSocket, join, next, type TestSocket } from '../test/sockets';
 
 const disconnected = (socket: TestSocket, ms = 3000) =>
   new Promise<string>((resolve, reject) => {

@@ -2,9 +2,9 @@ import http from 'node:http';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
-import { startTestServer, type TestServer } from '../../test/harness';
-import { addPerson, type Person } from '../../test/people';
-import { collect, join, next, sleep, type TestSocket } from '../../test/sockets';
+import { startTestServer, type TestServer } from '../test/harness';
+import { addPerson, type Person } from '../test/people';
+import { collect, join, next, sleep, type TestSocket } from '../test/sockets';
 
 /**
  * A page of another origin of the same site (another port here) opening a socket: the browser

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
-import { ADMIN_TOKEN, capturedLog, startTestServer } from '../../test/harness';
-import { useCluster } from '../../test/cluster';
-import { addPerson } from '../../test/people';
-import { startRedis } from '../../test/processes';
-import { collect, cookieSocket, join, next, sleep, type TestSocket } from '../../test/sockets';
+import { ADMIN_TOKEN, capturedLog, startTestServer } from '../test/harness';
+import { useCluster } from '../test/cluster';
+import { addPerson } from '../test/people';
+import { startRedis } from '../test/processes';
+import { collect, cookieSocket, join, next, sleep, type TestSocket } from '../test/sockets';
 
 /**
  * Revocations travel between processes over Redis; made while it is down, they never arrive. Each

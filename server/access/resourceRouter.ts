@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import type { AppContext } from '../context';
-import { jsonBody } from './body';
-import { createGuards } from '../../access/guards';
+import type { AppContext } from '../core';
+import { jsonBody } from '../core';
+import { createGuards } from './guards';
 
 /**
  * A resource router: paths match case-sensitively and strictly (no trailing-slash or other

@@ -1,16 +1,11 @@
 import { rooms } from '@common/realtime';
 import type { Role } from '@common/schemas/auth';
-import { askerOf, hasRole } from '../policy';
+import { askerOf, hasRole, API_TOKEN_PREFIX, type Principal, accountsHandle, isCrossSiteHandshake, readSessionCookie, isAdminToken, failedCredentials, draftRoomDashboard, isPrivateRoom, mayHold, rateLimitsHandle } from '../access';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from '../../core/context';
-import { API_TOKEN_PREFIX, type Principal } from '../accounts/accounts';
-import { isCrossSiteHandshake, readSessionCookie } from '../accounts/cookies';
-import { isAdminToken } from '../guards';
-import { failedCredentials } from '../failedCredentials';
-import { clientAddress } from '../../core/http/clientAddress';
-import type { RealtimeServer } from '../../realtime/index';
-import { draftRoomDashboard, isPrivateRoom, mayHold } from './roomAccess';
-import { releaseRooms } from '../../publicView/publicRooms';
+import type { AppContext } from '../core';
+import { clientAddress, activityHandle } from '../core';
+import type { RealtimeServer } from '../realtime';
+import { releaseRooms } from '../publicView';
 import { startSocketRecheck, type RoomCheck } from './socketRecheck';
 
 type AppSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
@@ -36,7 +31,7 @@ function setPrincipal(socket: AppSocket, p: Principal | null) {
  * relayed between processes), and a socket recovering after a gap has its credential checked again.
  */
 export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): { close(): void; recheckSockets(): void } {
-  const failures = failedCredentials(ctx.limits);
+  const failures = failedCredentials(rateLimitsHandle.of(ctx));
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (typeof token === 'string' && token) {
@@ -45,11 +40,11 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): { close(
       if (blocked) return next(refuse(ErrorCode.rateLimited, blocked));
       const p: Principal | null =
         !ctx.config.ADMIN_TOKEN_DISABLED && isAdminToken(token, ctx.adminToken) ? { via: 'adminToken', role: 'admin', user: null, credentialHash: null }
-        : token.startsWith(API_TOKEN_PREFIX) ? await ctx.accounts.lookupApiToken(token)
+        : token.startsWith(API_TOKEN_PREFIX) ? await accountsHandle.of(ctx).lookupApiToken(token)
         : null;
       if (!p) {
         await failures.failed(address, token);
-        ctx.activity.record({ kind: 'auth.failed', category: 'auth', summary: 'Refused admin token on the realtime (Socket.IO) handshake', address, details: { audience: 'admin', path: '/socket.io' } });
+        activityHandle.of(ctx).record({ kind: 'auth.failed', category: 'auth', summary: 'Refused admin token on the realtime (Socket.IO) handshake', address, details: { audience: 'admin', path: '/socket.io' } });
         return next(refuse(ErrorCode.invalidAdminToken, 'Invalid admin token'));
       }
       setPrincipal(socket, p);
@@ -58,7 +53,7 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): { close(
     // The cookie counts only from our own pages: a page of another origin (even of the same site,
     // whose WebSocket upgrades carry the cookie) connects signed out — public rooms only, as embeds need.
     const session = isCrossSiteHandshake({ headers: socket.handshake.headers, encrypted: socket.handshake.secure }, ctx.config) ? null : readSessionCookie(socket.handshake.headers.cookie);
-    setPrincipal(socket, session ? await ctx.accounts.lookupSession(session).catch(() => null) : null);
+    setPrincipal(socket, session ? await accountsHandle.of(ctx).lookupSession(session).catch(() => null) : null);
     next();
   });
 
@@ -84,7 +79,7 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): { close(
     const { credentialHash, via } = socket.data;
     if (!credentialHash || (via !== 'session' && via !== 'apiToken')) return;
     // The periodic check brings the credential it read (reading it is not a use: the session's idle expiry stays).
-    const p = checked ? checked.principal : await ctx.accounts.lookupHash(via, credentialHash).catch(() => null);
+    const p = checked ? checked.principal : await accountsHandle.of(ctx).lookupHash(via, credentialHash).catch(() => null);
     const holds: RoomCheck = checked?.holds ?? ((access, room) => mayHold(ctx, access, room));
     setPrincipal(socket, p);
     const lost: string[] = [];

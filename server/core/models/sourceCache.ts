@@ -1,8 +1,8 @@
 import { ErrorCode } from '@common/schemas/errors';
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import { ApiError } from '../core/errors';
-import type { DomainEventBus } from '../core/events';
-import type { DataSourceDoc } from '../core/models';
+import { ApiError } from '../errors';
+import { AppHandle, type AppContext } from '../context';
+import type { DataSourceDoc } from '.';
 
 /**
  * The write path's look-ups of a data source, cached per process so a burst of single-record
@@ -26,34 +26,28 @@ interface Entry {
 }
 type Kind = 'key' | 'ref';
 
-/** One cache per app, found by its event bus (the activity log has the bus, not the whole context). */
-const caches = new WeakMap<DomainEventBus, Map<string, Entry>>();
-
 /** Whether a cached source still says what a change announced about it (what its readers use). */
 const same = (ds: DataSourceDoc, dto: DataSourceDto) =>
   ds.name === dto.name && (ds.ingestKeyHint ?? null) === (dto.ingestKeyHint ?? null) && (ds.primaryKey ?? null) === dto.primaryKey && Boolean(ds.appendOnly) === dto.appendOnly;
 
-function cacheOf(events: DomainEventBus): Map<string, Entry> {
-  let cache = caches.get(events);
-  if (cache) return cache;
+/** One cache per app, made on first use and kept true by the app's domain events from then on. */
+const caches = new AppHandle<Map<string, Entry>>('the data source cache', ({ events }) => {
   const entries = new Map<string, Entry>();
-  caches.set(events, entries);
   const drop = (id: string, keep: (ds: DataSourceDoc) => boolean = () => false) => {
     for (const [k, e] of entries) if (String(e.ds._id) === id && !keep(e.ds)) entries.delete(k);
   };
   events.on('datasource.changed', ({ dataSource: dto }) => drop(dto.id, (ds) => same(ds, dto)));
   events.on('datasource.removed', ({ dataSourceId }) => drop(dataSourceId));
-  cache = entries;
-  return cache;
-}
+  return entries;
+});
 
 /** The answer to an ingest key that a cached look-up let through but the source, read again, no longer has (rotated). */
 export const keyRotatedError = () =>
   new ApiError(401, ErrorCode.invalidIngestCredential, "This ingest key is no longer the data source's (it was replaced): send the source's current ingest key or the admin token");
 
 /** The source under `kind:name`, from the cache while fresh, else from `read` (kept when found). */
-export async function cachedSource(app: { events: DomainEventBus }, kind: Kind, name: string, read: () => Promise<DataSourceDoc | null>): Promise<DataSourceDoc | null> {
-  const cache = cacheOf(app.events);
+export async function cachedSource(app: AppContext, kind: Kind, name: string, read: () => Promise<DataSourceDoc | null>): Promise<DataSourceDoc | null> {
+  const cache = caches.of(app);
   const key = `${kind}:${name}`;
   const hit = cache.get(key);
   const now = Date.now();

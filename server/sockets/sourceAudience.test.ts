@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
-import { eventually } from '../../test/eventually';
-import { buildDashboard, buildSource } from '../../test/factories';
-import { startTestServer, type TestServer } from '../../test/harness';
-import { caughtUp, collect, join, next, openSocket, type TestSocket } from '../../test/sockets';
+import { eventually } from '../test/eventually';
+import { buildDashboard, buildSource } from '../test/factories';
+import { startTestServer, type TestServer } from '../test/harness';
+import { caughtUp, collect, join, next, openSocket, type TestSocket } from '../test/sockets';
 
 let s: TestServer;
 let sockets: TestSocket[] = [];

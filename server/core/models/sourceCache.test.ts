@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer } from '../test/harness';
+import { startTestServer, type TestServer } from '../../test/harness';
+import { activityHandle } from '../activity';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -28,7 +29,7 @@ describe('the write path reads no data source per request (sourceCache)', () => 
       expect((await s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { body: { n }, token: ds.ingestKey })).status).toBe(200);
       expect((await s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { body: { n } })).status).toBe(200);
     }
-    await s.app.ctx.activity.flush();
+    await activityHandle.of(s.app.ctx).flush();
     expect(await total(ds.id)).toBe(20);
     // One read by the key's hash and one by the sourceId, cached for the other 18 requests (and the activity log's entries).
     expect(reads.length).toBeLessThanOrEqual(2);

@@ -1,11 +1,11 @@
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
-import { eventually } from '../../test/eventually';
-import { buildDashboard, buildPerson, buildSource } from '../../test/factories';
-import { startTestServer, type TestServer } from '../../test/harness';
-import { useCluster } from '../../test/cluster';
-import { collect, cookieSocket, join, next, nextWhere, type TestSocket } from '../../test/sockets';
+import { eventually } from '../test/eventually';
+import { buildDashboard, buildPerson, buildSource } from '../test/factories';
+import { startTestServer, type TestServer } from '../test/harness';
+import { useCluster } from '../test/cluster';
+import { collect, cookieSocket, join, next, nextWhere, type TestSocket } from '../test/sockets';
 
 type Http = TestServer['http'];
 

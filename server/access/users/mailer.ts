@@ -1,20 +1,17 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { AppContext } from '../../core/context';
+import { AppHandle, type AppContext } from '../../core';
 
 /** How long one send may take (connect, greeting, each command) before the link is shown to copy instead. */
 const SMTP_TIMEOUT_MS = 10_000;
 
-const transports = new WeakMap<AppContext, Transporter>();
+const transports = new AppHandle<Transporter>('the mail transport', (app) =>
+  nodemailer.createTransport({ url: app.config.SMTP_URL!, connectionTimeout: SMTP_TIMEOUT_MS, greetingTimeout: SMTP_TIMEOUT_MS, socketTimeout: SMTP_TIMEOUT_MS }, { from: app.config.MAIL_FROM }),
+);
 
 function transportOf(app: AppContext): Transporter | null {
   const url = app.config.SMTP_URL;
   if (!url) return null;
-  let t = transports.get(app);
-  if (!t) {
-    t = nodemailer.createTransport({ url, connectionTimeout: SMTP_TIMEOUT_MS, greetingTimeout: SMTP_TIMEOUT_MS, socketTimeout: SMTP_TIMEOUT_MS }, { from: app.config.MAIL_FROM });
-    transports.set(app, t);
-  }
-  return t;
+  return transports.of(app);
 }
 
 /**

@@ -2,16 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import mongoose from 'mongoose';
 import { rooms, type SocketData } from '@common/realtime';
-import type { AppContext } from '../../core/context';
-import { isCrossSiteHandshake } from '../accounts/cookies';
-import { isAdminToken } from '../guards';
-import type { DashboardDoc, ShareLinkDoc } from '../../core/models';
-import { shareLinkStatus } from '../../sharing/presentShareLink';
-import { viewCacheOf } from '../../publicView/viewCache';
-import { neededSources } from '../../publicView/publicRooms';
-import type { RealtimeServer } from '../../realtime/index';
-import { draftRoomDashboard, isPrivateRoom, mayHold, type Access } from './roomAccess';
-import { askerOf } from '../policy';
+import type { AppContext, DashboardDoc, ShareLinkDoc } from '../core';
+import { isCrossSiteHandshake, isAdminToken, draftRoomDashboard, isPrivateRoom, mayHold, type Access, askerOf, accountsHandle } from '../access';
+import { shareLinkStatus } from '../sharing';
+import { viewCacheOf, neededSources } from '../publicView';
+import type { RealtimeServer } from '../realtime';
 
 interface Session {
   sid: string;
@@ -36,7 +31,7 @@ const handshakeOf = new AsyncLocalStorage<Handshake>();
 function sameSession(ctx: AppContext, request: IncomingMessage | undefined, credentialHash: string): boolean {
   if (!request) return false;
   const encrypted = Boolean((request.socket as { encrypted?: boolean } | undefined)?.encrypted);
-  return !isCrossSiteHandshake({ headers: request.headers, encrypted }, ctx.config) && ctx.accounts.sessionHashOf(request.headers.cookie) === credentialHash;
+  return !isCrossSiteHandshake({ headers: request.headers, encrypted }, ctx.config) && accountsHandle.of(ctx).sessionHashOf(request.headers.cookie) === credentialHash;
 }
 
 /** What a recovering socket's credential still allows (sessions and tokens may have ended or changed), or null. */
@@ -47,7 +42,7 @@ async function accessStill(ctx: AppContext, data: Partial<SocketData>, { auth, r
   }
   if (data.via === 'session' && data.credentialHash && !sameSession(ctx, request, data.credentialHash)) return null;
   if ((data.via === 'session' || data.via === 'apiToken') && data.credentialHash) {
-    const p = await ctx.accounts.lookupHash(data.via, data.credentialHash).catch(() => null);
+    const p = await accountsHandle.of(ctx).lookupHash(data.via, data.credentialHash).catch(() => null);
     return p ? askerOf(p) : null;
   }
   return null;

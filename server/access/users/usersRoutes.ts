@@ -1,11 +1,11 @@
 import type Router from '@koa/router';
 import { InviteUser, UpdateUser } from '@common/schemas/auth';
-import type { AppContext } from '../../core/context';
-import { validate } from '../../core/http/validate';
-import { listUserApiTokens, revokeUserApiToken } from './apiTokens';
+import type { AppContext } from '../../core';
+import { validate } from '../../core';
+import { listUserApiTokens, revokeUserApiToken } from '../accounts/apiTokens';
 import { principalOf } from '../guards';
 import { inviteUser, listUsers, removeUser, resetLink, updateUser } from './users';
-import { resourceRouter } from '../../core/http/router';
+import { resourceRouter } from '../resourceRouter';
 
 /** The team, for admins: invite, change role or dashboard limits, disable, remove, issue a reset link, see and revoke personal API tokens. */
 export function usersRouter(app: AppContext): Router {

@@ -1,7 +1,7 @@
-import type { AppContext } from '../../core/context';
-import type { Principal } from '../accounts/accounts';
-import type { RealtimeServer } from '../../realtime/index';
-import { mayHold, type Access } from './roomAccess';
+import type { AppContext } from '../core';
+import type { Principal } from '../access';
+import { accountsHandle, mayHold, type Access } from '../access';
+import type { RealtimeServer } from '../realtime';
 
 type AppSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
 
@@ -29,7 +29,7 @@ export function startSocketRecheck(
   async function pass() {
     const sockets = [...io.of('/').sockets.values()].filter((s) => s.data.credentialHash && (s.data.via === 'session' || s.data.via === 'apiToken'));
     if (!sockets.length) return;
-    const found = await ctx.accounts.reload(sockets.map((s) => ({ via: s.data.via as 'session' | 'apiToken', hash: s.data.credentialHash! })));
+    const found = await accountsHandle.of(ctx).reload(sockets.map((s) => ({ via: s.data.via as 'session' | 'apiToken', hash: s.data.credentialHash! })));
     const memo = new Map<string, Promise<boolean>>();
     const holds: RoomCheck = (access, room) => {
       const key = JSON.stringify([access.role, access.dashboardIds, room]);
