@@ -52,3 +52,33 @@ export function fieldReader(column: string): (data: Data) => unknown {
   if (column.startsWith(CUSTOM_FIELD_PREFIX)) return (data) => fieldValue(data, column);
   return pathReader(column);
 }
+
+/** A record as the field listing reads it: its data, and the order its keys arrived in when known. */
+interface FieldSource {
+  data: Data;
+  keyOrder?: readonly string[] | null;
+}
+
+/**
+ * Every field name of a record, the one listing for the server and every screen: keyOrder first,
+ * then the other data keys; a support-desk `custom_fields` list becomes one `custom_<id>` field per
+ * custom field (`expand`, what tables and charts offer) or is left out (`omit`, what a source's
+ * field list and the admin's own custom-field columns use).
+ */
+export function recordFields(record: FieldSource, custom: 'expand' | 'omit' = 'expand'): string[] {
+  const order = record.keyOrder ?? [];
+  const names = [...order.filter((k) => k in record.data), ...Object.keys(record.data).filter((k) => !order.includes(k))];
+  const out: string[] = [];
+  for (const name of names) {
+    if (name !== 'custom_fields') out.push(name);
+    else if (custom === 'expand') for (const f of customFields(record.data)) out.push(`${CUSTOM_FIELD_PREFIX}${f.id}`);
+  }
+  return out;
+}
+
+/** The fields of several records (the union of `recordFields`), in first-seen order. */
+export function fieldsOfRecords(records: readonly FieldSource[], custom: 'expand' | 'omit' = 'expand'): string[] {
+  const seen = new Set<string>();
+  for (const r of records) for (const f of recordFields(r, custom)) seen.add(f);
+  return [...seen];
+}

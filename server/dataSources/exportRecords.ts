@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { readTime } from '@common/time/recordTime';
 import { stringify } from 'csv-stringify/sync';
 import { fieldValue } from '@common/cells';
 import { CSV_OPTIONS, csvCell, neutralise, safeFileName } from '@common/csv';
@@ -18,18 +19,6 @@ const CONTENT_TYPE: Record<ExportFormat, string> = {
   ndjson: 'application/x-ndjson; charset=utf-8',
 };
 
-/** A time value as epoch milliseconds: ISO 8601 and written dates, epoch seconds or milliseconds; null when unreadable. */
-function timeOf(value: unknown): number | null {
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === 'number' && Number.isFinite(value)) return Math.abs(value) < 1e11 ? value * 1000 : value;
-  if (typeof value === 'string' && value.trim()) {
-    if (/^-?\d+(\.\d+)?$/.test(value.trim())) return timeOf(Number(value));
-    const t = Date.parse(value);
-    return Number.isNaN(t) ? null : t;
-  }
-  return null;
-}
-
 /** The chosen fields of a record (a path such as `issue.id` becomes a field of that name). */
 function pick(data: Json, fields: string[]): Json {
   const out: Json = {};
@@ -46,7 +35,8 @@ async function* chunks(app: AppContext, ds: DataSourceDoc, format: ExportFormat,
   if (range && range.field === null) filter.lastUpdated = { ...(range.from !== null && { $gte: new Date(range.from) }), ...(range.to !== null && { $lte: new Date(range.to) }) };
   const inRange = (data: Json): boolean => {
     if (!range || range.field === null) return true;
-    const t = timeOf(readPath(data, range.field));
+    // The one time reader (as retention, widgets and the viewer read it), in the source's date order.
+    const t = readTime(readPath(data, range.field), ds.dateOrder === 'dmy' ? 'dmy' : 'mdy');
     return t !== null && (range.from === null || t >= range.from) && (range.to === null || t <= range.to);
   };
   // Date-time fields (the source's type model) are written as ISO 8601, whatever form they came in.

@@ -1,6 +1,7 @@
 import type { IngestRejection } from '@common/schemas/records/ingest';
 import { FIELD_NAME_MAX_LENGTH, FIELDS_PER_SOURCE_MAX, FORBIDDEN_FIELD_NAMES } from '@common/constants';
 import { readPath } from '@common/paths';
+import { recordFields as fieldsOf } from '@common/cells';
 
 /**
  * What a record must be to land in a data source. Each rule rejects the one record with its
@@ -76,7 +77,7 @@ export function recordProblem(record: unknown, keying: Keying | undefined): stri
 }
 
 /** The field names a record adds to a source's field list (custom_fields stays one value). */
-export const recordFields = (record: Json) => Object.keys(record).filter((k) => k !== 'custom_fields');
+export const recordFields = (record: Json) => fieldsOf({ data: record }, 'omit');
 
 export interface CheckedRecords {
   /** recordId: the primary-key value as text, or null for an append-only source (the writer gives a server id). */

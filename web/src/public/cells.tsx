@@ -1,27 +1,16 @@
 import { Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { CUSTOM_FIELD_PREFIX } from '@common/constants';
 import { cellText, fieldValue as dataFieldValue, isEmptyValue } from '@common/cells';
 import { formatValue, type ValueFormat } from '@common/formats';
 import { ReadableTag } from './PublicTheme';
 
 export { cellText, isEmptyValue };
-import type { CustomFieldValue, RecordDto } from '@common/schemas/records/record';
+import type { RecordDto } from '@common/schemas/records/record';
 
 /** A field of a record; `custom_<id>` reads the value of custom field <id> from data.custom_fields. */
 export const fieldValue = (record: RecordDto, field: string): unknown => dataFieldValue(record.data, field);
 
-/** Every field name of a record: keyOrder first, then other data keys; custom_fields become custom_<id>. */
-export function recordFields(record: RecordDto): string[] {
-  const names = [...record.keyOrder.filter((k) => k in record.data), ...Object.keys(record.data).filter((k) => !record.keyOrder.includes(k))];
-  const out: string[] = [];
-  for (const name of names) {
-    if (name === 'custom_fields' && Array.isArray(record.data.custom_fields)) {
-      for (const f of record.data.custom_fields as CustomFieldValue[]) if (f && f.id !== undefined) out.push(`${CUSTOM_FIELD_PREFIX}${f.id}`);
-    } else out.push(name);
-  }
-  return out;
-}
+export { recordFields } from '@common/cells';
 
 const STATUS_COLORS: Record<string, string> = { open: 'blue', closed: 'green', 'in progress': 'yellow' };
 const PRIORITY_COLORS: Record<string, string> = { high: 'red', medium: 'yellow', low: 'blue' };

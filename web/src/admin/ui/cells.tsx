@@ -1,6 +1,6 @@
 import { Tag, Typography } from 'antd';
 import { CUSTOM_FIELD_PREFIX } from '@common/constants';
-import { cellText, customFields, isEmptyValue } from '@common/cells';
+import { cellText, customFields, fieldsOfRecords, isEmptyValue } from '@common/cells';
 import { formatValue, type ValueFormat } from '@common/formats';
 import type { RecordDto } from '@common/schemas/records/record';
 
@@ -29,14 +29,8 @@ export function FormattedValue({ field, value, column }: { field: string; value:
   return <span title={shown.title}>{shown.text}</span>;
 }
 
-/** The field names of records (keyOrder first, then data keys), without custom_fields. */
-export function recordFields(records: RecordDto[]): string[] {
-  const seen = new Set<string>();
-  for (const r of records) {
-    for (const k of [...(r.keyOrder ?? []), ...Object.keys(r.data)]) if (k !== 'custom_fields') seen.add(k);
-  }
-  return [...seen];
-}
+/** The field names of records (keyOrder first, then data keys), without custom_fields (their columns come from customFieldIds). */
+export const recordFields = (records: RecordDto[]): string[] => fieldsOfRecords(records, 'omit');
 
 /** The custom field ids found in the records' custom_fields lists, in first-seen order. */
 export function customFieldIds(records: RecordDto[]): string[] {

@@ -1,6 +1,5 @@
 import { Widget, type Widget as WidgetT } from '@common/schemas/dashboard';
-import { CUSTOM_FIELD_PREFIX } from '@common/constants';
-import { customFields } from '@common/cells';
+import { fieldsOfRecords } from '@common/cells';
 import type { RecordDto } from '@common/schemas/records/record';
 import { isChartWidgetType, type WidgetType } from '@common/schemas/widgets/widget';
 import type { DateOrder } from '@common/schemas/dataSource';
@@ -56,12 +55,5 @@ export function widgetProblems(widget: WidgetT, preview?: { records: Iterable<{ 
   return out;
 }
 
-/** The fields of the records (data keys and custom_<id> fields), in first-seen order. */
-export function recordFields(records: RecordDto[]): string[] {
-  const seen = new Set<string>();
-  for (const r of records.slice(0, 200)) {
-    for (const k of r.keyOrder?.length ? r.keyOrder : Object.keys(r.data)) if (k !== 'custom_fields') seen.add(k);
-    for (const f of customFields(r.data)) seen.add(`${CUSTOM_FIELD_PREFIX}${f.id}`);
-  }
-  return [...seen];
-}
+/** The fields of the records (data keys and custom_<id> fields), in first-seen order, sampled from the first 200. */
+export const recordFields = (records: RecordDto[]): string[] => fieldsOfRecords(records.slice(0, 200));

@@ -6,6 +6,7 @@ import { fieldTypeOf, type FieldTyping } from '@common/types/fieldTyping';
 import type { TabConfiguration } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/records/record';
 import { recordFields } from '../../cells';
+import { fieldsOfRecords } from '@common/cells';
 
 /** A column the table draws; `extra` marks fields shown only by "Show All Fields". */
 export interface ColumnSpec {
@@ -46,9 +47,7 @@ export function configuredColumns(configuration: TabConfiguration): ColumnSpec[]
 
 /** Every field the records carry (sampled from the first records), first-seen order. */
 export function allFields(records: RecordDto[]): string[] {
-  const seen = new Set<string>();
-  for (const r of records.slice(0, FIELD_SAMPLE)) for (const f of recordFields(r)) seen.add(f);
-  return [...seen];
+  return fieldsOfRecords(records.slice(0, FIELD_SAMPLE));
 }
 
 /** The columns to draw and the "Showing X of Y fields" figures. */
