@@ -23,6 +23,7 @@ import { serveWebApp } from './static';
 import { compressResponses } from './compression';
 import { publicViewFastPath } from './viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
+import { startAlerts } from './alerts';
 import { startActivityLog } from './services/activityLog';
 import { startRetentionSweep } from './services/retention';
 import { startFieldTypes, type FieldTypesService } from './services/fieldTypes';
@@ -91,6 +92,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const zendesk = await startZendeskIntegration(ctx);
     cleanups.push({ name: 'Zendesk integration', run: () => zendesk.close() });
 
+    const alerts = await startAlerts(ctx);
+    cleanups.push({ name: 'alerts', run: () => alerts.close() });
+
     const seedWanted = config.SEED_DEMO ?? db.mode !== 'external';
     const seeded = seedWanted ? await seedDemo(ctx) : false;
 
@@ -106,12 +110,13 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST), { indexHeaders: await embeddingHeaders(ctx) }));
     // No global body parser: each route reads its body after its guard, with its own size limit.
     koa.use(activity.middleware());
-    const api = buildApiRouter(ctx, [zendesk.router]);
+    const api = buildApiRouter(ctx, [zendesk.router, alerts.router]);
     for (const mw of mountApi(api)) koa.use(mw);
 
     // Known public views are answered from memory before the Koa stack (server/viewCache/fastPath).
     const server = http.createServer(publicViewFastPath(ctx, koa.callback()));
     const realtime = await attachRealtime(server, ctx);
+    alerts.attachRealtime(realtime.io);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.PORT, config.HOST, () => resolve());
