@@ -57,8 +57,15 @@ export class AlertEngine {
   }
 
   /** Starts (or restarts, after a change of the rule) evaluating a rule this process holds. */
-  async hold(doc: AlertDoc): Promise<void> {
-    const id = String(doc._id);
+  async hold(fresh: AlertDoc): Promise<void> {
+    const id = String(fresh._id);
+    let doc = fresh;
+    const held = this.rules.get(id);
+    if (held) {
+      // A change being written is newer than the document just read: keep its state.
+      await held.busy;
+      doc = { ...fresh, state: held.doc.state, stateSince: held.doc.stateSince, seq: Math.max(fresh.seq, held.doc.seq), lastNotifiedAt: held.doc.lastNotifiedAt };
+    }
     this.drop(id);
     const src = await this.source(doc.dataSourceId);
     if (this.closed || !src.meta) return;
@@ -93,8 +100,8 @@ export class AlertEngine {
     const changes = src.apply(e);
     const runs = [...this.rules.values()].filter((r) => r.doc.dataSourceId === id);
     if (e.name === 'datasource.changed') {
-      // Types or the time field may have changed: the rules count again under the new ones.
-      if (src.ready) for (const r of runs) void this.hold(r.doc);
+      // Types or the time field changed: the rules count again under the new ones (their state stays).
+      if (src.ready && src.meta) for (const r of runs) if (r.recount(src.meta, src.records.values(), Date.now())) this.schedule(r);
       return;
     }
     if (!changes?.length) return;

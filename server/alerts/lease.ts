@@ -62,7 +62,7 @@ export class AlertLeases {
     const loose = await Alert.find(free).limit(500).lean<AlertDoc[]>();
     for (const d of loose) {
       if (this.closed) return;
-      const taken = await Alert.findOneAndUpdate({ _id: d._id, ...free }, { $set: { lease: this.fresh() } }, { new: true }).lean<AlertDoc>();
+      const taken = await Alert.findOneAndUpdate({ _id: d._id, ...free }, { $set: { lease: this.fresh() } }, { returnDocument: 'after' }).lean<AlertDoc>();
       if (taken) await this.engine.hold(taken);
     }
   }

@@ -34,7 +34,8 @@ export function isInternalAddress(address: string): boolean {
 }
 
 const hostPortOf = (u: URL) => `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`.toLowerCase();
-const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
+/** The host without IPv6 brackets or a trailing dot (`localhost.` is localhost). */
+const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
 
 /** Checks a channel URL as typed (no DNS): throws OutboundRefused naming the rule it breaks. Returns the parsed URL. */
 export function checkOutboundUrl(raw: string, allowed: readonly string[]): URL {

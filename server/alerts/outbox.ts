@@ -93,7 +93,7 @@ export class Outbox {
     const claimed = await AlertDelivery.findOneAndUpdate(
       { _id: d._id, status: 'pending', $or: [{ 'claim.until': null }, { 'claim.until': { $lt: now } }] },
       { $set: { 'claim.owner': this.owner, 'claim.until': new Date(now.getTime() + CLAIM_MS) } },
-      { new: true },
+      { returnDocument: 'after' },
     ).lean<AlertDeliveryDoc>();
     if (!claimed) return;
     const alert = await Alert.findById(claimed.alertId).lean<AlertDoc>();

@@ -40,14 +40,30 @@ export function conditionText(doc: Pick<AlertDoc, 'metric' | 'valueField' | 'con
 /** The source's type model and time field, as widgets read them. */
 export const typingOf = (ds: Pick<DataSourceDto, 'fieldTypes' | 'dateOrder'>): FieldTyping => ({ fieldTypes: ds.fieldTypes ?? {}, dateOrder: ds.dateOrder ?? 'mdy' });
 
+const countingKey = (s: DataSourceDto) => JSON.stringify([s.fieldTypes, s.dateOrder, s.timeField]);
+
+/** The rule's totals (the aggregator a KPI with its settings gets) over the records, and its filter test. */
+function count(doc: AlertDoc, source: DataSourceDto, records: Iterable<DataHolder>, now: number): [Aggregator, (data: Data) => boolean] {
+  const typing = typingOf(source);
+  const config = {
+    metric: doc.metric, valueField: doc.valueField ?? undefined, filters: doc.filters, range: doc.range, dateField: doc.dateField ?? undefined,
+    compare: false, sparkline: false,
+  } as unknown as KpiConfig;
+  const agg = new Aggregator(aggregateSpec('kpi', config, typing, source.timeField), () => [], now);
+  agg.reset(records);
+  return [agg, compileFilters(doc.filters, typing)];
+}
+
 /**
  * One rule as the evaluating process holds it: its number kept up to date record by record with
  * the widgets' own aggregator (the same spec a KPI with these settings gets), and the timing of
  * its state: since when it breaks (forSeconds), when data last came (no data).
  */
 export class RuleRun {
-  readonly agg: Aggregator;
-  readonly passes: (data: Data) => boolean;
+  agg: Aggregator;
+  passes: (data: Data) => boolean;
+  /** The source's types and time field the totals were counted under. */
+  private countedUnder: string;
   state: AlertState;
   stateSince: number;
   /** When the value began to break the condition (while holding for forSeconds). */
@@ -69,20 +85,22 @@ export class RuleRun {
     records: Iterable<DataHolder>,
     now: number,
   ) {
-    const typing = typingOf(source);
-    const config = {
-      metric: doc.metric, valueField: doc.valueField ?? undefined, filters: doc.filters, range: doc.range, dateField: doc.dateField ?? undefined,
-      compare: false, sparkline: false,
-    } as unknown as KpiConfig;
-    const spec = aggregateSpec('kpi', config, typing, source.timeField);
-    this.agg = new Aggregator(spec, () => [], now);
-    this.agg.reset(records);
-    this.passes = compileFilters(doc.filters, typing);
+    this.countedUnder = countingKey(source);
+    [this.agg, this.passes] = count(doc, source, records, now);
     this.state = doc.state;
     this.stateSince = new Date(doc.stateSince).getTime();
     this.lastNotifiedAt = doc.lastNotifiedAt ? new Date(doc.lastNotifiedAt).getTime() : null;
     this.lastValue = doc.lastValue;
     this.lastDataAt = now;
+  }
+
+  /** Counts again when the source's types or time field changed; false when they did not. */
+  recount(source: DataSourceDto, records: Iterable<DataHolder>, now: number): boolean {
+    const key = countingKey(source);
+    if (key === this.countedUnder) return false;
+    this.countedUnder = key;
+    [this.agg, this.passes] = count(this.doc, source, records, now);
+    return true;
   }
 
   /** The rule's number now (a sliding range moved to `now` first). */

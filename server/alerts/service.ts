@@ -125,7 +125,7 @@ export async function updateAlert(rt: AlertsRuntime, who: Asker, id: string, bod
   }
   set.dataSourceId = dataSourceId;
   set.widget = widget;
-  const after = await rt.models.Alert.findOneAndUpdate({ _id: doc._id }, { $set: set, $inc: { configVersion: 1 } }, { new: true }).lean<AlertDoc>();
+  const after = await rt.models.Alert.findOneAndUpdate({ _id: doc._id }, { $set: set, $inc: { configVersion: 1 } }, { returnDocument: 'after' }).lean<AlertDoc>();
   if (!after) throw NotFoundError(`Alert ${id}`);
   if (after.lease.owner === rt.leases.owner) await rt.engine.hold(after);
   return presentAlert(after);
