@@ -7,7 +7,7 @@ import { buildDashboard, buildPerson, buildSource, type BuiltSource } from '../.
 import { eventually } from '../../test/eventually';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp';
 import { isInternalAddress } from '../outbound';
-import { startReceiver, type TestReceiver } from './receiver';
+import { startReceiver, type TestReceiver } from '../../test/receiver';
 
 /*
  * Alerts against real receivers on loopback (listed in OUTBOUND_ALLOWED_HOSTS) and the project's

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startCluster, type TestCluster } from '../../test/cluster';
 import { eventually } from '../../test/eventually';
 import { ADMIN_TOKEN } from '../../test/harness';
-import { startReceiver, type TestReceiver } from './receiver';
+import { startReceiver, type TestReceiver } from '../../test/receiver';
 
 /*
  * Two processes sharing MongoDB and a real redis-server: each rule is evaluated and delivered by

@@ -4,7 +4,7 @@ import { startDatabase, type DatabaseHandle } from '../../db/startDatabase';
 import { createLogger } from '../../log';
 import { startTestServer, TEST_ENGINE, type TestServer } from '../../test/harness';
 import { eventually } from '../../test/eventually';
-import { startReceiver, type TestReceiver } from './receiver';
+import { startReceiver, type TestReceiver } from '../../test/receiver';
 
 /*
  * The outbox survives a restart: a delivery whose receiver failed is sent by the next process,
