@@ -77,8 +77,8 @@ export class WatchedSource {
         const ids = e.payload.all ? [...this.records.keys()] : e.payload.recordIds;
         for (const id of ids) {
           const held = this.records.get(id);
-          // A newer write of the same key stays.
-          if (!held || (!e.payload.all && held.revision >= e.payload.revision)) continue;
+          // A newer write of the same key stays (also after "all": the same event may arrive again through Redis, after newer writes).
+          if (!held || held.revision >= e.payload.revision) continue;
           this.records.delete(id);
           out.push({ before: held.data, after: undefined });
         }

@@ -16,8 +16,9 @@ import { useEmptyReason, WidgetEmpty } from './WidgetEmpty';
 import { useTileAlert } from '../tileAlerts';
 import type { TileAlertState } from '@common/schemas/alert';
 
-/** The colour of a firing alert's outline and bell. */
+/** The colour of a firing alert's outline, and of its bell and text (readable on the light and the dark theme). */
 const ALERT_COLOR = '#ff4d4f';
+const alertText = (dark: boolean) => (dark ? '#ff7875' : '#cf1322');
 const hhmm = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 
 const ChartView = lazy(() => import('./ChartView'));
@@ -26,10 +27,10 @@ const OPERATOR_TEXT: Record<WidgetFilter['operator'], string> = { eq: 'is', neq:
 
 /** A widget's card: its name as title, the content filling the grid cell; a tile tied to an alert shows its state. */
 export function WidgetFrame({ title, extra, alert, children }: { title: string; extra?: ReactNode; alert?: TileAlertState; children: ReactNode }) {
-  const { tv } = useWidgetEnv();
+  const { tv, dark } = useWidgetEnv();
   const firing = alert?.state === 'firing';
   const bell = firing ? (
-    <span data-testid="alert-bell" role="status" style={{ color: ALERT_COLOR, fontWeight: 600, marginRight: 8, whiteSpace: 'nowrap' }}>
+    <span data-testid="alert-bell" role="status" style={{ color: alertText(Boolean(dark)), fontWeight: 600, marginRight: 8, whiteSpace: 'nowrap' }}>
       <BellFilled aria-label="Alert firing" /> {alert.since ? `since ${hhmm(alert.since)}` : 'firing'}
     </span>
   ) : null;
