@@ -10,7 +10,7 @@ import { WatchedSource, type SourceEvent } from './watchedSource';
 /** At most this many evaluations per second per rule, whatever the ingest rate: changes in between are coalesced. */
 const MIN_EVAL_GAP_MS = 250;
 /** How often the rules' last values are saved for the console. */
-const SAVE_VALUES_MS = 2_000;
+const SAVE_VALUES_MS = 5_000;
 
 /** What the engine tells the rest of the server: a tied tile's state changed. */
 export type TileStateListener = (s: TileAlertState) => void;
@@ -288,15 +288,17 @@ export class AlertEngine {
     return run ? { dashboardId, widgetId, state: run.state, since: run.state === 'firing' ? new Date(run.stateSince).toISOString() : null } : null;
   }
 
-  /** Saves the rules' last values for the console (not on every write: at most every few seconds). */
+  /** Saves the rules' last values for the console: not on every write, and all of them in one command. */
   private async saveValues(): Promise<void> {
-    for (const run of this.rules.values()) {
-      if (!run.dirty || run.busy) continue;
-      run.dirty = false;
-      await this.models.Alert.updateOne({ _id: run.doc._id, 'lease.owner': this.owner }, { $set: { lastValue: run.lastValue, lastEvaluatedAt: new Date(run.lastEvalAt) } }).catch(() => {
-        run.dirty = true;
-      });
-    }
+    const dirty = [...this.rules.values()].filter((r) => r.dirty && !r.busy);
+    if (!dirty.length) return;
+    for (const r of dirty) r.dirty = false;
+    const ops = dirty.map((r) => ({
+      updateOne: { filter: { _id: r.doc._id, 'lease.owner': this.owner }, update: { $set: { lastValue: r.lastValue, lastEvaluatedAt: new Date(r.lastEvalAt) } } },
+    }));
+    await this.models.Alert.bulkWrite(ops, { ordered: true }).catch(() => {
+      for (const r of dirty) r.dirty = true;
+    });
   }
 
   async close(): Promise<void> {
