@@ -12,8 +12,8 @@
 import { startTestServer } from '../server/test/harness';
 import { addPerson, PASSWORD } from '../server/test/people';
 import type { Context } from 'koa';
-import type { AppContext } from '../server/context';
-import { resolvePrincipal } from '../server/middleware/guards';
+import type { AppContext } from '../server/core/context';
+import { resolvePrincipal } from '../server/access/guards';
 
 /** Microseconds per resolvePrincipal call for a request carrying `headers` (best of three rounds). */
 async function checkCost(app: AppContext, headers: Record<string, string>, calls = 50_000): Promise<number> {

@@ -7,7 +7,7 @@
  * Prints ratios; absolute numbers depend on the engine. BENCH_ONLY=url runs the source URL part only.
  */
 import { ADMIN_TOKEN, startTestServer } from '../server/test/harness';
-import { ingestRecords } from '../server/services/ingestRecords';
+import { ingestRecords } from '../server/records/ingest/ingestRecords';
 import { benchSourceUrl } from './benchSourceUrl';
 
 const BATCH = 1000;

@@ -15,11 +15,11 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import { demoTickets } from '../server/services/seedDemo';
-import { viewCacheOf } from '../server/viewCache';
-import { loadConfig } from '../server/config';
-import { startDatabase } from '../server/db/startDatabase';
-import { createLogger } from '../server/log';
+import { demoTickets } from '../server/demo/seedDemo';
+import { viewCacheOf } from '../server/publicView/viewCache';
+import { loadConfig } from '../server/core/config';
+import { startDatabase } from '../server/core/db/startDatabase';
+import { createLogger } from '../server/core/log';
 import { ADMIN_TOKEN } from '../server/test/harness';
 import { freePort, startServerProcess } from '../server/test/processes';
 import { startBrowser } from '../web/e2e/browser';

@@ -7,7 +7,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { rooms, type RecordsUpserted } from '../common/realtime';
-import { demoTickets } from '../server/services/seedDemo';
+import { demoTickets } from '../server/demo/seedDemo';
 import { ADMIN_TOKEN, startTestServer } from '../server/test/harness';
 
 const SIZES = (process.env.BENCH_VIEWERS ?? '100,1000,10000').split(',').map(Number);

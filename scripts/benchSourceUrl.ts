@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_TOKEN, type TestServer } from '../server/test/harness';
 import { join, openSocket, type TestSocket } from '../server/test/sockets';
-import { flushCount } from '../server/services/sourceWriter';
+import { flushCount } from '../server/records/writer/sourceWriter';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { ADMIN_TOKEN, startTestServer } from '../server/test/harness';
-import { flushCount } from '../server/services/sourceWriter';
+import { flushCount } from '../server/records/writer/sourceWriter';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const append = process.env.BENCH_SCENARIO === 'append';

@@ -5,34 +5,37 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import mongoose from 'mongoose';
 import crypto from 'node:crypto';
-import type { Config } from './config';
-import type { AppContext } from './context';
-import { startDatabase } from './db/startDatabase';
-import { DomainEventBus } from './events';
-import { createLogger, type Logger } from './log';
-import { errorHandler, logKoaError } from './middleware/errors';
-import { createRateLimits } from './middleware/rateLimits';
-import { securityHeaders } from './middleware/securityHeaders';
-import { createModels } from './models';
-import { attachRealtime, type Realtime } from './realtime';
-import { connectRedis, type RedisClient } from './redis';
+import type { Config } from './core/config';
+import type { AppContext } from './core/context';
+import { startDatabase } from './core/db/startDatabase';
+import { DomainEventBus } from './core/events';
+import { createLogger, type Logger } from './core/log';
+import { errorHandler, logKoaError } from './core/http/errorHandler';
+import { createRateLimits, rateLimitsHandle } from './access/rateLimits';
+import { securityHeaders } from './core/http/securityHeaders';
+import { createModels } from './core/models';
+import { repairInterruptedChanges } from './core/models/ingestJournal';
+import { attachRealtime } from './sockets/rooms';
+import type { Realtime } from './realtime/server';
+import { connectRedis, type RedisClient } from './core/redis';
 import { buildApiRouter, mountApi } from './routes';
-import { seedDemo } from './services/seedDemo';
-import { removeOrphanUploads } from './services/imports/importJobs';
-import { serveWebApp } from './static';
-import { compressResponses } from './compression';
-import { publicViewFastPath } from './viewCache/fastPath';
+import { seedDemo } from './demo/seedDemo';
+import { removeOrphanUploads } from './imports/importJobs';
+import { serveWebApp } from './core/http/static';
+import { compressResponses } from './core/http/compression';
+import { publicViewFastPath } from './publicView/viewCache/fastPath';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startAlerts } from './alerts';
-import { startActivityLog } from './services/activityLog';
-import { startRetentionSweep } from './services/retention';
-import { startFieldTypes, type FieldTypesService } from './services/fieldTypes';
-import { embeddingHeaders } from './middleware/embeddingHeaders';
-import { clientAddressOf } from './clientAddress';
-import { closeInOrder, type ShutdownStep } from './shutdown';
-import { keyedHash } from './keyedHash';
-import { createAccounts } from './auth/accounts';
-import { createAccountModels } from './auth/models';
+import { startActivityLog } from './activity/activityLog';
+import { activityHandle } from './core/activity';
+import { startRetentionSweep } from './records/writer/retention';
+import { startFieldTypes, type FieldTypesService } from './dataSources/fieldTypes';
+import { embeddingHeaders } from './sharing/embeddingHeaders';
+import { clientAddressOf } from './core/http/clientAddress';
+import { closeInOrder, type ShutdownStep } from './operations/shutdown';
+import { keyedHash } from './core/keyedHash';
+import { accountsHandle, createAccounts } from './access/accounts/accounts';
+import { createAccountModels } from './access/accounts/models';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -46,7 +49,7 @@ export interface RunningApp {
   api: Router;
   /** The type model's inference (tests settle it before comparing views). */
   fieldTypes: FieldTypesService;
-  /** Stops in order (server/shutdown): sockets, HTTP, then the services' flushes and the database. */
+  /** Stops in order (server/operations/shutdown): sockets, HTTP, then the services' flushes and the database. */
   close(onStep?: (name: string) => void): Promise<void>;
 }
 
@@ -66,24 +69,29 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     cleanups.push({ name: 'database engine', run: () => db.stop() });
     const conn = await mongoose.createConnection(db.uri, { autoCreate: false, autoIndex: false, serverSelectionTimeoutMS: 15_000 }).asPromise();
     cleanups.push({ name: 'database connection', run: () => conn.close() });
-    const models = await createModels(conn, (sources) => {
-      const which = sources.map((ds) => `${ds.sourceId} ${JSON.stringify(ds.name)} (${ds.recordCount} records)`).join(', ');
-      log.warn(`repaired ${sources.length} data source(s) that a stopped process left in the middle of a change; count, fields and revision re-derived from their records: ${which}`);
-    });
+    const models = await createModels(conn);
+    const repaired = await repairInterruptedChanges(models);
+    if (repaired.length) {
+      const which = repaired.map((ds) => `${ds.sourceId} ${JSON.stringify(ds.name)} (${ds.recordCount} records)`).join(', ');
+      log.warn(`repaired ${repaired.length} data source(s) that a stopped process left in the middle of a change; count, fields and revision re-derived from their records: ${which}`);
+    }
     const adminToken = config.ADMIN_TOKEN ?? crypto.randomBytes(18).toString('base64url');
     const hello = (await conn.db!.admin().command({ hello: 1 })) as { setName?: string; msg?: string };
     const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
     const limits = createRateLimits(config, redis, keyedHash(config.SERVER_SECRET, adminToken));
     const events = new DomainEventBus();
-    const activity = await startActivityLog({ conn, config, log, events });
+    const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, handles: new Map() };
+    rateLimitsHandle.set(ctx, limits);
+    const activity = await startActivityLog(ctx);
+    activityHandle.set(ctx, activity);
     cleanups.push({ name: 'activity log flush', run: () => activity.close() });
     const accounts = createAccounts({ config, log, events, models: await createAccountModels(conn) });
+    accountsHandle.set(ctx, accounts);
     cleanups.push({ name: 'accounts', run: async () => accounts.close() });
-    const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, limits, activity, accounts };
 
     const retention = startRetentionSweep(ctx);
     cleanups.push({ name: 'retention sweep', run: () => retention.close() });
-    // The type model follows the records as they arrive (server/services/fieldTypes).
+    // The type model follows the records as they arrive (server/dataSources/fieldTypes).
     const fieldTypes = startFieldTypes(ctx);
     cleanups.push({ name: 'field types', run: () => fieldTypes.close() });
 
@@ -113,7 +121,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const api = buildApiRouter(ctx, [zendesk.router, alerts.router]);
     for (const mw of mountApi(api)) koa.use(mw);
 
-    // Known public views are answered from memory before the Koa stack (server/viewCache/fastPath).
+    // Known public views are answered from memory before the Koa stack (server/publicView/viewCache/fastPath).
     const server = http.createServer(publicViewFastPath(ctx, koa.callback()));
     const realtime = await attachRealtime(server, ctx);
     alerts.attachRealtime(realtime.io);

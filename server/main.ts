@@ -1,8 +1,8 @@
 import { startApp } from './app';
-import { ConfigError, loadConfig } from './config';
-import { createLogger } from './log';
-import { RedisUnreachableError } from './redis';
-import { stopOnSignals } from './shutdown';
+import { ConfigError, loadConfig } from './core/config';
+import { createLogger } from './core/log';
+import { RedisUnreachableError } from './core/redis';
+import { stopOnSignals } from './operations/shutdown';
 
 /** Entry point of `npm start`: one process serving the API, Socket.IO and the web app. */
 async function main() {

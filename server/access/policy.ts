@@ -1,10 +1,10 @@
 import { roleIncludes, type Role } from '@common/schemas/auth';
 import { canonicalObjectId } from '@common/ids';
-import type { AppContext } from '../context';
-import { ForbiddenError, NotFoundError } from '../errors';
-import type { DashboardDoc, DataSourceDoc } from '../models';
-import type { Principal } from '../auth/accounts';
-import { findDataSource } from '../services/dataSources';
+import type { AppContext } from '../core/context';
+import { ForbiddenError, NotFoundError } from '../core/errors';
+import type { DashboardDoc, DataSourceDoc } from '../core/models';
+import type { Principal } from './accounts/accounts';
+import { findDataSource } from '../core/dataSourceLookup';
 
 /**
  * The one place that answers "may this person use this dashboard / this data source". HTTP routes,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { AlertWebhookBody } from '@common/schemas/alert';
-import type { AppContext } from '../context';
-import { sendMail } from '../services/mailer';
+import type { AppContext } from '../core/context';
+import { sendMail } from '../access/users/mailer';
 import type { StoredChannel } from './models';
 import { OutboundRefused, postOutbound } from './outbound';
 

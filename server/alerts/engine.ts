@@ -1,7 +1,8 @@
 import mongoose from 'mongoose';
 import type { AlertState, AlertWebhookBody, TileAlertState } from '@common/schemas/alert';
-import type { AppContext } from '../context';
-import type { DashboardDoc } from '../models';
+import { activityHandle } from '../core/activity';
+import type { AppContext } from '../core/context';
+import type { DashboardDoc } from '../core/models';
 import type { AlertDoc, AlertModels } from './models';
 import type { Outbox } from './outbox';
 import { breaks, conditionText, recovered, RuleRun } from './rule';
@@ -205,7 +206,7 @@ export class AlertEngine {
     run.dirty = false;
     this.outbox.kick();
     await AlertChange.create({ alertId: id, at: new Date(now), from, to, value });
-    this.app.activity.record({
+    activityHandle.of(this.app).record({
       kind: to === 'firing' ? 'alert.firing' : 'alert.resolved', category: 'alert', objectType: 'alert', objectId: id, objectName: doc.name, actor: 'alerts',
       summary: `Alert "${doc.name}" ${to === 'firing' ? 'is firing' : 'resolved'}: ${value ?? 'no value'} (${conditionText(doc)})${muted ? ' — muted, nothing sent' : ''}`,
       details: { value, muted },

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import type Router from '@koa/router';
 import { rooms } from '@common/realtime';
-import type { AppContext } from '../context';
-import { connectRedis, type RedisClient } from '../redis';
-import type { RealtimeServer } from '../realtime';
-import { VIEW_EVENTS_CHANNEL } from '../realtime/viewEventRelay';
+import type { AppContext } from '../core/context';
+import { connectRedis, type RedisClient } from '../core/redis';
+import type { RealtimeServer } from '../realtime/server';
+import { VIEW_EVENTS_CHANNEL } from '../publicView/viewEventRelay';
 import { AlertEngine } from './engine';
 import { AlertLeases } from './lease';
 import { createAlertModels } from './models';

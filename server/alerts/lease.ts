@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../core/context';
 import type { AlertEngine } from './engine';
 import type { AlertDoc, AlertModels } from './models';
 

@@ -1,4 +1,5 @@
-import type { AppContext } from '../context';
+import { activityHandle } from '../core/activity';
+import type { AppContext } from '../core/context';
 import { sendToChannel, type SendResult } from './channels';
 import type { AlertDeliveryDoc, AlertDoc, AlertModels, DeliveryAttempt } from './models';
 
@@ -117,7 +118,7 @@ export class Outbox {
     const name = alert?.name ?? d.alertId;
     const what = d.kind === 'test' ? 'test message' : `"${d.kind}" message`;
     const verb = status === 'delivered' ? 'delivered' : status === 'cancelled' ? 'dropped' : 'could not deliver';
-    this.app.activity.record({
+    activityHandle.of(this.app).record({
       kind: status === 'delivered' ? 'alert.delivered' : 'alert.deliveryFailed',
       category: 'alert',
       objectType: 'alert',

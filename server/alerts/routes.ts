@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import { CreateAlert, UpdateAlert } from '@common/schemas/alert';
 import { ObjectIdParam, ShareTokenParam } from '@common/ids';
-import { NotFoundError } from '../errors';
-import { askerOfRequest, principalOf } from '../middleware/guards';
-import { canonicalParams } from '../middleware/params';
-import { validate } from '../middleware/validate';
-import { resourceRouter } from '../routes/router';
-import { viewCacheOf } from '../viewCache';
-import { isLive } from '../viewCache/shareLinks';
-import { signedInDashboardView } from '../services/draftView';
+import { NotFoundError } from '../core/errors';
+import { askerOfRequest, principalOf } from '../access/guards';
+import { canonicalParams } from '../core/http/params';
+import { validate } from '../core/http/validate';
+import { resourceRouter } from '../access/resourceRouter';
+import { viewCacheOf } from '../publicView/viewCache';
+import { isLive } from '../publicView/viewCache/shareLinks';
+import { signedInDashboardView } from '../dashboards/draftView';
 import { alertHistory, createAlert, deleteAlert, getAlert, listAlerts, testAlert, tileStates, updateAlert, type AlertsRuntime } from './service';
 
 /**

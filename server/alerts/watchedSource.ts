@@ -1,10 +1,10 @@
 import mongoose from 'mongoose';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
-import type { AppContext } from '../context';
-import type { DomainEvents } from '../events';
-import type { DataSourceDoc, RecordDoc } from '../models';
-import { presentDataSource, presentRecord } from '../presenters';
+import type { AppContext } from '../core/context';
+import type { DomainEvents } from '../core/events';
+import type { DataSourceDoc, RecordDoc } from '../core/models';
+import { presentDataSource, presentRecord } from '../core/presenters';
 
 type Data = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { AppContext } from '../context';
-import type { RedisClient } from '../redis';
-import type { Revocation } from '../auth/accounts';
+import type { AppContext } from '../core/context';
+import type { RedisClient } from '../core/redis';
+import type { Revocation } from '../core/principal';
 
 /** The Redis pub/sub channel that carries ended sessions and tokens between processes. */
 export const AUTH_EVENTS_CHANNEL = 'livedash:auth-revocations';

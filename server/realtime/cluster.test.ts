@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { viewCacheOf } from '../viewCache';
+import { viewCacheOf } from '../publicView/viewCache';
 import { ADMIN_TOKEN } from '../test/harness';
 import { useCluster } from '../test/cluster';
 import { freePort, startRedis, startServerProcess } from '../test/processes';

@@ -1,8 +1,8 @@
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config';
-import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
-import { createLogger } from '../log';
+import { loadConfig } from '../core/config';
+import { startDatabase, type DatabaseHandle } from '../core/db/startDatabase';
+import { createLogger } from '../core/log';
 import { ADMIN_TOKEN, TEST_ENGINE, startTestServer, type TestServer } from '../test/harness';
 import { eventually } from '../test/eventually';
 import { freePort, startServerProcess } from '../test/processes';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
-import { loadConfig } from '../config';
-import { startDatabase, type DatabaseHandle } from '../db/startDatabase';
-import { createLogger } from '../log';
+import { loadConfig } from '../core/config';
+import { startDatabase, type DatabaseHandle } from '../core/db/startDatabase';
+import { createLogger } from '../core/log';
 import { ADMIN_TOKEN, TEST_ENGINE, startTestServer, type TestServer } from './harness';
 import { startRedis, startServerProcess } from './processes';
 

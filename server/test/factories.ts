@@ -1,12 +1,12 @@
 import { CreateDashboard, type DashboardDto } from '@common/schemas/dashboard';
 import type { Role } from '@common/schemas/auth';
 import { CreateDataSource, type DataSourceWithKeyDto } from '@common/schemas/dataSource';
-import { newSecret, sha256, SESSION_IDLE_MS, API_TOKEN_PREFIX } from '../auth/accounts';
-import { SESSION_COOKIE } from '../auth/cookies';
-import { hashPassword } from '../auth/passwords';
-import { createDashboard } from '../services/dashboards';
-import { createDataSource } from '../services/dataSources';
-import { ingestRecords } from '../services/ingestRecords';
+import { newSecret, sha256, SESSION_IDLE_MS, API_TOKEN_PREFIX, accountsHandle } from '../access/accounts/accounts';
+import { SESSION_COOKIE } from '../access/accounts/cookies';
+import { hashPassword } from '../access/accounts/passwords';
+import { createDashboard } from '../dashboards/dashboards';
+import { createDataSource } from '../dataSources/dataSources';
+import { ingestRecords } from '../records/ingest/ingestRecords';
 import type { TestServer } from './harness';
 import { asCookie, PASSWORD, type Person } from './people';
 
@@ -64,7 +64,7 @@ let n = 0;
 
 /** A person of `role` (limited to `dashboardIds` when given), signed in, with a personal API token. */
 export async function buildPerson(s: TestServer, role: Role, opts: { dashboardIds?: string[] | null; email?: string; name?: string } = {}): Promise<BuiltPerson> {
-  const { User, Session, ApiToken } = s.app.ctx.accounts.models;
+  const { User, Session, ApiToken } = accountsHandle.of(s.app.ctx).models;
   const email = opts.email ?? `${role}${++n}.${Date.now()}@example.com`;
   const user = await User.create({ email, name: opts.name ?? `${role} ${n}`, role, dashboardIds: opts.dashboardIds ?? null, passwordHash: await passwordHash() });
   const userId = String(user._id);

@@ -1,8 +1,9 @@
 import { startApp, type RunningApp } from '../app';
-import { loadConfig } from '../config';
-import { createLogger, type Logger } from '../log';
-import { viewCacheOf } from '../viewCache';
+import { loadConfig } from '../core/config';
+import { createLogger, type Logger } from '../core/log';
+import { viewCacheOf } from '../publicView/viewCache';
 import { TEST_ENGINE } from './engine';
+import { accountsHandle } from '../access/accounts/accounts';
 
 export { TEST_ENGINE };
 
@@ -55,7 +56,7 @@ export async function startTestServer(env: Record<string, string> = {}, log?: Lo
       await Promise.all(Object.values(app.ctx.conn.models).map((m) => m.deleteMany({})));
       // The documents went without domain events: the view cache must forget them too.
       viewCacheOf(app.ctx).clear();
-      app.ctx.accounts.clearCache();
+      accountsHandle.of(app.ctx).clearCache();
     },
     close: () => app.close(),
   };

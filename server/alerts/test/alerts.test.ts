@@ -7,6 +7,7 @@ import { buildDashboard, buildPerson, buildSource, type BuiltSource } from '../.
 import { eventually } from '../../test/eventually';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp';
 import { isInternalAddress } from '../outbound';
+import { activityHandle } from '../../core/activity';
 import { startReceiver, type TestReceiver } from '../../test/receiver';
 
 /*
@@ -135,7 +136,7 @@ describe('the API', () => {
       const res = await s.http(method, `/api/admin/alerts/${byEditor.body.id}${path}`, { token: limited.token, ...(method === 'PATCH' ? { body: { name: 'x' } } : {}) });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
-    const entries = await s.app.ctx.activity.flush().then(() => s.http('GET', '/api/admin/activity?category=admin&objectType=alert'));
+    const entries = await activityHandle.of(s.app.ctx).flush().then(() => s.http('GET', '/api/admin/activity?category=admin&objectType=alert'));
     expect(entries.body.map((e: { kind: string }) => e.kind)).toContain('alert.created');
   });
 });

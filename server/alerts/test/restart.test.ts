@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadConfig } from '../../config';
-import { startDatabase, type DatabaseHandle } from '../../db/startDatabase';
-import { createLogger } from '../../log';
+import { loadConfig } from '../../core/config';
+import { startDatabase, type DatabaseHandle } from '../../core/db/startDatabase';
+import { createLogger } from '../../core/log';
 import { startTestServer, TEST_ENGINE, type TestServer } from '../../test/harness';
 import { eventually } from '../../test/eventually';
 import { startReceiver, type TestReceiver } from '../../test/receiver';

@@ -1,4 +1,4 @@
-import { BadRequestError, ValidationError } from '../../errors';
+import { BadRequestError, ValidationError } from '../../core/errors';
 import type { OAuthState } from './models';
 
 /**

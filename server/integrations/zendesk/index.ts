@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../core/context';
 import { markInterrupted } from './lease';
 import { createZendeskModels } from './models';
 import { integrationsRouter } from './routes';

@@ -2,16 +2,17 @@ import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { CreateIntegration, IntegrationSettings, StartSync, ZendeskOAuthConfig } from '@common/schemas/integration';
-import { validate } from '../../middleware/validate';
-import { canonicalParams } from '../../middleware/params';
+import { validate } from '../../core/http/validate';
+import { canonicalParams } from '../../core/http/params';
 import { ObjectIdParam } from '@common/ids';
-import { resourceRouter } from '../../routes/router';
+import { resourceRouter } from '../../access/resourceRouter';
 import { callbackPage, serverOrigin } from './oauth';
 import type { ZendeskRuntime } from './runtime';
 import {
   completeOAuth, configureOAuth, createIntegration, deleteIntegration, listIntegrations, recordsSummary, syncStatus, updateSettings,
 } from './service';
 import { beginSync } from './sync';
+import { rateLimitsHandle } from '../../access/rateLimits';
 
 /** What Zendesk may put on the redirect back to us; anything else is ignored. */
 const CallbackQuery = z.object({
@@ -26,7 +27,7 @@ export function integrationsRouter(rt: ZendeskRuntime): Router {
   const { router, auth, adminJson } = resourceRouter(rt.app);
   const integrationId = canonicalParams({ id: ObjectIdParam }, 'Integration');
   const oauthLimit = async (c: Context, next: Next) => {
-    await rt.app.limits.oauth.consume(c, c.ip);
+    await rateLimitsHandle.of(rt.app).oauth.consume(c, c.ip);
     return next();
   };
 

@@ -2,8 +2,9 @@ import type { Context } from 'koa';
 import type {
   CreateIntegration, IntegrationDto, IntegrationRecordsDto, IntegrationSettings, SyncStatusDto, ZendeskOAuthConfig,
 } from '@common/schemas/integration';
-import { BadRequestError, ValidationError } from '../../errors';
-import { findDataSource, removeDataSource } from '../../services/dataSources';
+import { BadRequestError, ValidationError } from '../../core/errors';
+import { removeDataSource } from '../../dataSources/dataSources';
+import { findDataSource } from '../../core/dataSourceLookup';
 import { buildAuthUrl, defaultRedirectUri, hashState, newState, requestToken, STATE_TTL_MS } from './oauth';
 import { forgetAuthorization, validHostUrl } from './hostBinding';
 import type { EntityKind, IntegrationDoc } from './models';

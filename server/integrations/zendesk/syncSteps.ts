@@ -1,8 +1,9 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
-import { findDataSource, updateDataSource } from '../../services/dataSources';
-import { upsertRecordsIntoSource } from '../../services/ingestRecords';
-import { removeRecords } from '../../services/removeRecords';
-import type { DataSourceDoc } from '../../models';
+import { updateDataSource } from '../../dataSources/dataSources';
+import { findDataSource } from '../../core/dataSourceLookup';
+import { upsertRecordsIntoSource } from '../../records/ingest/ingestRecords';
+import { removeRecords } from '../../records/writer/removeRecords';
+import type { DataSourceDoc } from '../../core/models';
 import type { ZendeskClient } from './client';
 import type { EntityDoc, EntityKind, SyncCursors } from './models';
 import type { ZendeskRuntime } from './runtime';

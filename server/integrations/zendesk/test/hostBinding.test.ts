@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IntegrationDto } from '@common/schemas/integration';
-import { ConfigError, loadConfig } from '../../../config';
+import { ConfigError, loadConfig } from '../../../core/config';
 import { ZendeskApiError, ZendeskClient } from '../client';
 import type { IntegrationDoc } from '../models';
 import { startTestServer } from '../../../test/harness';

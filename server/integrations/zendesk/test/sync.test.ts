@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IntegrationDto, IntegrationRecordsDto, SyncStatusDto } from '@common/schemas/integration';
-import type { DomainEvents } from '../../../events';
+import type { DomainEvents } from '../../../core/events';
 import { connected, expectNoSecrets, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
 
 let kit: Kit;

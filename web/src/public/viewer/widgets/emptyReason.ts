@@ -72,7 +72,7 @@ export function showsNothing(data: {
   type: string;
   value?: number | null;
   rows?: readonly { value: number | null }[];
-  series?: readonly { values: readonly (number | null)[] }[];
+  series?: readonly ({ values: readonly (number | null)[] } | { points: readonly unknown[] })[];
   split?: { series: readonly { values: readonly (number | null)[] }[] };
   total?: number;
   config: object;
@@ -83,6 +83,6 @@ export function showsNothing(data: {
   if (data.type === 'scatter') return !data.total;
   // A line (and a split bar) holds one list of values per series; a bar or donut one row per group.
   const series = data.type === 'line' ? data.series : data.split?.series;
-  if (series) return series.every((s) => s.values.every((v) => !v));
+  if (series) return series.every((s) => 'values' in s && s.values.every((v) => !v));
   return !data.rows || data.rows.every((r) => !r.value);
 }

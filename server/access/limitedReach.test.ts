@@ -1,0 +1,329 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Schemas } from '../core/http/validate';
+import { apiRoutes, type ApiRoute } from '../core/http/openapi';
+import { startTestServer, type HttpAnswer, type TestServer } from '../test/harness';
+import { addPerson, type Person } from '../test/people';
+import { cookieSocket, join, type TestSocket } from '../test/sockets';
+import { rooms } from '@common/realtime';
+
+/*
+ * A person limited to dashboard A (on source S1) reaches neither dashboard B nor source S2 through
+ * any route or socket event that names a dashboard or a data source, while the same call on A / S1
+ * works. The routes are read from the router and the events from a live socket: a route or event
+ * that names one and has no row in the tables below fails the test, so a new one gets its case.
+ */
+
+/** What a call names: filled with A / S1 (its own) or B / S2 under several spellings (another's). */
+interface Ids {
+  dashboard: string;
+  source: string;
+  /** A share link of `dashboard`. */
+  link: string;
+}
+type Named = keyof Ids;
+
+interface Case {
+  /** Who calls: the limited editor, or (for admin routes) an admin limited the same way. */
+  as?: 'editor' | 'admin';
+  /** What the call names (beyond what the route derivation finds, e.g. a source in a body it does not validate). */
+  names: Named[];
+  call: (who: Person, ids: Ids) => Promise<HttpAnswer>;
+  /** The status on A / S1. Omitted: the person may not do this at all (refused on A / S1 too). */
+  ok?: number;
+  /** A destructive call gets its own A / S1 target, made just before. */
+  fresh?: (ids: Ids) => Promise<Partial<Ids>>;
+}
+
+let s: TestServer;
+let editor: Person;
+let limitedAdmin: Person;
+/** A (published) on S1, the limited people's; B (a draft) on S2, not theirs. */
+let own: Ids;
+let other: Ids;
+let s2SourceId: string;
+/** Spare dashboards on S1 within the editor's limits, one per destructive call. */
+const spareDashboards: string[] = [];
+/** A source (with a dashboard) within the limited admin's limits, for deleting a source. */
+let spareSource = '';
+const UNKNOWN = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+
+const enc = encodeURIComponent;
+const csv = 'team,n\nred,1\n';
+
+/** Uploads a small file as the person and answers the job's id. */
+async function uploadAs(who: Person): Promise<{ id: string; settings: unknown; columns: { name: string; type: string }[] }> {
+  const res = await fetch(`${s.url}/api/admin/imports?fileName=teams.csv`, { method: 'POST', headers: { 'content-type': 'application/octet-stream', cookie: who.cookie, origin: s.url }, body: csv });
+  const body = await res.json();
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  return body;
+}
+const planInto = (up: Awaited<ReturnType<typeof uploadAs>>, dataSourceId: string) => ({
+  settings: up.settings, columns: up.columns.map((c) => ({ name: c.name, field: c.name, type: c.type })), target: { kind: 'existing', dataSourceId }, key: null, mode: 'append',
+});
+
+/** Every route that names a dashboard or a data source, and how to call it. */
+const ROUTES: Record<string, Case> = {
+  'GET /api/admin/dashboards/:id': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}`) },
+  'PATCH /api/admin/dashboards/:id': {
+    names: ['dashboard', 'source'], ok: 200,
+    call: (p, i) => p.http('PATCH', `/api/admin/dashboards/${enc(i.dashboard)}`, { body: { name: 'Renamed', dataSourceId: i.source } }),
+  },
+  'DELETE /api/admin/dashboards/:id': {
+    names: ['dashboard'], ok: 200, fresh: async () => ({ dashboard: spareDashboards.pop()! }),
+    call: (p, i) => p.http('DELETE', `/api/admin/dashboards/${enc(i.dashboard)}`),
+  },
+  // Creating a dashboard needs every dashboard: refused to a limited person, on S1 too.
+  'POST /api/admin/dashboards': { names: ['source'], call: (p, i) => p.http('POST', '/api/admin/dashboards', { body: { name: 'New', dataSourceId: i.source } }) },
+  'GET /api/admin/dashboards/:id/embedding': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/embedding`) },
+  'PUT /api/admin/dashboards/:id/embedding': {
+    names: ['dashboard'], ok: 200, call: (p, i) => p.http('PUT', `/api/admin/dashboards/${enc(i.dashboard)}/embedding`, { body: { origins: ['https://intranet.example.com'] } }),
+  },
+  'GET /api/admin/dashboards/:id/links': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/links`) },
+  'POST /api/admin/dashboards/:id/links': {
+    names: ['dashboard'], ok: 201,
+    call: (p, i) => p.http('POST', `/api/admin/dashboards/${enc(i.dashboard)}/links`, { body: { label: 'Locked', filters: [{ field: 'team', operator: 'eq', value: 'red' }] } }),
+  },
+  'DELETE /api/admin/dashboards/:id/links/:linkId': {
+    names: ['dashboard', 'link'], ok: 200,
+    fresh: async (i) => ({ link: (await s.http('POST', `/api/admin/dashboards/${i.dashboard}/links`, { body: { label: 'Spare' } })).body.link.id }),
+    call: (p, i) => p.http('DELETE', `/api/admin/dashboards/${enc(i.dashboard)}/links/${enc(i.link)}`),
+  },
+  // The public view: A is published; B, a draft, opens only for signed-in people who may use it.
+  'GET /api/dashboards/:id': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/dashboards/${enc(i.dashboard)}`) },
+  'GET /api/dashboards/:id/export': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/dashboards/${enc(i.dashboard)}/export`) },
+  'GET /api/data/raw': { names: ['source'], ok: 200, call: (p, i) => p.http('GET', `/api/data/raw?dataSourceId=${enc(i.source)}`) },
+  'GET /api/admin/data-sources/:id/export': { names: ['source'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/data-sources/${enc(i.source)}/export?format=ndjson`) },
+  // Admin routes: the limited editor is refused by role; an admin limited the same way by the policy.
+  'PATCH /api/admin/data-sources/:id': {
+    as: 'admin', names: ['source'], ok: 200, call: (p, i) => p.http('PATCH', `/api/admin/data-sources/${enc(i.source)}`, { body: { fieldTypes: { n: 'text' } } }),
+  },
+  'POST /api/admin/data-sources/:id/ingest-key': { as: 'admin', names: ['source'], ok: 200, call: (p, i) => p.http('POST', `/api/admin/data-sources/${enc(i.source)}/ingest-key`) },
+  'DELETE /api/admin/data-sources/:id': {
+    as: 'admin', names: ['source'], ok: 200, fresh: async () => ({ source: spareSource }),
+    call: (p, i) => p.http('DELETE', `/api/admin/data-sources/${enc(i.source)}`),
+  },
+  // People's limits are set by admins: a limited editor is refused by role, whatever the dashboards.
+  'POST /api/admin/users': { names: ['dashboard'], call: (p, i) => p.http('POST', '/api/admin/users', { body: { email: 'x@example.com', role: 'editor', dashboardIds: [i.dashboard] } }) },
+  'PATCH /api/admin/users/:id': { names: ['dashboard'], call: (p, i) => p.http('PATCH', `/api/admin/users/${editor.id}`, { body: { dashboardIds: [i.dashboard] } }) },
+  // Import Data into an existing source: a limited person uploads, then only its own sources are targets.
+  'POST /api/admin/imports/:id/dry-run': {
+    names: ['source'], ok: 200,
+    call: async (p, i) => {
+      const up = await uploadAs(p);
+      return p.http('POST', `/api/admin/imports/${up.id}/dry-run`, { body: planInto(up, i.source) });
+    },
+  },
+  'POST /api/admin/imports/:id/run': {
+    names: ['source'], ok: 202,
+    call: async (p, i) => {
+      const up = await uploadAs(p);
+      const res = await p.http('POST', `/api/admin/imports/${up.id}/run`, { body: planInto(up, i.source) });
+      // Settled before the next case compares what changed.
+      for (let state = res.body.state; state === 'running'; state = (await p.http('GET', `/api/admin/imports/${up.id}`)).body.state) await new Promise((r) => setImmediate(r));
+      return res;
+    },
+  },
+  // Alerts: a limited editor's rules watch only its dashboards' sources and tie only to its dashboards' tiles.
+  'POST /api/admin/alerts': {
+    names: ['source', 'dashboard'], ok: 201,
+    call: (p, i) => p.http('POST', '/api/admin/alerts', { body: { name: 'Busy', dataSourceId: i.source, condition: { operator: 'gt', value: 5 }, widget: { dashboardId: i.dashboard, widgetId: 'k1' } } }),
+  },
+  'PATCH /api/admin/alerts/:id': {
+    names: ['source', 'dashboard'], ok: 200,
+    call: (p, i) => p.http('PATCH', `/api/admin/alerts/${alertOnA}`, { body: { dataSourceId: i.source, widget: { dashboardId: i.dashboard, widgetId: 'k1' } } }),
+  },
+  'GET /api/dashboards/:id/alerts': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/dashboards/${enc(i.dashboard)}/alerts`) },
+  // Ingest and record management take the admin token or the source's own key: a person's session is no credential there.
+  'POST /api/data/ingest': { names: ['source'], call: (p, i) => p.http('POST', '/api/data/ingest', { body: { sourceId: i.source, records: [{ team: 'x', n: 9 }] } }) },
+  'POST /api/data/sources/:sourceId/records': { names: ['source'], call: (p, i) => p.http('POST', `/api/data/sources/${enc(i.source)}/records`, { body: [{ team: 'x', n: 9 }] }) },
+  'PUT /api/data/sources/:sourceId/records': { names: ['source'], call: (p, i) => p.http('PUT', `/api/data/sources/${enc(i.source)}/records`, { body: [] }) },
+  'DELETE /api/data/sources/:sourceId/records/:key': { names: ['source'], call: (p, i) => p.http('DELETE', `/api/data/sources/${enc(i.source)}/records/1`) },
+  'POST /api/data/sources/:sourceId/records/delete': {
+    names: ['source'], call: (p, i) => p.http('POST', `/api/data/sources/${enc(i.source)}/records/delete`, { body: { filters: [{ field: 'team', operator: 'eq', value: 'red' }] } }),
+  },
+};
+
+/** Property names anywhere in a schema (as JSON Schema: unions, nesting and arrays included). */
+function propertyNames(schema: z.ZodType | undefined): Set<string> {
+  const names = new Set<string>();
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!node || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'properties' && v && typeof v === 'object') Object.keys(v).forEach((n) => names.add(n));
+      walk(v);
+    }
+  };
+  if (schema) walk(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
+  return names;
+}
+
+/** What a route names, read from its path parameters and the schemas it validates. */
+function namedBy(route: { path: string; schemas: Schemas }): Named[] {
+  const found = new Set<Named>();
+  if (/\/dashboards\/:/.test(route.path)) found.add('dashboard');
+  if (/\/(data-sources|sources)\/:/.test(route.path)) found.add('source');
+  for (const n of [...propertyNames(route.schemas.body), ...propertyNames(route.schemas.query)]) {
+    if (/^(dataSourceId|sourceId)$/.test(n)) found.add('source');
+    if (/^dashboardIds?$/.test(n)) found.add('dashboard');
+  }
+  return [...found];
+}
+
+/** An answer with the ids it names taken out (and their padding), to compare a refusal with an unknown id's. */
+const answerShape = (res: HttpAnswer) => ({
+  status: res.status,
+  code: res.body?.error?.code,
+  message: String(res.body?.error?.message).replaceAll(s2SourceId, '<id>').replace(/[0-9a-f]{24}/gi, '<id>').replace(/[\s\u0000]+/g, ' '),
+});
+
+/** What a refused call could have changed, read straight from the database (every document of these collections). */
+const WATCHED = ['Dashboard', 'DataSource', 'Record', 'ShareLink', 'DashboardEmbedding', 'User'];
+async function snapshot() {
+  const { models } = s.app.ctx.conn;
+  const docs = await Promise.all(WATCHED.map((name) => (models[name] ? models[name].find().sort({ _id: 1 }).lean() : Promise.reject(new Error(`no model ${name}`)))));
+  return JSON.stringify(docs);
+}
+
+/**
+ * Another's dashboard, link and source under every spelling, each with the same call on an id that
+ * names nothing in its place (which must answer alike: existence does not leak).
+ */
+function othersFor(names: Named[]): { label: string; ids: Ids; nowhere: Ids }[] {
+  const out: { label: string; ids: Ids; nowhere: Ids }[] = [];
+  if (names.includes('dashboard')) {
+    for (const d of [other.dashboard, other.dashboard.toUpperCase()]) out.push({ label: `dashboard ${d}`, ids: { ...own, dashboard: d, link: other.link }, nowhere: { ...own, dashboard: UNKNOWN, link: UNKNOWN } });
+  }
+  if (names.includes('link')) out.push({ label: `link ${other.link} of B`, ids: { ...own, link: other.link }, nowhere: { ...own, link: UNKNOWN } });
+  if (names.includes('source')) {
+    for (const src of [other.source, other.source.toUpperCase(), s2SourceId, ` ${other.source}`, `${other.source}\u0000`]) {
+      out.push({ label: `source ${JSON.stringify(src)}`, ids: { ...own, source: src }, nowhere: { ...own, source: UNKNOWN } });
+    }
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  s = await startTestServer({ RATE_LIMIT_AUTH_FAILURES: '100000' });
+  const source = async (name: string) => {
+    const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name, appendOnly: true } })).body;
+    expect((await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ team: 'red', n: 1 }] } })).status).toBe(200);
+    return ds as { id: string; sourceId: string };
+  };
+  const dashboard = async (name: string, dataSourceId: string, isPublished = false) =>
+    (await s.http('POST', '/api/admin/dashboards', { body: { name, dataSourceId, isPublished } })).body.id as string;
+  const link = async (dashboardId: string) => (await s.http('POST', `/api/admin/dashboards/${dashboardId}/links`, { body: { label: 'Theirs' } })).body.link.id as string;
+  const [s1, s2, s3] = [await source('S1'), await source('S2'), await source('S3')];
+  const a = await dashboard('A', s1.id, true);
+  const b = await dashboard('B', s2.id);
+  own = { dashboard: a, source: s1.id, link: await link(a) };
+  other = { dashboard: b, source: s2.id, link: await link(b) };
+  s2SourceId = s2.sourceId;
+  spareDashboards.push(await dashboard('Spare', s1.id));
+  spareSource = s3.id;
+  editor = await addPerson(s, 'editor', { dashboardIds: [a, ...spareDashboards] });
+  limitedAdmin = await addPerson(s, 'admin', { dashboardIds: [a, await dashboard('On S3', s3.id)] });
+});
+afterAll(() => s.close());
+
+/** An alert on S1 tied to a KPI tile of A (A gets the tile). */
+let alertOnA = '';
+beforeAll(async () => {
+  const tabs = [{ id: 't1', name: 'Main', widgets: [{ id: 'k1', type: 'kpi', configuration: { metric: 'count' } }] }];
+  expect((await s.http('PATCH', `/api/admin/dashboards/${own.dashboard}`, { body: { configuration: { tabs } } })).status).toBe(200);
+  const alert = await s.http('POST', '/api/admin/alerts', { body: { name: 'On A', dataSourceId: own.source, condition: { operator: 'gt', value: 5 }, widget: { dashboardId: own.dashboard, widgetId: 'k1' } } });
+  expect(alert.status, JSON.stringify(alert.body)).toBe(201);
+  alertOnA = alert.body.id;
+});
+
+describe('a person limited to chosen dashboards reaches no other dashboard or data source', () => {
+  let routes: (ApiRoute & { key: string; names: Named[] })[];
+  beforeAll(() => {
+    routes = apiRoutes(s.app.api).map((r) => ({ ...r, key: `${r.method} ${r.path}`, names: namedBy(r) })).filter((r) => r.names.length || r.key in ROUTES);
+  });
+
+  it('has a case for every route that names a dashboard or a data source (and no case for a route that is gone)', () => {
+    const derived = routes.filter((r) => r.names.length).map((r) => r.key);
+    expect(derived.length).toBeGreaterThan(20);
+    expect(derived.filter((k) => !(k in ROUTES)), 'routes naming a dashboard or data source without a case in ROUTES').toEqual([]);
+    const all = new Set(apiRoutes(s.app.api).map((r) => `${r.method} ${r.path}`));
+    expect(Object.keys(ROUTES).filter((k) => !all.has(k)), 'cases of routes that no longer exist').toEqual([]);
+  });
+
+  it('refuses every such route on B / S2 (any spelling) as it refuses an unknown id, changing nothing, and serves it on A / S1', { timeout: 60_000 }, async () => {
+    for (const r of routes) {
+      const c = ROUTES[r.key];
+      const names = [...new Set([...r.names, ...c.names])];
+      const who = c.as === 'admin' ? limitedAdmin : editor;
+      for (const { label, ids, nowhere } of othersFor(names)) {
+        const before = await snapshot();
+        const res = await c.call(who, ids);
+        const what = `${r.key} as the limited ${c.as ?? 'editor'} with ${label}: ${res.status} ${JSON.stringify(res.body)}`;
+        expect([401, 403, 404], what).toContain(res.status);
+        expect(await snapshot(), `${what} changed something`).toBe(before);
+        if (!c.ok) continue;
+        // Existence does not leak: another's dashboard or source answers as one that does not exist.
+        const unknown = await c.call(who, nowhere);
+        expect(answerShape(unknown), `${what}, and with an unknown id: ${JSON.stringify(unknown.body)}`).toEqual(answerShape(res));
+      }
+      if (c.as === 'admin') {
+        // The limited editor may not call an admin route at all.
+        expect((await c.call(editor, own)).status, `${r.key} as the limited editor`).toBe(403);
+      }
+      const mine = { ...own, ...(c.fresh ? await c.fresh(own) : {}) };
+      const res = await c.call(who, mine);
+      if (c.ok) expect(res.status, `${r.key} on A / S1: ${JSON.stringify(res.body)}`).toBe(c.ok);
+      else expect([401, 403], `${r.key} on A / S1 is refused to a limited person: ${JSON.stringify(res.body)}`).toContain(res.status);
+    }
+  });
+
+  it('lists only its own dashboards and sources', async () => {
+    const ids = (res: HttpAnswer) => (res.body as { id?: string; dashboardId?: string }[]).map((d) => d.id ?? d.dashboardId).sort();
+    expect(ids(await editor.http('GET', '/api/data/sources'))).toEqual([own.source]);
+    const dashboards = ids(await editor.http('GET', '/api/admin/dashboards'));
+    expect(dashboards).toContain(own.dashboard);
+    expect(dashboards).not.toContain(other.dashboard);
+    expect(ids(await editor.http('GET', '/api/admin/analytics'))).toEqual(dashboards);
+  });
+});
+
+/** Every socket event that names a dashboard or a data source, and what it must do. */
+const EVENTS: Record<string, { join?: Named } | { grantsNothing: string }> = {
+  'dashboard:join': { join: 'dashboard' },
+  'datasource:join': { join: 'source' },
+  'dashboard:leave': { grantsNothing: 'leaves a room' },
+  'datasource:leave': { grantsNothing: 'leaves a room' },
+};
+
+describe('socket events that name a dashboard or a data source', () => {
+  let socket: TestSocket;
+  beforeAll(async () => {
+    socket = await cookieSocket(s.url, editor.cookie);
+  });
+  afterAll(() => socket.disconnect());
+  const held = () => new Set(s.app.realtime.io.of('/').sockets.get(socket.id!)?.rooms ?? []);
+
+  it('has a case for every such event the server listens to', () => {
+    const events = (s.app.realtime.io.of('/').sockets.get(socket.id!)?.eventNames() ?? []).map(String);
+    const naming = events.filter((e) => /^(dashboard|datasource):/.test(e));
+    expect(naming.length).toBeGreaterThanOrEqual(4);
+    expect(naming.filter((e) => !(e in EVENTS)), 'events without a case in EVENTS').toEqual([]);
+  });
+
+  it('joins nothing of B / S2 under any spelling, and A / S1 as before', async () => {
+    const otherRooms = [rooms.dashboard(other.dashboard), rooms.draft(other.dashboard), rooms.dataSource(other.source), rooms.source(other.source)];
+    for (const [event, c] of Object.entries(EVENTS)) {
+      if ('grantsNothing' in c) {
+        socket.emit(event as 'dashboard:leave', other.dashboard);
+        socket.emit(event as 'dashboard:leave', other.source);
+        continue;
+      }
+      const ids = c.join === 'dashboard' ? [other.dashboard, other.dashboard.toUpperCase(), ` ${other.dashboard}`] : [other.source, other.source.toUpperCase(), s2SourceId, ` ${other.source}`];
+      for (const id of ids) expect(await join(socket, event as 'datasource:join', id), `${event} ${id}`).toMatchObject({ ok: false });
+      expect(await join(socket, event as 'datasource:join', c.join === 'dashboard' ? own.dashboard : own.source), `${event} of its own`).toMatchObject({ ok: true });
+    }
+    expect(otherRooms.filter((r) => held().has(r))).toEqual([]);
+    expect(held().has(rooms.dataSource(own.source))).toBe(true);
+  });
+});

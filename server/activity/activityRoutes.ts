@@ -1,0 +1,24 @@
+import type Router from '@koa/router';
+import { ActivityQuery } from '@common/schemas/activity';
+import type { AppContext } from '../core/context';
+import { validate } from '../core/http/validate';
+import { activityCsv } from './presentActivity';
+import { attachmentHeader } from '../core/exportCsv';
+import { resourceRouter } from '../access/resourceRouter';
+import { activityHandle } from '../core/activity';
+
+/** The activity log for the admin: newest first, filtered by category, kind and object; or as CSV. */
+export function activityRouter(app: AppContext): Router {
+  const { router, auth } = resourceRouter(app);
+  router.get('/admin/activity', auth.admin(), validate({ query: ActivityQuery }, async (ctx, { query }) => {
+    ctx.body = await activityHandle.of(app).list(query);
+  }));
+  router.get('/admin/activity/export', auth.admin(), validate({ query: ActivityQuery.extend({ limit: ActivityQuery.shape.limit.unwrap().max(100_000).default(10_000) }) }, async (ctx, { query }) => {
+    const entries = await activityHandle.of(app).list(query);
+    ctx.set('Content-Disposition', attachmentHeader(`activity-log-${new Date().toISOString().slice(0, 10)}.csv`));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = activityCsv(entries);
+  }));
+  return router;
+}

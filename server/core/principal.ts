@@ -1,0 +1,44 @@
+import type { Role } from '@common/schemas/auth';
+import type { DataSourceDoc } from './models';
+
+/**
+ * Who calls: the shared vocabulary between the access feature (which resolves and decides) and the
+ * features that only read it (activity names the actor, records name the source an ingest key opens).
+ */
+export interface Principal {
+  via: 'session' | 'apiToken' | 'adminToken';
+  role: Role;
+  /** The person; null for the admin token. */
+  user: { id: string; email: string; name: string; dashboardIds: string[] | null } | null;
+  /** SHA-256 of the session id or the API token; null for the admin token. */
+  credentialHash: string | null;
+}
+
+/** Who may call a route: every route declares one next to its handler (the guards enforce it, the API docs show it). */
+export type Audience = 'public' | 'ingest' | 'viewer' | 'editor' | 'admin';
+
+/** What an ingest call was let in with: the admin token, or one data source's ingest key. */
+export type IngestCredential = { admin: true } | { admin: false; source: DataSourceDoc };
+
+/** What an ingest route knows about its caller once the guard let it through. */
+export interface IngestState {
+  ingestCredential: IngestCredential;
+}
+
+/** What a signed-in route knows about its caller once the guard let it through. */
+export interface PrincipalState {
+  principal: Principal;
+}
+
+/** Sessions or tokens ended: caches forget them and their sockets close (in every process, through the relay). */
+export interface Revocation {
+  userId?: string;
+  credentialHashes?: string[];
+  /** Only the cached copies go (dashboard limits changed); sessions and their sockets stay. */
+  refreshOnly?: boolean;
+  /** Set when the revocation came from another process through Redis (not published again). */
+  relayed?: boolean;
+}
+
+/** The name of the session cookie (the API docs describe it; access sets and reads it). */
+export const SESSION_COOKIE = 'livedash_session';

@@ -1,0 +1,42 @@
+import type Router from '@koa/router';
+import { CreateDashboard, UpdateDashboard } from '@common/schemas/dashboard';
+import type { AppContext } from '../core/context';
+import { askerOfRequest } from '../access/guards';
+import { checkSourceInBody, refuseLimited, requireDashboardUse, usableDashboards } from '../access/policy';
+import { validate } from '../core/http/validate';
+import { canonicalParams } from '../core/http/params';
+import { ObjectIdParam } from '@common/ids';
+import { createDashboard, deleteDashboard, getDashboard, listDashboards, updateDashboard } from './dashboards';
+import { resourceRouter } from '../access/resourceRouter';
+
+/** Dashboard management under /api/admin/dashboards (drafts included): viewers read, editors change; a limited person only their chosen dashboards. */
+export function dashboardsRouter(app: AppContext): Router {
+  const { router, auth, adminJson } = resourceRouter(app);
+  const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
+  router.get('/admin/dashboards', auth.viewer(), async (ctx) => {
+    ctx.body = usableDashboards(askerOfRequest(ctx), await listDashboards(app));
+  });
+  router.get('/admin/dashboards/:id', auth.viewer(), dashboardId, async (ctx) => {
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
+    ctx.body = await getDashboard(app, ctx.params.id);
+  });
+  router.post('/admin/dashboards', auth.editor(), adminJson(), validate({ body: CreateDashboard }, async (ctx, { body }) => {
+    refuseLimited(askerOfRequest(ctx), 'create dashboards');
+    await checkSourceInBody(app, askerOfRequest(ctx), body.dataSourceId);
+    ctx.status = 201;
+    ctx.body = await createDashboard(app, body);
+  }));
+  router.patch('/admin/dashboards/:id', auth.editor(), dashboardId, adminJson(), validate({ body: UpdateDashboard }, async (ctx, { body }) => {
+    const who = askerOfRequest(ctx);
+    requireDashboardUse(who, ctx.params.id);
+    // Judged on the sources the person's dashboards show before this change: moving one's own dashboard never reaches a new source.
+    if (body.dataSourceId) await checkSourceInBody(app, who, body.dataSourceId);
+    ctx.body = await updateDashboard(app, ctx.params.id, body);
+  }));
+  router.delete('/admin/dashboards/:id', auth.editor(), dashboardId, async (ctx) => {
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
+    await deleteDashboard(app, ctx.params.id);
+    ctx.body = { success: true };
+  });
+  return router;
+}

@@ -1,0 +1,13 @@
+import type Router from '@koa/router';
+import type { AppContext } from '../core/context';
+import { engineStatus } from './engineStatus';
+import { resourceRouter } from '../access/resourceRouter';
+
+/** GET /api/admin/engine: the database engine and, on the offline engine, whether writes near a second (the console's banner). */
+export function engineRouter(app: AppContext): Router {
+  const { router, auth } = resourceRouter(app);
+  router.get('/admin/engine', auth.admin(), async (ctx) => {
+    ctx.body = await engineStatus(app);
+  });
+  return router;
+}

@@ -1,0 +1,34 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import pkg from '../../package.json' with { type: 'json' };
+import type { AppContext } from '../core/context';
+import { engineStatus } from './engineStatus';
+import { resourceRouter } from '../access/resourceRouter';
+
+const { version } = pkg;
+
+/**
+ * GET /api/health: status and database mode only (anyone may ask; no version or engine error to
+ * help an attacker). GET /api/admin/health: the details for the operator.
+ */
+export function healthRouter(app: AppContext): Router {
+  const { router, auth } = resourceRouter(app);
+  const answer = async (ctx: Context, details: (ready: boolean) => object) => {
+    const ready = await app.conn.db!.admin().ping().then(() => true, () => false);
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? 'ok' : 'degraded', ...details(ready) };
+  };
+  router.get('/health', auth.public(), (ctx) => answer(ctx, () => ({ database: { mode: app.db.mode } })));
+  router.get('/admin/health', auth.admin(), async (ctx) => {
+    // The engine and how near its writes are to a second (also GET /api/admin/engine, the console's banner).
+    const engine = await engineStatus(app).catch(() => null);
+    return answer(ctx, (ready) => ({
+      database: { mode: app.db.mode, ready, persistent: app.db.persistent, reason: app.db.reason },
+      engine,
+      realtime: { adapter: app.config.REDIS_URL ? 'redis' : 'memory' },
+      version,
+      uptimeSeconds: Math.round((Date.now() - app.startedAt) / 1000),
+    }));
+  });
+  return router;
+}

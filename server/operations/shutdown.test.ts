@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import mongoose from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startJongodb, type JongodbHandle } from '../core/db/jongodb';
+import { ADMIN_TOKEN } from '../test/harness';
+import { freePort, startServerProcess } from '../test/processes';
+import { join, openSocket, type TestSocket } from '../test/sockets';
+
+let engine: JongodbHandle;
+let conn: mongoose.Connection;
+
+beforeAll(async () => {
+  // The database outlives the server, so what its last flushes wrote can be read afterwards.
+  engine = await startJongodb('livedash');
+  conn = await mongoose.createConnection(engine.uri, { autoCreate: false, autoIndex: false }).asPromise();
+}, 30_000);
+afterAll(async () => {
+  await conn?.close();
+  await engine?.stop();
+});
+
+const exitOf = (child: { once(e: 'exit', fn: (code: number | null, signal: string | null) => void): unknown }) =>
+  new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+
+/** Every live process below `pid` (from /proc), so a test can tell nothing was left behind. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => (children.get(p) ?? []).forEach((c) => (out.push(c), walk(c)));
+  walk(pid);
+  return out;
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const portFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = net.createServer().once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+
+describe('SIGTERM', () => {
+  it('with 20 viewers connected: the sockets close, then HTTP, then both flushes; exit 0 quickly', async () => {
+    const server = await startServerProcess({ MONGODB_URI: engine.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0' });
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(server.url + path, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+    const ds = await call('POST', '/api/admin/data-sources', { name: 'Wall data' });
+    const dash = await call('POST', '/api/admin/dashboards', { name: 'Wall', dataSourceId: ds.id, isPublished: true });
+    const sockets: TestSocket[] = await Promise.all(Array.from({ length: 20 }, () => openSocket(server.url)));
+    for (const ack of await Promise.all(sockets.map((s) => join(s, 'dashboard:join', dash.id)))) expect(ack.ok).toBe(true);
+    const told = sockets.map((s) => new Promise<string>((resolve) => s.once('disconnect', (reason) => resolve(reason))));
+    // Counted in memory until a flush: the last admin action and the views of the 20 pages.
+    await call('PATCH', `/api/admin/dashboards/${dash.id}`, { name: 'Wall, renamed' });
+
+    const t0 = Date.now();
+    const exited = exitOf(server.child);
+    server.child.kill('SIGTERM');
+    const { code } = await exited;
+    const took = Date.now() - t0;
+
+    expect(code).toBe(0);
+    expect(took).toBeLessThan(3000);
+    expect(await Promise.all(told)).toEqual(Array(20).fill('transport close'));
+    expect(server.log()).toMatch(/SIGTERM: shutting down[\s\S]*stopped in \d+ ms/);
+    const views = await conn.collection('dashboardviewdays').findOne({ dashboardId: dash.id });
+    expect(views?.views).toBe(20);
+    const renamed = await conn.collection('activity').findOne({ kind: 'dashboard.updated', objectId: dash.id });
+    expect(renamed?.objectName).toBe('Wall, renamed');
+  }, 60_000);
+
+  it('to `npm start` stops npm, the server and its engine, and frees the port', async () => {
+    const port = await freePort();
+    // --ignore-scripts skips prestart (the web build); `npm start` itself runs as a process manager would start it.
+    const npm = spawn('npm', ['start', '--ignore-scripts'], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, SEED_DEMO: 'false', DB_ENGINE: 'jongodb', LOG_LEVEL: 'info', ZENDESK_SCHEDULER_TICK_MS: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    npm.stdout.on('data', (d) => (out += d));
+    npm.stderr.on('data', (d) => (out += d));
+    const exited = exitOf(npm);
+    const end = Date.now() + 40_000;
+    while (!out.includes('admin console:')) {
+      if (Date.now() > end || npm.exitCode !== null) throw new Error(`npm start did not start:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const tree = descendants(npm.pid!);
+    expect(tree.length).toBeGreaterThanOrEqual(2); // the server and its engine at least
+    await openSocket(`http://127.0.0.1:${port}`); // a viewer connected, as in production
+
+    const t0 = Date.now();
+    npm.kill('SIGTERM');
+    await exited;
+    const gone = async () => {
+      for (let i = 0; i < 100 && tree.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
+      return tree.filter(alive);
+    };
+    expect(await gone()).toEqual([]);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(await portFree(port)).toBe(true);
+    expect(out).toMatch(/SIGTERM: shutting down[\s\S]*stopped in \d+ ms/);
+  }, 60_000);
+});

@@ -1,0 +1,47 @@
+import type Router from '@koa/router';
+import { z } from 'zod';
+import type { AppContext } from '../core/context';
+import { validate } from '../core/http/validate';
+import { canonicalParams } from '../core/http/params';
+import { ObjectIdParam } from '@common/ids';
+import { listPublicDashboards, loadPublishedDashboard } from '../dashboards/dashboards';
+import { attachmentHeader, exportDashboardCsv } from '../core/exportCsv';
+import { sendPublicView } from './viewCache';
+import { ApiError } from '../core/errors';
+import { signedInDashboardView } from '../dashboards/draftView';
+import { resourceRouter } from '../access/resourceRouter';
+
+const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
+
+/** The public face: published dashboards only, no sign-in. */
+export function publicDashboardsRouter(app: AppContext): Router {
+  const { router, auth } = resourceRouter(app);
+  const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
+
+  router.get('/dashboards', auth.public(), async (ctx) => {
+    ctx.body = await listPublicDashboards(app);
+  });
+
+  // Served from memory (server/publicView/viewCache): no database read for a known view, ETag and 304 included.
+  // A draft answers only a request with a valid session (or token): signed-in people see drafts read-only.
+  router.get('/dashboards/:id', auth.public(), dashboardId, async (ctx) => {
+    try {
+      await sendPublicView(ctx, app, ctx.params.id);
+    } catch (e) {
+      const draft = e instanceof ApiError && e.status === 404 ? await signedInDashboardView(app, ctx, ctx.params.id) : null;
+      if (!draft) throw e;
+      ctx.set('Cache-Control', 'private, no-store');
+      ctx.body = draft;
+    }
+  });
+
+  router.get('/dashboards/:id/export', auth.public(), dashboardId, validate({ query: ExportQuery }, async (ctx, { query }) => {
+    const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);
+    const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, query.tab);
+    ctx.set('Content-Disposition', attachmentHeader(fileName));
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = stream;
+  }));
+
+  return router;
+}

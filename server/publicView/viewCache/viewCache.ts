@@ -1,0 +1,349 @@
+import mongoose from 'mongoose';
+import { canonicalObjectId } from '@common/ids';
+import type { DashboardDto } from '@common/schemas/dashboard';
+import type { DataSourceDto } from '@common/schemas/dataSource';
+import type { WidgetFilter } from '@common/schemas/widget';
+import { compileLocked } from '@common/filterBar';
+import type { AppContext } from '../../core/context';
+import { NotFoundError } from '../../core/errors';
+import type { DomainEvents } from '../../core/events';
+import type { DashboardDoc, DataSourceDoc, RecordDoc } from '../../core/models';
+import { presentDashboard, presentDataSource, presentRecord } from '../../core/presenters';
+import { presentPublicHeadFromDtos, serializePublicView } from '../../dashboards/presentPublicView';
+import { publicDashboardView } from '../../dashboards/dashboards';
+import { findDataSource } from '../../core/dataSourceLookup';
+import { ServedView } from './servedView';
+import { SourceView } from './sourceView';
+import { isLive, ShareLinkCache, type CachedLink } from './shareLinks';
+import { LockedLinks } from './lockedLinks';
+
+/** The domain events that change a public or share view; the cache listens to these (locally and from Redis). */
+export const VIEW_EVENTS = ['records.upserted', 'records.removed', 'datasource.changed', 'datasource.removed', 'dashboard.changed', 'dashboard.removed', 'shareLink.revoked'] as const;
+/** Share views held at most (one body per link); beyond it the oldest goes and is built again when asked. */
+const MAX_SHARE_VIEWS = 1_000;
+export type ViewEventName = (typeof VIEW_EVENTS)[number];
+export type ViewEvent = { [K in ViewEventName]: { name: K; payload: DomainEvents[K] } }[ViewEventName];
+
+const REMOVED = 'removed' as const;
+
+interface Served {
+  dashboard: DashboardDto;
+  source: SourceView | null;
+  sourceVersion: number;
+  view: ServedView;
+}
+
+/** A share link's view: its dashboard's served view (`base`) plus the link's own `share` part. */
+interface SharedServed {
+  base: ServedView;
+  view: ServedView;
+}
+
+/**
+ * Public views served from memory. Per data source the presented records (built once from
+ * MongoDB, then kept current by the domain events); per dashboard its last known DTO. A served
+ * body is built once per (dashboard, source version). Events that arrive while a source is being
+ * read from the database are replayed on the result, so no write falls between the read and the
+ * events. Least recently viewed sources are dropped beyond `maxBytes`. Share links' views are the
+ * same bodies (drafts included) with the link's `share` part, looked up by token in memory.
+ */
+export class ViewCache {
+  private readonly dashboards = new Map<string, DashboardDto | typeof REMOVED>();
+  private readonly sources = new Map<string, SourceView>();
+  private readonly builds = new Map<string, { events: ViewEvent[]; promise: Promise<SourceView> }>();
+  private readonly served = new Map<string, Served>();
+  private readonly shared = new Map<string, SharedServed>();
+  /** Share links by token (revocation applied from the events, expiry checked per lookup). */
+  readonly links: ShareLinkCache;
+  /** Links with locked filters whose viewers are on this process: their deltas are filtered here. */
+  readonly locked: LockedLinks;
+  private generation = 0;
+  private enabled = true;
+  /** Database reads made to build views (tests and the benchmark read it). */
+  readonly stats = { sourceBuilds: 0, dashboardLoads: 0, servedBuilds: 0, evictions: 0, databaseViews: 0 };
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly maxBytes: number,
+  ) {
+    this.links = new ShareLinkCache(ctx);
+    this.locked = new LockedLinks({
+      dashboard: (id) => {
+        const d = this.dashboards.get(id);
+        return d === REMOVED ? null : d;
+      },
+      source: (id) => this.sources.get(id),
+      warm: (dashboardId) => void this.view(dashboardId, { drafts: true }).catch(() => undefined),
+    });
+  }
+
+  /** Applies one domain event (from this process or another). Never throws, never awaits. */
+  apply(e: ViewEvent): void {
+    switch (e.name) {
+      case 'dashboard.changed': {
+        const d = e.payload.dashboard;
+        const held = this.dashboards.get(d.id);
+        if (held !== REMOVED && (!held || held.revision <= d.revision)) this.dashboards.set(d.id, d);
+        return;
+      }
+      case 'dashboard.removed':
+        this.dashboards.set(e.payload.dashboardId, REMOVED);
+        this.served.delete(e.payload.dashboardId);
+        this.links.removeDashboard(e.payload.dashboardId);
+        this.locked.removeDashboard(e.payload.dashboardId);
+        return;
+      case 'shareLink.revoked':
+        this.links.revoke(e.payload.link.id);
+        this.shared.delete(e.payload.link.id);
+        this.locked.unwatch(e.payload.link.id);
+        return;
+      default: {
+        const sourceId = e.name === 'datasource.changed' ? e.payload.dataSource.id : e.payload.dataSourceId;
+        this.builds.get(sourceId)?.events.push(e);
+        const held = this.sources.get(sourceId);
+        // Locked links' deltas are decided against the records as they were before this change.
+        if (e.name === 'records.upserted' || e.name === 'records.removed') this.locked.changed(e);
+        if (held && !applyToSource(held, e)) this.dropSource(sourceId);
+      }
+    }
+  }
+
+  /** The public view of a published dashboard (404 for drafts — unless `drafts`, for share links — and unknown ids). */
+  async view(dashboardId: string, opts: { drafts?: boolean } = {}): Promise<ServedView> {
+    const drafts = opts.drafts ?? false;
+    // Only the canonical spelling is ever a key here (the edges canonicalise, common/ids.ts).
+    if (canonicalObjectId(dashboardId) !== dashboardId) throw NotFoundError(`Dashboard ${dashboardId}`);
+    if (!this.enabled) return this.fromDatabase(dashboardId, drafts);
+    const dashboard = await this.dashboard(dashboardId, drafts);
+    const source = dashboard.dataSourceId ? await this.source(dashboard.dataSourceId) : null;
+    const held = this.served.get(dashboardId);
+    if (held && held.dashboard === dashboard && held.source === source && held.sourceVersion === source?.version) return held.view;
+    const head = presentPublicHeadFromDtos(dashboard, source?.meta ?? null);
+    const text = serializePublicView(head, source ? source.json() : '[]', source?.meta ? source.revision : 0, source?.truncated ?? false);
+    const view = ServedView.fromText(text, source?.meta ? source.revision : 0, dashboard.dataSourceId);
+    this.stats.servedBuilds++;
+    if (this.dashboards.get(dashboardId) === dashboard && (!source || this.sources.get(source.dataSourceId) === source)) {
+      this.served.set(dashboardId, { dashboard, source, sourceVersion: source?.version ?? 0, view });
+      this.enforceBudget(source);
+    }
+    return view;
+  }
+
+  /**
+   * The served view of a published dashboard if it is held and current, without waiting or
+   * reading anything; null otherwise (then `view()` answers).
+   */
+  peek(dashboardId: string, opts: { drafts?: boolean } = {}): ServedView | null {
+    if (!this.enabled) return null;
+    const held = this.served.get(dashboardId);
+    if (!held || this.dashboards.get(dashboardId) !== held.dashboard) return null;
+    if (!held.dashboard.isPublished && !opts.drafts) return null;
+    const source = held.source;
+    if (source && (this.sources.get(source.dataSourceId) !== source || source.version !== held.sourceVersion)) return null;
+    if (source) source.lastViewed = Date.now();
+    return held.view;
+  }
+
+  /**
+   * The view a live share link opens (its dashboard, published or not, plus the link's `share`
+   * part); 404 for unknown, revoked and expired tokens alike. Counts a use of the link.
+   */
+  async shareView(token: string): Promise<ServedView> {
+    const link = await this.links.get(token, { hold: this.enabled });
+    if (!link || !isLive(link)) throw NotFoundError('Share link');
+    const base = await this.view(link.dashboardId, { drafts: true });
+    let held = this.shared.get(link.id);
+    if (!held || held.base !== base) {
+      const share = link.filters.length ? { allowCsv: link.allowCsv, expiresAt: link.expiresAt, filters: link.filters } : { allowCsv: link.allowCsv, expiresAt: link.expiresAt };
+      const body = link.filters.length ? await this.lockedBody(link, base) : base.body.toString('utf8', 0, base.body.length - 1);
+      const text = `${body},"share":${JSON.stringify(share)}}`;
+      held = { base, view: ServedView.fromText(text, base.revision, base.dataSourceId) };
+      if (this.enabled && !link.revoked) {
+        this.shared.delete(link.id);
+        if (this.shared.size >= MAX_SHARE_VIEWS) this.shared.delete(this.shared.keys().next().value!);
+        this.shared.set(link.id, held);
+      }
+    }
+    this.links.touch(link);
+    return held.view;
+  }
+
+  /**
+   * The view of a link with locked filters, less its closing brace: the dashboard's head with only
+   * the records matching every locked filter — from the held source when `base` is the held view
+   * (built once per source version), else from the database.
+   */
+  private async lockedBody(link: CachedLink, base: ServedView): Promise<string> {
+    const served = this.served.get(link.dashboardId);
+    let text: string;
+    if (served && served.view === base) {
+      const source = served.source;
+      const meta = source?.meta ?? null;
+      const test = lockedTest(link.filters, meta);
+      const head = presentPublicHeadFromDtos(served.dashboard, meta);
+      text = serializePublicView(head, source ? source.filteredJson(test) : '[]', meta && source ? source.revision : 0, source?.truncated ?? false);
+    } else {
+      const dashboard = await this.ctx.models.Dashboard.findById(link.dashboardId).lean<DashboardDoc>();
+      if (!dashboard) throw NotFoundError('Share link');
+      const dataSource = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
+      const view = await publicDashboardView(this.ctx, dashboard, dataSource);
+      const test = lockedTest(link.filters, view.dataSource);
+      const records = test ? view.records.filter((r) => test(r.data)) : view.records;
+      text = serializePublicView({ dashboard: view.dashboard, tabs: view.tabs, dataSource: view.dataSource }, JSON.stringify(records), view.revision, view.truncated);
+    }
+    return text.slice(0, -1);
+  }
+
+  /** The share view of a token if its link is held and live and its view current, without waiting; null otherwise. */
+  peekShare(token: string): ServedView | null {
+    if (!this.enabled) return null;
+    const link = this.links.peek(token);
+    if (!link || !isLive(link)) return null;
+    const held = this.shared.get(link.id);
+    if (!held || this.peek(link.dashboardId, { drafts: true }) !== held.base) return null;
+    this.links.touch(link);
+    return held.view;
+  }
+
+  /** Forgets everything (e.g. after Redis was lost: events from other processes may be missing). */
+  clear(): void {
+    this.generation++;
+    this.dashboards.clear();
+    this.sources.clear();
+    this.served.clear();
+    this.shared.clear();
+    this.links.clear();
+    this.locked.forget();
+  }
+
+  /** Off: every view is read from the database (while other processes' events cannot reach us). */
+  setEnabled(on: boolean): void {
+    if (!on) this.clear();
+    this.enabled = on;
+  }
+
+  get isEnabled(): boolean {
+    return this.enabled;
+  }
+
+  /** Bytes held now (records, served bodies and their compressed forms), as the budget counts them. */
+  bytes(): number {
+    let n = 0;
+    for (const s of this.sources.values()) n += s.bytes;
+    for (const s of this.served.values()) n += s.view.bytes;
+    for (const s of this.shared.values()) n += s.view.bytes;
+    return n;
+  }
+
+  private async dashboard(id: string, drafts: boolean): Promise<DashboardDto> {
+    const held = this.dashboards.get(id);
+    if (held === REMOVED) throw NotFoundError(`Dashboard ${id}`);
+    if (held) {
+      if (!held.isPublished && !drafts) throw NotFoundError(`Dashboard ${id}`);
+      return held;
+    }
+    if (!mongoose.isObjectIdOrHexString(id)) throw NotFoundError(`Dashboard ${id}`);
+    const generation = this.generation;
+    this.stats.dashboardLoads++;
+    const doc = await this.ctx.models.Dashboard.findById(id).lean<DashboardDoc>();
+    // An event that arrived meanwhile is at least as new as what was read, unless the read is newer.
+    const now = this.dashboards.get(id);
+    let dto: DashboardDto | typeof REMOVED | undefined = now;
+    if (now !== REMOVED && doc && (!now || (doc.revision ?? 0) > now.revision)) dto = presentDashboard(doc, null);
+    if (dto && generation === this.generation) this.dashboards.set(id, dto);
+    if (!dto || dto === REMOVED || (!dto.isPublished && !drafts)) throw NotFoundError(`Dashboard ${id}`);
+    return dto;
+  }
+
+  private source(dataSourceId: string): Promise<SourceView> {
+    const held = this.sources.get(dataSourceId);
+    if (held) {
+      held.lastViewed = Date.now();
+      return Promise.resolve(held);
+    }
+    let build = this.builds.get(dataSourceId);
+    if (!build) {
+      const events: ViewEvent[] = [];
+      build = { events, promise: this.build(dataSourceId, events) };
+      this.builds.set(dataSourceId, build);
+    }
+    return build.promise;
+  }
+
+  private async build(dataSourceId: string, events: ViewEvent[]): Promise<SourceView> {
+    const generation = this.generation;
+    const limit = this.ctx.config.VIEW_MAX_RECORDS;
+    try {
+      this.stats.sourceBuilds++;
+      const { DataSource, Record } = this.ctx.models;
+      const ds = mongoose.isObjectIdOrHexString(dataSourceId) ? await DataSource.findById(dataSourceId).lean<DataSourceDoc>() : null;
+      const docs = ds ? await Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).limit(limit + 1).lean<RecordDoc[]>() : [];
+      const view = new SourceView(dataSourceId, ds ? presentDataSource(ds) : null, docs.slice(0, limit).map(presentRecord), docs.length > limit, limit);
+      let keep = true;
+      for (const e of events) keep = applyToSource(view, e) && keep;
+      if (keep && generation === this.generation && this.enabled) this.sources.set(dataSourceId, view);
+      return view;
+    } finally {
+      this.builds.delete(dataSourceId);
+    }
+  }
+
+  private dropSource(dataSourceId: string) {
+    this.sources.delete(dataSourceId);
+    for (const [id, s] of this.served) if (s.source?.dataSourceId === dataSourceId) this.served.delete(id);
+  }
+
+  private enforceBudget(keep: SourceView | null) {
+    let total = this.bytes();
+    while (total > this.maxBytes) {
+      let oldest: SourceView | null = null;
+      for (const s of this.sources.values()) if (s !== keep && (!oldest || s.lastViewed < oldest.lastViewed)) oldest = s;
+      if (!oldest) break;
+      this.dropSource(oldest.dataSourceId);
+      this.stats.evictions++;
+      total = this.bytes();
+    }
+    // A single view larger than the whole budget is served but not kept.
+    if (total > this.maxBytes && keep) {
+      this.dropSource(keep.dataSourceId);
+      this.stats.evictions++;
+    }
+  }
+
+  private async fromDatabase(dashboardId: string, drafts: boolean): Promise<ServedView> {
+    this.stats.databaseViews++;
+    const dashboard = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
+    if (!dashboard || (!dashboard.isPublished && !drafts)) throw NotFoundError(`Dashboard ${dashboardId}`);
+    const dataSource = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
+    const view = await publicDashboardView(this.ctx, dashboard, dataSource);
+    const text = serializePublicView(
+      { dashboard: view.dashboard, tabs: view.tabs, dataSource: view.dataSource },
+      JSON.stringify(view.records),
+      view.revision,
+      view.truncated,
+    );
+    return ServedView.fromText(text, view.revision, dashboard.dataSourceId ?? null);
+  }
+}
+
+/** The test of a link's locked filters under its source's types. */
+export function lockedTest(filters: WidgetFilter[], source: Pick<DataSourceDto, 'fieldTypes' | 'dateOrder'> | null) {
+  return compileLocked(filters, source ? { fieldTypes: source.fieldTypes, dateOrder: source.dateOrder } : undefined);
+}
+
+/** Applies a record or source event to a source view; false when the view must be rebuilt. */
+function applyToSource(view: SourceView, e: ViewEvent): boolean {
+  switch (e.name) {
+    case 'records.upserted':
+      return view.upsert(e.payload.revision, e.payload.records);
+    case 'records.removed':
+      return view.remove(e.payload.revision, e.payload.recordIds, e.payload.all);
+    case 'datasource.changed':
+      view.setMeta(e.payload.dataSource);
+      return true;
+    case 'datasource.removed':
+      return false;
+    default:
+      return true;
+  }
+}

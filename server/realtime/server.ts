@@ -1,0 +1,43 @@
+import type http from 'node:http';
+import { Server } from 'socket.io';
+import type { ClientToServerEvents, ServerToClientEvents, SocketData } from '@common/realtime';
+import type { AppContext } from '../core/context';
+import { joinCluster, type ClusterRelay } from './cluster';
+
+/** How long a disconnected viewer's missed packets are kept for it. */
+export const RECOVERY_WINDOW_MS = 2 * 60 * 1000;
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export interface Realtime {
+  io: RealtimeServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Socket.IO on the HTTP server, joined to the other processes through Redis when REDIS_URL is set.
+ * It knows no feature: the features' rooms and relays are attached by the app (server/sockets).
+ */
+export async function startRealtimeServer(server: http.Server, ctx: AppContext, opts: { relays: ClusterRelay[]; onRedisReset: () => void }): Promise<{ io: RealtimeServer; closeCluster(): Promise<void> }> {
+  const io: RealtimeServer = new Server(server, {
+    serveClient: false,
+    // No `cors` option: the polling transport sends no CORS headers, so no page of another origin
+    // reads a handshake's answer (our own pages need none). WebSocket upgrades know no CORS: the
+    // handshake's Origin decides whether its cookie counts (server/sockets/adminAccess).
+    maxHttpBufferSize: 1e6,
+    // Large frames (a big ingest's delta) go deflated; small ones as they are, so the common case
+    // costs no CPU. ws honours the threshold only without context takeover: with it, every frame
+    // to every socket was deflated (a single-record delta to 200 viewers: 200 deflates, most of
+    // the server's CPU under sustained ingest, and viewers falling seconds behind).
+    perMessageDeflate: { threshold: 4096, serverNoContextTakeover: true, clientNoContextTakeover: true, zlibDeflateOptions: { level: 3, memLevel: 7 } },
+    // A viewer back within two minutes gets the packets it missed and its rooms again (no refetch).
+    connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: true },
+  });
+  try {
+    const cluster = ctx.config.REDIS_URL ? await joinCluster(io, ctx, ctx.config.REDIS_URL, opts.onRedisReset, opts.relays) : null;
+    return { io, closeCluster: async () => void (await cluster?.close()) };
+  } catch (e) {
+    io.close();
+    throw e;
+  }
+}

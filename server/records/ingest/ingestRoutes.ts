@@ -1,0 +1,23 @@
+import type Router from '@koa/router';
+import { IngestQuery } from '@common/schemas/ingest';
+import type { AppContext } from '../../core/context';
+import { jsonBody } from '../../core/http/body';
+import type { IngestState } from '../../access/guards';
+import { idempotent, type IdempotencyState } from './idempotency';
+import { validate } from '../../core/http/validate';
+import { parseJsonInSlices } from '../../core/http/jsonPieces';
+import { ingestRecords, tooManyRecords } from './ingestRecords';
+import { resourceRouter } from '../../access/resourceRouter';
+
+/** POST /api/data/ingest: the admin token or the target source's ingest key; bodies up to INGEST_MAX_BYTES; an optional Idempotency-Key. */
+export function ingestRouter(app: AppContext): Router {
+  const { router, auth } = resourceRouter(app);
+  const max = app.config.INGEST_MAX_RECORDS;
+  // Large bodies are read record by record; a records array over the limit is refused unread.
+  const parse = (text: string) => parseJsonInSlices(text, { max, tooMany: (n) => tooManyRecords(n, max) });
+  router.post('/data/ingest', auth.ingest(), jsonBody({ limit: app.config.INGEST_MAX_BYTES, timeoutSeconds: app.config.INGEST_BODY_TIMEOUT_SECONDS, parse }), idempotent(app), validate({ query: IngestQuery }, async (ctx, { query }) => {
+    const { ingestCredential, idempotencyScope } = ctx.state as IngestState & IdempotencyState;
+    ctx.body = await ingestRecords(app, ctx.request.body, ingestCredential, query, idempotencyScope);
+  }));
+  return router;
+}

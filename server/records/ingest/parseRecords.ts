@@ -1,0 +1,201 @@
+import { parse as csvParser } from 'csv-parse';
+import { FIELDS_PER_SOURCE_MAX, RECORD_MAX_BYTES } from '@common/constants';
+import { MAX_JSON_DEPTH } from '@common/schemas/errors';
+import { ApiError, BadRequestError } from '../../core/errors';
+import { Slicer } from '../../core/slices';
+import { jsonDepth, formatBytes } from '../../core/http/body';
+import { parseJsonInSlices, tooLargeReason, UnreadRecord, type RecordLimit } from '../../core/http/jsonPieces';
+import { isObject } from '../manage/recordRules';
+
+/**
+ * The records of a body sent to a source's URL, by its Content-Type: one JSON object (one
+ * record), a JSON array, NDJSON (one JSON value a line) or CSV (a header row, then one record a
+ * row). A line or row that cannot be read, or larger than RECORD_MAX_BYTES, is set aside with its
+ * index (0-based record number) and a reason; the rest are records. Read in slices (server/core/slices):
+ * no body holds the event loop, whatever its size or shape.
+ */
+export interface ParsedRecords {
+  format: 'object' | 'array' | 'ndjson' | 'csv';
+  items: { index: number; record: unknown }[];
+  unreadable: { index: number; reason: string }[];
+}
+
+export type RecordsBodyType = 'json' | 'ndjson' | 'csv';
+
+/** `wholeSet`: the body is a source's whole new set (PUT …/records): it may hold no records, and cannot be split. */
+export interface ParseRecordsOptions {
+  wholeSet?: boolean;
+}
+
+const tooMany = (n: number, max: number, opts: ParseRecordsOptions) =>
+  BadRequestError('too_many_records', `Too many records: ${n} in one request, the limit is ${max}; ${opts.wholeSet ? 'a larger set cannot be replaced in one request' : 'split the payload into batches'}`);
+const empty = () => BadRequestError('no_records', 'The body holds no records: nothing to ingest');
+
+export async function parseRecords(text: string, type: RecordsBodyType, maxRecords: number, opts: ParseRecordsOptions = {}): Promise<ParsedRecords> {
+  const slicer = new Slicer();
+  const out = type === 'json' ? await parseJson(text, { max: maxRecords, tooMany: (n) => tooMany(n, maxRecords, opts) }) : type === 'ndjson' ? await parseNdjson(text, slicer, maxRecords) : await parseCsvRecords(text, slicer, maxRecords);
+  const n = 'count' in out ? out.count : out.items.length + out.unreadable.length;
+  if (n === 0 && !opts.wholeSet) throw empty();
+  if (n > maxRecords) throw tooMany(n, maxRecords, opts);
+  return out as ParsedRecords;
+}
+
+/** Past the record limit only the records are counted (for the 400), none is read. */
+type Counted = ParsedRecords | { count: number };
+
+async function parseJson(text: string, limit: RecordLimit): Promise<ParsedRecords> {
+  if (/^\s*\{/.test(text) && text.length > RECORD_MAX_BYTES) {
+    throw BadRequestError('record_too_large', `The body is one record of ${formatBytes(text.length)} of text; the limit is ${formatBytes(RECORD_MAX_BYTES)} per record`);
+  }
+  const body = await parseJsonInSlices(text, limit);
+  if (Array.isArray(body)) {
+    const out: ParsedRecords = { format: 'array', items: [], unreadable: [] };
+    body.forEach((record: unknown, index) => {
+      if (record instanceof UnreadRecord) out.unreadable.push({ index, reason: record.reason });
+      else out.items.push({ index, record });
+    });
+    return out;
+  }
+  if (isObject(body)) return { format: 'object', items: [{ index: 0, record: body }], unreadable: [] };
+  throw BadRequestError('no_records', 'The body must be one JSON object (one record) or a JSON array of objects');
+}
+
+/** The non-blank lines of `text` from `from` on (counted in slices). */
+async function countLines(text: string, from: number, slicer: Slicer): Promise<number> {
+  let n = 0;
+  for (let pos = from; pos < text.length;) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = text.length;
+    if (/\S/.test(text.slice(pos, end))) n++;
+    pos = end + 1;
+    if (slicer.due()) await slicer.pause();
+  }
+  return n;
+}
+
+/** One JSON value a line; blank lines are skipped (they are not records). */
+async function parseNdjson(text: string, slicer: Slicer, maxRecords: number): Promise<Counted> {
+  const out: ParsedRecords = { format: 'ndjson', items: [], unreadable: [] };
+  let index = 0;
+  let line = 0;
+  for (let pos = 0; pos < text.length;) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = text.length;
+    const raw = text.slice(pos, end);
+    pos = end + 1;
+    line++;
+    const l = raw.length > RECORD_MAX_BYTES ? raw : raw.trim();
+    if (!l) continue;
+    const i = index++;
+    if (i >= maxRecords) return { count: i + 1 + (await countLines(text, pos, slicer)) };
+    if (l.length > RECORD_MAX_BYTES) out.unreadable.push({ index: i, reason: `line ${line}: ${tooLargeReason(l.length)}` });
+    else if (jsonDepth(l, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      out.unreadable.push({ index: i, reason: `line ${line} is nested deeper than the limit of ${MAX_JSON_DEPTH} levels` });
+    } else {
+      try {
+        out.items.push({ index: i, record: JSON.parse(l) });
+      } catch (e) {
+        out.unreadable.push({ index: i, reason: `line ${line} is not valid JSON (${e instanceof SyntaxError ? e.message : 'unreadable'})` });
+      }
+    }
+    if (slicer.due()) await slicer.pause();
+  }
+  return out;
+}
+
+/** Text handed to the CSV parser at a time: a few milliseconds of parsing between two turns of the loop. */
+const CSV_CHUNK_CHARS = 16 * 1024;
+
+/**
+ * CSV with a header row (csv-parse, fed in chunks). Values stay text; an empty cell leaves its
+ * field out of the record (CSV cannot tell an empty value from a missing one, and under merge an
+ * absent field keeps its stored value). A header naming more columns than a source may have
+ * fields is refused whole; a row with more or fewer cells than the header, larger than
+ * RECORD_MAX_BYTES, or one the parser cannot read, is set aside alone; a stray quote inside a
+ * value is kept as written.
+ */
+async function parseCsvRecords(text: string, slicer: Slicer, maxRecords: number): Promise<Counted> {
+  const out: ParsedRecords = { format: 'csv', items: [], unreadable: [] };
+  let header: string[] | null = null;
+  let index = 0;
+  let failure: unknown = null;
+  const readHeader = (cells: string[]) => {
+    if (cells.length > FIELDS_PER_SOURCE_MAX) {
+      throw new ApiError(400, 'bad_csv_header', `The CSV header names ${cells.length.toLocaleString('en-US')} columns; the limit is ${FIELDS_PER_SOURCE_MAX} field names per data source`);
+    }
+    const names = cells.map((c) => c.trim());
+    const blank = names.findIndex((h) => !h);
+    if (blank >= 0) throw new ApiError(400, 'bad_csv_header', `The CSV header names no column ${blank + 1}: every column needs a name (the first row is the header)`);
+    const seen = new Set<string>();
+    for (const h of names) {
+      if (seen.has(h)) throw new ApiError(400, 'bad_csv_header', `The CSV header names the column "${h}" twice: column names must be unique`);
+      seen.add(h);
+    }
+    return names;
+  };
+  const row = (cells: string[], line: number) => {
+    if (!header) {
+      header = readHeader(cells);
+      return;
+    }
+    const i = index++;
+    // Past the limit the rows are only counted.
+    if (i >= maxRecords) return;
+    if (cells.length !== header.length) {
+      out.unreadable.push({ index: i, reason: `row on line ${line} has ${cells.length} cells, the header names ${header.length} columns` });
+      return;
+    }
+    const size = cells.reduce((n, c) => n + c.length, 0);
+    if (size > RECORD_MAX_BYTES) {
+      out.unreadable.push({ index: i, reason: `row on line ${line}: ${tooLargeReason(size)}` });
+      return;
+    }
+    const record: Record<string, unknown> = {};
+    header.forEach((h, c) => {
+      if (cells[c] !== '') Object.defineProperty(record, h, { value: cells[c], enumerable: true, writable: true, configurable: true });
+    });
+    out.items.push({ index: i, record });
+  };
+  const parser = csvParser({
+    bom: true,
+    relax_column_count: true,
+    // A quote inside a value ("x"y, a"b) is kept as written: strict parsing loses its place there
+    // and would swallow the rows after it. A quote that opens a value and never closes still does.
+    relax_quotes: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    on_record: (cells: string[], info) => {
+      if (failure === null) {
+        try {
+          row(cells, info.lines);
+        } catch (e) {
+          failure = e;
+        }
+      }
+      return null;
+    },
+    on_skip: (err) => {
+      if (!header) failure ??= new ApiError(400, 'bad_csv_header', `The CSV header cannot be read: ${err?.message ?? 'malformed'}`);
+      else if (index++ < maxRecords) out.unreadable.push({ index: index - 1, reason: `row cannot be read as CSV (${err?.message ?? 'malformed'})` });
+      return undefined;
+    },
+  });
+  parser.resume();
+  const settle = (resolve: () => void, reject: (e: Error) => void) => (e?: Error | null) => (e ? reject(e) : resolve());
+  try {
+    for (let at = 0; at < text.length && failure === null; at += CSV_CHUNK_CHARS) {
+      await new Promise<void>((resolve, reject) => parser.write(text.slice(at, at + CSV_CHUNK_CHARS), settle(resolve, reject)));
+      if (slicer.due()) await slicer.pause();
+    }
+    if (failure === null) {
+      await new Promise<void>((resolve, reject) => {
+        parser.once('error', reject);
+        parser.end(resolve);
+      });
+    }
+  } finally {
+    parser.destroy();
+  }
+  if (failure !== null) throw failure;
+  return index > maxRecords ? { count: index } : out;
+}

@@ -1,0 +1,319 @@
+import crypto from 'node:crypto';
+import type { IngestRejection, IngestSourceResult, IngestWarning } from '@common/schemas/ingest';
+import type { UpdateMode } from '@common/schemas/dataSource';
+import { ErrorCode } from '@common/schemas/errors';
+import { AppHandle, type AppContext } from '../../core/context';
+import { ApiError, NotFoundError } from '../../core/errors';
+import type { DataSourceDoc } from '../../core/models';
+import { closeChange, openChange, type OpenChange } from '../../core/models/ingestJournal';
+import { presentDataSource } from '../../core/presenters';
+import { checkRecords, isObject, type CheckedRecords, type Keying } from '../manage/recordRules';
+import { effectiveRetentionWhy, enforceRetention, evictionFor, logEviction } from './retention';
+import { keyRotatedError } from '../../core/sourceCache';
+import { withSourceLock } from './sourceLock';
+import { planRecords, storeRecords, type RecordWrite } from './writeRecords';
+
+/**
+ * Group commit: the writes of one source queue up and one writer drains them inside the source
+ * lock, so a burst of concurrent requests costs one openChange / writeRecords / closeChange and
+ * one `records.upserted` per flush, not per request. Each request is answered after its own
+ * records are stored, with its own counts, rejections and warnings.
+ */
+
+type Item = { index: number; record: unknown };
+
+export interface WriteJob {
+  items: Item[];
+  /** The key the request names (query, wrapper body, integration), if any. */
+  explicitKey?: string;
+  /** A source with neither key nor append-only: the source URL makes it append-only; /api/data/ingest takes the first field. */
+  keyless: 'appendOnly' | 'firstField';
+  /** merge or replace; the source's updateMode when absent. */
+  mode?: UpdateMode;
+  /** The hash of the ingest key the request came with (absent for the admin): refused unless it is still the source's. */
+  keyHash?: string | null;
+  /** The request's Idempotency-Key scope: its append-only records get ids derived from it (a retry rewrites them, never copies). */
+  idempotencyScope?: string;
+}
+
+export interface WriteOutcome {
+  result: IngestSourceResult;
+  rejections: IngestRejection[];
+  warnings: IngestWarning[];
+}
+
+interface Queued {
+  job: WriteJob;
+  resolve: (o: WriteOutcome) => void;
+  reject: (e: unknown) => void;
+}
+
+interface SourceQueue {
+  pending: Queued[];
+  draining: boolean;
+}
+
+/** Most records one flush takes (a request larger than this is a flush of its own). */
+const FLUSH_RECORDS = 5000;
+/** How long a flush that follows a flush of several requests waits for their senders' next requests. */
+const REJOIN_MS = 3;
+
+interface WriterState {
+  queues: Map<string, SourceQueue>;
+  /** Flushes that wrote records, for tests and benchmarks (never timing). */
+  flushes: number;
+}
+const writers = new AppHandle<WriterState>('the source writers', () => ({ queues: new Map(), flushes: 0 }));
+const stateOf = (ctx: AppContext) => writers.of(ctx);
+
+/** How many flushes have written records in this app (a test compares it with the request count). */
+export const flushCount = (ctx: AppContext) => stateOf(ctx).flushes;
+
+/**
+ * The record id an append-only record of a request with an Idempotency-Key gets: derived from the
+ * key's scope and the record's place in the request, so the same request written twice (a retry
+ * after a kill -9 between the records' write and the key's answer) replaces its own records instead
+ * of adding copies. 24 hex characters, like the server ids of records sent without a key.
+ */
+export const stableRecordId = (scope: string, index: number) => crypto.createHash('sha256').update(`${scope}\n${index}`).digest('hex').slice(0, 24);
+
+/** Queues one request's records for a source and answers once they are stored. */
+export function writeToSource(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Promise<WriteOutcome> {
+  const st = stateOf(ctx);
+  const id = String(ds._id);
+  let q = st.queues.get(id);
+  if (!q) st.queues.set(id, (q = { pending: [], draining: false }));
+  const queue = q;
+  return new Promise<WriteOutcome>((resolve, reject) => {
+    queue.pending.push({ job, resolve, reject });
+    if (queue.draining) return;
+    queue.draining = true;
+    // One turn of the event loop lets the requests that arrived together join the first flush;
+    // later ones gather while a flush writes.
+    setImmediate(() => void drain(ctx, st, id, queue));
+  });
+}
+
+async function drain(ctx: AppContext, st: WriterState, id: string, q: SourceQueue): Promise<void> {
+  let answered = 0;
+  for (;;) {
+    // Senders the last flush answered send again at once (keep-alive webhooks, shippers): a few
+    // milliseconds let them join this flush instead of the one after it (without this wait the
+    // senders split into two halves that take turns, half as many requests a flush). A lone
+    // sender (one request a flush) never waits.
+    if (answered > 1) await new Promise((r) => setTimeout(r, REJOIN_MS));
+    if (!q.pending.length) break;
+    let n = 0;
+    let records = 0;
+    while (n < q.pending.length && (n === 0 || records + q.pending[n].job.items.length <= FLUSH_RECORDS)) records += q.pending[n++].job.items.length;
+    const batch = q.pending.splice(0, n);
+    answered = batch.length;
+    try {
+      await withSourceLock(ctx, id, () => flush(ctx, st, id, batch));
+    } catch (e) {
+      for (const b of batch) b.reject(e);
+    }
+  }
+  q.draining = false;
+  if (st.queues.get(id) === q) st.queues.delete(id);
+}
+
+interface Prepared {
+  q: Queued;
+  keying: Keying;
+  checked: CheckedRecords;
+  mode: UpdateMode;
+  warnings: IngestWarning[];
+}
+
+async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued[]): Promise<void> {
+  let ds = await ctx.models.DataSource.findById(id).lean<DataSourceDoc>();
+  if (!ds) {
+    for (const b of batch) b.reject(NotFoundError('Data source'));
+    return;
+  }
+  const known = new Set(ds.fields ?? []);
+  const prepared: Prepared[] = [];
+  for (const q of batch) {
+    try {
+      // The guard's look-up may be cached (sourceCache): the key must still be the source's as read now.
+      if (q.job.keyHash !== undefined && q.job.keyHash !== (ds.ingestKeyHash ?? null)) throw keyRotatedError();
+      const planned = await planKeying(ctx, ds, q.job);
+      ds = planned.ds;
+      const checked = checkRecords(ds.sourceId, known, q.job.items, planned.keying);
+      const mode = q.job.mode ?? (ds.updateMode === 'merge' ? 'merge' : 'replace');
+      prepared.push({ q, keying: planned.keying, checked, mode, warnings: duplicateWarnings(checked, mode) });
+    } catch (e) {
+      q.reject(e);
+    }
+  }
+  const writes: RecordWrite[] = prepared.flatMap((p, group) => {
+    const scope = p.q.job.idempotencyScope;
+    return p.checked.accepted.map((a) => {
+      const stable = scope && a.recordId === null ? stableRecordId(scope, a.index) : null;
+      return { recordId: a.recordId ?? stable, record: a.record, mode: p.mode, group, keepStored: stable !== null };
+    });
+  });
+  let revision = ds.revision ?? 0;
+  let counts = new Map<number, { inserted: number; updated: number }>();
+  // Records retention removed right after this flush wrote (the request is told: retentionWarning).
+  let evicted: { removed: number; recordIds: Set<string>; why: string } | null = null;
+  let keysByGroup = new Map<number, Set<string>>();
+  if (writes.length) {
+    const plan = await planRecords(ctx, ds, writes);
+    counts = plan.counts;
+    keysByGroup = plan.keysByGroup;
+    // Retention as one change: what the source would hold above maxRecords goes BEFORE the write,
+    // as a change of its own opened first (viewers apply the removal, then the records), and the
+    // new records it would evict are never stored — so neither a read nor a viewer ever sees more
+    // than the limit. Both close with one recount. Journalled: a process killed before the close
+    // leaves the source to be repaired at start.
+    const going = await evictionFor(ctx, ds, ds.recordCount ?? 0, plan.fresh);
+    let removal: { change: OpenChange; recordIds: string[]; removed: number } | null = null;
+    if (going?.storedIds.length) {
+      const change = await openChange(ctx.models, ds._id);
+      if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
+      const res = await ctx.models.Record.deleteMany({ dataSourceId: ds._id, recordId: { $in: going.storedIds } });
+      removal = { change, recordIds: going.storedIds, removed: res.deletedCount ?? 0 };
+    }
+    const change = await openChange(ctx.models, ds._id);
+    if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
+    revision = change.revision;
+    const records = await storeRecords(ctx, ds, plan, revision, going?.freshIds);
+    const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [removal.change, change] : change, prepared.flatMap((p) => p.checked.newFields));
+    st.flushes++;
+    if (removal) {
+      const beforeWrite = recordCount - (plan.fresh.length - (going?.freshIds.size ?? 0));
+      ctx.events.emit('records.removed', { dataSourceId: id, sourceId: ds.sourceId, revision: removal.change.revision, total: beforeWrite, recordIds: removal.recordIds, all: false });
+    }
+    ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: ds.sourceId, revision, total: recordCount, records });
+    const removedNow = (removal?.removed ?? 0) + (going?.freshIds.size ?? 0);
+    if (going && removedNow) logEviction(ctx, ds, removedNow, going.why, true);
+    if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
+    // Whatever is still above the limit (a count another process changed): once the flush is answered the source holds at most maxRecords.
+    const more = after ? await enforceRetention(ctx, after) : 0;
+    if (removedNow || more) {
+      evicted = { removed: removedNow + more, recordIds: new Set([...(removal?.recordIds ?? []), ...(going?.freshIds ?? [])]), why: going?.why ?? effectiveRetentionWhy(ctx, ds) };
+    }
+  }
+  prepared.forEach((p, group) => {
+    const c = counts.get(group) ?? { inserted: 0, updated: 0 };
+    const primaryKey = 'primaryKey' in p.keying ? p.keying.primaryKey : '';
+    p.q.resolve({
+      result: { sourceId: ds.sourceId, primaryKey, inserted: c.inserted, updated: c.updated, rejected: p.checked.rejections.length, revision: p.checked.accepted.length ? revision : (ds.revision ?? 0) },
+      rejections: p.checked.rejections,
+      warnings: evicted ? [retentionWarning(ds, evicted, keysByGroup.get(group)), ...p.warnings] : p.warnings,
+    });
+  });
+}
+
+/**
+ * Tells a request that the source's retention removed records right after its write — an answer
+ * of `inserted: 3201` on a source that keeps 1,000 must not read as 3,201 records kept.
+ */
+function retentionWarning(ds: DataSourceDoc, evicted: { removed: number; recordIds: Set<string>; why: string }, ownKeys: Set<string> | undefined): IngestWarning {
+  let own = 0;
+  for (const key of ownKeys ?? []) if (evicted.recordIds.has(key)) own++;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const order = ds.timeField ? `the oldest by "${ds.timeField}"` : 'the oldest first';
+  const mine = own ? `; ${n(own)} of them ${own === 1 ? 'was' : 'were'} sent in this request` : '';
+  return {
+    index: -1,
+    message:
+      `retention removed ${n(evicted.removed)} record${evicted.removed === 1 ? '' : 's'} of data source ${ds.sourceId}, ${order} (it ${evicted.why})${mine}. ` +
+      `To keep more, raise its limit: PATCH /api/admin/data-sources/${String(ds._id)} with {"retention": {"maxRecords": <n>}}`,
+  };
+}
+
+/** Records of one request that share a key: each earlier one is named with the record that replaced it. */
+function duplicateWarnings(checked: CheckedRecords, mode: UpdateMode): IngestWarning[] {
+  const last = new Map<string, number>();
+  const warnings: IngestWarning[] = [];
+  for (const a of checked.accepted) {
+    if (a.recordId === null) continue;
+    const before = last.get(a.recordId);
+    if (before !== undefined) {
+      warnings.push({ index: before, key: a.recordId, message: mode === 'merge' ? `merged with record #${a.index} (same key)` : `replaced by record #${a.index}` });
+    }
+    last.set(a.recordId, a.index);
+  }
+  return warnings.sort((a, b) => a.index - b.index);
+}
+
+const conflict = (message: string) => new ApiError(409, ErrorCode.primaryKeyConflict, message, [{ path: 'primaryKey', message }]);
+
+/**
+ * The keying a request gets from the source as it stands, without writing anything: the source's
+ * own, or the one the request would set on a source that has none. Throws the request's refusal
+ * (409 another key, 400 an ambiguous first field), so a batch naming several sources can be
+ * checked whole before any of it is written.
+ */
+export function keyingFor(ds: DataSourceDoc, job: WriteJob): Keying {
+  const wanted = job.explicitKey;
+  if (ds.appendOnly) {
+    if (wanted) throw conflict(`Data source ${ds.sourceId} is append-only (every record kept, no primary key), so records cannot be keyed by "${wanted}": send them without primaryKey`);
+    return { appendOnly: true };
+  }
+  if (ds.primaryKey) {
+    if (wanted && wanted !== ds.primaryKey) {
+      throw conflict(`Data source ${ds.sourceId} is keyed by "${ds.primaryKey}", not "${wanted}": a source has one primary key. Send without primaryKey (or with "${ds.primaryKey}"), or use another data source`);
+    }
+    return { primaryKey: ds.primaryKey };
+  }
+  if (wanted) return { primaryKey: wanted };
+  if (job.keyless === 'appendOnly') return { appendOnly: true };
+  return { primaryKey: firstFieldKey(ds, job.items) };
+}
+
+/**
+ * The keying of one request (keyingFor), and for a source that has none yet, the one this request
+ * sets — atomically, so concurrent first requests of several processes agree.
+ */
+async function planKeying(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Promise<{ ds: DataSourceDoc; keying: Keying }> {
+  const keying = keyingFor(ds, job);
+  if (ds.appendOnly || ds.primaryKey) return { ds, keying };
+  // Nothing would land (every record rejected): the source stays as it is.
+  if (checkRecords(ds.sourceId, new Set(ds.fields ?? []), job.items, keying).accepted.length === 0) return { ds, keying };
+  const set = 'appendOnly' in keying ? { appendOnly: true, primaryKey: null } : { primaryKey: keying.primaryKey };
+  const won = await ctx.models.DataSource.findOneAndUpdate({ _id: ds._id, primaryKey: null, appendOnly: { $ne: true } }, { $set: set }, { returnDocument: 'after' }).lean<DataSourceDoc>();
+  // The source's new keying reaches the console with the recount this write ends with.
+  if (won) return { ds: won, keying };
+  const current = await ctx.models.DataSource.findById(ds._id).lean<DataSourceDoc>();
+  if (!current) throw NotFoundError(`Data source ${ds.sourceId}`);
+  // Another process set the keying first: this request follows it (or is refused if it named another key).
+  if (!current.primaryKey && !current.appendOnly) throw new ApiError(409, ErrorCode.conflict, `The keying of data source ${ds.sourceId} keeps changing: retry`);
+  return planKeying(ctx, current, job);
+}
+
+/**
+ * The spec's first-field rule of /api/data/ingest, kept only where it loses nothing: the first
+ * field of the first record, present in every record of the batch with a value no other record has.
+ */
+function firstFieldKey(ds: DataSourceDoc, items: Item[]): string {
+  const objects = items.filter((i): i is { index: number; record: Record<string, unknown> } => isObject(i.record) && Object.keys(i.record).length > 0);
+  if (!objects.length) return '';
+  const field = Object.keys(objects[0].record)[0];
+  const missing: number[] = [];
+  const seen = new Map<string, number>();
+  const duplicates: string[] = [];
+  for (const { index, record } of objects) {
+    const v = Object.prototype.hasOwnProperty.call(record, field) ? record[field] : undefined;
+    if (v === undefined || v === null || v === '' || typeof v === 'object') {
+      missing.push(index);
+      continue;
+    }
+    const key = String(v);
+    const first = seen.get(key);
+    if (first !== undefined) duplicates.push(`records #${first} and #${index} share ${JSON.stringify(key)}`);
+    else seen.set(key, index);
+  }
+  if (!missing.length && !duplicates.length) return field;
+  const what = duplicates.length
+    ? `the first field "${field}" repeats in this batch (${duplicates.slice(0, 5).join('; ')}${duplicates.length > 5 ? `; ${duplicates.length - 5} more` : ''})`
+    : `the first field "${field}" is missing or empty in record${missing.length > 1 ? 's' : ''} ${missing.slice(0, 5).map((i) => `#${i}`).join(', ')}${missing.length > 5 ? ', …' : ''}`;
+  const message =
+    `Data source ${ds.sourceId} has no primary key yet and ${what}, so keying by it would merge or drop records. ` +
+    `Either name the key that identifies a record (primaryKey in the body or ?primaryKey=<field>), ` +
+    `or make the source append-only to keep every record (PATCH /api/admin/data-sources/${String(ds._id)} with {"appendOnly": true}, or send to POST /api/data/sources/${ds.sourceId}/records without a key)`;
+  throw new ApiError(400, ErrorCode.primaryKeyAmbiguous, message, [{ path: 'primaryKey', message: what }]);
+}

@@ -1,0 +1,66 @@
+import Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import { ErrorCode } from '@common/schemas/errors';
+import type { AppContext } from './core/context';
+import { ApiError } from './core/errors';
+import { dashboardsRouter } from './dashboards/dashboardsRoutes';
+import { dataSourcesRouter } from './dataSources/dataSourcesRoutes';
+import { healthRouter } from './operations/healthRoutes';
+import { ingestRouter } from './records/ingest/ingestRoutes';
+import { sourceRecordsRouter } from './records/manage/sourceRecordsRoutes';
+import { publicDashboardsRouter } from './publicView/publicDashboardsRoutes';
+import { shareLinksRouter } from './sharing/shareLinksRoutes';
+import { activityRouter } from './activity/activityRoutes';
+import { analyticsRouter } from './publicView/analyticsRoutes';
+import { embeddingRouter } from './sharing/embeddingRoutes';
+import { engineRouter } from './operations/engineRoutes';
+import { manageRecordsRouter } from './records/manage/manageRoutes';
+import { openApiDocument } from './core/http/openapi';
+import { resourceRouter } from './access/resourceRouter';
+import { authRouter } from './access/accounts/authRoutes';
+import { usersRouter } from './access/users/usersRoutes';
+import { importsRouter } from './imports/importsRoutes';
+
+/** Every REST route under /api, each resource router declaring its own routes' audiences. */
+export function buildApiRouter(app: AppContext, extra: Router[]): Router {
+  const api = new Router({ prefix: '/api', sensitive: true, strict: true });
+  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), manageRecordsRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), engineRouter(app), authRouter(app), usersRouter(app), importsRouter(app), openApiRouter(app, () => api), ...extra]) {
+    api.use(r.routes());
+  }
+  return api;
+}
+
+const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/');
+
+/**
+ * Mounts the API: unknown paths answer a JSON 404 and a wrong method on a known path a JSON 405
+ * with `Allow` — both before any guard or body parser runs.
+ */
+export function mountApi(api: Router): Middleware[] {
+  const shapeMisses = async (ctx: Context, next: Next) => {
+    await next();
+    if (!isApiPath(ctx.path) || ctx.body != null) return;
+    if (ctx.status === 405 || ctx.status === 501) {
+      const allow = ctx.response.get('Allow');
+      const err = new ApiError(405, ErrorCode.methodNotAllowed, `${ctx.method} is not allowed on ${ctx.path}; use ${allow || 'another method'}`, undefined, { Allow: allow });
+      ctx.status = 405;
+      ctx.body = err.toBody();
+    } else if (ctx.status === 404) {
+      ctx.body = new ApiError(404, ErrorCode.notFound, `No API endpoint ${ctx.method} ${ctx.path}`).toBody();
+      ctx.status = 404; // setting a body made it 200
+    }
+  };
+  return [shapeMisses, api.routes() as Middleware, api.allowedMethods() as Middleware];
+}
+
+/** GET /api/openapi.json: public (it lists routes and shapes, never a secret); built once, when first asked, from the whole API router. */
+export function openApiRouter(app: AppContext, api: () => Router): Router {
+  const { router, auth } = resourceRouter(app);
+  let doc: ReturnType<typeof openApiDocument> | null = null;
+  router.get('/openapi.json', auth.public(), async (ctx) => {
+    doc ??= openApiDocument(api(), app.config.PUBLIC_URL);
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = doc;
+  });
+  return router;
+}

@@ -1,0 +1,25 @@
+import type Router from '@koa/router';
+import { UpdateEmbedding } from '@common/schemas/embedding';
+import type { AppContext } from '../core/context';
+import { askerOfRequest } from '../access/guards';
+import { requireDashboardUse } from '../access/policy';
+import { validate } from '../core/http/validate';
+import { canonicalParams } from '../core/http/params';
+import { ObjectIdParam } from '@common/ids';
+import { getEmbedding, setEmbedding } from './embedding';
+import { resourceRouter } from '../access/resourceRouter';
+
+/** A dashboard's allowed embedding origins (frame-ancestors of its viewer pages). */
+export function embeddingRouter(app: AppContext): Router {
+  const { router, auth, adminJson } = resourceRouter(app);
+  const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
+  router.get('/admin/dashboards/:id/embedding', auth.editor(), dashboardId, async (ctx) => {
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
+    ctx.body = await getEmbedding(app, ctx.params.id);
+  });
+  router.put('/admin/dashboards/:id/embedding', auth.editor(), dashboardId, adminJson(), validate({ body: UpdateEmbedding }, async (ctx, { body }) => {
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
+    ctx.body = await setEmbedding(app, ctx.params.id, body.origins);
+  }));
+  return router;
+}

@@ -1,0 +1,60 @@
+import type Router from '@koa/router';
+import { z } from 'zod';
+import { ErrorCode } from '@common/schemas/errors';
+import { CreateShareLink } from '@common/schemas/shareLink';
+import type { AppContext } from '../core/context';
+import { ForbiddenError } from '../core/errors';
+import { askerOfRequest } from '../access/guards';
+import { requireDashboardUse } from '../access/policy';
+import { validate } from '../core/http/validate';
+import { canonicalParams } from '../core/http/params';
+import { ObjectIdParam, ShareTokenParam } from '@common/ids';
+import { attachmentHeader, exportDashboardCsv } from '../core/exportCsv';
+import { createShareLink, listShareLinks, loadDashboardForShare, revokeShareLink } from './shareLinks';
+import { resourceRouter } from '../access/resourceRouter';
+import { sendShareView } from '../publicView/viewCache';
+import { lockedFiltersOf } from '../core/models/shareLink';
+
+const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
+
+/**
+ * Share links: editors make, list and revoke them under /api/admin/dashboards/:id/links; anyone
+ * holding a link's token opens the dashboard (published or not) under /api/share/:token.
+ */
+export function shareLinksRouter(app: AppContext): Router {
+  const { router, auth, adminJson } = resourceRouter(app);
+  const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
+  const link = canonicalParams({ id: ObjectIdParam, linkId: ObjectIdParam }, 'Share link');
+  const token = canonicalParams({ token: ShareTokenParam }, 'Share link');
+
+  router.get('/admin/dashboards/:id/links', auth.editor(), dashboardId, async (ctx) => {
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
+    ctx.body = await listShareLinks(app, ctx.params.id);
+  });
+  router.post('/admin/dashboards/:id/links', auth.editor(), dashboardId, adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
+    ctx.status = 201;
+    ctx.body = await createShareLink(app, ctx.params.id, body);
+  }));
+  router.delete('/admin/dashboards/:id/links/:linkId', auth.editor(), link, async (ctx) => {
+    requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
+    ctx.body = await revokeShareLink(app, ctx.params.id, ctx.params.linkId);
+  });
+
+  // Served from memory like the public view (server/publicView/viewCache): the token is looked up in the link
+  // cache (revocation applied from the relayed events, expiry checked per request).
+  router.get('/share/:token', auth.public(), token, (ctx) => sendShareView(ctx, app, ctx.params.token));
+
+  router.get('/share/:token/export', auth.public(), token, validate({ query: ExportQuery }, async (ctx, { query }) => {
+    const { link, dashboard, dataSource } = await loadDashboardForShare(app, ctx.params.token);
+    if (!link.allowCsv) throw ForbiddenError('CSV export is turned off for this share link', ErrorCode.shareCsvForbidden);
+    // A link's locked filters hold here too: only matching records are exported.
+    const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, query.tab, lockedFiltersOf(link));
+    ctx.set('Content-Disposition', attachmentHeader(fileName));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = stream;
+  }));
+
+  return router;
+}
