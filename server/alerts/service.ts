@@ -96,10 +96,18 @@ export async function listAlerts(rt: AlertsRuntime, who: Asker): Promise<AlertDt
   const usable = await usableSources(rt.app, who);
   const filter = usable ? { dataSourceId: { $in: [...usable] } } : {};
   const docs = await rt.models.Alert.find(filter).sort({ createdAt: 1 }).lean<AlertDoc[]>();
-  return docs.map(presentAlert);
+  return docs.map((d) => withLiveValue(rt, d));
 }
 
-export const getAlert = async (rt: AlertsRuntime, who: Asker, id: string): Promise<AlertDto> => presentAlert(await findRule(rt, who, id));
+/** A rule as saved, with the last value as this process knows it when it evaluates the rule (saved only every few seconds). */
+function withLiveValue(rt: AlertsRuntime, doc: AlertDoc): AlertDto {
+  const dto = presentAlert(doc);
+  const run = rt.engine.rules.get(dto.id);
+  if (run && run.lastEvalAt) Object.assign(dto, { lastValue: run.lastValue, lastEvaluatedAt: new Date(run.lastEvalAt).toISOString() });
+  return dto;
+}
+
+export const getAlert = async (rt: AlertsRuntime, who: Asker, id: string): Promise<AlertDto> => withLiveValue(rt, await findRule(rt, who, id));
 
 /** PATCH /api/admin/alerts/:id: any field; the holding process evaluates the rule as changed. */
 export async function updateAlert(rt: AlertsRuntime, who: Asker, id: string, body: UpdateAlert): Promise<AlertDto> {
