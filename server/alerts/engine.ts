@@ -82,6 +82,16 @@ export class AlertEngine {
     this.evaluate(run);
   }
 
+  /**
+   * Counts every rule again from the database: writes of other processes may have been missed
+   * (Redis was lost for a while). States stay as they are.
+   */
+  async recountAll(): Promise<void> {
+    const docs = [...this.rules.values()].map((r) => r.doc);
+    this.sources.clear();
+    for (const doc of docs) await this.hold(doc);
+  }
+
   /** Stops evaluating a rule (removed, changed, or its lease went to another process). */
   drop(id: string): void {
     const run = this.rules.get(id);
@@ -134,6 +144,7 @@ export class AlertEngine {
     }
     const now = Date.now();
     run.lastEvalAt = now;
+    run.evaluations++;
     this.evaluations++;
     const doc = run.doc;
     const value = run.value(now);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type Router from '@koa/router';
 import { rooms } from '@common/realtime';
-import type { AppContext } from '../core/context';
+import { AppHandle, type AppContext } from '../core/context';
 import { connectRedis, type RedisClient } from '../core/redis';
 import type { RealtimeServer } from '../realtime/server';
 import { VIEW_EVENTS_CHANNEL } from '../publicView/viewEventRelay';
@@ -24,6 +24,9 @@ export interface Alerts {
   close(): Promise<void>;
 }
 
+/** This app's alerts (tests and the benchmark read the engine through it). */
+export const alertsHandle = new AppHandle<AlertsRuntime>('alerts');
+
 const SOURCE_EVENTS = ['records.upserted', 'records.removed', 'datasource.changed'] as const;
 
 /**
@@ -39,6 +42,7 @@ export async function startAlerts(app: AppContext): Promise<Alerts> {
   const engine = new AlertEngine(app, models, outbox, owner);
   const leases = new AlertLeases(app, models, engine, app.config.ALERT_LEASE_MS);
   const runtime: AlertsRuntime = { app, models, engine, leases };
+  alertsHandle.set(app, runtime);
 
   const offs = SOURCE_EVENTS.map((name) => app.events.on(name, (payload) => engine.applySourceEvent({ name, payload } as SourceEvent)));
   // A source or dashboard that goes takes its rules with it.
@@ -48,6 +52,14 @@ export async function startAlerts(app: AppContext): Promise<Alerts> {
   let sub: RedisClient | null = null;
   if (app.config.REDIS_URL) {
     sub = await connectRedis(app.config.REDIS_URL, app.log, 'alerts (writes of other processes)');
+    // Back after Redis was lost: events of the gap may be missing, so the rules count again.
+    let lost = false;
+    sub.on('error', () => (lost = true));
+    sub.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      void engine.recountAll().catch((e: unknown) => app.log.error('alerts: could not count the rules again after Redis came back', e));
+    });
     await sub.subscribe(VIEW_EVENTS_CHANNEL, (raw) => {
       try {
         const m = JSON.parse(raw) as { event?: { name: string } };
@@ -75,6 +87,7 @@ export async function startAlerts(app: AppContext): Promise<Alerts> {
       await leases.close();
       await outbox.close();
       if (sub) await sub.quit().catch(() => sub?.destroy());
+      alertsHandle.clear(app);
     },
   };
 }

@@ -73,6 +73,8 @@ export class RuleRun {
   lastNotifiedAt: number | null;
   lastValue: number | null;
   lastEvalAt = 0;
+  /** Evaluations made (at most a few a second, whatever the write rate). */
+  evaluations = 0;
   /** A value not yet saved to the rule's document (the console's "last value"). */
   dirty = false;
   timers = new Map<string, NodeJS.Timeout>();

@@ -8,6 +8,7 @@ import { eventually } from '../../test/eventually';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp';
 import { isInternalAddress } from '../outbound';
 import { activityHandle } from '../../core/activity';
+import { alertsHandle } from '..';
 import { startReceiver, type TestReceiver } from '../../test/receiver';
 
 /*
@@ -193,6 +194,21 @@ describe('evaluated as data arrives', () => {
     await eventually(() => rx.on(`${path}/slack`).length === 2 && rx.on(`${path}/teams`).length === 2);
     expect(rx.on(`${path}/slack`)[1].json.text).toContain('[Test]');
     await eventually(() => smtp.mails.filter((m) => m.data.includes('Big order')).length === 2);
+  });
+
+  it('evaluates a rule at most a few times a second, however fast the writes come', async () => {
+    const { ds, path } = await setup();
+    const created = await create({ ...maxAbove(ds, path), condition: { operator: 'gt', value: 1e9 } });
+    const run = alertsHandle.of(s.app.ctx).engine.rules.get(created.id)!;
+    const before = run.evaluations;
+    const t = Date.now();
+    // One after another: each its own write (concurrent ones would be committed together).
+    for (let i = 0; i < 40; i++) await ingest(ds, [{ id: `w${i}`, v: i }]);
+    // Every write is in the totals: the last evaluation sees the largest value.
+    await eventually(() => run.lastValue === 39);
+    const seconds = (Date.now() - t) / 1000;
+    expect(run.evaluations - before).toBeLessThanOrEqual(Math.ceil(seconds * 4) + 2);
+    expect(run.evaluations - before).toBeLessThan(40);
   });
 
   it('holds for forSeconds before firing, and does not fire when the value goes back within it', async () => {
