@@ -211,6 +211,22 @@ describe('evaluated as data arrives', () => {
     expect(run.evaluations - before).toBeLessThan(40);
   });
 
+  it('changes state while muted but sends nothing, and sends again once unmuted', async () => {
+    const { ds, path } = await setup();
+    const created = await create(maxAbove(ds, path, { mutedUntil: new Date(Date.now() + 3_600_000).toISOString() }));
+    await ingest(ds, [{ id: 'b', v: 50 }]);
+    await eventually(async () => (await s.http('GET', `/api/admin/alerts/${created.id}`)).body.state === 'firing');
+    const unmuted = await s.http('PATCH', `/api/admin/alerts/${created.id}`, { body: { mutedUntil: null } });
+    expect(unmuted.status).toBe(200);
+    await ingest(ds, [{ id: 'b', v: 1 }]);
+    const [resolved] = await eventually(() => rx.on(path).length === 1 && rx.on(path));
+    // The muted "firing" never went out; the change after unmuting did.
+    expect(resolved.json.state).toBe('resolved');
+    const history = (await s.http('GET', `/api/admin/alerts/${created.id}/history`)).body;
+    expect(history.changes.map((c: { to: string }) => c.to)).toEqual(['ok', 'firing']);
+    expect(history.deliveries).toHaveLength(1);
+  });
+
   it('holds for forSeconds before firing, and does not fire when the value goes back within it', async () => {
     const { ds, path } = await setup();
     await create(maxAbove(ds, path, { forSeconds: 1 }));
