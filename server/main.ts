@@ -1,8 +1,6 @@
 import { startApp } from './app';
-import { ConfigError, loadConfig } from './core/config';
-import { createLogger } from './core/log';
-import { RedisUnreachableError } from './core/redis';
-import { stopOnSignals } from './operations/shutdown';
+import { ConfigError, loadConfig, createLogger, RedisUnreachableError } from './core';
+import { stopOnSignals } from './operations';
 
 /** Entry point of `npm start`: one process serving the API, Socket.IO and the web app. */
 async function main() {

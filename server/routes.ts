@@ -1,25 +1,17 @@
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from './core/context';
-import { ApiError } from './core/errors';
-import { dashboardsRouter } from './dashboards/dashboardsRoutes';
-import { dataSourcesRouter } from './dataSources/dataSourcesRoutes';
-import { healthRouter } from './operations/healthRoutes';
-import { ingestRouter } from './records/ingest/ingestRoutes';
-import { sourceRecordsRouter } from './records/manage/sourceRecordsRoutes';
-import { publicDashboardsRouter } from './publicView/publicDashboardsRoutes';
-import { shareLinksRouter } from './sharing/shareLinksRoutes';
-import { activityRouter } from './activity/activityRoutes';
-import { analyticsRouter } from './publicView/analyticsRoutes';
-import { embeddingRouter } from './sharing/embeddingRoutes';
-import { engineRouter } from './operations/engineRoutes';
-import { manageRecordsRouter } from './records/manage/manageRoutes';
-import { openApiDocument } from './core/http/openapi';
-import { resourceRouter } from './access/resourceRouter';
-import { authRouter } from './access/accounts/authRoutes';
-import { usersRouter } from './access/users/usersRoutes';
-import { importsRouter } from './imports/importsRoutes';
+import type { AppContext } from './core';
+import { ApiError, openApiDocument } from './core';
+import { dashboardsRouter } from './dashboards';
+import { dataSourcesRouter } from './dataSources';
+import { healthRouter, engineRouter } from './operations';
+import { ingestRouter, sourceRecordsRouter, manageRecordsRouter } from './records';
+import { publicDashboardsRouter, analyticsRouter } from './publicView';
+import { shareLinksRouter, embeddingRouter } from './sharing';
+import { activityRouter } from './activity';
+import { resourceRouter, authRouter, usersRouter } from './access';
+import { importsRouter } from './imports';
 
 /** Every REST route under /api, each resource router declaring its own routes' audiences. */
 export function buildApiRouter(app: AppContext, extra: Router[]): Router {

@@ -2,22 +2,19 @@ import crypto from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
 import type { Role } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from '../core/context';
-import { ApiError, ForbiddenError, InvalidAdminTokenError } from '../core/errors';
+import type { AppContext, Audience, IngestCredential, IngestState, PrincipalState } from '../core';
+import { ApiError, ForbiddenError, InvalidAdminTokenError, findSourceByIngestKey, activityHandle } from '../core';
 import { askerOf, hasRole, type Asker } from './policy';
-import type { Audience, IngestCredential, IngestState, PrincipalState } from '../core/principal';
-import { findSourceByIngestKey } from '../core/dataSourceLookup';
 import { API_TOKEN_PREFIX, sessionEndedError, type Principal, accountsHandle } from './accounts/accounts';
 import { isCrossSite, readSessionCookie, setSessionCookie } from './accounts/cookies';
 import { failedCredentials } from './failedCredentials';
 import { rateLimitsHandle } from './rateLimits';
-import { activityHandle } from '../core/activity';
 
 /**
  * Who may call a route: anyone; the admin or a data source's ingest key; or a signed-in role —
  * viewer (any role), editor (editor or admin), admin (admin only; the admin token counts as admin).
  */
-export type { Audience } from '../core/principal';
+export type { Audience } from '../core';
 
 /** The first middleware of every route: it declares the route's audience and enforces it. */
 export type Guard = Middleware & { readonly audience: Audience };
@@ -41,7 +38,7 @@ export function isAdminToken(token: string | null, adminToken: string): boolean 
   return token !== null && safeEqual(token, adminToken);
 }
 
-export type { IngestState, PrincipalState } from '../core/principal';
+export type { IngestState, PrincipalState } from '../core';
 
 export const principalOf = (ctx: Context): Principal | null => (ctx.state as Partial<PrincipalState>).principal ?? null;
 

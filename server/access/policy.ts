@@ -1,10 +1,8 @@
 import { roleIncludes, type Role } from '@common/schemas/auth';
 import { canonicalObjectId } from '@common/ids';
-import type { AppContext } from '../core/context';
-import { ForbiddenError, NotFoundError } from '../core/errors';
-import type { DashboardDoc, DataSourceDoc } from '../core/models';
+import type { AppContext, DashboardDoc, DataSourceDoc } from '../core';
+import { ForbiddenError, NotFoundError, findDataSource } from '../core';
 import type { Principal } from './accounts/accounts';
-import { findDataSource } from '../core/dataSourceLookup';
 
 /**
  * The one place that answers "may this person use this dashboard / this data source". HTTP routes,

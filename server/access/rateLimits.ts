@@ -1,11 +1,8 @@
-import { AppHandle } from '../core/context';
+import { AppHandle, ApiError } from '../core';
 import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ErrorCode } from '@common/schemas/errors';
-import type { Config } from '../core/config';
-import { ApiError } from '../core/errors';
-import type { KeyedHash } from '../core/keyedHash';
-import type { RedisClient } from '../core/redis';
+import type { Config, KeyedHash, RedisClient } from '../core';
 
 /** One named limit: so many points per window per key (an address or a credential). */
 export class Limit {

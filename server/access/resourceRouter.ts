@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import type { AppContext } from '../core/context';
-import { jsonBody } from '../core/http/body';
+import type { AppContext } from '../core';
+import { jsonBody } from '../core';
 import { createGuards } from './guards';
 
 /**

@@ -1,7 +1,6 @@
 import mongoose from 'mongoose';
 import { rooms } from '@common/realtime';
-import type { AppContext } from '../core/context';
-import type { DashboardDoc } from '../core/models';
+import type { AppContext, DashboardDoc } from '../core';
 import { hasRole, isLimited, mayFollowSource, mayUseDashboard, type Asker } from './policy';
 
 /** What a socket's credential allows: its role and the dashboards it is limited to (null: all), as the access policy reads it. */

@@ -1,6 +1,6 @@
 import { rooms } from '@common/realtime';
-import type { AppContext } from '../core/context';
-import type { RealtimeServer } from '../realtime/server';
+import type { AppContext } from '../core';
+import type { RealtimeServer } from '../realtime';
 
 /** Pushes each new activity log entry to the admin room (the Activity Log screen is live). */
 export function attachActivityFeed(io: RealtimeServer, ctx: AppContext): () => void {

@@ -1,20 +1,12 @@
-import type { AppContext } from '../core/context';
-import { actorOf, type ActivityInput, type ActivityLog, type Actor } from '../core/activity';
+import type { AppContext, DataSourceDoc, IngestState } from '../core';
+import { actorOf, type ActivityInput, type ActivityLog, type Actor, activityModel, type ActivityEntryDoc, cachedSource } from '../core';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import mongoose, { type Connection, type Model } from 'mongoose';
-import type { Context, Middleware } from 'koa';
-import type { ActivityEntryDto, ActivityQuery } from '@common/schemas/activity';
-import type { Config } from '../core/config';
-import type { DomainEventBus } from '../core/events';
-import type { Logger } from '../core/log';
-import { activityModel, type ActivityEntryDoc } from '../core/models/activityEntry';
-import type { DataSourceDoc } from '../core/models';
-import type { IngestState } from '../core/principal';
+import mongoose, { type Model } from 'mongoose';
+import type { Context } from 'koa';
+import type { ActivityEntryDto } from '@common/schemas/activity';
 import { presentActivity } from './presentActivity';
 import { ROUTE_ACTIVITY } from './activityMeanings';
-import { cachedSource } from '../core/sourceCache';
 import { MinuteSummaries, type MinuteCounts, type SummaryHead } from './minuteSummaries';
-import type { Principal } from '../core/principal';
 
 /** How long entries wait to be written together, and the most written at once. */
 const FLUSH_MS = 250;

@@ -1,11 +1,9 @@
 import type Router from '@koa/router';
 import { ActivityQuery } from '@common/schemas/activity';
-import type { AppContext } from '../core/context';
-import { validate } from '../core/http/validate';
+import type { AppContext } from '../core';
+import { validate, attachmentHeader, activityHandle } from '../core';
 import { activityCsv } from './presentActivity';
-import { attachmentHeader } from '../core/exportCsv';
-import { resourceRouter } from '../access/resourceRouter';
-import { activityHandle } from '../core/activity';
+import { resourceRouter } from '../access';
 
 /** The activity log for the admin: newest first, filtered by category, kind and object; or as CSV. */
 export function activityRouter(app: AppContext): Router {

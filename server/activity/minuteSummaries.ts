@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
 import mongoose, { type AnyBulkWriteOperation } from 'mongoose';
-import type { ActivityEntryDoc } from '../core/models/activityEntry';
+import type { ActivityEntryDoc, MinuteCounts } from '../core';
 
 /** Counts one event adds to its minute's summary (requests, records, rejected…; removed for retention). */
-export type { MinuteCounts } from '../core/activity';
-import type { MinuteCounts } from '../core/activity';
+export type { MinuteCounts } from '../core';
 
 /** What a summary is about and who acted: the fields it shares with every entry, and details that do not add up. */
 export type SummaryHead = Pick<ActivityEntryDoc, 'kind' | 'category' | 'objectType' | 'objectId' | 'objectName' | 'credential' | 'actor' | 'userId' | 'keyHint' | 'address'> & {

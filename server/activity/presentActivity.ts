@@ -1,5 +1,5 @@
 import type { ActivityEntryDto } from '@common/schemas/activity';
-import type { ActivityEntryDoc } from '../core/models/activityEntry';
+import type { ActivityEntryDoc } from '../core';
 import { summaryText } from './minuteSummaries';
 
 /** An activity entry as the console and the CSV show it. */

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { AlertWebhookBody } from '@common/schemas/alert';
-import type { AppContext } from '../core/context';
-import { sendMail } from '../access/users/mailer';
+import type { AppContext } from '../core';
+import { sendMail } from '../access';
 import type { StoredChannel } from './models';
 import { OutboundRefused, postOutbound } from './outbound';
 

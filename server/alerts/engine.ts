@@ -1,8 +1,8 @@
 import mongoose from 'mongoose';
 import type { AlertState, AlertWebhookBody, TileAlertState } from '@common/schemas/alert';
-import { activityHandle } from '../core/activity';
-import type { AppContext } from '../core/context';
-import type { DashboardDoc } from '../core/models';
+import { activityHandle } from '../core';
+import type { AppContext } from '../core';
+import type { DashboardDoc } from '../core';
 import type { AlertDoc, AlertModels } from './models';
 import type { Outbox } from './outbox';
 import { breaks, conditionText, recovered, RuleRun } from './rule';

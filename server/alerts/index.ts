@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import type Router from '@koa/router';
 import { rooms } from '@common/realtime';
-import { AppHandle, type AppContext } from '../core/context';
-import { connectRedis, type RedisClient } from '../core/redis';
-import type { RealtimeServer } from '../realtime/server';
-import { VIEW_EVENTS_CHANNEL } from '../publicView/viewEventRelay';
+import { AppHandle, type AppContext } from '../core';
+import { connectRedis, type RedisClient } from '../core';
+import type { RealtimeServer } from '../realtime';
+import { VIEW_EVENTS_CHANNEL } from '../publicView';
 import { AlertEngine } from './engine';
 import { AlertLeases } from './lease';
 import { createAlertModels } from './models';

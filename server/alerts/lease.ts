@@ -1,4 +1,4 @@
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../core';
 import type { AlertEngine } from './engine';
 import type { AlertDoc, AlertModels } from './models';
 

@@ -1,5 +1,5 @@
-import { activityHandle } from '../core/activity';
-import type { AppContext } from '../core/context';
+import { activityHandle } from '../core';
+import type { AppContext } from '../core';
 import { sendToChannel, type SendResult } from './channels';
 import type { AlertDeliveryDoc, AlertDoc, AlertModels, DeliveryAttempt } from './models';
 

@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import { CreateAlert, UpdateAlert } from '@common/schemas/alert';
 import { ObjectIdParam, ShareTokenParam } from '@common/ids';
-import { NotFoundError } from '../core/errors';
-import { askerOfRequest, principalOf } from '../access/guards';
-import { canonicalParams } from '../core/http/params';
-import { validate } from '../core/http/validate';
-import { resourceRouter } from '../access/resourceRouter';
-import { viewCacheOf } from '../publicView/viewCache';
-import { isLive } from '../publicView/viewCache/shareLinks';
-import { signedInDashboardView } from '../dashboards/draftView';
+import { NotFoundError } from '../core';
+import { askerOfRequest, principalOf } from '../access';
+import { canonicalParams } from '../core';
+import { validate } from '../core';
+import { resourceRouter } from '../access';
+import { viewCacheOf } from '../publicView';
+import { isLive } from '../publicView';
+import { signedInDashboardView } from '../dashboards';
 import { alertHistory, createAlert, deleteAlert, getAlert, listAlerts, testAlert, tileStates, updateAlert, type AlertsRuntime } from './service';
 
 /**

@@ -1,10 +1,10 @@
 import mongoose from 'mongoose';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
-import type { AppContext } from '../core/context';
-import type { DomainEvents } from '../core/events';
-import type { DataSourceDoc, RecordDoc } from '../core/models';
-import { presentDataSource, presentRecord } from '../core/presenters';
+import type { AppContext } from '../core';
+import type { DomainEvents } from '../core';
+import type { DataSourceDoc, RecordDoc } from '../core';
+import { presentDataSource, presentRecord } from '../core';
 
 type Data = Record<string, unknown>;
 

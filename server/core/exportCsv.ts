@@ -8,7 +8,7 @@ import type { AppContext } from './context';
 import { decodeKeys } from './db/fieldNames';
 import { NotFoundError } from './errors';
 import type { DashboardDoc, DataSourceDoc, RecordDoc } from './models';
-import { dashboardConfiguration, presentDataSource } from './presenters';
+import { dashboardConfiguration, presentDataSource } from './models/presenters';
 import { NO_TYPING, typedFormat, type FieldTyping } from '@common/types/fieldTyping';
 import { compileLocked, type RecordTest } from '@common/filterBar';
 import type { WidgetFilter } from '@common/schemas/widget';

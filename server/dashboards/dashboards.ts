@@ -2,14 +2,9 @@ import mongoose from 'mongoose';
 import type { CreateDashboard, DashboardDto, DashboardTab, PublicDashboardSummaryDto, UpdateDashboard } from '@common/schemas/dashboard';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { DASHBOARD_REFRESH_MS } from '@common/constants';
-import type { AppContext } from '../core/context';
-import { settledRevision } from '../core/models/ingestJournal';
-import { encodeKeys } from '../core/db/fieldNames';
-import { NotFoundError, ValidationError } from '../core/errors';
-import type { DashboardDoc, DataSourceDoc, RecordDoc } from '../core/models';
-import { dashboardConfiguration, presentDashboard, presentDataSource, presentPublicSummary, presentRecord } from '../core/presenters';
+import type { AppContext, DashboardDoc, DataSourceDoc, RecordDoc } from '../core';
+import { settledRevision, encodeKeys, NotFoundError, ValidationError, dashboardConfiguration, presentDashboard, presentDataSource, presentPublicSummary, presentRecord, findDataSource } from '../core';
 import { presentPublicHeadFromDtos } from './presentPublicView';
-import { findDataSource } from '../core/dataSourceLookup';
 
 const FIRST_TAB: DashboardTab = { id: 'tab1', name: 'Tab 1', style: null, configuration: {}, widgets: [] };
 

@@ -1,13 +1,10 @@
 import type Router from '@koa/router';
 import { CreateDashboard, UpdateDashboard } from '@common/schemas/dashboard';
-import type { AppContext } from '../core/context';
-import { askerOfRequest } from '../access/guards';
-import { checkSourceInBody, refuseLimited, requireDashboardUse, usableDashboards } from '../access/policy';
-import { validate } from '../core/http/validate';
-import { canonicalParams } from '../core/http/params';
+import type { AppContext } from '../core';
+import { askerOfRequest, checkSourceInBody, refuseLimited, requireDashboardUse, usableDashboards, resourceRouter } from '../access';
+import { validate, canonicalParams } from '../core';
 import { ObjectIdParam } from '@common/ids';
 import { createDashboard, deleteDashboard, getDashboard, listDashboards, updateDashboard } from './dashboards';
-import { resourceRouter } from '../access/resourceRouter';
 
 /** Dashboard management under /api/admin/dashboards (drafts included): viewers read, editors change; a limited person only their chosen dashboards. */
 export function dashboardsRouter(app: AppContext): Router {

@@ -1,9 +1,8 @@
 import type { Socket } from 'socket.io';
 import { rooms, type ClientToServerEvents, type ServerToClientEvents, type SocketData } from '@common/realtime';
-import type { AppContext } from '../core/context';
-import { settledRevision } from '../core/models/ingestJournal';
-import { findDataSource } from '../core/dataSourceLookup';
-import { readableDashboard } from '../access/roomAccess';
+import type { AppContext } from '../core';
+import { settledRevision, findDataSource } from '../core';
+import { readableDashboard } from '../access';
 
 type ViewerSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 

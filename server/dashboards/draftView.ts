@@ -1,13 +1,9 @@
 import mongoose from 'mongoose';
 import type { Context } from 'koa';
-import type { AppContext } from '../core/context';
-import { NotFoundError } from '../core/errors';
-import type { DashboardDoc } from '../core/models';
-import { readSessionCookie } from '../access/accounts/cookies';
-import { bearerToken, resolvePrincipal } from '../access/guards';
-import { askerOf, mayUseDashboard } from '../access/policy';
+import type { AppContext, DashboardDoc } from '../core';
+import { NotFoundError, findDataSource } from '../core';
+import { readSessionCookie, bearerToken, resolvePrincipal, askerOf, mayUseDashboard } from '../access';
 import { publicDashboardView } from './dashboards';
-import { findDataSource } from '../core/dataSourceLookup';
 
 /**
  * A draft (or any) dashboard's view for a signed-in person, read-only: only tried when the request

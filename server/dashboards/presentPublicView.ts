@@ -1,7 +1,7 @@
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
-import { presentPublicTab } from '../core/presenters';
+import { presentPublicTab } from '../core';
 
 export type PublicHead = Pick<PublicDashboardResponse, 'dashboard' | 'tabs' | 'dataSource'>;
 

@@ -3,16 +3,10 @@ import mongoose from 'mongoose';
 import type { CreateDataSource, DataSourceDto, DataSourceWithKeyDto, UpdateDataSource } from '@common/schemas/dataSource';
 import type { RawDataResponse } from '@common/schemas/record';
 import { CUSTOM_SOURCE_PREFIX } from '@common/constants';
-import type { AppContext } from '../core/context';
+import type { AppContext, DashboardDoc, DataSourceDoc } from '../core';
 import { ErrorCode } from '@common/schemas/errors';
-import { encodeKey, encodeKeys } from '../core/db/fieldNames';
-import { ApiError, ForbiddenError, NotFoundError } from '../core/errors';
-import type { DashboardDoc, DataSourceDoc } from '../core/models';
-import { presentDashboard, presentDataSource, presentRecord } from '../core/presenters';
-import { settledRevision } from '../core/models/ingestJournal';
-import { applySourceSettings } from '../records/writer/retention';
-import { findDataSource, hashKey, requireDataSource } from '../core/dataSourceLookup';
-import { withSourceLock } from '../records/writer/sourceLock';
+import { encodeKey, encodeKeys, ApiError, ForbiddenError, NotFoundError, presentDashboard, presentDataSource, presentRecord, settledRevision, hashKey, requireDataSource } from '../core';
+import { applySourceSettings, withSourceLock } from '../records';
 
 function newIngestKey(): { key: string; hash: string; hint: string } {
   const key = `ik_${crypto.randomBytes(24).toString('base64url')}`;

@@ -1,19 +1,15 @@
 import type Router from '@koa/router';
 import { CreateDataSource, RawQuery, UpdateDataSource } from '@common/schemas/dataSource';
 import { ExportQuery } from '@common/schemas/export';
-import type { AppContext } from '../core/context';
-import { askerOfRequest } from '../access/guards';
-import { requireSourceUse, usableSourcesOf } from '../access/policy';
+import type { AppContext } from '../core';
+import { askerOfRequest, requireSourceUse, usableSourcesOf, resourceRouter } from '../access';
 import type { Middleware } from 'koa';
-import { validate, type RouteContext } from '../core/http/validate';
-import { canonicalParams } from '../core/http/params';
+import { validate, type RouteContext, canonicalParams, attachmentHeader } from '../core';
 import { DataSourceRefParam } from '@common/ids';
 import {
   createDataSource, deleteDataSource, listDataSources, rawRecords, rotateIngestKey, updateDataSource,
 } from './dataSources';
-import { attachmentHeader } from '../core/exportCsv';
 import { exportRecords } from './exportRecords';
-import { resourceRouter } from '../access/resourceRouter';
 
 /** Data sources: reads for editors (/api/data/…), writes, key rotation and deletion for admins (/api/admin/data-sources). */
 export function dataSourcesRouter(app: AppContext): Router {

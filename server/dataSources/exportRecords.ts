@@ -4,10 +4,8 @@ import { fieldValue } from '@common/cells';
 import { CSV_OPTIONS, csvCell, neutralise, safeFileName } from '@common/csv';
 import { readPath } from '@common/paths';
 import { splitFieldList, type ExportFormat, type ExportQuery } from '@common/schemas/export';
-import type { AppContext } from '../core/context';
-import { decodeKeys } from '../core/db/fieldNames';
-import type { DataSourceDoc, RecordDoc } from '../core/models';
-import { presentDataSource } from '../core/presenters';
+import type { AppContext, DataSourceDoc, RecordDoc } from '../core';
+import { decodeKeys, presentDataSource } from '../core';
 
 type Json = Record<string, unknown>;
 

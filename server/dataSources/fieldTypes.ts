@@ -9,10 +9,8 @@
  */
 import type { DateOrder, FieldType } from '@common/schemas/dataSource';
 import { sameTypes, TypeSampler } from '@common/types/infer';
-import type { AppContext } from '../core/context';
-import { decodeKeys, encodeKeys } from '../core/db/fieldNames';
-import type { DataSourceDoc, RecordDoc } from '../core/models';
-import { presentDataSource, presentRecord } from '../core/presenters';
+import type { AppContext, DataSourceDoc, RecordDoc } from '../core';
+import { decodeKeys, encodeKeys, presentDataSource, presentRecord } from '../core';
 
 /** Records' changes of one source are read together, at most once per this many milliseconds. */
 export const FIELD_TYPES_BATCH_MS = 300;

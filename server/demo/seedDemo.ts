@@ -1,7 +1,7 @@
-import type { AppContext } from '../core/context';
-import { encodeKeys } from '../core/db/fieldNames';
-import { createDataSource } from '../dataSources/dataSources';
-import { ingestRecords } from '../records/ingest/ingestRecords';
+import type { AppContext } from '../core';
+import { encodeKeys } from '../core';
+import { createDataSource } from '../dataSources';
+import { ingestRecords } from '../records';
 import { TEMPLATES } from '@common/widgets/templates';
 
 const SUPPORT_QUEUE = TEMPLATES.find((t) => t.id === 'support-queue')!;

@@ -9,12 +9,10 @@ import type { FieldType } from '@common/schemas/dataSource';
 import { ErrorCode } from '@common/schemas/errors';
 import type { ImportPreviewDto, ImportProgressDto, ImportRejection, ImportSettings } from '@common/schemas/imports';
 import { TypeSampler } from '@common/types/infer';
-import { AppHandle, type AppContext } from '../core/context';
-import type { Principal } from '../access/accounts/accounts';
-import { askerOf, mayUseImportJob, type Asker } from '../access/policy';
-import { ApiError, BadRequestError, NotFoundError, PayloadTooLargeError } from '../core/errors';
-import { decodedBody, formatBytes } from '../core/http/body';
-import { isObject } from '../records/manage/recordRules';
+import { AppHandle, type AppContext, ApiError, BadRequestError, NotFoundError, PayloadTooLargeError, decodedBody, formatBytes } from '../core';
+import type { Principal } from '../access';
+import { askerOf, mayUseImportJob, type Asker } from '../access';
+import { isObject } from '../records';
 import { detectSettings } from './detect';
 import { readRows } from './readRows';
 

@@ -1,8 +1,8 @@
 import { rooms } from '@common/realtime';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../core';
 import { mayFollow } from './importJobs';
-import { hasRole } from '../access/policy';
-import type { RealtimeServer } from '../realtime/server';
+import { hasRole } from '../access';
+import type { RealtimeServer } from '../realtime';
 
 /**
  * Import Data's progress: the person who started an import (or an admin) joins its room with

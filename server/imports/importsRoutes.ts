@@ -1,12 +1,10 @@
 import type Router from '@koa/router';
 import { ImportPlan, PreviewImportRequest, UploadImportQuery } from '@common/schemas/imports';
-import type { AppContext } from '../core/context';
-import { principalOf } from '../access/guards';
-import { validate, type RouteContext } from '../core/http/validate';
-import { attachmentHeader } from '../core/exportCsv';
+import type { AppContext } from '../core';
+import { principalOf, resourceRouter } from '../access';
+import { validate, type RouteContext, attachmentHeader } from '../core';
 import { discardJob, previewOf, progressOf, requireJob, uploadImport } from './importJobs';
 import { cancelImport, dryRun, rejectionsCsv, startImport } from './runImport';
-import { resourceRouter } from '../access/resourceRouter';
 
 /**
  * Import Data (editors; creating a new data source by import needs the admin role, as creating one

@@ -3,9 +3,8 @@ import { parse } from 'csv-parse';
 import { RECORD_MAX_BYTES } from '@common/constants';
 import { MAX_JSON_DEPTH } from '@common/schemas/errors';
 import type { ImportSettings } from '@common/schemas/imports';
-import { jsonDepth } from '../core/http/body';
-import { tooLargeReason } from '../core/http/jsonPieces';
-import { isObject } from '../records/manage/recordRules';
+import { jsonDepth, tooLargeReason } from '../core';
+import { isObject } from '../records';
 
 /**
  * Reads an uploaded file row by row as a stream, in constant memory: the bytes decoded by the

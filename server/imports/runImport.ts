@@ -6,19 +6,14 @@ import { ImportPlan, type DryRunDto, type ImportDuplicate, type ImportRejection 
 import { readPath } from '@common/paths';
 import { readDate } from '@common/types/dates';
 import type { z } from 'zod';
-import { AppHandle, type AppContext } from '../core/context';
-import type { Principal } from '../access/accounts/accounts';
-import { askerOf, checkSourceInBody, hasRole } from '../access/policy';
-import { ApiError, BadRequestError, ForbiddenError } from '../core/errors';
-import type { DataSourceDoc, RecordDoc } from '../core/models';
-import { createDataSource, removeDataSource } from '../dataSources/dataSources';
-import { requireDataSource } from '../core/dataSourceLookup';
-import { replaceAllRecords } from '../records/manage/manageRecords';
-import { checkRecords, type Keying } from '../records/manage/recordRules';
-import { writeToSource } from '../records/writer/sourceWriter';
+import { AppHandle, type AppContext, ApiError, BadRequestError, ForbiddenError, requireDataSource, activityHandle } from '../core';
+import type { Principal } from '../access';
+import { askerOf, checkSourceInBody, hasRole } from '../access';
+import type { DataSourceDoc, RecordDoc } from '../core';
+import { createDataSource, removeDataSource } from '../dataSources';
+import { replaceAllRecords, checkRecords, type Keying, writeToSource } from '../records';
 import { fileOf, MAX_REJECTIONS, progressOf, removeFile, type ImportJob } from './importJobs';
 import { readRows } from './readRows';
-import { activityHandle } from '../core/activity';
 
 /**
  * The dry run and the import of an uploaded file. Both read the whole file once to check it (each

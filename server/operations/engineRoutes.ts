@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../core';
 import { engineStatus } from './engineStatus';
-import { resourceRouter } from '../access/resourceRouter';
+import { resourceRouter } from '../access';
 
 /** GET /api/admin/engine: the database engine and, on the offline engine, whether writes near a second (the console's banner). */
 export function engineRouter(app: AppContext): Router {

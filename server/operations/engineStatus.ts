@@ -1,6 +1,6 @@
 import type { EngineStatusDto } from '@common/schemas/engine';
-import type { AppContext } from '../core/context';
-import { appendOnlyDefaultMaxRecords } from '../records/writer/retention';
+import type { AppContext } from '../core';
+import { appendOnlyDefaultMaxRecords } from '../records';
 
 const ADVICE =
   'The offline database engine slows down on every write as the records grow (a write takes about a second past this size). Set MONGODB_URI to a MongoDB server, or give the machine network access once so the embedded mongod can be downloaded, then restart.';

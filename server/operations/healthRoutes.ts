@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import pkg from '../../package.json' with { type: 'json' };
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../core';
 import { engineStatus } from './engineStatus';
-import { resourceRouter } from '../access/resourceRouter';
+import { resourceRouter } from '../access';
 
 const { version } = pkg;
 

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import type { Logger } from '../core/log';
+import type { Logger } from '../core';
 
 /** How long a stop may take before the process exits anyway (status 1, naming the step that hung). */
 export const SHUTDOWN_TIMEOUT_MS = 10_000;

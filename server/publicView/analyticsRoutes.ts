@@ -1,11 +1,9 @@
 import type Router from '@koa/router';
 import type { DashboardAnalyticsDto } from '@common/schemas/analytics';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../core';
 import { viewerCounter } from './viewerCounts';
-import { listDashboards } from '../dashboards/dashboards';
-import { askerOfRequest } from '../access/guards';
-import { usableDashboards } from '../access/policy';
-import { resourceRouter } from '../access/resourceRouter';
+import { listDashboards } from '../dashboards';
+import { askerOfRequest, usableDashboards, resourceRouter } from '../access';
 
 /** GET /api/admin/analytics: every dashboard's viewers right now and views per day (30 days). */
 export function analyticsRouter(app: AppContext): Router {

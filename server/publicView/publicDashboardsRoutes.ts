@@ -1,15 +1,11 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { AppContext } from '../core/context';
-import { validate } from '../core/http/validate';
-import { canonicalParams } from '../core/http/params';
+import type { AppContext } from '../core';
+import { validate, canonicalParams, attachmentHeader, exportDashboardCsv, ApiError } from '../core';
 import { ObjectIdParam } from '@common/ids';
-import { listPublicDashboards, loadPublishedDashboard } from '../dashboards/dashboards';
-import { attachmentHeader, exportDashboardCsv } from '../core/exportCsv';
+import { listPublicDashboards, loadPublishedDashboard, signedInDashboardView } from '../dashboards';
 import { sendPublicView } from './viewCache';
-import { ApiError } from '../core/errors';
-import { signedInDashboardView } from '../dashboards/draftView';
-import { resourceRouter } from '../access/resourceRouter';
+import { resourceRouter } from '../access';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 

@@ -1,11 +1,10 @@
 import type { Socket } from 'socket.io';
 import { rooms, type ClientToServerEvents, type JoinAck, type ServerToClientEvents, type SocketData } from '@common/realtime';
-import type { AppContext } from '../core/context';
+import type { AppContext, DashboardDoc } from '../core';
 import { viewCacheOf } from './viewCache';
-import type { DashboardDoc } from '../core/models';
 import { canonicalObjectId } from '@common/ids';
 import { viewerCounter } from './viewerCounts';
-import { joinDraft } from '../dashboards/draftRooms';
+import { joinDraft } from '../dashboards';
 
 type ViewerSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import type { AppContext } from '../core/context';
+import type { AppContext, RedisClient } from '../core';
 import { VIEW_EVENTS, viewCacheOf, type ViewEvent } from './viewCache';
-import type { RedisClient } from '../core/redis';
 
 /** The Redis pub/sub channel that carries view-changing domain events between processes. */
 export const VIEW_EVENTS_CHANNEL = 'livedash:view-events';

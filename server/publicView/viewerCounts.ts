@@ -1,10 +1,10 @@
 import type { Socket } from 'socket.io';
 import { rooms } from '@common/realtime';
 import { canonicalViewerPage } from '@common/ids';
-import { AppHandle, type AppContext } from '../core/context';
+import { AppHandle, type AppContext } from '../core';
 import { ViewStats } from './viewStats';
-import type { RealtimeServer } from '../realtime/server';
-import { teamOf } from '../access/roomAccess';
+import type { RealtimeServer } from '../realtime';
+import { teamOf } from '../access';
 
 /** What the analytics route asks the realtime side. */
 export interface ViewerCounter {

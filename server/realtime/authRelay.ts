@@ -1,7 +1,5 @@
 import crypto from 'node:crypto';
-import type { AppContext } from '../core/context';
-import type { RedisClient } from '../core/redis';
-import type { Revocation } from '../core/principal';
+import type { AppContext, RedisClient, Revocation } from '../core';
 
 /** The Redis pub/sub channel that carries ended sessions and tokens between processes. */
 export const AUTH_EVENTS_CHANNEL = 'livedash:auth-revocations';

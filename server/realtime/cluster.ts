@@ -1,8 +1,7 @@
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type { Server } from 'socket.io';
-import type { AppContext } from '../core/context';
-import { connectRedis } from '../core/redis';
-import type { RedisClient } from '../core/redis';
+import type { AppContext, RedisClient } from '../core';
+import { connectRedis } from '../core';
 
 /**
  * A feature's channel between processes (view cache changes, ended sessions): started with the

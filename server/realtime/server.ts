@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { Server } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents, SocketData } from '@common/realtime';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../core';
 import { joinCluster, type ClusterRelay } from './cluster';
 
 /** How long a disconnected viewer's missed packets are kept for it. */

@@ -1,8 +1,8 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
 import type { EmbeddingDto } from '@common/schemas/embedding';
 import { embedOriginProblem } from '@common/sharing';
-import type { AppContext } from '../core/context';
-import { getDashboard } from '../dashboards/dashboards';
+import type { AppContext } from '../core';
+import { getDashboard } from '../dashboards';
 import { loadDashboardForShare } from './shareLinks';
 import { canonicalObjectId, canonicalShareToken } from '@common/ids';
 

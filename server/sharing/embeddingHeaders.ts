@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { AppContext } from '../core/context';
+import type { AppContext } from '../core';
 import { frameAncestorsFor, initEmbedding, withFrameAncestors } from './embedding';
 
 /**

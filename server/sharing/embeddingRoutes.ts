@@ -1,13 +1,10 @@
 import type Router from '@koa/router';
 import { UpdateEmbedding } from '@common/schemas/embedding';
-import type { AppContext } from '../core/context';
-import { askerOfRequest } from '../access/guards';
-import { requireDashboardUse } from '../access/policy';
-import { validate } from '../core/http/validate';
-import { canonicalParams } from '../core/http/params';
+import type { AppContext } from '../core';
+import { askerOfRequest, requireDashboardUse, resourceRouter } from '../access';
+import { validate, canonicalParams } from '../core';
 import { ObjectIdParam } from '@common/ids';
 import { getEmbedding, setEmbedding } from './embedding';
-import { resourceRouter } from '../access/resourceRouter';
 
 /** A dashboard's allowed embedding origins (frame-ancestors of its viewer pages). */
 export function embeddingRouter(app: AppContext): Router {

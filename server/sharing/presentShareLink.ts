@@ -1,7 +1,6 @@
-import { lockedFiltersOf } from '../core/models/shareLink';
+import { lockedFiltersOf } from '../core';
 import type { ShareLinkDto } from '@common/schemas/shareLink';
-import type { WidgetFilter } from '@common/schemas/widget';
-import type { ShareLinkDoc } from '../core/models';
+import type { ShareLinkDoc } from '../core';
 
 const isoOrNull = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 

@@ -1,15 +1,11 @@
-import { hashShareToken, LAST_USED_RESOLUTION_MS } from '../core/models/shareLink';
+import { hashShareToken, LAST_USED_RESOLUTION_MS, NotFoundError, ValidationError, presentDataSource, findDataSource } from '../core';
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import type { CreateShareLink, CreatedShareLinkDto, ShareLinkDto } from '@common/schemas/shareLink';
-import type { AppContext } from '../core/context';
-import { NotFoundError, ValidationError } from '../core/errors';
-import { presentDataSource } from '../core/presenters';
+import type { AppContext, DashboardDoc, DataSourceDoc, ShareLinkDoc } from '../core';
 import { lockedFilterProblems } from './lockedFilters';
-import type { DashboardDoc, DataSourceDoc, ShareLinkDoc } from '../core/models';
 import { presentShareLink, shareLinkStatus } from './presentShareLink';
-import { getDashboard } from '../dashboards/dashboards';
-import { findDataSource } from '../core/dataSourceLookup';
+import { getDashboard } from '../dashboards';
 import { canonicalShareToken } from '@common/ids';
 
 /** 24 random bytes: 192 bits, 32 URL-safe characters. */

@@ -2,18 +2,12 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { ErrorCode } from '@common/schemas/errors';
 import { CreateShareLink } from '@common/schemas/shareLink';
-import type { AppContext } from '../core/context';
-import { ForbiddenError } from '../core/errors';
-import { askerOfRequest } from '../access/guards';
-import { requireDashboardUse } from '../access/policy';
-import { validate } from '../core/http/validate';
-import { canonicalParams } from '../core/http/params';
+import type { AppContext } from '../core';
+import { ForbiddenError, validate, canonicalParams, attachmentHeader, exportDashboardCsv, lockedFiltersOf } from '../core';
+import { askerOfRequest, requireDashboardUse, resourceRouter } from '../access';
 import { ObjectIdParam, ShareTokenParam } from '@common/ids';
-import { attachmentHeader, exportDashboardCsv } from '../core/exportCsv';
 import { createShareLink, listShareLinks, loadDashboardForShare, revokeShareLink } from './shareLinks';
-import { resourceRouter } from '../access/resourceRouter';
-import { sendShareView } from '../publicView/viewCache';
-import { lockedFiltersOf } from '../core/models/shareLink';
+import { sendShareView } from '../publicView';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 

@@ -1,17 +1,13 @@
 import { rooms } from '@common/realtime';
-import type { AppContext } from '../core/context';
-import { publicDashboardHead } from '../dashboards/dashboards';
-import { findDataSource } from '../core/dataSourceLookup';
+import type { AppContext, DashboardDoc } from '../core';
+import { publicDashboardHead } from '../dashboards';
+import { findDataSource, lockedFiltersOf } from '../core';
 import { loadDashboardForShare, removeDashboardLinks } from './shareLinks';
-import type { DashboardDoc } from '../core/models';
 import { canonicalShareToken } from '@common/ids';
-import { viewerCounter } from '../publicView/viewerCounts';
-import { viewCacheOf } from '../publicView/viewCache';
-import { lockedFiltersOf } from '../core/models/shareLink';
-import type { RealtimeServer } from '../realtime/server';
+import { viewerCounter, viewCacheOf, moveRoom, releaseRooms, type RoomMember } from '../publicView';
+import type { RealtimeServer } from '../realtime';
 
 type RealtimeSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
-import { moveRoom, releaseRooms, type RoomMember } from '../publicView/publicRooms';
 
 /** Longest timer Node runs (about 24.8 days); later expiries are re-armed on the next join. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -1,19 +1,12 @@
 import { rooms } from '@common/realtime';
 import type { Role } from '@common/schemas/auth';
-import { askerOf, hasRole } from '../access/policy';
+import { askerOf, hasRole, API_TOKEN_PREFIX, type Principal, accountsHandle, isCrossSiteHandshake, readSessionCookie, isAdminToken, failedCredentials, draftRoomDashboard, isPrivateRoom, mayHold, rateLimitsHandle } from '../access';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from '../core/context';
-import { API_TOKEN_PREFIX, type Principal, accountsHandle } from '../access/accounts/accounts';
-import { isCrossSiteHandshake, readSessionCookie } from '../access/accounts/cookies';
-import { isAdminToken } from '../access/guards';
-import { failedCredentials } from '../access/failedCredentials';
-import { clientAddress } from '../core/http/clientAddress';
-import type { RealtimeServer } from '../realtime/server';
-import { draftRoomDashboard, isPrivateRoom, mayHold } from '../access/roomAccess';
-import { releaseRooms } from '../publicView/publicRooms';
+import type { AppContext } from '../core';
+import { clientAddress, activityHandle } from '../core';
+import type { RealtimeServer } from '../realtime';
+import { releaseRooms } from '../publicView';
 import { startSocketRecheck, type RoomCheck } from './socketRecheck';
-import { activityHandle } from '../core/activity';
-import { rateLimitsHandle } from '../access/rateLimits';
 
 type AppSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
 

@@ -2,17 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import mongoose from 'mongoose';
 import { rooms, type SocketData } from '@common/realtime';
-import type { AppContext } from '../core/context';
-import { isCrossSiteHandshake } from '../access/accounts/cookies';
-import { isAdminToken } from '../access/guards';
-import type { DashboardDoc, ShareLinkDoc } from '../core/models';
-import { shareLinkStatus } from '../sharing/presentShareLink';
-import { viewCacheOf } from '../publicView/viewCache';
-import { neededSources } from '../publicView/publicRooms';
-import type { RealtimeServer } from '../realtime/server';
-import { draftRoomDashboard, isPrivateRoom, mayHold, type Access } from '../access/roomAccess';
-import { askerOf } from '../access/policy';
-import { accountsHandle } from '../access/accounts/accounts';
+import type { AppContext, DashboardDoc, ShareLinkDoc } from '../core';
+import { isCrossSiteHandshake, isAdminToken, draftRoomDashboard, isPrivateRoom, mayHold, type Access, askerOf, accountsHandle } from '../access';
+import { shareLinkStatus } from '../sharing';
+import { viewCacheOf, neededSources } from '../publicView';
+import type { RealtimeServer } from '../realtime';
 
 interface Session {
   sid: string;

@@ -2,25 +2,19 @@ import type http from 'node:http';
 import {
   MAX_BYTES_PER_MESSAGE, MAX_RECORDS_PER_MESSAGE, rooms,
 } from '@common/realtime';
-import type { AppContext } from '../core/context';
+import type { AppContext, DashboardDoc, DataSourceDoc } from '../core';
 import type { Role } from '@common/schemas/auth';
 import { attachAdminAccess, socketHasRole } from './adminAccess';
-import { dashboardsOnSource, loadPublishedDashboard, publicDashboardHead } from '../dashboards/dashboards';
-import { emptyRoom, joinDashboard, leaveDashboard, moveRoom, releaseRooms } from '../publicView/publicRooms';
-import { startRealtimeServer, type Realtime } from '../realtime/server';
-import { startAuthRelay } from '../realtime/authRelay';
-import { startViewEventRelay } from '../publicView/viewEventRelay';
-import { attachShareRooms } from '../sharing/shareRooms';
-import { attachImportRooms } from '../imports/importRooms';
-import { attachActivityFeed } from '../activity/activityFeed';
-import { attachViewerCounts } from '../publicView/viewerCounts';
+import { dashboardsOnSource, loadPublishedDashboard, publicDashboardHead } from '../dashboards';
+import { emptyRoom, joinDashboard, leaveDashboard, moveRoom, releaseRooms, startViewEventRelay, attachViewerCounts } from '../publicView';
+import { startRealtimeServer, type Realtime, startAuthRelay } from '../realtime';
+import { attachShareRooms } from '../sharing';
+import { attachImportRooms } from '../imports';
+import { attachActivityFeed } from '../activity';
 import { recheckRecoveredSessions } from './recoveryCheck';
-import { presentPublicSummary } from '../core/presenters';
-import type { DashboardDoc, DataSourceDoc } from '../core/models';
-import { findDataSource } from '../core/dataSourceLookup';
+import { presentPublicSummary, findDataSource } from '../core';
 import { canonicalObjectId } from '@common/ids';
-import { TEAM, mayHold, teamOf } from '../access/roomAccess';
-import { mayFollowSource } from '../access/policy';
+import { TEAM, mayHold, teamOf, mayFollowSource } from '../access';
 
 const chunk = <T>(list: T[], size: number, maxBytes = Infinity): T[][] => {
   const out: T[][] = [];

@@ -1,8 +1,7 @@
-import type { AppContext } from '../core/context';
-import type { Principal } from '../access/accounts/accounts';
-import { accountsHandle } from '../access/accounts/accounts';
-import type { RealtimeServer } from '../realtime/server';
-import { mayHold, type Access } from '../access/roomAccess';
+import type { AppContext } from '../core';
+import type { Principal } from '../access';
+import { accountsHandle, mayHold, type Access } from '../access';
+import type { RealtimeServer } from '../realtime';
 
 type AppSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
 

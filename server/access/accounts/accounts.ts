@@ -1,19 +1,15 @@
-import { AppHandle } from '../../core/context';
-import type { Principal, Revocation } from '../../core/principal';
+import { AppHandle, ApiError } from '../../core';
+import type { Principal, Revocation, Config, DomainEventBus, Logger } from '../../core';
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import type { Context } from 'koa';
 import type { Role } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
-import type { Config } from '../../core/config';
-import { ApiError } from '../../core/errors';
-import type { DomainEventBus } from '../../core/events';
-import type { Logger } from '../../core/log';
 import type { AccountModels, UserDoc } from './models';
 import { readSessionCookie, setSessionCookie } from './cookies';
 
 /** Who a request is, once a guard let it through. */
-export type { Principal, Revocation } from '../../core/principal';
+export type { Principal, Revocation } from '../../core';
 
 export const SESSION_IDLE_MS = 7 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;

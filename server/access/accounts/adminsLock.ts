@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { ConflictError } from '../../core/errors';
-import type { AppContext } from '../../core/context';
+import { ConflictError } from '../../core';
+import type { AppContext } from '../../core';
 import { accountsHandle } from './accounts';
 
 const LEASE_ID = 'team-admins';

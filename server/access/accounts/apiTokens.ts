@@ -1,11 +1,10 @@
 import mongoose from 'mongoose';
 import type { ApiTokenDto, CreateApiToken, CreatedApiTokenDto } from '@common/schemas/auth';
-import type { AppContext } from '../../core/context';
-import { ForbiddenError, NotFoundError } from '../../core/errors';
+import type { AppContext } from '../../core';
+import { ForbiddenError, NotFoundError, activityHandle } from '../../core';
 import { API_TOKEN_PREFIX, newSecret, sha256, type Principal, accountsHandle } from './accounts';
 import type { UserDoc } from './models';
 import { presentApiToken } from '../users/presentUsers';
-import { activityHandle } from '../../core/activity';
 
 type Person = NonNullable<Principal['user']>;
 

@@ -1,10 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { AcceptInvite, CreateApiToken, Login, Setup, UpdateMe, type SetupStateDto } from '@common/schemas/auth';
-import type { AppContext } from '../../core/context';
-import { jsonBody } from '../../core/http/body';
+import type { AppContext } from '../../core';
+import { jsonBody, validate } from '../../core';
 import { principalOf } from '../guards';
-import { validate } from '../../core/http/validate';
 import { createApiToken, listApiTokens, revokeAllApiTokens, revokeApiToken } from './apiTokens';
 import {
   acceptInvite, describeInvitation, endAllSessions, listSessions, me, setupNeeded, setupFirstAdmin, signIn, signOut, updateMe,

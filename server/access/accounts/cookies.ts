@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'koa';
-import type { Config } from '../../core/config';
+import type { Config } from '../../core';
 
 /** The session cookie: HttpOnly, SameSite=Lax, Secure when the public URL is https. */
-import { SESSION_COOKIE } from '../../core/principal';
+import { SESSION_COOKIE } from '../../core';
 
 export { SESSION_COOKIE };
 

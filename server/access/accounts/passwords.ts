@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { ErrorCode } from '@common/schemas/errors';
-import { ApiError } from '../../core/errors';
+import { ApiError } from '../../core';
 
 const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
 

@@ -1,10 +1,9 @@
 import type { Context } from 'koa';
-import type { InvitationDto, MeDto, SessionDto, UpdateMe } from '@common/schemas/auth';
+import type { InvitationDto, MeDto, SessionDto, UpdateMe, AcceptInvite, Login, Setup } from '@common/schemas/auth';
 import type { z } from 'zod';
-import type { AcceptInvite, Login, Setup } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from '../../core/context';
-import { ApiError, ForbiddenError, InvalidAdminTokenError } from '../../core/errors';
+import type { AppContext } from '../../core';
+import { ApiError, ForbiddenError, InvalidAdminTokenError, activityHandle } from '../../core';
 import { sha256, type Principal, accountsHandle } from './accounts';
 import { isCrossSite, setSessionCookie } from './cookies';
 import type { UserDoc } from './models';
@@ -12,7 +11,6 @@ import { checkPasswordStrength, hashPassword, spendPasswordTime, verifyPassword 
 import { failedCredentials } from '../failedCredentials';
 import { isAdminToken } from '../guards';
 import { presentSession, presentUser } from '../users/presentUsers';
-import { activityHandle } from '../../core/activity';
 import { rateLimitsHandle } from '../rateLimits';
 
 const wrongCredentials = () => new ApiError(401, ErrorCode.invalidCredentials, 'Wrong email or password');

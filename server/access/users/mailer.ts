@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { AppHandle, type AppContext } from '../../core/context';
+import { AppHandle, type AppContext } from '../../core';
 
 /** How long one send may take (connect, greeting, each command) before the link is shown to copy instead. */
 const SMTP_TIMEOUT_MS = 10_000;

@@ -2,14 +2,13 @@ import mongoose from 'mongoose';
 import type { Context } from 'koa';
 import type { InviteLinkDto, InviteUser, UpdateUser, UserDto } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from '../../core/context';
-import { ApiError, ConflictError, NotFoundError } from '../../core/errors';
+import type { AppContext } from '../../core';
+import { ApiError, ConflictError, NotFoundError, activityHandle } from '../../core';
 import type { UserDoc } from '../accounts/models';
 import { newSecret, sha256, accountsHandle } from '../accounts/accounts';
 import { presentUser } from './presentUsers';
 import { withAdminsLock } from '../accounts/adminsLock';
 import { sendMail } from './mailer';
-import { activityHandle } from '../../core/activity';
 
 /** How long an invitation or reset link works. */
 export const INVITATION_MS = 7 * 24 * 3600 * 1000;

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { InviteUser, UpdateUser } from '@common/schemas/auth';
-import type { AppContext } from '../../core/context';
-import { validate } from '../../core/http/validate';
+import type { AppContext } from '../../core';
+import { validate } from '../../core';
 import { listUserApiTokens, revokeUserApiToken } from '../accounts/apiTokens';
 import { principalOf } from '../guards';
 import { inviteUser, listUsers, removeUser, resetLink, updateUser } from './users';

@@ -1,6 +1,5 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { AppContext } from '../context';
 import { SESSION_COOKIE, type Audience } from '../principal';
 import type { Schemas } from './validate';
 import { ROUTE_DOCS } from './routeDocs';

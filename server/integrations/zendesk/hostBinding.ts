@@ -1,4 +1,4 @@
-import { BadRequestError, ValidationError } from '../../core/errors';
+import { BadRequestError, ValidationError } from '../../core';
 import type { OAuthState } from './models';
 
 /**

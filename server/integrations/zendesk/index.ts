@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { AppContext } from '../../core/context';
+import type { AppContext } from '../../core';
 import { markInterrupted } from './lease';
 import { createZendeskModels } from './models';
 import { integrationsRouter } from './routes';

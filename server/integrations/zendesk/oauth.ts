@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Context } from 'koa';
 import { OAUTH_COMPLETE, type OAuthCompleteMessage } from '@common/schemas/integration';
 import { OAUTH_POPUP } from '@common/constants';
-import type { AppContext } from '../../core/context';
+import type { AppContext } from '../../core';
 
 export const CALLBACK_PATH = '/api/integrations/zendesk/callback';
 /** How long an authorization may take between "Authorize" and the callback. */

@@ -2,17 +2,15 @@ import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { CreateIntegration, IntegrationSettings, StartSync, ZendeskOAuthConfig } from '@common/schemas/integration';
-import { validate } from '../../core/http/validate';
-import { canonicalParams } from '../../core/http/params';
+import { validate, canonicalParams } from '../../core';
 import { ObjectIdParam } from '@common/ids';
-import { resourceRouter } from '../../access/resourceRouter';
+import { resourceRouter, rateLimitsHandle } from '../../access';
 import { callbackPage, serverOrigin } from './oauth';
 import type { ZendeskRuntime } from './runtime';
 import {
   completeOAuth, configureOAuth, createIntegration, deleteIntegration, listIntegrations, recordsSummary, syncStatus, updateSettings,
 } from './service';
 import { beginSync } from './sync';
-import { rateLimitsHandle } from '../../access/rateLimits';
 
 /** What Zendesk may put on the redirect back to us; anything else is ignored. */
 const CallbackQuery = z.object({

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
-import type { AppContext } from '../../core/context';
-import { NotFoundError } from '../../core/errors';
+import type { AppContext } from '../../core';
+import { NotFoundError } from '../../core';
 import type { IntegrationDoc, ZendeskModels } from './models';
 import { presentIntegration } from './presenters';
 

@@ -1,5 +1,5 @@
 import { AUTO_SYNC_DEFAULT_SECONDS } from '@common/constants';
-import { ApiError } from '../../core/errors';
+import { ApiError } from '../../core';
 import { sweepExpiredLeases } from './lease';
 import type { IntegrationDoc } from './models';
 import type { ZendeskRuntime } from './runtime';

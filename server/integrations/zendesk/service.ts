@@ -2,9 +2,8 @@ import type { Context } from 'koa';
 import type {
   CreateIntegration, IntegrationDto, IntegrationRecordsDto, IntegrationSettings, SyncStatusDto, ZendeskOAuthConfig,
 } from '@common/schemas/integration';
-import { BadRequestError, ValidationError } from '../../core/errors';
-import { removeDataSource } from '../../dataSources/dataSources';
-import { findDataSource } from '../../core/dataSourceLookup';
+import { BadRequestError, ValidationError, findDataSource } from '../../core';
+import { removeDataSource } from '../../dataSources';
 import { buildAuthUrl, defaultRedirectUri, hashState, newState, requestToken, STATE_TTL_MS } from './oauth';
 import { forgetAuthorization, validHostUrl } from './hostBinding';
 import type { EntityKind, IntegrationDoc } from './models';

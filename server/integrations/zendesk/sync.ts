@@ -1,7 +1,7 @@
 import type { StartSyncResponse, SyncResultsDto } from '@common/schemas/integration';
 import { SYNC_RANGE_DEFAULT_MONTHS } from '@common/constants';
-import { BadRequestError, ConflictError } from '../../core/errors';
-import { ensureIntegrationDataSource } from '../../dataSources/dataSources';
+import { BadRequestError, ConflictError } from '../../core';
+import { ensureIntegrationDataSource } from '../../dataSources';
 import { ZendeskApiError, ZendeskClient } from './client';
 import { requestToken } from './oauth';
 import { NOT_CONNECTED_MESSAGE, requireTokenTarget, tokenTarget } from './hostBinding';

@@ -1,9 +1,8 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
-import { updateDataSource } from '../../dataSources/dataSources';
-import { findDataSource } from '../../core/dataSourceLookup';
-import { upsertRecordsIntoSource } from '../../records/ingest/ingestRecords';
-import { removeRecords } from '../../records/writer/removeRecords';
-import type { DataSourceDoc } from '../../core/models';
+import { updateDataSource } from '../../dataSources';
+import { findDataSource } from '../../core';
+import { upsertRecordsIntoSource, removeRecords } from '../../records';
+import type { DataSourceDoc } from '../../core';
 import type { ZendeskClient } from './client';
 import type { EntityDoc, EntityKind, SyncCursors } from './models';
 import type { ZendeskRuntime } from './runtime';

@@ -1,6 +1,6 @@
 import type http from 'node:http';
-import type { AppContext } from '../../core/context';
-import { staticSecurityHeaders } from '../../core/http/securityHeaders';
+import type { AppContext } from '../../core';
+import { staticSecurityHeaders } from '../../core';
 import { viewCacheOf } from './registry';
 import { matchesEtag, SHARE_VIEW_HEADERS } from './send';
 import type { Encoding } from './servedView';

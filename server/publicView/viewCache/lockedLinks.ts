@@ -3,7 +3,7 @@ import { MAX_RECORDS_PER_MESSAGE, type RecordsRemoved, type RecordsUpserted } fr
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/record';
 import type { WidgetFilter } from '@common/schemas/widget';
-import type { DomainEvents } from '../../core/events';
+import type { DomainEvents } from '../../core';
 import type { SourceView } from './sourceView';
 
 /** What a locked link's viewers on this process are sent: their share of a change, or "fetch again". */

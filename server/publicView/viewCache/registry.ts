@@ -1,4 +1,4 @@
-import { AppHandle, type AppContext } from '../../core/context';
+import { AppHandle, type AppContext } from '../../core';
 import { VIEW_EVENTS, ViewCache, type ViewEvent } from './viewCache';
 
 const caches = new AppHandle<ViewCache>('the public view cache', (ctx) => {

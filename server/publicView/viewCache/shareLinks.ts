@@ -1,9 +1,7 @@
 import { canonicalShareToken } from '@common/ids';
-import type { AppContext } from '../../core/context';
+import type { AppContext, ShareLinkDoc } from '../../core';
 import type { WidgetFilter } from '@common/schemas/widget';
-import type { ShareLinkDoc } from '../../core/models';
-import { lockedFiltersOf } from '../../core/models/shareLink';
-import { hashShareToken, LAST_USED_RESOLUTION_MS } from '../../core/models/shareLink';
+import { lockedFiltersOf, hashShareToken, LAST_USED_RESOLUTION_MS } from '../../core';
 
 /** What a share view needs of its link. */
 export interface CachedLink {

@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from '../../core/context';
-import { ApiError } from '../../core/errors';
-import type { IdempotencyKeyDoc } from '../../core/models/idempotencyKey';
-import { bearerToken, type IngestState } from '../../access/guards';
+import type { AppContext, IdempotencyKeyDoc } from '../../core';
+import { ApiError } from '../../core';
+import { bearerToken, type IngestState } from '../../access';
 
 /** How long a key answers its first result again. */
 export const IDEMPOTENCY_KEY_MS = 24 * 3600 * 1000;

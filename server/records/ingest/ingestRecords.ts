@@ -1,16 +1,12 @@
 import type { UpdateMode } from '@common/schemas/dataSource';
 import type { IngestRejection, IngestResult, IngestSourceResult } from '@common/schemas/ingest';
 import { ErrorCode } from '@common/schemas/errors';
-import type { AppContext } from '../../core/context';
-import { ApiError, BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors';
-import type { DataSourceDoc } from '../../core/models';
-import { findDataSource } from '../../core/dataSourceLookup';
-import { UnreadRecord } from '../../core/http/jsonPieces';
+import type { AppContext, DataSourceDoc, IngestCredential } from '../../core';
+import { ApiError, BadRequestError, ForbiddenError, NotFoundError, findDataSource, UnreadRecord, cachedSource } from '../../core';
 import type { ParsedRecords } from './parseRecords';
 import { isObject, structureProblem } from '../manage/recordRules';
-import { cachedSource } from '../../core/sourceCache';
 import { keyingFor, writeToSource, type WriteOutcome } from '../writer/sourceWriter';
-import { rateLimitsHandle } from '../../access/rateLimits';
+import { rateLimitsHandle } from '../../access';
 
 type Json = Record<string, unknown>;
 type Format = IngestResult['format'];
@@ -22,8 +18,7 @@ interface Item {
 }
 
 /** Who ingests: the admin, or the holder of one data source's ingest key (that source, as the guard found it by the key). */
-export type { IngestCredential } from '../../core/principal';
-import type { IngestCredential } from '../../core/principal';
+export type { IngestCredential } from '../../core';
 
 export const tooManyRecords = (n: number, max: number) =>
   BadRequestError('too_many_records', `Too many records: ${n} in one request, the limit is ${max}; split the payload into batches`);

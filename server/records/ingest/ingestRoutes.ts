@@ -1,13 +1,11 @@
 import type Router from '@koa/router';
 import { IngestQuery } from '@common/schemas/ingest';
-import type { AppContext } from '../../core/context';
-import { jsonBody } from '../../core/http/body';
-import type { IngestState } from '../../access/guards';
+import type { AppContext } from '../../core';
+import { jsonBody, validate, parseJsonInSlices } from '../../core';
+import type { IngestState } from '../../access';
 import { idempotent, type IdempotencyState } from './idempotency';
-import { validate } from '../../core/http/validate';
-import { parseJsonInSlices } from '../../core/http/jsonPieces';
 import { ingestRecords, tooManyRecords } from './ingestRecords';
-import { resourceRouter } from '../../access/resourceRouter';
+import { resourceRouter } from '../../access';
 
 /** POST /api/data/ingest: the admin token or the target source's ingest key; bodies up to INGEST_MAX_BYTES; an optional Idempotency-Key. */
 export function ingestRouter(app: AppContext): Router {

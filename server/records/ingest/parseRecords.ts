@@ -1,10 +1,7 @@
 import { parse as csvParser } from 'csv-parse';
 import { FIELDS_PER_SOURCE_MAX, RECORD_MAX_BYTES } from '@common/constants';
 import { MAX_JSON_DEPTH } from '@common/schemas/errors';
-import { ApiError, BadRequestError } from '../../core/errors';
-import { Slicer } from '../../core/slices';
-import { jsonDepth, formatBytes } from '../../core/http/body';
-import { parseJsonInSlices, tooLargeReason, UnreadRecord, type RecordLimit } from '../../core/http/jsonPieces';
+import { ApiError, BadRequestError, Slicer, jsonDepth, formatBytes, parseJsonInSlices, tooLargeReason, UnreadRecord, type RecordLimit } from '../../core';
 import { isObject } from '../manage/recordRules';
 
 /**

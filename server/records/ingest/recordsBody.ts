@@ -1,8 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { ErrorCode } from '@common/schemas/errors';
-import { ApiError, BadRequestError } from '../../core/errors';
+import { ApiError, BadRequestError, readBodyText, requestHasBody } from '../../core';
 import { parseRecords, type ParseRecordsOptions, type RecordsBodyType } from './parseRecords';
-import { readBodyText, requestHasBody } from '../../core/http/body';
 
 const ACCEPTED = 'application/json (one record or an array), application/x-ndjson (also application/jsonl, application/ndjson: one record a line) or text/csv (a header row)';
 

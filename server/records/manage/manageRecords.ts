@@ -4,21 +4,14 @@ import type { DeleteRecordResult, DeleteRecordsResult, ReplaceRecordsResult } fr
 import type { WidgetFilter } from '@common/schemas/widget';
 import { compileFilter } from '@common/widgets/filters';
 import { recordTimeReader } from '@common/recordTime';
-import type { AppContext } from '../../core/context';
-import { decodeKeys, encodeKeys } from '../../core/db/fieldNames';
-import { ApiError, ForbiddenError, NotFoundError } from '../../core/errors';
-import type { DataSourceDoc, RecordDoc } from '../../core/models';
-import { closeChange, openChange } from '../../core/models/ingestJournal';
-import { presentDataSource, presentRecord } from '../../core/presenters';
-import { findDataSource, requireDataSource } from '../../core/dataSourceLookup';
+import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
+import { decodeKeys, encodeKeys, ApiError, ForbiddenError, NotFoundError, closeChange, openChange, presentDataSource, presentRecord, findDataSource, requireDataSource, keyRotatedError, activityHandle } from '../../core';
 import type { ParsedRecords } from '../ingest/parseRecords';
 import type { IngestCredential } from '../ingest/ingestRecords';
 import { checkRecords, isObject, structureProblem } from './recordRules';
 import { removeRecordsInLock } from '../writer/removeRecords';
 import { enforceRetention } from '../writer/retention';
-import { keyRotatedError } from '../../core/sourceCache';
 import { withSourceLock } from '../writer/sourceLock';
-import { activityHandle } from '../../core/activity';
 
 type Json = Record<string, unknown>;
 

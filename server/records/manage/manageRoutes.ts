@@ -1,12 +1,12 @@
 import type Router from '@koa/router';
 import { DeleteRecordsRequest, ReplaceRecordsQuery } from '@common/schemas/sourceRecords';
-import type { AppContext } from '../../core/context';
-import type { IngestState } from '../../access/guards';
+import type { AppContext } from '../../core';
+import type { IngestState } from '../../access';
 import type { ParsedRecords } from '../ingest/parseRecords';
 import { recordsBody } from '../ingest/recordsBody';
-import { validate } from '../../core/http/validate';
+import { validate } from '../../core';
 import { deleteMatching, deleteRecord, managedSource, replaceAllRecords } from './manageRecords';
-import { resourceRouter } from '../../access/resourceRouter';
+import { resourceRouter } from '../../access';
 
 /**
  * Record management of one data source (`:sourceId` is its sourceId or id): the admin token or that

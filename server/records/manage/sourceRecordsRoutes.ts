@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { SourceRecordsQuery, type IngestResult } from '@common/schemas/ingest';
-import type { AppContext } from '../../core/context';
-import type { IngestState } from '../../access/guards';
+import type { AppContext } from '../../core';
+import type { IngestState } from '../../access';
 import { idempotent, type IdempotencyState } from '../ingest/idempotency';
 import type { ParsedRecords } from '../ingest/parseRecords';
 import { recordsBody } from '../ingest/recordsBody';
-import { validate } from '../../core/http/validate';
+import { validate } from '../../core';
 import { ingestIntoSource } from '../ingest/ingestRecords';
-import { resourceRouter } from '../../access/resourceRouter';
+import { resourceRouter } from '../../access';
 
 /** The query parameters the source URL reads (the guard reads `key`). */
 const KNOWN_PARAMS = Object.keys(SourceRecordsQuery.shape);

@@ -1,7 +1,5 @@
-import type { AppContext } from '../../core/context';
-import type { DataSourceDoc } from '../../core/models';
-import { closeChange, openChange } from '../../core/models/ingestJournal';
-import { presentDataSource } from '../../core/presenters';
+import type { AppContext, DataSourceDoc } from '../../core';
+import { closeChange, openChange, presentDataSource } from '../../core';
 import { withSourceLock } from './sourceLock';
 
 /** Removes records of a source by recordId, bumps its revision and announces the removal. */

@@ -1,11 +1,9 @@
 import { recordTimeReader } from '@common/recordTime';
-import type { AppContext } from '../../core/context';
-import { decodeKeys } from '../../core/db/fieldNames';
-import type { DataSourceDoc, RecordDoc } from '../../core/models';
+import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
+import { decodeKeys, activityHandle } from '../../core';
 import { removeRecordsInLock } from './removeRecords';
 import { withSourceLock } from './sourceLock';
 import { replaceRecords } from './writeRecords';
-import { activityHandle } from '../../core/activity';
 
 /** What a source keeps; `defaulted` when maxRecords is the append-only default. */
 export interface EffectiveRetention {

@@ -1,4 +1,4 @@
-import { AppHandle, type AppContext } from '../../core/context';
+import { AppHandle, type AppContext } from '../../core';
 
 /**
  * One change of a data source's records at a time, per process: concurrent ingests into the same

@@ -2,14 +2,10 @@ import crypto from 'node:crypto';
 import type { IngestRejection, IngestSourceResult, IngestWarning } from '@common/schemas/ingest';
 import type { UpdateMode } from '@common/schemas/dataSource';
 import { ErrorCode } from '@common/schemas/errors';
-import { AppHandle, type AppContext } from '../../core/context';
-import { ApiError, NotFoundError } from '../../core/errors';
-import type { DataSourceDoc } from '../../core/models';
-import { closeChange, openChange, type OpenChange } from '../../core/models/ingestJournal';
-import { presentDataSource } from '../../core/presenters';
+import { AppHandle, type AppContext, ApiError, NotFoundError, closeChange, openChange, type OpenChange, presentDataSource, keyRotatedError } from '../../core';
+import type { DataSourceDoc } from '../../core';
 import { checkRecords, isObject, type CheckedRecords, type Keying } from '../manage/recordRules';
 import { effectiveRetentionWhy, enforceRetention, evictionFor, logEviction } from './retention';
-import { keyRotatedError } from '../../core/sourceCache';
 import { withSourceLock } from './sourceLock';
 import { planRecords, storeRecords, type RecordWrite } from './writeRecords';
 

@@ -1,10 +1,9 @@
 import mongoose, { type AnyBulkWriteOperation } from 'mongoose';
 import type { UpdateMode } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
-import type { AppContext } from '../../core/context';
+import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
 import { recordTimeReader } from '@common/recordTime';
-import { decodeKeys, encodeKeys } from '../../core/db/fieldNames';
-import type { DataSourceDoc, RecordDoc } from '../../core/models';
+import { decodeKeys, encodeKeys } from '../../core';
 
 type Json = Record<string, unknown>;
 

@@ -3,9 +3,9 @@ import type { DashboardDto, DashboardTab, PublicTabDto, PublicDashboardSummaryDt
 import type { DashboardFilter } from '@common/schemas/dashboardFilter';
 import type { RecordDto } from '@common/schemas/record';
 import { sourceKind } from '@common/constants';
-import { decodeKeys } from './db/fieldNames';
-import type { DashboardDoc, DataSourceDoc, RecordDoc } from './models';
-import { settledRevision } from './models/ingestJournal';
+import { decodeKeys } from '../db/fieldNames';
+import type { DashboardDoc, DataSourceDoc, RecordDoc } from '.';
+import { settledRevision } from './ingestJournal';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : new Date(0).toISOString());
 

@@ -1,8 +1,8 @@
 import { ErrorCode } from '@common/schemas/errors';
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import { ApiError } from './errors';
-import { AppHandle, type AppContext } from './context';
-import type { DataSourceDoc } from './models';
+import { ApiError } from '../errors';
+import { AppHandle, type AppContext } from '../context';
+import type { DataSourceDoc } from '.';
 
 /**
  * The write path's look-ups of a data source, cached per process so a burst of single-record

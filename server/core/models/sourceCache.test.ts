@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer } from '../test/harness';
-import { activityHandle } from './activity';
+import { startTestServer, type TestServer } from '../../test/harness';
+import { activityHandle } from '../activity';
 
 let s: TestServer;
 beforeAll(async () => {

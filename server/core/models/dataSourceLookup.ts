@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
-import type { AppContext } from './context';
-import { NotFoundError } from './errors';
-import type { DataSourceDoc } from './models';
+import type { AppContext } from '../context';
+import { NotFoundError } from '../errors';
+import type { DataSourceDoc } from '.';
 import { cachedSource } from './sourceCache';
 
 /**

@@ -1,0 +1,17 @@
+/** The door of access: what other parts of the server may use (they import nothing else from this folder). */
+export { API_TOKEN_PREFIX, accountsHandle, createAccounts } from './accounts/accounts';
+export type { Principal } from './accounts/accounts';
+export { authRouter } from './accounts/authRoutes';
+export { isCrossSiteHandshake, readSessionCookie } from './accounts/cookies';
+export { createAccountModels } from './accounts/models';
+export { failedCredentials } from './failedCredentials';
+export { askerOfRequest, bearerToken, isAdminToken, principalOf, resolvePrincipal } from './guards';
+export type { IngestState } from './guards';
+export { askerOf, checkSourceInBody, hasRole, mayFollowSource, mayUseDashboard, mayUseImportJob, mayUseSource, refuseLimited, requireDashboardUse, requireSourceUse, usableDashboards, usableSources, usableSourcesOf } from './policy';
+export type { Asker } from './policy';
+export { createRateLimits, rateLimitsHandle } from './rateLimits';
+export { resourceRouter } from './resourceRouter';
+export { TEAM, draftRoomDashboard, isPrivateRoom, mayHold, readableDashboard, teamOf } from './roomAccess';
+export type { Access } from './roomAccess';
+export { sendMail } from './users/mailer';
+export { usersRouter } from './users/usersRoutes';

@@ -1,0 +1,5 @@
+/** The door of operations: what other parts of the server may use (they import nothing else from this folder). */
+export { engineRouter } from './engineRoutes';
+export { healthRouter } from './healthRoutes';
+export { closeInOrder, stopOnSignals } from './shutdown';
+export type { ShutdownStep } from './shutdown';
