@@ -1,8 +1,6 @@
 import mongoose from 'mongoose';
 import type { AlertState, AlertWebhookBody, TileAlertState } from '@common/schemas/alert';
-import { activityHandle } from '../core';
-import type { AppContext } from '../core';
-import type { DashboardDoc } from '../core';
+import { activityHandle, type AppContext, type DashboardDoc } from '../core';
 import type { AlertDoc, AlertModels } from './models';
 import type { Outbox } from './outbox';
 import { breaks, conditionText, recovered, RuleRun } from './rule';

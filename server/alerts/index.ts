@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import type Router from '@koa/router';
 import { rooms } from '@common/realtime';
-import { AppHandle, type AppContext } from '../core';
-import { connectRedis, type RedisClient } from '../core';
+import { type AppContext, AppHandle, connectRedis, type RedisClient } from '../core';
 import type { RealtimeServer } from '../realtime';
 import { VIEW_EVENTS_CHANNEL } from '../publicView';
 import { AlertEngine } from './engine';

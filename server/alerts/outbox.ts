@@ -1,5 +1,4 @@
-import { activityHandle } from '../core';
-import type { AppContext } from '../core';
+import { activityHandle, type AppContext } from '../core';
 import { sendToChannel, type SendResult } from './channels';
 import type { AlertDeliveryDoc, AlertDoc, AlertModels, DeliveryAttempt } from './models';
 

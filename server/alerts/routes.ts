@@ -1,14 +1,9 @@
 import type Router from '@koa/router';
 import { CreateAlert, UpdateAlert } from '@common/schemas/alert';
 import { ObjectIdParam, ShareTokenParam } from '@common/ids';
-import { NotFoundError } from '../core';
-import { askerOfRequest, principalOf } from '../access';
-import { canonicalParams } from '../core';
-import { validate } from '../core';
-import { resourceRouter } from '../access';
-import { viewCacheOf } from '../publicView';
-import { isLive } from '../publicView';
-import { signedInDashboardView } from '../dashboards';
+import { canonicalParams, NotFoundError, validate } from '../core';
+import { askerOf, askerOfRequest, bearerToken, mayUseDashboard, principalOf, readSessionCookie, resolvePrincipal, resourceRouter } from '../access';
+import { isLive, viewCacheOf } from '../publicView';
 import { alertHistory, createAlert, deleteAlert, getAlert, listAlerts, testAlert, tileStates, updateAlert, type AlertsRuntime } from './service';
 
 /**
@@ -58,7 +53,12 @@ export function alertsRouter(rt: AlertsRuntime): Router {
   router.get('/dashboards/:id/alerts', auth.public(), dashboardId, async (c) => {
     const id = c.params.id;
     const published = await viewCacheOf(rt.app).view(id).then(() => true, () => false);
-    if (!published && !(await signedInDashboardView(rt.app, c, id).catch(() => null))) throw NotFoundError(`Dashboard ${id}`);
+    if (!published) {
+      // A draft: only for a signed-in person who may use it (asked only when a credential came along).
+      const who = readSessionCookie(c.get('cookie')) || bearerToken(c) ? await resolvePrincipal(rt.app, c).catch(() => null) : null;
+      const exists = who && mayUseDashboard(askerOf(who), id) ? await rt.app.models.Dashboard.exists({ _id: id }) : null;
+      if (!exists) throw NotFoundError(`Dashboard ${id}`);
+    }
     c.set('Cache-Control', 'no-store');
     c.body = await tileStates(rt, id);
   });

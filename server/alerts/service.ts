@@ -3,12 +3,8 @@ import {
   ruleProblems, type AlertChannelInput, type AlertHistoryDto, type CreateAlert, type CreatedAlertDto, type AlertDto, type TileAlertState, type UpdateAlert,
 } from '@common/schemas/alert';
 import { canonicalObjectId } from '@common/ids';
-import type { AppContext } from '../core';
-import { NotFoundError, ValidationError } from '../core';
-import type { DashboardDoc } from '../core';
-import { presentDashboard } from '../core';
-import { checkSourceInBody, mayUseDashboard, mayUseSource, usableSources, type Asker } from '../access';
-import { findDataSource } from '../core';
+import { type AppContext, type DashboardDoc, findDataSource, NotFoundError, presentDashboard, ValidationError } from '../core';
+import { type Asker, checkSourceInBody, mayUseDashboard, mayUseSource, usableSources } from '../access';
 import { newChannelSecret } from './channels';
 import type { AlertEngine } from './engine';
 import type { AlertLeases } from './lease';

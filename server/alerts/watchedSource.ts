@@ -1,10 +1,7 @@
 import mongoose from 'mongoose';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/record';
-import type { AppContext } from '../core';
-import type { DomainEvents } from '../core';
-import type { DataSourceDoc, RecordDoc } from '../core';
-import { presentDataSource, presentRecord } from '../core';
+import { type AppContext, type DataSourceDoc, type DomainEvents, presentDataSource, presentRecord, type RecordDoc } from '../core';
 
 type Data = Record<string, unknown>;
 
