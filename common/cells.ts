@@ -7,7 +7,7 @@ type Data = Record<string, unknown>;
 export const isEmptyValue = (v: unknown) => v === null || v === undefined || v === '';
 
 /**
- * The display text of a cell under the spec's rules (2.7, 2.10, 2.13): a dash for empty, "N items"
+ * The display text of a cell the same in the raw viewer, the table editor and the public viewer: a dash for empty, "N items"
  * for arrays, 50 characters of JSON + "..." for objects, 100 characters + "..." for long text
  * (with the full length, for the note).
  */

@@ -1,4 +1,4 @@
-/** The user-dashboard shell's sections and their sub-pages (spec 2.1), for the router and the sidebar. */
+/** The user-dashboard shell's sections and their sub-pages, for the router and the sidebar. */
 export const SHELL_SECTIONS = {
   analytics: { title: 'Analytics', pages: ['overview', 'reports', 'trends', 'charts'] },
   reports: { title: 'Reports', pages: ['scheduled', 'custom', 'export'] },

@@ -35,7 +35,7 @@ export const CUSTOM_FIELD_PREFIX = 'custom_';
 export const HIGHLIGHT_COLORS = ['red', 'yellow', 'green', 'blue', 'purple'] as const;
 export type HighlightColor = (typeof HIGHLIGHT_COLORS)[number];
 
-/** Which kind of data source a sourceId names (spec 2.5). */
+/** Which kind of data source a sourceId names (its prefix). */
 export function sourceKind(sourceId: string): 'custom' | 'integration' | 'other' {
   if (sourceId.startsWith(CUSTOM_SOURCE_PREFIX)) return 'custom';
   if (INTEGRATION_SOURCE_PREFIXES.some((p) => sourceId.startsWith(p))) return 'integration';
@@ -43,7 +43,7 @@ export function sourceKind(sourceId: string): 'custom' | 'integration' | 'other'
 }
 
 /**
- * Record integrity limits of ingest (README "Ingest limits"). A record breaking one is rejected
+ * Record integrity limits of ingest (server/API.md, "Ingest integrity"). A record breaking one is rejected
  * alone, with its index and the reason; the rest of the batch lands.
  */
 /** Longest field name (top-level key of a record), in characters. */

@@ -101,7 +101,7 @@ export function formatDate(d: ReadDate): string {
 export interface Shown {
   text: string;
   title?: string;
-  /** Full length of a cut text (spec: "(N characters)"). */
+  /** Full length of a cut text (shown as "(N characters)"). */
   fullLength?: number;
   /** Numbers align right. */
   numeric?: boolean;

@@ -1,5 +1,5 @@
 /**
- * The filter bar's benchmark (issue 20): a filter change at 100,000 records — how long until the
+ * The filter bar's benchmark: a filter change at 100,000 records — how long until the
  * viewer's widgets show the new totals, and the longest main-thread task on the way — against a
  * plain pass that reads one field of every record (the machine's speed, measured in the same run).
  * Built from the viewer's own parts: the record store (recordStore.ts), the filter bar's filtered

@@ -4,7 +4,7 @@
  * the records collection's size. Grows one source in batches of 1,000 and, at each size, times a
  * one-record update and a one-record insert through POST /api/data/ingest (median of 3). The
  * figures set OFFLINE_ENGINE_WARN_RECORDS (the console's banner) and the append-only default
- * retention on that engine (README, "The offline engine").
+ * retention on that engine (server/README.md, "The offline engine").
  */
 import { ADMIN_TOKEN, startTestServer } from '../server/test/harness';
 

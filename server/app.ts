@@ -19,7 +19,7 @@ import { startAlerts } from './alerts';
 import { startActivityLog } from './activity';
 import { startRetentionSweep } from './records';
 import { startFieldTypes, type FieldTypesService } from './dataSources';
-import { embeddingHeaders } from './sharing';
+import { embeddingHeaders, startSharingCascades } from './sharing';
 import { closeInOrder, type ShutdownStep } from './operations';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,6 +74,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     accountsHandle.set(ctx, accounts);
     cleanups.push({ name: 'accounts', run: async () => accounts.close() });
 
+    const stopSharingCascades = startSharingCascades(ctx);
+    cleanups.push({ name: 'sharing cascades', run: async () => stopSharingCascades() });
     const retention = startRetentionSweep(ctx);
     cleanups.push({ name: 'retention sweep', run: () => retention.close() });
     // The type model follows the records as they arrive (server/dataSources/fieldTypes).

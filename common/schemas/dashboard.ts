@@ -63,7 +63,7 @@ export type TabStyle = z.infer<typeof TabStyle>;
 /**
  * A widget of a tab. table and bucket widgets carry a tab configuration; kpi, bar, donut and line
  * widgets carry their chart's configuration (common/schemas/widget.ts), checked here so an
- * incomplete widget is refused with the field at fault. Unknown types pass (spec 3: shown as bucket).
+ * incomplete widget is refused with the field at fault. Unknown types pass (shown as a bucket board), so an older client never loses a newer widget.
  */
 export const Widget = z
   .object({

@@ -6,7 +6,7 @@ export interface EngineStatusDto {
   mode: string;
   /** Records in the records collection (all sources share it). */
   recordsCount: number;
-  /** Offline engine only: the records collection size past which one write nears a second (measured, README); null on mongod. */
+  /** Offline engine only: the records collection size past which one write nears a second (measured: server/README.md, "The offline engine"); null on mongod. */
   slowWriteRecords: number | null;
   /** The records collection is past slowWriteRecords: the console shows a banner. */
   nearSlowWrites: boolean;

@@ -6,7 +6,7 @@ export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 export const INTEGRATION_STATUSES = ['active', 'inactive', 'error', 'pending'] as const;
 export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
 
-/** Message of the popup / callback page back to the console (spec 4). */
+/** Message of the popup / callback page back to the console. */
 export const OAUTH_COMPLETE = 'OAUTH_COMPLETE';
 export interface OAuthCompleteMessage {
   type: typeof OAUTH_COMPLETE;
@@ -28,7 +28,7 @@ export type CreateIntegration = z.input<typeof CreateIntegration>;
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
 
-/** OAuth config payload (spec 3); integrationId binds the authorization to one integration. */
+/** OAuth config payload; integrationId binds the authorization to one integration. */
 export const ZendeskOAuthConfig = z
   .object({
     integrationId: required('integrationId is required'),
@@ -76,7 +76,7 @@ export interface SyncResultsDto {
   ticketsDeleted: number;
 }
 
-/** GET /api/integrations/:id/sync-status (spec 3, "Sync status"). */
+/** GET /api/integrations/:id/sync-status. */
 export interface SyncStatusDto {
   integrationId: string;
   isRunning: boolean;
@@ -116,7 +116,7 @@ export interface IntegrationDto {
   updatedAt: string;
 }
 
-/** GET /api/integrations/:id/records (spec 3, "Integration records summary"). */
+/** GET /api/integrations/:id/records: what the integration has synced. */
 export interface IntegrationRecordsDto {
   totalTickets: number;
   totalUsers: number;

@@ -163,6 +163,9 @@ export const GROUP_ORDERS = ['value', 'label'] as const;
 export const GroupOrder = z.enum(GROUP_ORDERS);
 export type GroupOrder = z.infer<typeof GroupOrder>;
 
+/** A number field grouped into ranges of this width ("auto": about 20 over the values' span). */
+const bins = z.union([z.literal('auto'), z.number({ error: 'bins must be "auto" or a width above 0' }).positive('A range width must be above 0').finite()], { error: 'bins must be "auto" or a width above 0' }).optional();
+
 export const BarConfig = z.preprocess(migrateChartConfig, z
   .object({
     groupField: field('a field to group by'),
@@ -173,7 +176,7 @@ export const BarConfig = z.preprocess(migrateChartConfig, z
     horizontal: z.boolean().default(false),
     order: GroupOrder.default('value'),
     /** A number field grouped into ranges of this width ("auto": about 20 over the values' span), drawn in order with empty ranges as 0. */
-    bins: z.union([z.literal('auto'), z.number({ error: 'bins must be "auto" or a width above 0' }).positive('A range width must be above 0').finite()], { error: 'bins must be "auto" or a width above 0' }).optional(),
+    bins,
     ...splitSettings,
     /** Split bars stacked (one bar per group) or side by side. */
     stack: z.boolean().default(true),
@@ -228,7 +231,11 @@ export const LineConfig = z.preprocess(
   (raw) => migrateChartConfig(migrateLineConfig(raw)),
   z
     .object({
-      dateField: field('a date field'),
+      /** The horizontal axis over time (its buckets); or, with `xField`, only where the range is read (default: the source's time field). */
+      dateField: z.string().trim().max(200).optional(),
+      /** A number field drawn on a continuous number axis instead of time: one point per value, or per range of `bins`. */
+      xField: z.string().trim().max(200).optional(),
+      bins,
       range: TimeRange.default(ALL_TIME),
       bucket: BucketChoice.default('auto'),
       metric: ChartMetric.default('count'),
@@ -238,6 +245,9 @@ export const LineConfig = z.preprocess(
       ...splitSettings,
       /** An empty bucket: a gap in the line, or 0 (by default 0 for a count or sum, a gap for the others). */
       emptyAs: z.enum(['gap', 'zero']).optional(),
+    })
+    .superRefine((c, ctx) => {
+      if (!c.xField && !c.dateField) ctx.addIssue({ code: 'custom', path: ['dateField'], message: 'Pick a date field' });
     })
     .superRefine(needsValueField)
     .superRefine(bucketFits, BUCKET_CHECK),

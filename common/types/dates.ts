@@ -149,6 +149,33 @@ export interface DateReading {
   dateOrder?: DateOrder;
   /** The field is a date-time: numbers (and number texts) are epoch seconds or milliseconds. */
   epoch?: boolean;
+  /**
+   * Charts: a value without a zone (a date, a whole year, a time without zone) is placed at that
+   * wall-clock time on the viewer's clock, as charts bucket by the viewer's days, months and years:
+   * the year 1900 lies in the viewer's 1900 and `2024-03-01` in their 1 March, west of UTC too
+   * (read as UTC they would fall on the evening before). Zoned values stay the instant they name.
+   */
+  local?: boolean;
+}
+
+/** Per UTC hour, what to add to an unzoned time to read its wall clock locally (zones change offset on hour boundaries at most). */
+const localOffsets = new Map<number, number>();
+const HOUR_MS = 3_600_000;
+
+/** An unzoned time (its UTC clock is the wall clock written) as the local instant whose clock reads the same. */
+export function onLocalClock(t: number): number {
+  const hour = Math.floor(t / HOUR_MS);
+  let offset = localOffsets.get(hour);
+  if (offset === undefined) {
+    const utc = new Date(hour * HOUR_MS);
+    const local = new Date(0);
+    local.setFullYear(utc.getUTCFullYear(), utc.getUTCMonth(), utc.getUTCDate());
+    local.setHours(utc.getUTCHours(), 0, 0, 0);
+    offset = local.getTime() - hour * HOUR_MS;
+    if (localOffsets.size > 100_000) localOffsets.clear();
+    localOffsets.set(hour, offset);
+  }
+  return t + offset;
 }
 
 const NUMBER_TEXT = /^[+-]?\d+(?:\.\d+)?$/;
@@ -198,6 +225,12 @@ function monthStart(y: number, mo: number): number {
  * digit, several times faster than a regular expression; any other form goes to `parseDateText`.
  */
 export function parseTime(text: string, dateOrder: DateOrder = 'mdy'): number {
+  const t = zonedTime(text);
+  return Number.isNaN(t) ? (parseDateText(text, dateOrder)?.time ?? NaN) : t;
+}
+
+/** Milliseconds of the UTC ISO form ("2026-01-05T13:45:00Z", with or without milliseconds), read digit by digit; NaN for any other text. */
+function zonedTime(text: string): number {
   const n = text.length;
   if ((n === 20 || n === 24) && text.charCodeAt(n - 1) === Z && text.charCodeAt(4) === DASH && text.charCodeAt(7) === DASH && text.charCodeAt(10) === T
     && text.charCodeAt(13) === COLON && text.charCodeAt(16) === COLON && (n === 20 || text.charCodeAt(19) === DOT)) {
@@ -213,11 +246,17 @@ export function parseTime(text: string, dateOrder: DateOrder = 'mdy'): number {
       return (((monthStart(y, mo) + d - 1) * 24 + h) * 60 + mi) * 60_000 + sec * 1000 + ms;
     }
   }
-  return parseDateText(text, dateOrder)?.time ?? NaN;
+  return NaN;
 }
 
 /** Milliseconds of a value read as a date (`readDate`), NaN when it is none: the sort and chart key. */
 export function timeOf(value: unknown, reading: DateReading = {}): number {
+  if (reading.local) {
+    const read = typeof value === 'string' && !(reading.epoch && NUMBER_TEXT.test(value.trim())) ? zonedTime(value) : NaN;
+    if (!Number.isNaN(read)) return read;
+    const d = readDate(value, reading);
+    return d ? (d.zoned ? d.time : onLocalClock(d.time)) : NaN;
+  }
   if (typeof value === 'string' && !(reading.epoch && NUMBER_TEXT.test(value.trim()))) return parseTime(value, reading.dateOrder);
   return readDate(value, reading)?.time ?? NaN;
 }

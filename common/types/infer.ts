@@ -1,6 +1,6 @@
 /**
  * Type inference: what a source's fields hold, from a sample of many records (never the first one
- * alone). Pure and incremental: the server feeds it records as they arrive (services/fieldTypes),
+ * alone). Pure and incremental: the server feeds it records as they arrive (dataSources/fieldTypes.ts),
  * tests and an import screen call `inferFieldTypes` on a list.
  *
  * Paths: every leaf of a record down to `MAX_DEPTH` levels of nested objects (`issue.id`), not

@@ -1,10 +1,11 @@
 import { fieldReader } from '../cells';
 import { isYear, timeOf, type DateReading } from '../types/dates';
 import type { FieldTyping } from '../types/fieldTyping';
-import { ADDITIVE_METRICS, type BucketChoice, type ChartConfigs, type GroupOrder, type Metric, type WidgetFilter } from '../schemas/widget';
+import { type BucketChoice, type ChartConfigs, type GroupOrder, type Metric, type WidgetFilter } from '../schemas/widget';
 import { ALL_TIME, autoBucket, bucketStart, bucketsIn, isSliding, MAX_CHART_POINTS, previousWindow, rangeSpanMs, resolveRange, shiftBucket, TIME_BUCKETS, type TimeBucket, type TimeRange } from '../timeRanges';
 import { binReader } from './bins';
 import { compileFilters } from './filters';
+import { emptyValueOf, numberReader } from './numberAxis';
 import { foldValue, groupName, metricOf, newTotal, unfoldValue, type GroupTotal } from './groupTotal';
 import { OTHER_GROUP, rankGroups, SPLIT_SEPARATOR, type GroupRow, type SplitGroups } from './groups';
 
@@ -20,6 +21,8 @@ export interface AggregateSpec {
   groupField?: string;
   /** The group field read as a number, grouped into ranges this wide (the group: the range's start). */
   binWidth?: number;
+  /** The group field read as a number, one group per value (a line over a number axis). */
+  numberGroups?: boolean;
   /** Records split by this field's value too: one series per value (a split line, split bars). */
   splitField?: string;
   metric: Metric;
@@ -43,11 +46,14 @@ export interface AggregateSpec {
 }
 
 /** The time settings of a chart widget, and the date field it reads (its own, else the source's time field). */
-type TimeConfig = { dateField?: string; range?: TimeRange; bucket?: BucketChoice; compare?: boolean; sparkline?: boolean; metric: Metric };
+type TimeConfig = { dateField?: string; xField?: string; range?: TimeRange; bucket?: BucketChoice; compare?: boolean; sparkline?: boolean; metric: Metric };
 
-/** Whether a widget reads time at all: a line chart, a range, a comparison, a sparkline, the latest value or a rate. */
+/** Whether a line chart is drawn over a number field rather than over time. */
+export const overNumbers = (type: keyof ChartConfigs, c: { xField?: string }): boolean => type === 'line' && Boolean(c.xField);
+
+/** Whether a widget reads time at all: a line chart over time, a range, a comparison, a sparkline, the latest value or a rate. */
 export function readsTime(type: keyof ChartConfigs, c: TimeConfig): boolean {
-  return type === 'line' || (c.range ?? ALL_TIME).kind !== 'all' || Boolean(c.compare || c.sparkline) || ['latest', 'perMinute', 'perHour'].includes(c.metric);
+  return (type === 'line' && !overNumbers(type, c)) || (c.range ?? ALL_TIME).kind !== 'all' || Boolean(c.compare || c.sparkline) || ['latest', 'perMinute', 'perHour'].includes(c.metric);
 }
 
 /** The widget's numbers as the Aggregator computes them; `timeField` is the source's time field (the default date field). */
@@ -57,12 +63,14 @@ export function aggregateSpec<T extends Exclude<keyof ChartConfigs, 'scatter'>>(
   if ('emptyAs' in c && c.emptyAs) base.emptyAs = c.emptyAs;
   const time = c as TimeConfig;
   const dateField = time.dateField || timeField || undefined;
+  const numbers = overNumbers(type, time);
   if (readsTime(type, time) && dateField) {
     Object.assign(base, { dateField, range: time.range ?? ALL_TIME });
-    if (type === 'line' || time.sparkline) base.bucket = time.bucket ?? 'auto';
-    if (type === 'line') base.wholeBuckets = true;
+    if ((type === 'line' && !numbers) || time.sparkline) base.bucket = time.bucket ?? 'auto';
+    if (type === 'line' && !numbers) base.wholeBuckets = true;
     if (time.compare) base.compare = true;
   }
+  if (numbers) return { ...base, groupField: time.xField, numberGroups: true };
   if ('groupField' in c) return { ...base, groupField: c.groupField };
   return base;
 }
@@ -175,7 +183,7 @@ export class Aggregator {
   private readonly splitOf: ((data: Data) => unknown) | null;
   private readonly valueOf: ((data: Data) => unknown) | null;
   private readonly timeOf: ((data: Data) => unknown) | null;
-  /** A date field is read as a date-time: texts in any date form, numbers as years or epochs. */
+  /** A date field is read as a date-time: texts in any date form, numbers as years or epochs; a date without a zone on the viewer's clock. */
   private readonly reading: DateReading;
   private readonly range: TimeRange;
   /** The slot bucket, and the bucket drawn when known before counting. */
@@ -204,8 +212,8 @@ export class Aggregator {
   /** `_all` lists the current records (no longer read: every group keeps what a removal needs). */
   constructor(readonly spec: AggregateSpec, _all: () => Iterable<DataHolder> = () => [], now = Date.now()) {
     this.passes = compileFilters(spec.filters, spec.typing);
-    this.reading = { epoch: true, dateOrder: spec.typing?.dateOrder ?? 'mdy' };
-    this.groupOf = spec.groupField ? (spec.binWidth ? binReader(spec.groupField, spec.binWidth) : fieldReader(spec.groupField)) : null;
+    this.reading = { epoch: true, dateOrder: spec.typing?.dateOrder ?? 'mdy', local: true };
+    this.groupOf = spec.groupField ? (spec.binWidth ? binReader(spec.groupField, spec.binWidth) : spec.numberGroups ? numberReader(spec.groupField) : fieldReader(spec.groupField)) : null;
     this.splitOf = spec.splitField ? fieldReader(spec.splitField) : null;
     this.valueOf = spec.metric !== 'count' && spec.valueField ? fieldReader(spec.valueField) : null;
     this.timeOf = spec.dateField ? fieldReader(spec.dateField) : null;
@@ -477,8 +485,7 @@ export class Aggregator {
 
   /** What an empty bucket or cell shows: 0 for a count or sum, a gap for the others, unless the widget says. */
   private emptyValue(): number | null {
-    const asZero = this.spec.emptyAs ? this.spec.emptyAs === 'zero' : ADDITIVE_METRICS.includes(this.spec.metric);
-    return asZero ? 0 : null;
+    return emptyValueOf(this.spec.metric, this.spec.emptyAs);
   }
 
   /** The bucket drawn: the chosen one, else the automatic one for the range (all time: for the records' span). */

@@ -7,7 +7,7 @@ export { createAccountModels } from './accounts/models';
 export { failedCredentials } from './failedCredentials';
 export { askerOfRequest, bearerToken, isAdminToken, principalOf, resolvePrincipal } from './guards';
 export type { IngestState } from './guards';
-export { askerOf, checkSourceInBody, hasRole, mayFollowSource, mayUseDashboard, mayUseImportJob, mayUseSource, refuseLimited, requireDashboardUse, requireSourceUse, usableDashboards, usableSources, usableSourcesOf } from './policy';
+export { askerOf, checkSourceInBody, hasRole, mayFollowSource, mayUseDashboard, mayUseImportJob, mayUseSource, refuseLimited, signInAs, requireDashboardUse, requireSourceUse, usableDashboards, usableSources, usableSourcesOf } from './policy';
 export type { Asker } from './policy';
 export { createRateLimits, rateLimitsHandle } from './rateLimits';
 export { resourceRouter } from './resourceRouter';

@@ -37,6 +37,21 @@ export const askerOf = (p: Principal | null): Asker => (p ? { role: p.role, dash
 /** Whether the asker's role includes the one needed (admin ⊃ editor ⊃ viewer). */
 export const hasRole = (who: Asker, needed: Role): boolean => Boolean(who.role && roleIncludes(who.role, needed));
 
+/** The words of a refused role check ("Sign in as an admin"). */
+export const signInAs = (needed: Role): string => `Sign in as ${needed === 'admin' ? 'an admin' : needed === 'editor' ? 'an editor or admin' : 'a member of the team'}`;
+
+/**
+ * The team always keeps an active admin: one who can act (enabled, with a password). The last one
+ * may not be demoted, disabled or removed (the users feature asks, under its admins lock).
+ */
+export const isActiveAdmin = (u: { role: string; disabled?: boolean | null; passwordHash?: string | null }): boolean => u.role === 'admin' && !u.disabled && Boolean(u.passwordHash);
+
+/** The database filter for the people `isActiveAdmin` accepts. */
+export const ACTIVE_ADMINS = { role: 'admin', disabled: false, passwordHash: { $ne: null } } as const;
+
+/** Whether a role change takes away the admin role. */
+export const takesAdminAway = (newRole: Role | undefined): boolean => newRole !== undefined && !roleIncludes(newRole, 'admin');
+
 /** Whether the asker is limited to chosen dashboards. */
 export const isLimited = (who: Asker): boolean => who.dashboardIds !== null;
 

@@ -43,7 +43,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 describe('trust boundary: every route declares its audience', () => {
-  it('has a guard as the first middleware of every route, and the public surface is exactly the spec\'s', () => {
+  it('has a guard as the first middleware of every route, and the public surface is exactly the documented one', () => {
     expect(routes.length).toBeGreaterThan(15);
     for (const r of routes) expect(r.audience, `${r.method} ${r.path}`).toMatch(/^(public|ingest|viewer|editor|admin)$/);
     const open = routes.filter((r) => r.audience === 'public' || r.audience === 'ingest').map((r) => `${r.audience} ${r.method} ${r.path}`).sort();
@@ -69,7 +69,7 @@ describe('trust boundary: every route declares its audience', () => {
       'public POST /api/auth/login',
       'public POST /api/auth/setup',
     ]);
-    // The issue's role list, route by route (README "Roles"): admins alone manage people, integrations and data sources.
+    // The role table of access/SECURITY.md, route by route: admins alone manage people, integrations and data sources.
     const audience = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)?.audience;
     const expected: [string, string, string][] = [
       ['GET', '/api/data/sources', 'editor'], ['GET', '/api/data/raw', 'editor'],

@@ -6,30 +6,46 @@ const bool = z
 
 const positiveInt = (max: number) => z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(max, `must be at most ${max}`);
 
-const EnvSchema = z.object({
+/**
+ * Every setting, one environment variable each. The comment above a field (or its `.describe()`) is its
+ * meaning in the configuration table of server/README.md, which `npm run docs:config` regenerates.
+ */
+export const EnvSchema = z.object({
+  /** Port the one process listens on (API, Socket.IO, web app). */
   PORT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0–65535').max(65535, 'must be 0–65535').default(5000),
+  /** Address the process listens on. */
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** Use this MongoDB (replica set, Atlas…) instead of the embedded one. */
   MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  /** Proves who creates the first admin, then a bearer credential with the admin role for automation and recovery (at least 12 characters); default: random per run, printed at start. Never in the web bundle, never logged when set. */
   ADMIN_TOKEN: z.string().min(12, 'must be at least 12 characters').optional(),
   /** Keys the hashes stored outside the process (Redis rate-limit keys); default: derived from the admin token. Same on every process. */
   SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Turns the admin token off as a bearer credential (people sign in; first-admin setup is then impossible). */
   ADMIN_TOKEN_DISABLED: bool.default(false),
+  /** The address users reach: OAuth redirect, printed links, the OpenAPI document's servers (and so the console's API samples); default: http://localhost:PORT. */
   PUBLIC_URL: z.url({ error: 'must be an absolute URL such as https://dash.example.com' }).optional(),
   /** SMTP server for invitation and reset emails (smtp://user:pass@host:587, smtps://… for TLS); unset: links are shown to copy. */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   /** The From of those emails, e.g. "LiveDash <dash@example.com>" (required with SMTP_URL). */
   MAIL_FROM: z.string().min(3).optional(),
+  /** Embedded mongod keeps its data here between restarts. */
   DATA_DIR: z.string().min(1).optional(),
+  /** Seed the demo into an empty database; default: true with the embedded database, false with MONGODB_URI. */
   SEED_DEMO: bool.optional(),
+  /** Share Socket.IO rooms, view-cache events, revocations and rate limits across processes. */
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  /** Largest ingest body (413 beyond, with the limit in the message). */
   INGEST_MAX_BYTES: positiveInt(512 * 1024 * 1024).default(16 * 1024 * 1024),
+  /** Most records per ingest request (400 beyond). */
   INGEST_MAX_RECORDS: positiveInt(1_000_000).default(10_000),
   /** Longest an ingest body may take to arrive once the server starts reading it: a body still trickling in then is cut with a 408. */
   INGEST_BODY_TIMEOUT_SECONDS: positiveInt(3_600).default(30),
-  /** Import Data: the largest file uploaded, and how long an unused upload is kept. */
+  /** Import Data: the largest file uploaded (413 beyond, with the limit in the message). */
   IMPORT_MAX_BYTES: positiveInt(1024 * 1024 * 1024).default(50 * 1024 * 1024),
+  /** Import Data: an uploaded file unused this long is deleted. */
   IMPORT_IDLE_SECONDS: positiveInt(7 * 24 * 3600).default(30 * 60),
+  /** Most records one public view returns (truncated: true beyond). */
   VIEW_MAX_RECORDS: positiveInt(10_000_000).default(100_000),
   /** Largest JSON body of an admin call (dashboards, data sources, integrations). */
   ADMIN_JSON_MAX_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
@@ -39,20 +55,24 @@ const EnvSchema = z.object({
   TRUST_PROXY_HOPS: positiveInt(10).default(1),
   /** Failures of one bearer credential per client address, and wrong passwords or distinct wrong credentials per address, per window. */
   RATE_LIMIT_AUTH_FAILURES: positiveInt(1_000_000).default(20),
+  /** Window of RATE_LIMIT_AUTH_FAILURES and RATE_LIMIT_SIGN_IN_ACCOUNT. */
   RATE_LIMIT_AUTH_WINDOW_SECONDS: positiveInt(86_400).default(900),
   /** Failed sign-ins per (account, client address) per RATE_LIMIT_AUTH_WINDOW_SECONDS; per address RATE_LIMIT_AUTH_FAILURES counts them too. */
   RATE_LIMIT_SIGN_IN_ACCOUNT: positiveInt(1_000_000).default(10),
   /** Longest wait a sign-in gets while its account has failed from anywhere (never more than a minute). */
   RATE_LIMIT_SIGN_IN_SLOWDOWN_SECONDS: positiveInt(60).default(60),
   /**
-   * Ingest requests per credential, and per data source, per window: 100 a second sustained, and
+   * Ingest requests per credential per RATE_LIMIT_INGEST_WINDOW_SECONDS: 100 a second sustained, and
    * bursts of up to 1,000 (shippers that flush together, a backlog sent after an outage).
    */
   RATE_LIMIT_INGEST: positiveInt(1_000_000).default(1_000),
+  /** Ingest requests per data source per RATE_LIMIT_INGEST_WINDOW_SECONDS, any credential. */
   RATE_LIMIT_INGEST_SOURCE: positiveInt(1_000_000).default(1_000),
+  /** Window of RATE_LIMIT_INGEST and RATE_LIMIT_INGEST_SOURCE. */
   RATE_LIMIT_INGEST_WINDOW_SECONDS: positiveInt(86_400).default(10),
   /** OAuth config and callback requests per client address per window. */
   RATE_LIMIT_OAUTH: positiveInt(1_000_000).default(30),
+  /** Window of RATE_LIMIT_OAUTH. */
   RATE_LIMIT_OAUTH_WINDOW_SECONDS: positiveInt(86_400).default(600),
   /** Memory the public view cache may hold (records, bodies, compressed forms); least recently viewed go first. */
   VIEW_CACHE_MAX_BYTES: positiveInt(64 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
@@ -60,8 +80,9 @@ const EnvSchema = z.object({
   ACTIVITY_RETENTION_DAYS: positiveInt(3650).default(90),
   /** Activity entries (and open ingest summaries) held in memory before being written; past it they are dropped, counted and logged. */
   ACTIVITY_MAX_QUEUED: positiveInt(10_000_000).default(10_000),
-  /** Retention: how often records past a source's maxAgeSeconds are swept, and the most removed per sweep. */
+  /** Retention: how often records past a source's maxAgeSeconds are swept. */
   RETENTION_SWEEP_MS: positiveInt(3_600_000).default(30_000),
+  /** Retention: the most records one sweep removes (the rest go on the next one). */
   RETENTION_SWEEP_MAX_RECORDS: positiveInt(10_000_000).default(10_000),
   /**
    * How often each process checks its signed-in sockets against the database again (ended sessions,
@@ -72,12 +93,15 @@ const EnvSchema = z.object({
   APPEND_ONLY_MAX_RECORDS: positiveInt(100_000_000).optional(),
   /** Offline engine: the records collection's size past which the console warns that a write nears a second. */
   OFFLINE_ENGINE_WARN_RECORDS: positiveInt(100_000_000).default(2_500),
+  /** Force an embedded engine (mongod or jongodb); auto tries mongod, then the offline engine. */
   DB_ENGINE: z.enum(['auto', 'mongod', 'jongodb'], { error: 'must be auto, mongod or jongodb' }).default('auto'),
   /** Folder of the built web app (tests may build into their own). */
   WEB_DIST: z.string().min(1).default('dist/web'),
-  /** Zendesk integration: auto-sync scheduler tick (0 = off), sync lease length, longest Retry-After honoured. */
+  /** Zendesk integration: how often the auto-sync scheduler looks for due syncs (0 = off). */
   ZENDESK_SCHEDULER_TICK_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(3_600_000).default(5_000),
+  /** Zendesk integration: how long one process holds an integration's sync lease. */
   ZENDESK_LEASE_MS: z.coerce.number({ error: 'must be a number' }).int().min(1_000).max(3_600_000).default(60_000),
+  /** Zendesk integration: the longest Retry-After a sync waits for. */
   ZENDESK_MAX_RETRY_AFTER_SECONDS: positiveInt(3_600).default(120),
   /**
    * Zendesk hosts (host:port, comma-separated) that may be reached over plain http — the local
@@ -100,6 +124,7 @@ const EnvSchema = z.object({
     .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/, 'must be a comma-separated list of host:port, e.g. 127.0.0.1:4010'))),
   /** Alerts: how long a process holds the rules it evaluates before another may take them over (it renews them a third of the way). */
   ALERT_LEASE_MS: z.coerce.number({ error: 'must be a number' }).int().min(500).max(3_600_000).default(15_000),
+  /** Lowest level logged. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
 }).refine((c) => !c.SMTP_URL || c.MAIL_FROM, { path: ['MAIL_FROM'], message: 'is required with SMTP_URL, e.g. "LiveDash <dash@example.com>"' });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildDashboard, buildSource } from '../test/factories';
 import { startTestServer, type TestServer } from '../test/harness';
 
-/** The dashboard's filter bar (issue 20): stored on the dashboard, validated, shown to viewers. */
+/** The dashboard's filter bar: stored on the dashboard, validated, shown to viewers. */
 let s: TestServer;
 let ds: { id: string; sourceId: string };
 let dashboard: { id: string };

@@ -13,7 +13,7 @@ beforeEach(async () => {
 });
 
 describe('admin dashboards', () => {
-  it('creates a draft with one tab "Tab 1" and the spec refresh interval', async () => {
+  it('creates a draft with one tab "Tab 1" and the default refresh interval', async () => {
     const res = await s.http('POST', '/api/admin/dashboards', {
       body: { name: 'Ops', description: 'Ops view', dataSourceId: source.id, configuration: { keyMappings: {}, refreshInterval: 30000 } },
     });

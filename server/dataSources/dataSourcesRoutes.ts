@@ -48,7 +48,7 @@ export function dataSourcesRouter(app: AppContext): Router {
     ctx.body = { success: true };
   });
 
-  // Editors read data sources and their raw records, so they may export them (issue 21's roles).
+  // Editors read data sources and their raw records, so they may export them.
   router.get('/admin/data-sources/:id/export', auth.editor(), dataSourceId, validate({ query: ExportQuery }, async (ctx, { query }) => {
     const source = await requireSourceUse(app, askerOfRequest(ctx), ctx.params.id);
     const { fileName, contentType, stream } = exportRecords(app, source, query);

@@ -4,3 +4,4 @@ export { embeddingRouter } from './embeddingRoutes';
 export { shareLinkStatus } from './presentShareLink';
 export { shareLinksRouter } from './shareLinksRoutes';
 export { attachShareRooms } from './shareRooms';
+export { startSharingCascades } from './cascades';

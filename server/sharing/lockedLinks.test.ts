@@ -7,7 +7,7 @@ import { caughtUp, collect, join, nextWhere, openSocket, type TestSocket } from 
 import { viewCacheOf } from '../publicView/viewCache';
 
 /**
- * A share link with locked filters (issue 20): its view, CSV export and live pushes hold only the
+ * A share link with locked filters: its view, CSV export and live pushes hold only the
  * records matching every locked filter, enforced on the server; crafted requests cannot widen it.
  */
 let s: TestServer;

@@ -2,7 +2,7 @@ import { rooms } from '@common/realtime';
 import type { AppContext, DashboardDoc } from '../core';
 import { publicDashboardHead } from '../dashboards';
 import { findDataSource, lockedFiltersOf } from '../core';
-import { loadDashboardForShare, removeDashboardLinks } from './shareLinks';
+import { loadDashboardForShare } from './shareLinks';
 import { canonicalShareToken } from '@common/ids';
 import { viewerCounter, viewCacheOf, moveRoom, releaseRooms, type RoomMember } from '../publicView';
 import type { RealtimeServer } from '../realtime';
@@ -111,8 +111,8 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
       for (const d of docs) await emitHead(d, false);
     })),
     events.on('dashboard.removed', serial(async ({ dashboardId }) => {
+      // The links themselves are deleted by the sharing feature (cascades.ts); here their viewers are told.
       await empty(rooms.share(dashboardId), dashboardId);
-      await removeDashboardLinks(ctx, dashboardId);
     })),
     events.on('shareLink.revoked', serial(({ link }) => empty(rooms.shareLink(link.id), link.dashboardId))),
   ];

@@ -14,7 +14,7 @@ import { attachActivityFeed } from '../activity';
 import { recheckRecoveredSessions } from './recoveryCheck';
 import { presentPublicSummary, findDataSource } from '../core';
 import { canonicalObjectId } from '@common/ids';
-import { TEAM, mayHold, teamOf, mayFollowSource } from '../access';
+import { TEAM, mayHold, teamOf, mayFollowSource, signInAs } from '../access';
 
 const chunk = <T>(list: T[], size: number, maxBytes = Infinity): T[][] => {
   const out: T[][] = [];
@@ -53,7 +53,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   io.on('connection', (socket) => {
     const allowed = (ack: unknown, role: Role, join: () => void) => {
       if (typeof ack !== 'function') return;
-      if (!socketHasRole(socket, role)) return ack({ ok: false, reason: `Sign in as ${role === 'admin' ? 'an admin' : 'an editor or admin'}` });
+      if (!socketHasRole(socket, role)) return ack({ ok: false, reason: signInAs(role) });
       join();
       ack({ ok: true });
     };
@@ -211,10 +211,10 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     }
   }
 
-  const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers (issue 13)
-  const closeActivityFeed = attachActivityFeed(io, ctx); // activity log pushes (issue 13)
-  const closeImportRooms = attachImportRooms(io, ctx); // Import Data progress (issue 19)
-  const closeViewerCounts = await attachViewerCounts(io, ctx); // live viewer counts (issue 13)
+  const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers
+  const closeActivityFeed = attachActivityFeed(io, ctx); // activity log pushes
+  const closeImportRooms = attachImportRooms(io, ctx); // Import Data progress
+  const closeViewerCounts = await attachViewerCounts(io, ctx); // live viewer counts
 
   return {
     io,

@@ -69,6 +69,13 @@ describe('admin console: dashboards, configure editor and published list', () =>
     await toast(page, 'Dashboard Updated');
     await item.getByText('Live').waitFor();
     await h.shot('admin-dashboards');
+    // The next step is one click: "Add widgets" opens the Widgets screen on the new dashboard, a tab ready to build.
+    await page.getByTestId('dashboard-next-step').getByRole('button', { name: 'Add widgets' }).click();
+    await page.getByTestId('widgets-screen').waitFor();
+    expect(new URL(page.url()).searchParams.get('sub')).toBe('widgets');
+    expect(page.url()).toContain(dashboardId);
+    expect((await tabs()).map((t: { name: string }) => t.name)).toEqual(['Tab 1']);
+    await page.getByRole('button', { name: 'Add widget' }).waitFor();
   });
 
   it('configures a table tab: reorder, resize, hide, sortable, save', async () => {

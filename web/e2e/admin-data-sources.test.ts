@@ -24,7 +24,7 @@ describe('admin console: data sources', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Create Data Source' }).click();
-    // Validation runs on submit first (spec 9): typing and clearing the name shows nothing yet.
+    // Validation runs on submit first, so nobody is told off while still typing: typing and clearing the name shows nothing yet.
     await page.getByRole('dialog').getByLabel('Name').fill('x');
     await page.getByRole('dialog').getByLabel('Name').fill('');
     await page.waitForTimeout(300);
@@ -57,7 +57,7 @@ describe('admin console: data sources', () => {
     expect(await card.innerText()).toContain('Active');
     expect(await card.innerText()).toContain('Custom');
     await card.getByTestId('ingest-key-full').waitFor();
-    // Tooltips open after 700 ms (spec 9), not at once.
+    // Tooltips open after 700 ms, not at once (a pointer passing by shows none).
     await card.getByRole('button', { name: 'Copy Source ID' }).hover();
     const tip = page.locator('.ant-tooltip:not(.ant-tooltip-hidden)').filter({ hasText: 'Copy Source ID' });
     await page.waitForTimeout(400);

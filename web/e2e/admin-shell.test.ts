@@ -60,7 +60,7 @@ describe('admin console: sign-in and shell', () => {
     await docs.getByRole('combobox', { name: 'Data source' }).waitFor();
     await docs.getByRole('tab', { name: 'Direct Array' }).click();
     const curl = await docs.getByRole('tabpanel').getByTestId('code-block').nth(1).innerText();
-    // Without PUBLIC_URL the samples use the spec's local port 5000 (apiDocs.test.ts covers PUBLIC_URL).
+    // Without PUBLIC_URL the samples use the default local port 5000 (apiDocs.test.ts covers PUBLIC_URL).
     expect(curl).toContain(`curl -X POST 'http://localhost:5000/api/data/ingest'`);
     expect(curl).toContain("'Authorization: Bearer <token>'");
     await docs.getByRole('tabpanel').getByRole('button', { name: 'Copy Direct Array cURL' }).click();
@@ -75,11 +75,11 @@ describe('admin console: sign-in and shell', () => {
     const { stdout } = await promisify(execFile)('bash', ['-c', `${standard.replace('http://localhost:5000', h.server.url)} --silent`]);
     const answer = JSON.parse(stdout);
     expect(answer).toMatchObject({ success: true, inserted: 1 });
-    // Import Data has its screen (issue 19); Templates and Widgets too (issue 12).
+    // Import Data has its screen; Templates and Widgets too.
     await sidebar(page, 'data-sources', 'import');
     await page.getByTestId('import-screen').waitFor();
     expect(await page.getByTestId('not-available').count()).toBe(0);
-    // Permissions (share links per dashboard) and Activity Log have their own screens (issue 13).
+    // Permissions (share links per dashboard) and Activity Log have their own screens.
     for (const [item, marker] of [['permissions', 'permissions-empty'], ['activity', 'activity-screen']]) {
       await sidebar(page, 'published-dashboards', item);
       await page.waitForURL(new RegExp(`sub=${item}`));
@@ -112,7 +112,7 @@ describe('admin console: sign-in and shell', () => {
             return out;
           }));
         expect(problems, `${mainTab}/${subTab}`).toEqual([]);
-        // Still the spec's layout: two columns of sources (2.5), the dashboards list left of the form (2.9).
+        // The layout: two columns of sources, the dashboards list left of the form.
         const [left, right] = mainTab === 'data-sources' && subTab === 'overview'
           ? [page.getByTestId('custom-sources'), page.getByTestId('integration-sources')]
           : mainTab === 'dashboard-builder' ? [page.getByTestId('dashboards-card'), page.getByTestId('dashboard-form')] : [];

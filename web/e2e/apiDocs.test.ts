@@ -138,7 +138,7 @@ describe('API docs that follow the source you came from', () => {
     for (const text of ['Personal API token', 'Admin token', 'in a header', 'in the URL', 'Share link', 'Rate limits', '429']) expect(auth).toContain(text);
     await h.shot('api-docs-authentication');
 
-    // The spec's two sub-tabs stay: Documentation and Examples.
+    // The two sub-tabs stay: Documentation and Examples.
     expect(await page.getByRole('tab', { name: 'Documentation' }).count()).toBe(1);
     expect(await page.getByRole('tab', { name: 'Examples' }).count()).toBe(1);
   });

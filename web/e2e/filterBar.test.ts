@@ -5,7 +5,7 @@ import { sidebar, signIn } from './adminHelpers';
 import { DESKTOP, usePublicBrowser } from './publicFixtures';
 
 /**
- * The dashboard's filter bar (issue 20): an anonymous viewer narrows every widget with a category
+ * The dashboard's filter bar: an anonymous viewer narrows every widget with a category
  * multi-select (values with counts), a date range and a number range; the filtered view is a link
  * (reopened in a new browser context: the same filters, the same totals). A share link with a locked
  * filter shows it as a fixed chip and only the matching records, live. The builder's preview counts

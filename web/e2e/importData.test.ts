@@ -68,6 +68,13 @@ describe('Import Data', () => {
     expect(await screen.getByTestId('import-result').innerText()).toContain('Imported 1,461 rows into the data source "Seattle weather"');
     const states = await page.evaluate(() => (window as unknown as { importStates: string[] }).importStates);
     expect(states.some((s) => s.startsWith('running:'))).toBe(true);
+    // The new source's ingest key in full, once, with a copy button: the one the source now answers to.
+    const next = screen.getByTestId('import-next-step');
+    const key = await next.getByTestId('ingest-key-full').innerText();
+    await next.getByRole('button', { name: 'Copy ingest key' }).waitFor();
+    await next.getByTestId('ingest-key-once').waitFor();
+    const created = ((await h.server.http('GET', '/api/data/sources')).body as { name: string; ingestKeyHint: string }[]).find((d) => d.name === 'Seattle weather')!;
+    expect(created.ingestKeyHint).toBe(`${key.slice(0, 7)}…${key.slice(-4)}`);
     await h.shot('import-5-done');
 
     // A dashboard on it, published, opened: its rows are there.

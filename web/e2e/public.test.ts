@@ -5,7 +5,7 @@ const h = usePublicBrowser();
 const dashboard = (name: string, isPublished: boolean) => listedDashboard(h, name, isPublished);
 const newTabPath = (click: () => Promise<void>) => openedPath(h, click);
 
-/** Every sub-page of the user-dashboard shell (spec 2.1) and the title it must carry. */
+/** Every sub-page of the user-dashboard shell and the title it must carry. */
 const SHELL_PAGES: [string, string][] = [
   ['/dashboards/analytics', 'Analytics'],
   ...['overview', 'reports', 'trends', 'charts'].map((p): [string, string] => [`/dashboards/analytics/${p}`, 'Analytics']),
@@ -16,7 +16,7 @@ const SHELL_PAGES: [string, string][] = [
 ];
 
 describe('landing page', () => {
-  it('shows every section and every button opens what the spec says', async () => {
+  it('shows every section and every button opens what it names', async () => {
     const { page } = h;
     await page.goto('/');
     // Landmarks and one h1 for screen readers.
@@ -122,7 +122,7 @@ describe('public dashboards list', () => {
 });
 
 describe('user dashboard shell', () => {
-  it('shows the Coming Soon card with its three teasers and the section title on every sub-page of spec 2.1', async () => {
+  it('shows the Coming Soon card with its three teasers and the section title on every sub-page of the shell', async () => {
     const { page } = h;
     for (const [path, title] of SHELL_PAGES) {
       await page.goto(path);

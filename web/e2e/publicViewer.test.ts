@@ -177,7 +177,7 @@ describe('table view', () => {
     const { id } = await seed([{ id: 't', name: 'Raw', style: 'table', configuration: {}, widgets: [] }], { records: [{ k: 'a', v: 1, custom_fields: [{ id: 9, value: 'z' }] }] });
     await h.page.goto(`/dashboards/${id}`);
     await h.page.getByTestId('table-row').first().waitFor();
-    // One name per field (issue 11): a custom field reads "Custom Field <id>" here as in the editor and the CSV.
+    // One name per field: a custom field reads "Custom Field <id>" here as in the editor and the CSV.
     expect((await h.page.getByRole('columnheader').allInnerTexts()).map((t) => t.trim())).toEqual(['k', 'v', 'Custom Field 9', 'Last Updated']);
     const empty = await seed([{ id: 't', name: 'Empty', style: 'table', configuration: { columns: [col('k', 0)] }, widgets: [] }], { records: [] });
     await h.page.goto(`/dashboards/${empty.id}`);

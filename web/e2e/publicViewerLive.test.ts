@@ -69,7 +69,7 @@ describe('export and live updates', () => {
     const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/export')), page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(new URL(request.url()).searchParams.get('tab')).toBe('tab2');
 
-    // A name with nothing usable for a file name falls back to "dashboard" (spec 7).
+    // A name with nothing usable for a file name falls back to "dashboard".
     const odd = await seed([{ ...TABLE_TAB, name: '???' }], '???');
     await page.goto(`/dashboards/${odd.id}`);
     await page.getByTestId('table-row').first().waitFor();

@@ -83,7 +83,7 @@ describe('README: from my JSON or CSV to a live dashboard', () => {
       body: { sourceId: ds.sourceId, records: [{ ticket_id: 1, subject: 'Printer fixed', status: 'closed' }, { ticket_id: 2, subject: 'New ticket', status: 'open' }] },
     });
     expect(res.status).toBe(200);
-    // The bar: the pushed change is on screen within a second of the ingest's answer.
+    // The goal: the pushed change is on screen within a second of the ingest's answer.
     await Promise.all([
       viewer.getByText('Printer fixed').waitFor({ timeout: 1000 }),
       viewer.getByText('New ticket').waitFor({ timeout: 1000 }),

@@ -113,7 +113,7 @@ describe('widgets in the public viewer', () => {
     const data = (name: string) => fs.readFileSync(new URL(`../../node_modules/vega-datasets/data/${name}`, import.meta.url), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
     // Three symbols' prices, January to June 2000; the first six years of deaths (Year a JSON number).
     const stocks = data('stocks.csv').filter(([sym, date]) => ['MSFT', 'AAPL', 'IBM'].includes(sym) && /^(Jan|Feb|Mar|Apr|May|Jun) 1 2000$/.test(date));
-    const deaths = data('disasters.csv').filter(([e, y]) => e === 'All natural disasters' && Number(y) <= 1905);
+    const deaths = data('disasters.csv').filter(([e]) => e === 'All natural disasters');
     const records = [
       ...stocks.map(([symbol, date, price], i) => ({ ticket_id: 100 + i, symbol, date, price: Number(price) })),
       ...deaths.map(([, year, n], i) => ({ ticket_id: 200 + i, Year: Number(year), Deaths: Number(n) })),
@@ -137,9 +137,15 @@ describe('widgets in the public viewer', () => {
     const table = h.page.locator('[data-testid=widget]', { hasText: 'Price by symbol' }).getByTestId('widget-table');
     expect(await table.locator('caption').innerText()).toBe('Price by symbol');
     expect(await table.locator('thead th').allInnerTexts()).toEqual(['date', 'AAPL', 'IBM', 'MSFT']);
-    // Drawn by year (never months, never 1970); 1904 has no record: 0 for a sum.
-    await poll(() => chartRows('Deaths per year')).toEqual(['1900', '1901', '1902', '1903', '1904', '1905'].map((y) => [y, deaths.find((d) => d[1] === y)?.[2] ?? '0']));
-    await h.page.locator('[data-testid=widget]', { hasText: 'Deaths per year' }).locator('svg').first().waitFor();
+    // Drawn by year (never months, never 1970), every year from the first to the last; 1904 has no record: 0 for a sum.
+    const years = Array.from({ length: 2017 - 1900 + 1 }, (_, i) => String(1900 + i));
+    await poll(() => chartRows('Deaths per year')).toEqual(years.map((y) => [y, deaths.find((d) => d[1] === y)?.[2] ?? '0']));
+    expect((await chartRows('Deaths per year'))[4]).toEqual(['1904', '0']);
+    // 118 years are more than a chart shows at once: it zooms and scrolls along its axis (a slider under it).
+    const deathsChart = h.page.locator('[data-testid=widget]', { hasText: 'Deaths per year' });
+    await deathsChart.locator('[data-zoomable] svg').first().waitFor();
+    // A chart with few points has no zoom.
+    expect(await h.page.locator('[data-testid=widget]', { hasText: 'Price by symbol' }).locator('[data-zoomable]').count()).toBe(0);
     await h.shot('widgets-split-line-and-years');
   });
 
@@ -155,6 +161,7 @@ describe('widgets in the public viewer', () => {
         { id: 'sc', name: 'Power vs economy', type: 'scatter', configuration: { xField: 'Horsepower', yField: 'Miles_per_Gallon', splitField: 'Origin' }, layout: { x: 0, y: 0, w: 8, h: 5 } },
         { id: 'g', name: 'Power goal', type: 'gauge', configuration: { metric: 'avg', valueField: 'Horsepower', goal: 200, decimals: 1 }, layout: { x: 8, y: 0, w: 4, h: 4 } },
         { id: 'hp', name: 'Cars per 50 hp', type: 'bar', configuration: { groupField: 'Horsepower', bins: 50 }, layout: { x: 0, y: 5, w: 8, h: 4 } },
+        { id: 'mpg', name: 'Mileage by horsepower', type: 'line', configuration: { xField: 'Horsepower', metric: 'avg', valueField: 'Miles_per_Gallon' }, layout: { x: 0, y: 9, w: 8, h: 4 } },
       ],
     };
     const { id, ds } = await seedFor(h, [tab], { name: 'Cars', records });
@@ -174,6 +181,16 @@ describe('widgets in the public viewer', () => {
     expect(await table.locator('thead th').allInnerTexts()).toEqual(['Horsepower', 'Miles_per_Gallon', 'Origin']);
     const hp = cars.map((c) => c.Horsepower!);
     await poll(() => chartRows('Cars per 50 hp')).toEqual(ranges(hp));
+    // A line over a number field: a point per horsepower value, in ascending order, its average mileage.
+    const byHp = [...new Set(hp)].sort((a, b) => a - b).map((v) => {
+      const mpg = cars.filter((c) => c.Horsepower === v).map((c) => c.Miles_per_Gallon!);
+      return [String(v), rounded(mpg.reduce((a, b) => a + b, 0) / mpg.length)];
+    });
+    await poll(() => chartRows('Mileage by horsepower')).toEqual(byHp);
+    const mpgChart = h.page.locator('[data-testid=widget]', { hasText: 'Mileage by horsepower' });
+    expect(await mpgChart.getByTestId('widget-table').locator('thead th').allInnerTexts()).toEqual(['Horsepower', 'Average of Miles_per_Gallon']);
+    // Its axis is numbers, spaced by value: the horsepower field names it under its labels.
+    await poll(() => mpgChart.locator('svg text', { hasText: /^Horsepower$/ }).count()).toBe(1);
     const mean = hp.reduce((a, b) => a + b, 0) / hp.length;
     await poll(() => chartRows('Power goal')).toEqual([[rounded(mean), '200', `${Math.round((mean / 200) * 100)}%`]]);
     await poll(() => scatterMarks()).toBeGreaterThanOrEqual(cars.length);
@@ -229,10 +246,16 @@ describe('TV mode', () => {
     const fit = await kpi('Open tickets').evaluate((el) => {
       const tile = el.closest('[data-testid=widget]')!.getBoundingClientRect();
       const box = el.getBoundingClientRect();
-      return { size: parseFloat(getComputedStyle(el).fontSize), inside: box.left >= tile.left && box.right <= tile.right && box.top >= tile.top && box.bottom <= tile.bottom };
+      return { size: parseFloat(getComputedStyle(el).fontSize), share: box.height / tile.height, inside: box.left >= tile.left && box.right <= tile.right && box.top >= tile.top && box.bottom <= tile.bottom };
     });
     expect(fit.size).toBeGreaterThanOrEqual(24);
     expect(fit.inside).toBe(true);
+    // Read from across the room: the number takes a good share of its tile's height.
+    expect(fit.share).toBeGreaterThan(0.26);
+    // Rows stretch to the screen's height: the grid ends at the bottom's padding, and nothing scrolls.
+    const grid = await page.getByTestId('widget-grid').evaluate((el) => ({ bottom: el.getBoundingClientRect().bottom, scrolls: document.documentElement.scrollHeight > window.innerHeight }));
+    expect(grid.bottom).toBeGreaterThan(1080 - 32 - 16);
+    expect(grid.scrolls).toBe(false);
     await page.locator('[data-testid=widget]', { hasText: 'Tickets by priority' }).locator('svg').first().waitFor();
     await h.shot('widgets-tv-mode');
 

@@ -24,7 +24,7 @@ const fallback = (
 
 /**
  * Every route is its own lazily loaded chunk. The named shell sections (analytics, reports,
- * settings) rank above `/dashboards/:id`, so they win over a dashboard id (DECISIONS.md); their
+ * settings) rank above `/dashboards/:id`, so they win over a dashboard id (an id is never such a word); their
  * unknown sub-pages fall through to the 404 page.
  */
 export function AppRoutes() {

@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { ACTIVE_ADMINS, isActiveAdmin, takesAdminAway } from '../policy';
 import type { Context } from 'koa';
 import type { InviteLinkDto, InviteUser, UpdateUser, UserDto } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
@@ -26,10 +27,8 @@ async function requireUser(app: AppContext, id: string): Promise<UserDoc> {
   return user;
 }
 
-const isActiveAdmin = (u: UserDoc) => u.role === 'admin' && !u.disabled && Boolean(u.passwordHash);
-
 async function otherActiveAdmins(app: AppContext, userId: mongoose.Types.ObjectId): Promise<number> {
-  return accountsHandle.of(app).models.User.countDocuments({ _id: { $ne: userId }, role: 'admin', disabled: false, passwordHash: { $ne: null } });
+  return accountsHandle.of(app).models.User.countDocuments({ _id: { $ne: userId }, ...ACTIVE_ADMINS });
 }
 
 /** The public link of an invitation or reset token (PUBLIC_URL, else the address the admin used). */
@@ -77,7 +76,7 @@ export async function resetLink(app: AppContext, ctx: Context, id: string): Prom
 
 /** Changes a person's role, dashboard limits, name or disabled flag; never leaves the team without an active admin. */
 export async function updateUser(app: AppContext, id: string, patch: UpdateUser): Promise<UserDto> {
-  const demoted = patch.role !== undefined && patch.role !== 'admin';
+  const demoted = takesAdminAway(patch.role);
   const write = async () => {
     const user = await requireUser(app, id);
     if (isActiveAdmin(user) && (demoted || patch.disabled === true) && (await otherActiveAdmins(app, user._id)) === 0) {

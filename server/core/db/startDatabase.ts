@@ -18,7 +18,7 @@ export interface DatabaseHandle {
 
 const DB_NAME = 'livedash';
 
-/** Picks the database per DECISIONS.md: MONGODB_URI, else embedded mongod, else the offline engine. */
+/** Picks the database: MONGODB_URI (production), else an embedded mongod, else the offline engine where no mongod can be had, so `npm start` works offline. */
 export async function startDatabase(config: Config, log: Logger): Promise<DatabaseHandle> {
   if (config.MONGODB_URI) {
     return { uri: config.MONGODB_URI, mode: 'external', persistent: true, reason: 'MONGODB_URI is set', stop: async () => {} };

@@ -39,7 +39,7 @@ describe('GET /api/openapi.json: the endpoint list, generated from the routes', 
     }
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
     expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${toOpenApi(r.path)}`).sort());
-    // The two console reads that once were listed as Public need a signed-in editor (issue 21's roles).
+    // The two console reads that once were listed as Public need a signed-in editor: editors read data sources to build dashboards.
     expect(doc.paths['/api/data/sources'].get['x-audience']).toBe('editor');
     expect(doc.paths['/api/data/raw'].get['x-audience']).toBe('editor');
     expect(doc.paths['/api/admin/dashboards'].get['x-audience']).toBe('viewer');

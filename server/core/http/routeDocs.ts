@@ -1,7 +1,7 @@
 /**
  * What each route does and answers, in a few words, by `METHOD /api/path` (the matched route, as
- * services/activityRoutes.ts keys them). Audience, path, parameters and body schema come from the
- * routes themselves (guard and validate middleware, see routes/openapi.ts); only the words live here.
+ * activity/activityMeanings.ts keys them). Audience, path, parameters and body schema come from the
+ * routes themselves (guard and validate middleware, see core/http/openapi.ts); only the words live here.
  * A route missing from this table still appears in the OpenAPI document, without a summary.
  */
 export interface RouteDoc {

@@ -69,7 +69,7 @@ export async function requestToken(
 
 /**
  * The page the popup lands on: it tells the opener (only on our own origin) and then, after
- * 1.5 s, goes to the console with the result in the query (spec 2.4 and 4). Its one inline script
+ * 1.5 s, goes to the console with the result in the query (the console opens Integrations with it). Its one inline script
  * carries the response's CSP nonce.
  */
 export function callbackPage(origin: string, result: { success: boolean; error: string | null; integrationId: string | null }, cspNonce: string): string {

@@ -20,7 +20,7 @@ const CallbackQuery = z.object({
   error_description: z.string().max(2000).optional(),
 });
 
-/** /api/integrations (spec 7): admin-only, except the OAuth callback Zendesk redirects the popup to. */
+/** /api/integrations: admin-only, except the OAuth callback Zendesk redirects the popup to. */
 export function integrationsRouter(rt: ZendeskRuntime): Router {
   const { router, auth, adminJson } = resourceRouter(rt.app);
   const integrationId = canonicalParams({ id: ObjectIdParam }, 'Integration');

@@ -26,7 +26,7 @@ describe('the public view hot path', () => {
   it('answers a cached view with the same status, headers and bytes as the Koa route, and steps aside otherwise', async () => {
     const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
     await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: Array.from({ length: 30 }, (_, i) => ({ id: i, subject: 'Printer jammed on floor 2' })) } });
-    // The source's field types follow the ingest a moment later (services/fieldTypes): compare answers at rest.
+    // The source's field types follow the ingest a moment later (dataSources/fieldTypes.ts): compare answers at rest.
     await s.app.fieldTypes.settle();
     const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Tickets', dataSourceId: ds.id, isPublished: true } })).body;
     const path = `/api/dashboards/${d.id}`;

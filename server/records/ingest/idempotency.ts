@@ -12,7 +12,7 @@ export const IDEMPOTENCY_KEY_MAX = 255;
 /**
  * How long a first request counts as in flight: a duplicate meanwhile answers 409. Past it the
  * first one is taken for dead (its process was killed) and a retry runs again — safe, since the
- * retry writes the very same records (services/sourceWriter stableRecordId), never a second copy.
+ * retry writes the very same records (records/writer/sourceWriter.ts, stableRecordId), never a second copy.
  */
 const IN_FLIGHT_MS = 60_000;
 

@@ -247,7 +247,7 @@ describe('keys without loss', () => {
     expect((await postJson('/api/data/ingest', { sourceId: third.sourceId, records: [{ k: 1 }, { k: 2 }] })).body.sources[0].primaryKey).toBe('k');
   });
 
-  it('refuses an ingest naming another key than the source\'s, on both routes (issue 17: one primary key per source)', async () => {
+  it('refuses an ingest naming another key than the source\'s, on both routes (one primary key per source)', async () => {
     const ds = await newSource();
     await postJson('/api/data/ingest', { sourceId: ds.sourceId, records: [{ ticket_id: 1, subject: 'a' }] });
     for (const res of [

@@ -282,7 +282,7 @@ async function planKeying(ctx: AppContext, ds: DataSourceDoc, job: WriteJob): Pr
 }
 
 /**
- * The spec's first-field rule of /api/data/ingest, kept only where it loses nothing: the first
+ * The first-field rule of /api/data/ingest (senders rely on it to key a source without naming the key), kept only where it loses nothing: the first
  * field of the first record, present in every record of the batch with a value no other record has.
  */
 function firstFieldKey(ds: DataSourceDoc, items: Item[]): string {

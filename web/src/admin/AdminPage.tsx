@@ -6,7 +6,7 @@ import { SignIn } from './SignIn';
 import { ViewerHome } from './account/ViewerHome';
 import { READABLE_THEME } from './ui/readableTheme';
 
-/** Tooltips open after 700 ms (spec 9). */
+/** Tooltips open after 700 ms, so a pointer passing by shows none. */
 const TOOLTIP_OPEN_DELAY_S = 0.7;
 
 /**

@@ -27,7 +27,7 @@ export function Gate({ title, intro, children }: { title: string; intro: React.R
 
 /**
  * The way into the console: with no account yet, the first admin is created by proving the admin
- * token (DECISIONS.md, Admin access); afterwards people sign in with email and password. The
+ * token (only whoever started the server has it); afterwards people sign in with email and password. The
  * session lives in an HttpOnly cookie: the page never holds a token.
  */
 export function SignIn() {

@@ -1,7 +1,7 @@
 import { SIGN_IN_AGAIN_CODES } from '@common/schemas/errors';
 import { useSession } from './session';
 
-/** A failed call: its message is "<status>: <response text>" (spec section 7). */
+/** A failed call: its message is "<status>: <response text>", which callers show as it is. */
 export class ApiCallError extends Error {
   constructor(
     readonly status: number,

@@ -16,7 +16,7 @@ function Logo() {
   );
 }
 
-/** The marketing landing page at / (spec 1 and 2.2). */
+/** The marketing landing page at /. */
 export default function LandingPage() {
   const { token } = theme.useToken();
   useEffect(() => {

@@ -28,7 +28,7 @@ const PRIORITY_COLORS: Record<string, string> = { high: 'red', medium: 'yellow',
 // antd's "yellow" tag is hard to read on white; its "gold" is the readable yellow.
 const TAG_PRESET: Record<string, string> = { yellow: 'gold', gray: 'default' };
 
-/** The badge colour name (spec 2.13) of a status or priority field, or null for other fields. */
+/** The badge colour name of a status or priority field, or null for other fields. */
 export function badgeColor(field: string, value: unknown): string | null {
   const f = field.toLowerCase();
   if (f !== 'status' && f !== 'priority') return null;

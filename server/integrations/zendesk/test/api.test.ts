@@ -35,7 +35,7 @@ describe('Integrations API', () => {
     expect((await kit.s.http('GET', '/api/integrations')).body).toHaveLength(1);
   });
 
-  it('validates create with the spec messages; only zendesk can be connected', async () => {
+  it('validates create with its documented messages; only zendesk can be connected', async () => {
     const res = await kit.s.http('POST', '/api/integrations', { body: { name: ' ' } });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain('Name is required');

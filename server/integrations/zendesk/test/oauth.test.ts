@@ -99,7 +99,7 @@ describe('Zendesk OAuth against the simulator', () => {
     expect(message.error).toBe('Invalid or expired OAuth state');
   });
 
-  it('validates the config payload with the spec messages and never echoes the secret', async () => {
+  it('validates the config payload with its documented messages and never echoes the secret', async () => {
     const created = await createIntegration(kit.s);
     const res = await kit.s.http('POST', '/api/integrations/zendesk/config', { body: { integrationId: created.id, clientId: '', clientSecret: '', hostUrl: '' } });
     expect(res.status).toBe(400);

@@ -23,7 +23,7 @@ function LabelledSwitch({ id, checked, onChange, children }: { id: string; check
 }
 
 /**
- * API Documentation (spec 2.12) with the sidebar's four sections: Documentation (the guide),
+ * API Documentation with the sidebar's four sections: Documentation (the guide),
  * Examples (by task), Endpoints (generated from the server's OpenAPI document) and Authentication.
  * Every sample is built from the chosen data source (`?source=<id>`, set by "How To Ingest Data").
  */

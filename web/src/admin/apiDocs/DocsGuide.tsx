@@ -5,7 +5,7 @@ import { EndpointsTable } from './EndpointsTable';
 import { FORMATS, ingestCurl, sampleBody, shellQuote, sourceUrl, type SampleSource } from './samples';
 import type { OpenApiDocument } from './useDocsData';
 
-/** Documentation: the ingest guide of spec 2.12 (four formats), the source's own URL, the auth note and the endpoints. */
+/** Documentation: the ingest guide (four formats), the source's own URL, the auth note and the endpoints. */
 export function DocsGuide({ s, doc, error }: { s: SampleSource; doc: OpenApiDocument | null; error: string | null }) {
   const firstField = Object.keys(s.record)[0];
   return (

@@ -9,7 +9,7 @@ type Json = Record<string, unknown>;
 
 /** What the samples are built from. */
 export interface SampleSource {
-  /** Where the server is reached: PUBLIC_URL when the server has one, else the spec's local port 5000. */
+  /** Where the server is reached: PUBLIC_URL when the server has one, else the default local port 5000. */
   origin: string;
   sourceId: string;
   primaryKey: string | null;
@@ -24,7 +24,7 @@ export interface SampleSource {
 
 export const LOCAL_ORIGIN = 'http://localhost:5000';
 
-/** The spec's four formats (2.12), in its order. */
+/** The four ingest formats, in the order the guide explains them. */
 export const FORMATS: { key: PayloadFormat; label: string; about: string }[] = [
   { key: 'standard', label: 'Standard', about: 'An object with the sourceId and a records array.' },
   { key: 'zendesk', label: 'Zendesk', about: 'Support-desk style: the records come in a results array (as Zendesk search answers do).' },
@@ -37,7 +37,7 @@ export function placeholderRecord(now = new Date()): Json {
   return { id: 'example-1', name: 'Example record', amount: 42, created_at: new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString() };
 }
 
-/** The JSON body of one of the spec's formats, for POST /api/data/ingest. */
+/** The JSON body of one of the four formats, for POST /api/data/ingest. */
 export function sampleBody(format: PayloadFormat, s: SampleSource): unknown {
   const records = [s.record];
   switch (format) {

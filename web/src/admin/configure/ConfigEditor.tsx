@@ -17,7 +17,7 @@ import { useUnsavedGuard } from './unsavedEdits';
 import { nextTab, useSaveTabs } from './useSaveTabs';
 import { WidgetBuilder, WidgetsChoice, starterWidget } from '../widgets/WidgetBuilder';
 
-/** The full-screen configuration editor of one dashboard (spec 2.10). */
+/** The full-screen configuration editor of one dashboard. */
 export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; onClose(): void }) {
   const dashboard = useDashboards((s) => s.items.find((d) => d.id === dashboardId));
   const status = useDashboards((s) => s.status);
@@ -49,7 +49,7 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
     replaceTab(id, (t) => ({ ...t, configuration: config }), toast);
   const chooseStyle = (style: TabStyle) => {
     if (!active) return;
-    // Choosing table resets the columns (spec 4); bucket settings stay for a later switch back.
+    // Choosing table resets the columns (they are picked again for the new style); bucket settings stay for a later switch back.
     return replaceTab(active.id, (t) => ({ ...t, style, configuration: style === 'table' ? { ...t.configuration, columns: [] } : t.configuration }));
   };
 

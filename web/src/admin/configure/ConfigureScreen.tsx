@@ -5,7 +5,7 @@ import { useDashboards } from '../stores/dashboards';
 import { EmptyState, LoadError } from '../ui/States';
 import { ConfigEditor } from './ConfigEditor';
 
-/** Manage Dashboards > Configure (spec 2.10): the dashboards grid, or the editor of one. */
+/** Manage Dashboards > Configure: the dashboards grid, or the editor of one. */
 export function ConfigureScreen({ dashboardId, onOpen }: { dashboardId: string | null; onOpen(id: string | null): void }) {
   const { items, status, error, load } = useDashboards();
   if (dashboardId) return <ConfigEditor dashboardId={dashboardId} onClose={() => onOpen(null)} />;

@@ -7,7 +7,7 @@ const CHOICES: { style: TabStyle; title: string; text: string; icon: React.React
   { style: 'bucket', title: 'Bucket Style', text: 'group and organize data into customizable buckets', icon: <AppstoreOutlined /> },
 ];
 
-/** "Select Style for <tab name>": Table Style or Bucket Style (spec 2.10). */
+/** "Select Style for <tab name>": Table Style or Bucket Style. */
 export function StyleChooser({ tabName, onChoose }: { tabName: string; onChoose(style: TabStyle): void }) {
   return (
     <div style={{ maxWidth: 760, margin: '32px auto' }} data-testid="style-chooser">

@@ -15,7 +15,7 @@ interface Values {
   dataSourceId?: string;
 }
 
-/** Create or edit a dashboard (spec 2.9): name and data source required, with Publish / Unpublish. */
+/** Create or edit a dashboard: name and data source required, with Publish / Unpublish. */
 export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto | null; onSaved(d: DashboardDto): void }) {
   const [form] = Form.useForm<Values>();
   const sources = useDataSources((s) => s.items);

@@ -12,7 +12,7 @@ import { DashboardForm } from './DashboardForm';
 import { StatusTag } from './StatusTag';
 import { useDashboardActions } from './useDashboardActions';
 
-/** Manage Dashboards > Builder (spec 2.9): the dashboards list and the create / edit form. */
+/** Manage Dashboards > Builder: the dashboards list and the create / edit form. */
 export function DashboardsManager() {
   const { items, status, error, load } = useDashboards();
   const [selectedId, setSelectedId] = useState<string | null>(null);

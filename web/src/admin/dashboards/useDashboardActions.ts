@@ -4,7 +4,7 @@ import { api, errorText } from '../../api/client';
 import { useDashboards } from '../stores/dashboards';
 import { useToast } from '../ui/toast';
 
-/** Delete (with the spec 2.11 confirmation) and Publish / Unpublish, shared by every dashboard screen. */
+/** Delete (with one confirmation text on every screen) and Publish / Unpublish, shared by every dashboard screen. */
 export function useDashboardActions() {
   const { modal } = App.useApp();
   const toast = useToast();

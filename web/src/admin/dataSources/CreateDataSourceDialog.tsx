@@ -6,7 +6,7 @@ import { useDataSources, useFreshIngestKeys } from '../stores/dataSources';
 import { useToast } from '../ui/toast';
 import { useSubmitValidation } from '../ui/submitValidation';
 
-/** Create Custom Data Source (spec 2.6): name (required) and description. */
+/** Create Custom Data Source: name (required) and description. */
 export function CreateDataSourceDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const [form] = Form.useForm<{ name: string; description?: string }>();
   const submitValidation = useSubmitValidation(open);

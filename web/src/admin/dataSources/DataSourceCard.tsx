@@ -21,7 +21,7 @@ interface Props {
   onDelete(ds: DataSourceDto): void;
 }
 
-/** One data source card (spec 2.5 plus the ingest key, edit and record count of DECISIONS.md). */
+/** One data source card: its details, URL, ingest key, record count, retention and actions. */
 export function DataSourceCard({ dataSource: ds, onView, onEdit, onFields, onDelete }: Props) {
   // Editors read sources; changing, rotating keys and deleting are for admins.
   const isAdmin = useCan('admin');

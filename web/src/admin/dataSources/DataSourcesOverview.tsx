@@ -31,7 +31,7 @@ function ColumnIntro({ text, action }: { text: string; action: React.ReactNode }
   );
 }
 
-/** Data Sources > Overview (spec 2.5): custom and integration sources side by side. */
+/** Data Sources > Overview: custom and integration sources side by side. */
 export function DataSourcesOverview() {
   const isAdmin = useCan('admin');
   const { items, status, error, load } = useDataSources();

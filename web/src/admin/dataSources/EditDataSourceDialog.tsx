@@ -32,7 +32,7 @@ const ageParts = (seconds: number | null) => {
 const keyingOf = (ds: DataSourceDto): Values['keying'] => (ds.appendOnly ? 'appendOnly' : ds.primaryKey ? 'key' : 'unset');
 
 /**
- * Edit a data source (DECISIONS.md): name, description, field labels (keyMappings), how records
+ * Edit a data source: name, description, field labels (keyMappings), how records
  * are identified (a primary key, or append-only; only while the source is empty) and how an update
  * of a known key lands (replace or merge), its time field and retention.
  */
@@ -77,7 +77,7 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
         ...keying,
         updateMode: v.updateMode,
         keyMappings,
-        // Retention (issue 18 #7): the whole {maxRecords, maxAgeSeconds}; a limit left empty is no limit.
+        // Retention: the whole {maxRecords, maxAgeSeconds}; a limit left empty is no limit.
         timeField: v.timeField?.trim() || null,
         retention: { maxRecords: v.maxRecords ?? null, ...(v.maxAge ? { maxAgeSeconds: v.maxAge * v.maxAgeUnit } : {}) },
       });

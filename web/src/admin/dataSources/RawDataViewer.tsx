@@ -12,7 +12,7 @@ import { fieldTypeOf, typedFormat } from '@common/types/fieldTyping';
 import { useSourceRecords } from '../stores/useSourceRecords';
 import { EmptyState, LoadError, SECONDARY_TEXT } from '../ui/States';
 
-/** Raw Data Viewer (spec 2.7): the data structure first, then the first 10 records on demand. */
+/** Raw Data Viewer: the data structure first, then the first 10 records on demand. */
 export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceDto | null; onClose(): void }) {
   const live = useDataSources((s) => s.items.find((d) => d.id === dataSource?.id)) ?? dataSource;
   const { records, total, status, error, reload } = useSourceRecords(dataSource?.id ?? null);
@@ -23,7 +23,7 @@ export function RawDataViewer({ dataSource, onClose }: { dataSource: DataSourceD
   const customIds = useMemo(() => customFieldIds(records), [records]);
   // One name per field, each field once: the record fields (integrations: their labelled fields),
   // then the custom fields not already among them, each titled by fieldLabel.
-  // Each field with its type from the type model (nested objects stay one field here, as the spec shows them).
+  // Each field with its type from the type model (nested objects stay one field here: this view shows the data's structure as sent).
   const typing = useSourceTyping(live);
   const fields = useMemo(() => {
     if (!live) return [];

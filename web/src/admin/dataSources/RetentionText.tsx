@@ -11,7 +11,7 @@ export function durationText(seconds: number): string {
   return `${n.toLocaleString()} ${unit}${n === 1 ? '' : 's'}`;
 }
 
-/** What a source keeps (issue 18 #7): its limits, or the append-only default, or everything. */
+/** What a source keeps: its limits, or the append-only default, or everything. */
 export function retentionText(ds: DataSourceDto, appendOnlyDefault: number | null): string {
   const parts: string[] = [];
   const { maxRecords, maxAgeSeconds } = ds.retention;

@@ -278,7 +278,7 @@ export default function ImportScreen() {
             <Alert style={{ marginTop: 16 }} showIcon type={progress.state === 'done' ? 'success' : progress.state === 'cancelled' ? 'warning' : 'error'}
               title={progress.state === 'done' ? 'Import done' : progress.state === 'cancelled' ? 'Import cancelled' : 'Import failed'} description={progress.message} data-testid="import-result" />
           )}
-          {progress.state === 'done' && progress.dataSourceId && <ImportNextStep dataSourceId={progress.dataSourceId} />}
+          {progress.state === 'done' && progress.dataSourceId && <ImportNextStep dataSourceId={progress.dataSourceId} created={targetKind === 'new'} />}
           {!running && (
             <Flex gap={8} style={{ marginTop: 16 }}>
               {progress.rejected > 0 && <Button icon={<DownloadOutlined />} onClick={() => guard(() => downloadRejections(preview!.id, preview!.fileName))}>Download rejected rows (CSV)</Button>}

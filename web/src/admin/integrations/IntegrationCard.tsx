@@ -22,7 +22,7 @@ const STATUS: Record<string, { text: string; status: 'success' | 'default' | 'er
 
 type Dialog = null | 'remove' | 'range' | 'auto' | 'schedule';
 
-/** One row of "Active Integrations" with every per-integration control (spec 2.8). */
+/** One row of "Active Integrations" with every per-integration control. */
 export function IntegrationCard({ integration: it, onAuthorize }: { integration: IntegrationDto; onAuthorize(it: IntegrationDto): void }) {
   const toast = useToast();
   const totals = useIntegrations((s) => s.totals[it.id]);

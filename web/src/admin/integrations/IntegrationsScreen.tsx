@@ -10,7 +10,7 @@ import { ProviderCards } from './ProviderCards';
 import { useIntegrations } from './store';
 import { useIntegrationsRealtime } from './useIntegrationsRealtime';
 
-/** Data Sources > Integrations (spec 2.8): providers, Add Integration, Active Integrations, wizard. */
+/** Data Sources > Integrations: providers, Add Integration, Active Integrations, wizard. */
 export default function IntegrationsScreen() {
   useIntegrationsRealtime();
   const { items, loading, error } = useIntegrations();

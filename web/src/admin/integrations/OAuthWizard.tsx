@@ -28,7 +28,7 @@ interface ConfigForm {
 
 const callbackUrl = () => `${window.location.origin}/api/integrations/zendesk/callback`;
 
-/** The Zendesk OAuth setup wizard (spec 4): setup → details → config → authorize → complete. */
+/** The Zendesk OAuth setup wizard: setup → details → config → authorize → complete. */
 export function OAuthWizard({ start, onClose }: { start: WizardStart | null; onClose(): void }) {
   const toast = useToast();
   const openPopup = useOAuthPopup();

@@ -16,7 +16,7 @@ const PROVIDERS: Provider[] = [
   { type: 'hubspot', name: 'HubSpot', text: 'Contacts, deals and tickets.', icon: <ShareAltOutlined style={{ fontSize: 28, color: '#ff7a59' }} />, active: false },
 ];
 
-/** The provider cards (spec 2.8): Zendesk active, the others Coming Soon and disabled. */
+/** The provider cards: Zendesk active, the others Coming Soon and disabled. */
 export function ProviderCards({ onConnect }: { onConnect(type: 'zendesk'): void }) {
   return (
     <Row gutter={[16, 16]}>

@@ -4,7 +4,7 @@ import type {
 } from '@common/schemas/integration';
 import { api } from '../../api/client';
 
-/** The integrations calls of spec 7, through the one API client (admin bearer added there). */
+/** The /api/integrations calls, through the one API client (admin bearer added there). */
 export const integrationsApi = {
   list: () => api.get<IntegrationDto[]>('/api/integrations'),
   create: (body: CreateIntegration) => api.post<IntegrationDto>('/api/integrations', body),

@@ -49,7 +49,7 @@ export function SyncRangeDialog({ open, onStart, onCancel }: { open: boolean; on
   );
 }
 
-/** Enable Auto Sync: a frequency in whole seconds, at least 30 (spec 5). */
+/** Enable Auto Sync: a frequency in whole seconds, at least 30 (the scheduler's floor). */
 export function AutoSyncDialog({ open, busy, onSave, onInvalid, onCancel }: { open: boolean; busy: boolean; onSave(seconds: number): void; onInvalid(): void; onCancel(): void }) {
   // What the admin typed: the input does not report (and on blur clamps) values outside 30–86400,
   // so without this "10" would silently become 30 instead of being refused.

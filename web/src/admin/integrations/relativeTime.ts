@@ -1,4 +1,4 @@
-/** Relative time labels of spec 2.8: "Just now", "Nm ago", "Nh ago", "Nd ago". */
+/** Relative time labels of the integration cards: "Just now", "Nm ago", "Nh ago", "Nd ago". */
 export function relativeTime(iso: string | null | undefined, now: number = Date.now()): string {
   if (!iso) return 'Never';
   const diff = Math.max(0, now - Date.parse(iso));

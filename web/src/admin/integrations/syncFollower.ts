@@ -26,7 +26,7 @@ function stopTimers(f: Follower) {
   clearTimeout(f.giveUpTimer);
 }
 
-/** Progress to show while running: the server's figure, else the spec's default of 50. */
+/** Progress to show while running: the server's figure, else 50 (running, no figure yet). */
 function showRunning(id: string, s: { progress: { message: string; progress: number }; ticketsProcessed: number; usersProcessed: number }) {
   const f = followers.get(id);
   if (f?.finishing) return;
@@ -45,7 +45,7 @@ function completionText(r: { ticketsSynced: number; usersSynced: number; organiz
   return 'Your Zendesk data is up to date.';
 }
 
-/** At 95 %: "Updating counts...", refresh after 0.5 s and 1.5 s, then report (spec 4). */
+/** At 95 %: "Updating counts...", refresh after 0.5 s and 1.5 s, then report (the counts settle after the sync ends). */
 function finish(id: string, outcome: { ok: true; results: SyncCompletedEvent | SyncStatusDto['lastSyncResults'] } | { ok: false; message: string }) {
   const f = followers.get(id);
   if (!f || f.finishing) return;

@@ -13,7 +13,7 @@ export interface PopupHandlers {
 const isComplete = (d: unknown): d is OAuthCompleteMessage => typeof d === 'object' && d !== null && (d as { type?: unknown }).type === OAUTH_COMPLETE;
 
 /**
- * The 800×800 authorization popup (spec 4): listens for OAUTH_COMPLETE from our own origin,
+ * The 800×800 authorization popup: listens for OAUTH_COMPLETE from our own origin,
  * checks every second whether it was closed (a still-pending integration = cancelled), and
  * drops the listener after 5 minutes.
  */

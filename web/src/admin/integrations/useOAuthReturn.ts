@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { App } from 'antd';
 
-/** Query parameters the OAuth callback page sends the console to (spec 2.4). */
+/** Query parameters the OAuth callback page sends the console to. */
 const PARAMS = ['oauth', 'provider', 'error', 'integrationId'];
 let handledSearch: string | null = null;
 
 /**
- * Handles the /admin?oauth=…&provider=…&error=…&integrationId=… return of the OAuth popup (spec 2.4):
+ * Handles the /admin?oauth=…&provider=…&error=…&integrationId=… return of the OAuth popup:
  * opens Data Sources > Integrations with the right toast, then resets the address.
  * The admin shell calls it once with its navigate function.
  */

@@ -5,7 +5,7 @@ import { EmptyState, LoadError, SECONDARY_TEXT } from '../ui/States';
 import { EmbedOriginsForm } from './EmbedOriginsForm';
 import { ShareLinksPanel } from './ShareLinksPanel';
 
-/** Permissions: every dashboard's share links (DECISIONS.md, sharing). */
+/** Permissions: every dashboard's share links and embedding origins in one place. */
 export default function PermissionsScreen() {
   const { items, status, error, load } = useDashboards();
   if (status === 'error' && items.length === 0) return <LoadError title="Failed to fetch dashboards" detail={error} onRetry={() => void load()} />;

@@ -13,7 +13,7 @@ import { navigateAdmin } from '../shell/nav';
 import { useDashboards } from '../stores/dashboards';
 import { EmptyState, LoadError } from '../ui/States';
 
-/** Icon and colour by the dashboard's name (spec 2.11). */
+/** Icon and colour by the dashboard's name, so a card keeps its look across reloads. */
 function look(name: string) {
   const n = name.toLowerCase();
   if (n.includes('support')) return { icon: <CustomerServiceOutlined />, color: '#2563eb', bg: '#eff4ff' };
@@ -62,7 +62,7 @@ function DashboardCard({ d, onShare }: { d: DashboardDto; onShare(): void }) {
   );
 }
 
-/** Published Dashboards (spec 2.11): every dashboard with its Live / Draft state. */
+/** Published Dashboards: every dashboard with its Live / Draft state. */
 export function PublishedDashboards() {
   const { items, status, error, load } = useDashboards();
   const [sharing, setSharing] = useState<DashboardDto | null>(null);

@@ -22,7 +22,7 @@ const ExportScreen = lazy(() => import('../export/ExportScreen'));
 const ImportScreen = lazy(() => import('../import/ImportScreen'));
 const lazyScreen = (screen: React.ReactNode) => <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>{screen}</Suspense>;
 
-/** Picks the screen for the current main tab and sub-tab (spec 2.4: only some are rendered). */
+/** Picks the screen for the current main tab and sub-tab (a sidebar item without a screen of its own shows its group's screen). */
 export function AdminContent({ place, go }: { place: Place; go(mainTab: string, subTab?: string, dashboardId?: string | null, source?: string | null): void }) {
   const { mainTab, subTab } = place;
   const isAdmin = useCan('admin');

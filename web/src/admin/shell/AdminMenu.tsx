@@ -43,7 +43,7 @@ export function AdminMenu({ place, collapsed, go, onChosen }: Props) {
       selectedKeys={[`${place.mainTab}/${place.subTab}`]}
       openKeys={collapsed ? undefined : openGroups}
       items={menuItems((mainTab) => {
-        // Choosing a main tab selects its first sub-tab (spec 2.4); only once there does the title fold the group.
+        // Choosing a main tab selects its first sub-tab; only once there does the title fold the group.
         if (mainTab !== place.mainTab || place.subTab !== groupOf(mainTab)?.subTabs[0].key) {
           go(mainTab);
           setOpenGroups((open) => (open.includes(mainTab) ? open : [...open, mainTab]));

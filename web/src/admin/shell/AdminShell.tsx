@@ -20,7 +20,7 @@ const SIDEBAR_COLLAPSED_WIDTH = 64;
 const DRAWER_WIDTH = 280;
 
 /**
- * The console frame (spec 2.4): sidebar, top bar, sub-tab row and the current screen. Below 768 px
+ * The console frame: sidebar, top bar, sub-tab row and the current screen. Below 768 px
  * the sidebar is a drawer opened from the top bar and the top bar's buttons shrink to icons.
  */
 export function AdminShell() {

@@ -1,4 +1,4 @@
-/** The console's navigation model (spec 2.4): main tabs, sub-tabs and sidebar groups. */
+/** The console's navigation model: main tabs, sub-tabs and sidebar groups. */
 export type MainTab = 'data-sources' | 'dashboard-builder' | 'published-dashboards' | 'api-docs';
 
 export interface NavItem {
@@ -93,7 +93,7 @@ export interface AdminNavigateDetail {
   source?: string;
 }
 
-/** Moves the console from anywhere in the page (spec 2.4: an in-page navigation event). */
+/** Moves the console from anywhere in the page (an in-page navigation event, so no component needs the router's props). */
 export function navigateAdmin(mainTab: string, subTab?: string, dashboardId?: string, source?: string): void {
   window.dispatchEvent(new CustomEvent<AdminNavigateDetail>(ADMIN_NAVIGATE_EVENT, { detail: { mainTab, subTab, dashboardId, source } }));
 }

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
  */
 export const SECONDARY_TEXT = 'rgba(0, 0, 0, 0.62)';
 
-/** A load failure shown where the data would be, with a retry (spec 8, load failures). */
+/** A load failure shown where the data would be, with a retry. */
 export function LoadError({ title, detail, onRetry }: { title: string; detail?: string | null; onRetry(): void }) {
   return (
     <div data-testid="load-error" role="alert">
@@ -16,7 +16,7 @@ export function LoadError({ title, detail, onRetry }: { title: string; detail?: 
   );
 }
 
-/** Empty state with a bold title and a text, as the spec writes "Title - text". */
+/** Empty state with a bold title and a text, written "Title - text". */
 export function EmptyState({ title, text, action }: { title: string; text?: string; action?: ReactNode }) {
   return (
     <Empty
@@ -33,7 +33,7 @@ export function EmptyState({ title, text, action }: { title: string; text?: stri
   );
 }
 
-/** For sidebar items the spec renders nothing for. */
+/** For sidebar items with no screen for this person (an admin-only item reached by URL). */
 export function NotAvailable({ label }: { label: string }) {
   return (
     <div data-testid="not-available">

@@ -6,7 +6,7 @@ import type { RecordDto } from '@common/schemas/record';
 
 export { fieldValue } from '@common/cells';
 
-/** Renders one cell by the spec's cell rules (see common/cells). */
+/** Renders one cell by the cell rules (see common/cells). */
 export function CellValue({ value }: { value: unknown }) {
   if (isEmptyValue(value)) return <Typography.Text type="secondary">-</Typography.Text>;
   if (Array.isArray(value)) return <Tag>{value.length} items</Tag>;

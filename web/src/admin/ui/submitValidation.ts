@@ -2,7 +2,7 @@ import type { FormProps } from 'antd';
 import { useState } from 'react';
 
 /**
- * Form props for spec 9's validation: on submit first, then again on every change. antd alone
+ * Form props for gentle validation: on submit first, then again on every change. antd alone
  * validates on change from the first keystroke ("… is required" before the button was pressed).
  * Call it in the component that renders the form's fields, so that switching to on-change
  * validation re-renders them (antd memoizes each field's input). `resetKey` (the dialog's open

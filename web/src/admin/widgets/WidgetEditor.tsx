@@ -5,6 +5,7 @@ import { isChartWidgetType, MAX_SCATTER_POINTS, MAX_SERIES, migrateChartConfig, 
 import type { TimeRange } from '@common/timeRanges';
 import { fieldTypeOf } from '@common/types/fieldTyping';
 import { unitBefore } from '@common/widgets/format';
+import { isNumberAxisField } from '@common/widgets/numberAxis';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
 import { FieldSelect } from '../ui/FieldSelect';
 import { RecordsWidgetFields } from './RecordsWidgetFields';
@@ -52,12 +53,10 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose, onAlert
   );
   const range = c.range as TimeRange | undefined;
   // Where the widget reads time: its range, over its date field (by default the source's time field).
-  const timeSettings = (optionalDate: boolean) => (
+  const timeSettings = () => (
     <>
-      {optionalDate
-        ? fieldSelect('dateField', 'Date field', timeField ? `The source's time field (${label(timeField)})` : 'Select a date field')
-        : fieldSelect('dateField', 'Date field')}
-      {item('range', 'Time range', <RangePicker value={range} onChange={(r) => set({ range: r })} />, optionalDate ? 'Only records dated in the range count.' : undefined)}
+      {fieldSelect('dateField', 'Date field', timeField ? `The source's time field (${label(timeField)})` : 'Select a date field')}
+      {item('range', 'Time range', <RangePicker value={range} onChange={(r) => set({ range: r })} />, 'Only records dated in the range count.')}
     </>
   );
   const bucket = () => item('bucket', 'Bucket', <BucketPicker value={c.bucket as string | undefined} range={range} dateField={c.dateField as string | undefined} onChange={(b) => set({ bucket: b })} />);
@@ -74,6 +73,13 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose, onAlert
       )}
     </>
   );
+  // A number field grouped into ranges ("10–20"), or not (`off`: each value its bar or point).
+  const numberRanges = (off: string) => item('bins', 'Number ranges', (
+    <Flex gap={8} align="center">
+      <Segmented aria-label="Number ranges" value={c.bins === undefined ? 'off' : c.bins === 'auto' ? 'auto' : 'width'} onChange={(v) => set({ bins: v === 'off' ? undefined : v === 'auto' ? 'auto' : typeof c.bins === 'number' ? c.bins : 10 })} options={[{ value: 'off', label: off }, { value: 'auto', label: 'Automatic' }, { value: 'width', label: 'Width' }]} />
+      {typeof c.bins === 'number' && <InputNumber aria-label="Range width" min={0} value={c.bins} onChange={(v) => set({ bins: v ?? undefined })} />}
+    </Flex>
+  ), 'Groups a number field into ranges ("10–20"), drawn in order with empty ranges, like a histogram.');
   const thresholds = (c.thresholds as { value: number; color: string }[] | undefined) ?? [];
   const type = widget.type as WidgetType;
 
@@ -103,7 +109,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose, onAlert
               {item('unitPosition', 'Unit position', <Segmented value={unitBefore({ unit: String(c.unit ?? ''), unitPosition: c.unitPosition as 'prefix' | 'suffix' | undefined }) ? 'prefix' : 'suffix'} onChange={(v) => set({ unitPosition: v })} options={[{ value: 'prefix', label: 'Before' }, { value: 'suffix', label: 'After' }]} />)}
               {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
             </Flex>
-            {timeSettings(true)}
+            {timeSettings()}
             <Flex gap={24} wrap>
               {item('compare', 'Compare with the previous period', <Switch aria-label="Compare with the previous period" checked={Boolean(c.compare)} onChange={(v) => set({ compare: v })} />, range?.kind === 'all' || !range ? 'Needs a time range: all time has no previous period.' : undefined)}
               {item('sparkline', 'Sparkline', <Switch aria-label="Sparkline" checked={Boolean(c.sparkline)} onChange={(v) => set({ sparkline: v })} />)}
@@ -129,21 +135,32 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose, onAlert
             {metric(false)}
             {item('topN', type === 'bar' ? 'Bars shown (the rest is "Other")' : 'Slices shown (the rest is "Other")', <InputNumber aria-label="Groups shown" value={(c.topN as number) ?? (type === 'bar' ? 8 : 6)} onChange={(v) => set({ topN: v ?? undefined })} />, type === 'bar' ? '1 to 50' : '1 to 20')}
             {item('order', 'Order', <Segmented aria-label="Order" value={(c.order as string) ?? 'value'} onChange={(v) => set({ order: v })} options={[{ value: 'value', label: 'Largest first' }, { value: 'label', label: 'By label (A–Z)' }]} />, '"Other" comes last either way.')}
-            {type === 'bar' && item('bins', 'Number ranges', (
-              <Flex gap={8} align="center">
-                <Segmented aria-label="Number ranges" value={c.bins === undefined ? 'off' : c.bins === 'auto' ? 'auto' : 'width'} onChange={(v) => set({ bins: v === 'off' ? undefined : v === 'auto' ? 'auto' : typeof c.bins === 'number' ? c.bins : 10 })} options={[{ value: 'off', label: 'Off' }, { value: 'auto', label: 'Automatic' }, { value: 'width', label: 'Width' }]} />
-                {typeof c.bins === 'number' && <InputNumber aria-label="Range width" min={0} value={c.bins} onChange={(v) => set({ bins: v ?? undefined })} />}
-              </Flex>
-            ), 'Groups a number field into ranges ("10–20"), drawn in order with empty ranges, like a histogram.')}
+            {type === 'bar' && numberRanges('Off')}
             {type === 'bar' && c.bins === undefined && split(true)}
-            {timeSettings(true)}
+            {timeSettings()}
             {type === 'bar' && item('horizontal', 'Horizontal bars', <Switch aria-label="Horizontal bars" checked={Boolean(c.horizontal)} onChange={(v) => set({ horizontal: v })} />, 'Long labels read best across. Upright bars turn their labels when they are many; a label shortened with "…" shows in full on hover.')}
           </>
         )}
         {type === 'line' && (
           <>
-            {timeSettings(false)}
-            {bucket()}
+            {item(c.xField ? 'xField' : 'dateField', 'Horizontal axis', (
+              <FieldSelect
+                aria-label="Horizontal axis" allowClear placeholder="Select a date or number field" value={((c.xField ?? c.dateField) as string) || undefined} fields={fields} typing={typing} label={label}
+                // A number field (not whole years) is drawn on a number axis; a date, a Year column or an epoch over time.
+                onChange={(v) => set(v && isNumberAxisField(feed.get().records.values(), v, typing) ? { xField: v, dateField: undefined } : { dateField: v ?? undefined, xField: undefined, bins: undefined })}
+              />
+            ), c.xField ? 'A number field: a continuous number axis, one point per value (or per range).' : 'A date field: over time, by bucket. A number field draws a number axis.')}
+            {c.xField ? (
+              <>
+                {numberRanges('Each value')}
+                {item('range', 'Time range', <RangePicker value={range} onChange={(r) => set({ range: r })} />, timeField ? `Only records whose ${label(timeField)} lies in the range count.` : undefined)}
+              </>
+            ) : (
+              <>
+                {item('range', 'Time range', <RangePicker value={range} onChange={(r) => set({ range: r })} />)}
+                {bucket()}
+              </>
+            )}
             {metric(false)}
             {split(false)}
             {item('emptyAs', 'Empty buckets', <Segmented aria-label="Empty buckets" value={(c.emptyAs as string) ?? (c.metric === 'count' || c.metric === 'sum' || !c.metric ? 'zero' : 'gap')} onChange={(v) => set({ emptyAs: v })} options={[{ value: 'gap', label: 'A gap' }, { value: 'zero', label: 'Zero' }]} />, 'By default a count or sum draws 0, the other values a gap.')}
@@ -162,7 +179,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose, onAlert
               {item('unit', 'Unit', <Input aria-label="Unit" placeholder="e.g. $ or h" value={(c.unit as string) ?? ''} maxLength={20} onChange={(e) => set({ unit: e.target.value })} />)}
               {item('decimals', 'Decimals', <InputNumber aria-label="Decimals" value={(c.decimals as number) ?? 0} onChange={(v) => set({ decimals: v ?? 0 })} />)}
             </Flex>
-            {timeSettings(true)}
+            {timeSettings()}
           </>
         )}
         {type === 'scatter' && (

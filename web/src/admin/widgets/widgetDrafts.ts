@@ -40,7 +40,7 @@ export function duplicateWidget(widget: WidgetT, widgets: WidgetT[]): WidgetT {
 /**
  * A widget's problems by path ("configuration.groupField" → "Pick a field to group by"): what the
  * shared schema refuses, a chart's date field whose preview values read as no dates, and a bucket board without its bucket key (the viewer would show only "No
- * Bucket Key Configured"; the schema accepts it, as the spec does for tabs).
+ * Bucket Key Configured"; the schema accepts it, as it does for tabs).
  */
 export function widgetProblems(widget: WidgetT, preview?: { records: Iterable<{ data: Record<string, unknown> }>; dateOrder?: DateOrder }): Record<string, string> {
   const parsed = Widget.safeParse(widget);

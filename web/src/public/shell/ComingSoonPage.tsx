@@ -8,7 +8,7 @@ const TEASERS: { icon: ReactNode; title: string; text: string }[] = [
   { icon: <SettingOutlined />, title: 'Settings', text: 'Personalized preferences' },
 ];
 
-/** The placeholder of every user-dashboard page except the public list (spec 2.3). */
+/** The placeholder of every user-dashboard page except the public list (they are announced, not built). */
 export default function ComingSoonPage() {
   const { token } = theme.useToken();
   return (

@@ -7,7 +7,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { SHELL_SECTIONS, shellTitle, type ShellSection } from './sections';
 import { useDocumentTitle } from '../../useDocumentTitle';
 
-/** Expanded and collapsed sidebar widths: 64 and 16 Tailwind units (spec 2.3). */
+/** Expanded and collapsed sidebar widths: 64 and 16 Tailwind units. */
 export const SIDEBAR_WIDTH = 256;
 export const SIDEBAR_COLLAPSED_WIDTH = 64;
 
@@ -22,7 +22,7 @@ const ITEMS: MenuProps['items'] = [
   })),
 ];
 
-/** The user dashboard shell: collapsible sidebar with groups, title, Back to Home (spec 2.3). */
+/** The user dashboard shell: collapsible sidebar with groups, title, Back to Home. */
 export default function UserShell() {
   const { pathname } = useLocation();
   const navigate = useNavigate();

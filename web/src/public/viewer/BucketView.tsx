@@ -41,7 +41,7 @@ function useNearEnd(onVisible: () => void, active: boolean) {
 }
 
 /**
- * Records grouped by the bucket key, one card per record (spec 2.13, bucket view), columns of the
+ * Records grouped by the bucket key, one card per record, columns of the
  * Bucket Width, over the records of the page's feed (the viewer's store, or the builder's preview).
  */
 export function BucketView({ configuration }: { configuration: TabConfiguration }) {

@@ -1,6 +1,6 @@
 import { Flex } from 'antd';
 
-/** Title and text of an empty state, as the spec words them. */
+/** Title and text of an empty state, worded for the viewer. */
 export function EmptyText({ title, text }: { title: string; text: string }) {
   return (
     <Flex vertical gap={4} align="center">

@@ -47,7 +47,7 @@ function sortRecords(records: RecordDto[], sort: ColumnSort | undefined, specs: 
 }
 
 /**
- * The table view: configured or all columns, filter, sorting, virtualised rows (spec 2.13), over
+ * The table view: configured or all columns, filter, sorting, virtualised rows, over
  * the records of the page's feed (the viewer's store, or the widget builder's preview).
  */
 export function TableView({ configuration, height }: { configuration: TabConfiguration; height?: number | string }) {

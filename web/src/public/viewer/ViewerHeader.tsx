@@ -10,7 +10,7 @@ import { dashboardFeed, type ViewerFeed } from './feed';
 import { tableCsv, tableViewOf } from './viewerExport';
 import { useViewerStore } from './viewerStore';
 
-/** The download name: "<dashboard> - <tab>.csv" (spec 7, issue 11), "dashboard" when the name has nothing usable. */
+/** The download name: "<dashboard> - <tab>.csv", "dashboard" when the name has nothing usable. */
 export { csvFileName } from '@common/csv';
 
 function download(body: string, fileName: string) {

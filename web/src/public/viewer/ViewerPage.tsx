@@ -1,4 +1,5 @@
-import { Alert, Button, Card, Empty, Layout, Result, Skeleton, Tabs, theme } from 'antd';
+import { Alert, Button, Card, Empty, Layout, Skeleton, Tabs, theme } from 'antd';
+import { LazyResult } from './lazy/LazyResult';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { dashboardFeed, type ViewerFeed } from './feed';
@@ -20,14 +21,14 @@ import { useViewerTheme } from './viewerTheme';
 import { WidgetContext, viewerFeed } from './widgets/widgetContext';
 import { useDocumentTitle } from '../../useDocumentTitle';
 import type { WidgetFilter } from '@common/schemas/widget';
-import { FilterBar } from './filters/FilterBar';
+import { LazyFilterBar } from './filters/LazyFilterBar';
 import { useFilterBar } from './filters/useFilterBar';
 import { pageNarrowing, type Narrowing } from './widgets/emptyReason';
 
 type Bar = ReturnType<typeof useFilterBar>;
 
 /**
- * The public dashboard viewer at /dashboards/:id (spec 2.13); a share link's page passes its own
+ * The public dashboard viewer at /dashboards/:id; a share link's page passes its own
  * feed. `?embed=1` leaves out the header (the page sits in someone else's iframe); `?tv=1` is TV
  * mode, `&rotate=N` rotates its tabs and `&page=N` sets how often (seconds) tables and boards turn a page.
  */
@@ -80,7 +81,7 @@ function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; g
   let body;
   if (status === 'notFound') {
     body = (
-      <Result
+      <LazyResult
         status="404"
         title="Dashboard Not Found"
         subTitle="The requested dashboard could not be found."
@@ -88,7 +89,7 @@ function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; g
       />
     );
   } else if (status === 'error') {
-    body = <Result status="error" title="Failed to fetch dashboard" extra={<Button type="primary" onClick={retry}>Retry</Button>} />;
+    body = <LazyResult status="error" title="Failed to fetch dashboard" extra={<Button type="primary" onClick={retry}>Retry</Button>} />;
   } else if (status === 'loading' || !head) {
     body = <ViewerSkeleton />;
   } else if (head.tabs.length === 0) {
@@ -101,7 +102,7 @@ function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; g
     const active = head.tabs.some((t) => t.id === selected) ? selected! : head.tabs[0].id;
     body = (
       <>
-        <FilterBar filters={bar.filters} choices={bar.choices} onChange={bar.onChange} onClear={bar.onClear} records={viewerFeed} countsTest={bar.countsTest} locked={locked} label={(f) => keyMappings[f] ?? f} />
+        <LazyFilterBar filters={bar.filters} choices={bar.choices} onChange={bar.onChange} onClear={bar.onClear} records={viewerFeed} countsTest={bar.countsTest} locked={locked} label={(f) => keyMappings[f] ?? f} />
         {truncated && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={`Showing the first ${total.toLocaleString()} records of this data source.`} />}
         <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <ViewerTabContext.Provider value={tab.id}><TabShownContext.Provider value={tab.id === active}><TabContent tab={tab} /></TabShownContext.Provider></ViewerTabContext.Provider> }))} />
       </>

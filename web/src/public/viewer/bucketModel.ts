@@ -8,7 +8,7 @@ const RULE_COLORS: readonly string[] = ['red', 'yellow', 'green', 'blue', 'purpl
 /** The gap between bucket columns, px. */
 export const BUCKET_GAP = 16;
 
-/** Bucket width: numeric within 200–800, 300 when not a number (spec 5). */
+/** Bucket width: numeric within 200–800, 300 when not a number (a broken setting still draws a board). */
 export function bucketWidth(v: unknown): number {
   const n = typeof v === 'number' ? v : Number.parseFloat(String(v));
   return Number.isFinite(n) ? Math.min(BUCKET_MAX_WIDTH, Math.max(BUCKET_MIN_WIDTH, Math.round(n))) : BUCKET_DEFAULT_WIDTH;

@@ -126,7 +126,7 @@ export function useViewerSync(feed: ViewerFeed): () => void {
     socket.on('view:resync', refetchSoon);
     if (socket.connected) join();
     void refetch();
-    // The 30 s refetch stays as the fallback (DECISIONS.md): it catches what is not pushed to
+    // The 30 s refetch stays as the fallback: it catches what is not pushed to
     // viewers (e.g. field labels edited on the data source) and a dashboard published again. An
     // unchanged view answers 304, and unchanged records keep their objects, so rows do not redraw.
     const timer = window.setInterval(() => void refetch(), PUBLIC_REFRESH_MS);

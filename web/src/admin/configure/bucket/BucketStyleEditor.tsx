@@ -23,7 +23,7 @@ interface Props {
   onConfig(config: TabConfiguration, toast?: string): Promise<boolean>;
 }
 
-/** Bucket style editor (spec 2.10 + DECISIONS.md): data structure, bucket key and width, display keys, highlight rules. */
+/** Bucket style editor: data structure, bucket key and width, display keys, highlight rules. */
 export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
   const { records, total, status, error, reload } = useSourceRecords(dataSource?.id ?? null);
   const config = tab.configuration ?? {};

@@ -21,7 +21,7 @@ interface Props {
   onConfig(config: TabConfiguration, toast?: string): Promise<boolean>;
 }
 
-/** Table style editor (spec 2.10): preview, edit mode, reorder / resize / hide / remove, Save Changes. */
+/** Table style editor: preview, edit mode, reorder / resize / hide / remove, Save Changes. */
 export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const { records, total, status, error, reload } = useSourceRecords(dataSourceId);
   const [editing, setEditing] = useState(false);

@@ -1,7 +1,7 @@
 import { COLUMN_DEFAULT_WIDTH, COLUMN_MAX_WIDTH, COLUMN_MIN_WIDTH } from '@common/constants';
 import type { TableColumn } from '@common/schemas/dashboard';
 
-/** Column defaults (spec 9): visible, width 150, order by position. */
+/** Column defaults: visible, width 150, order by position. */
 export const defaultColumns = (fields: string[]): TableColumn[] =>
   fields.map((name, order) => ({ name, visible: true, width: COLUMN_DEFAULT_WIDTH, order }));
 

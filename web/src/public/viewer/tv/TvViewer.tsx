@@ -1,4 +1,5 @@
-import { Alert, Flex, Result, Skeleton, Typography, theme } from 'antd';
+import { Alert, Flex, Skeleton, Typography, theme } from 'antd';
+import { LazyResult } from '../lazy/LazyResult';
 import { useEffect, useRef, useState } from 'react';
 import { useConnection } from '../../../realtime/socket';
 import { TabContent } from '../TabContent';
@@ -43,14 +44,14 @@ export function TvViewer({ head, status, rotate }: { head: ViewerHead | null; st
 
   const tab = tabs[index % Math.max(count, 1)];
   let body;
-  if (status === 'notFound') body = <Result status="404" title="Dashboard Not Found" subTitle="The requested dashboard could not be found." />;
-  else if (status === 'error') body = <Result status="error" title="Failed to fetch dashboard" subTitle="Trying again…" />;
+  if (status === 'notFound') body = <LazyResult status="404" title="Dashboard Not Found" subTitle="The requested dashboard could not be found." />;
+  else if (status === 'error') body = <LazyResult status="error" title="Failed to fetch dashboard" subTitle="Trying again…" />;
   else if (!head) body = <Skeleton active paragraph={{ rows: 10 }} />;
-  else if (!tab) body = <Result title="No Tabs Configured" subTitle="This dashboard has no tabs configured yet." />;
+  else if (!tab) body = <LazyResult title="No Tabs Configured" subTitle="This dashboard has no tabs configured yet." />;
   else body = <TabContent key={tab.id} tab={tab} />;
 
   return (
-    <div data-testid="tv-mode" data-wake-lock={wakeLock} style={{ minHeight: '100vh', background: token.colorBgLayout, color: token.colorText, cursor: 'none', padding: 'clamp(12px, 2vw, 32px)' }}>
+    <div data-testid="tv-mode" data-wake-lock={wakeLock} style={{ minHeight: '100vh', boxSizing: 'border-box', background: token.colorBgLayout, color: token.colorText, cursor: 'none', padding: 'clamp(12px, 2vw, 32px)' }}>
       <Flex align="center" justify="space-between" gap={24} wrap style={{ marginBottom: 20 }}>
         <Typography.Title level={1} style={{ margin: 0, fontSize: 40 }} ellipsis>
           {head?.dashboard.name ?? 'LiveDash'}

@@ -12,6 +12,7 @@ export function chartNotes(data: DrawnData): string[] {
     if (data.leftSeries > 0) notes.push(`"${OTHER_GROUP}" combines ${many(data.leftSeries, 'smaller series', 'smaller series')}.`);
     return notes;
   }
+  if (data.type === 'line' && data.axis === 'number' && data.left) notes.push(`The lowest ${many(data.xs.length, 'value', 'values')} of ${(data.xs.length + data.left).toLocaleString('en-US')}: a line draws at most ${data.xs.length}; group the values into ranges.`);
   if (data.type === 'bar' && data.bins?.left) notes.push(`The lowest ${data.rows.length} ranges of ${(data.rows.length + data.bins.left).toLocaleString('en-US')}: pick a wider range.`);
   const other = data.type === 'line' ? undefined : data.rows.find((r) => r.key === OTHER_GROUP && r.others);
   if (other?.others) {

@@ -95,7 +95,7 @@ function LiveChart({ widgetId, title, type, config }: { widgetId: string; title:
         <GaugeValue value={data.value} percent={data.percent} config={data.config} caption={kpiCaption(data.config, label)} large={tv} />
       ) : (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
-          {data.type === 'line' && data.buckets > data.starts.length && (
+          {data.type === 'line' && data.axis === 'time' && data.buckets > data.starts.length && (
             <Typography.Text type="secondary" data-testid="chart-limit">
               The last {data.starts.length} of {data.buckets.toLocaleString('en-US')} {data.bucket}s: a chart draws at most {data.starts.length} points; pick a larger bucket or a range.
             </Typography.Text>

@@ -74,7 +74,8 @@ export function KpiValue({ value, config, caption, large, comparison, spark, dar
   // The number is sized to its tile (container query units): as tall as the tile's share for it
   // allows, never wider than the tile for its count of characters (a digit is about 0.6 em wide);
   // never under 24 px, the size from which its threshold colours read as large text (3:1).
-  const share = 44 - (comparison ? 10 : 0) - (spark && spark.rows.length > 1 ? 14 : 0);
+  // On TV the number takes more of the tile: read from across the room, the caption is secondary.
+  const share = (large ? 56 : 44) - (comparison ? 10 : 0) - (spark && spark.rows.length > 1 ? 14 : 0);
   const numberSize = `clamp(24px, min(${share}cqh, ${(100 / (Math.max(text.length, 2) * 0.62)).toFixed(1)}cqw), ${large ? 240 : 120}px)`;
   const small = { fontSize: `clamp(12px, min(11cqh, 5cqw), ${large ? 28 : 16}px)`, ...TWO_LINES };
   return (

@@ -1,21 +1,32 @@
 import { Grid } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { Widget } from '@common/schemas/dashboard';
 import { GRID_COLUMNS, GRID_ROW_HEIGHT, type WidgetLayout } from '@common/schemas/widget';
 import { placeWidgets, readingOrder } from '@common/widgets/layout';
 
 const GAP = 16;
-/** What TV mode keeps above the grid: its title bar and padding. */
-const FILL_OFFSET = 140;
+/** Room TV mode keeps under the grid (its padding). */
+const FILL_BOTTOM = 32;
 
-function useViewportHeight(active: boolean): number {
-  const [height, setHeight] = useState(() => window.innerHeight);
-  useEffect(() => {
-    if (!active) return;
-    const onResize = () => setHeight(window.innerHeight);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, [active]);
+/**
+ * The height a filling grid has: from its top (measured, whatever the title bar and a reconnect
+ * banner above it take) to the bottom of the screen, again when the window or what is above changes.
+ */
+function useFillHeight(active: boolean, grid: RefObject<HTMLDivElement | null>): number {
+  const [height, setHeight] = useState(() => window.innerHeight - 140);
+  useLayoutEffect(() => {
+    const el = grid.current;
+    if (!active || !el) return;
+    const measure = () => setHeight(window.innerHeight - (el.getBoundingClientRect().top + window.scrollY) - FILL_BOTTOM);
+    measure();
+    const above = new ResizeObserver(measure);
+    if (el.parentElement) above.observe(el.parentElement);
+    window.addEventListener('resize', measure);
+    return () => {
+      above.disconnect();
+      window.removeEventListener('resize', measure);
+    };
+  }, [active, grid]);
   return height;
 }
 /**
@@ -39,14 +50,16 @@ export const rowsHeight = (h: number, rowHeight = GRID_ROW_HEIGHT) => h * rowHei
 export function WidgetGrid({ widgets, render, fill = false }: { widgets: Widget[]; render(widget: Widget, height: number): ReactNode; fill?: boolean }) {
   const screens = Grid.useBreakpoint();
   const placed = fill ? widen(placeWidgets(widgets)) : placeWidgets(widgets);
-  const viewport = useViewportHeight(fill);
-  // Filling the screen (TV mode): rows share the height below the title bar, never under the builder's row height.
+  const ref = useRef<HTMLDivElement>(null);
+  const height = useFillHeight(fill, ref);
+  // Filling the screen (TV mode): rows share the height from the grid's top to the screen's bottom, never under the builder's row height.
   const rows = placed.reduce((m, w) => Math.max(m, w.layout.y + w.layout.h), 1);
-  const rowHeight = fill ? Math.max(GRID_ROW_HEIGHT, Math.floor((viewport - FILL_OFFSET - (rows - 1) * GAP) / rows)) : GRID_ROW_HEIGHT;
+  const rowHeight = fill ? Math.max(GRID_ROW_HEIGHT, Math.floor((height - (rows - 1) * GAP) / rows)) : GRID_ROW_HEIGHT;
   const narrow = screens.md === false;
   const cell = (l: WidgetLayout) => (narrow ? { gridColumn: '1 / -1' } : { gridColumn: `${l.x + 1} / span ${l.w}`, gridRow: `${l.y + 1} / span ${l.h}` });
   return (
     <div
+      ref={ref}
       data-testid="widget-grid"
       style={{ display: 'grid', gap: GAP, gridTemplateColumns: narrow ? 'minmax(0, 1fr)' : `repeat(${GRID_COLUMNS}, minmax(0, 1fr))`, gridAutoRows: narrow ? 'auto' : rowHeight }}
     >

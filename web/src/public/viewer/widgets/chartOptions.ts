@@ -24,6 +24,7 @@ export function chartOption(data: DrawnData, colors: { primary: string; text: st
       }],
     };
   }
+  if (data.type === 'line' && data.axis === 'number') return numberLineOption(data, colors, fontSize, large);
   // Over a new year, every label carries its year ("Jan 1998"): "Jan" alone would not say which.
   const categories = data.type === 'line' ? data.starts.map((s) => intervalLabel(s, data.bucket, seriesSpansYears(data.starts))) : (data.split?.categories ?? data.rows.map((r) => r.key));
   const horizontal = data.type === 'bar' && 'horizontal' in data.config && data.config.horizontal;
@@ -32,16 +33,11 @@ export function chartOption(data: DrawnData, colors: { primary: string; text: st
   const split = data.type === 'line' ? (data.config.splitField ? data.series : null) : (data.split?.series ?? null);
   const palette = split ? seriesColors(split.map((s) => s.key)) : null;
   const legend = split ? { top: 0, type: 'scroll', textStyle: { fontSize, color: colors.text } } : undefined;
-  const base = { tooltip, legend, grid: { left: 8, right: 16, top: split ? 36 : 24, bottom: 8, containLabel: true }, xAxis: horizontal ? value : category, yAxis: horizontal ? category : value };
+  const zoom = data.type === 'line' ? zoomOf(categories.length, large, true) : null;
+  const base = { tooltip, legend, grid: { left: 8, right: 16, top: split ? 36 : 24, bottom: zoom ? zoom.room : 8, containLabel: true }, xAxis: horizontal ? value : category, yAxis: horizontal ? category : value };
   if (data.type === 'line') {
-    const lines = data.series.map((s) => {
-      const color = palette?.get(s.key) ?? colors.primary;
-      return {
-        id: split ? `series:${s.key}` : 'values', name: split ? s.key : undefined, type: 'line', data: s.values, color,
-        smooth: true, smoothMonotone: 'x', showSymbol: s.values.length <= 40, areaStyle: data.config.area ? { opacity: split ? 0.15 : 0.25 } : undefined, emphasis: { focus: 'series' },
-      };
-    });
-    return { ...base, series: lines };
+    const lines = data.series.map((s) => ({ ...lineSeries(s, data.config.area, palette, colors.primary), data: s.values }));
+    return { ...base, ...(zoom ? { dataZoom: zoom.dataZoom } : {}), series: lines };
   }
   if (data.split) {
     const stack = 'stack' in data.config && !data.config.stack ? undefined : 'total';
@@ -54,6 +50,63 @@ export function chartOption(data: DrawnData, colors: { primary: string; text: st
     ...base,
     // Number ranges sit side by side, as a histogram's do.
     series: [{ id: 'values', type: 'bar', data: data.rows.map((r) => r.value), color: colors.primary, ...('bins' in data && data.bins ? { barCategoryGap: '4%' } : { barMaxWidth: 48 }), label: { show: true, position: horizontal ? 'right' : 'top', fontSize, color: colors.text, formatter: (p: { value: unknown }) => (typeof p.value === 'number' ? drawnNumber(p.value).toLocaleString('en-US') : '') } }],
+  };
+}
+
+/** A line of more points than this can be zoomed and scrolled along its axis. */
+export const ZOOM_FROM = 60;
+
+/**
+ * Zooming along a long line's horizontal axis: a slider under it, and dragging or ctrl + wheel (or
+ * pinching) inside it, so the wheel still scrolls the page. Over time it opens on the latest
+ * ZOOM_FROM points; over numbers on all of them. `room`: the grid's bottom margin, the slider's height.
+ */
+function zoomOf(points: number, large: boolean, latest: boolean) {
+  if (points <= ZOOM_FROM) return null;
+  const height = large ? 28 : 18;
+  const start = latest ? Math.max(0, 100 - (ZOOM_FROM / points) * 100) : 0;
+  return {
+    room: height + 16,
+    dataZoom: [
+      { id: 'inside', type: 'inside', xAxisIndex: 0, start, end: 100, zoomOnMouseWheel: 'ctrl', moveOnMouseWheel: false, moveOnMouseMove: true },
+      { id: 'slider', type: 'slider', xAxisIndex: 0, start, end: 100, height, bottom: 4, showDetail: false, brushSelect: false },
+    ],
+  };
+}
+
+/** One line's look: its colour (a split value's own), curve, points when few, area when filled. */
+function lineSeries(s: { key: string; values: unknown[] }, area: boolean, palette: Map<string, string> | null, primary: string) {
+  return {
+    id: palette ? `series:${s.key}` : 'values', name: palette ? s.key : undefined, type: 'line', color: palette?.get(s.key) ?? primary,
+    smooth: true, smoothMonotone: 'x', showSymbol: s.values.length <= 40, areaStyle: area ? { opacity: palette ? 0.15 : 0.25 } : undefined, emphasis: { focus: 'series' },
+  };
+}
+
+/**
+ * A line over a number field: a continuous value axis named by the field, each point at its value
+ * (a range at its start). One point per value joins across a series' missing values; ranges leave
+ * an empty range's gap (or 0, as a count draws it).
+ */
+function numberLineOption(data: Extract<DrawnData, { type: 'line'; axis: 'number' }>, colors: { primary: string; text: string }, fontSize: number, large: boolean): ChartOption {
+  const split = Boolean(data.config.splitField);
+  const palette = split ? seriesColors(data.series.map((s) => s.key)) : null;
+  const zoom = zoomOf(data.xs.length, large, false);
+  const tooltip = { trigger: 'axis', confine: true, valueFormatter: (v: unknown) => (typeof v === 'number' ? drawnNumber(v).toLocaleString('en-US') : '—') };
+  return {
+    tooltip,
+    legend: split ? { top: 0, type: 'scroll', textStyle: { fontSize, color: colors.text } } : undefined,
+    grid: { left: 8, right: 16, top: split ? 36 : 24, bottom: (zoom ? zoom.room : 8) + fontSize * 2, containLabel: true },
+    xAxis: {
+      type: 'value', scale: true, name: data.config.xField, nameLocation: 'middle', nameGap: fontSize * 2,
+      nameTextStyle: { fontSize, color: colors.text }, axisLabel: { fontSize, color: colors.text, hideOverlap: true },
+    },
+    yAxis: { type: 'value', axisLabel: { fontSize, color: colors.text }, minInterval: data.config.metric === 'count' ? 1 : undefined },
+    ...(zoom ? { dataZoom: zoom.dataZoom } : {}),
+    series: data.series.map((s) => ({
+      ...lineSeries(s, data.config.area, palette, colors.primary),
+      connectNulls: data.binWidth === null,
+      data: data.xs.map((x, i) => [x, s.values[i]]),
+    })),
   };
 }
 

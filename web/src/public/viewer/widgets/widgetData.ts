@@ -5,8 +5,9 @@ import { spansYears, type TimeBucket } from '@common/timeRanges';
 import { fieldTypeOf, type FieldTyping } from '@common/types/fieldTyping';
 import type { GroupRow, SplitGroups } from '@common/widgets/groups';
 import { drawnNumber } from './drawnNumber';
-import { autoBinWidth, continuousBins, numberSpan } from '@common/widgets/bins';
+import { autoBinWidth, binStart, continuousBins, numberSpan } from '@common/widgets/bins';
 import { percentOfGoal } from '@common/widgets/gauge';
+import { emptyValueOf, numberLine, type NumberLine } from '@common/widgets/numberAxis';
 import { scatterPoints, type ScatterData } from '@common/widgets/scatter';
 import { useMemo } from 'react';
 import { useAggregator } from './widgetTotals';
@@ -16,7 +17,8 @@ import { useFeedVersion, useWidgetEnv } from './widgetContext';
 export type WidgetData = { counting: boolean } & (
   | { type: 'kpi'; config: ChartConfigs['kpi']; value: number | null; count: number; comparison: Comparison | null; spark: Series | null }
   | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: GroupRow[]; split?: SplitGroups; bins?: { width: number; left: number } }
-  | ({ type: 'line'; config: ChartConfigs['line'] } & LineSeries)
+  | ({ type: 'line'; axis: 'time'; config: ChartConfigs['line'] } & LineSeries)
+  | ({ type: 'line'; axis: 'number'; config: ChartConfigs['line'] } & NumberLine)
   | { type: 'gauge'; config: ChartConfigs['gauge']; value: number | null; percent: number | null }
   | ({ type: 'scatter'; config: ChartConfigs['scatter'] } & ScatterData)
 );
@@ -55,8 +57,10 @@ export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartW
   const typed = specTyping(typing, config);
   // A scatter draws records, not totals: it reads the feed's records again on each change (at most its cap of points drawn).
   const version = useFeedVersion();
-  const bins = type === 'bar' ? (config as ChartConfigs['bar']).bins : undefined;
-  const groupField = (config as { groupField?: string }).groupField;
+  // Bars and lines over a number field may group its values into ranges.
+  const xField = type === 'line' ? (config as ChartConfigs['line']).xField : undefined;
+  const bins = type === 'bar' || xField ? (config as ChartConfigs['bar' | 'line']).bins : undefined;
+  const groupField = xField ?? (config as { groupField?: string }).groupField;
   // Automatic ranges follow the values' span: read from the records when they change (a new width counts again).
   const binWidth = useMemo(() => {
     if (bins === undefined || !groupField) return undefined;
@@ -100,7 +104,17 @@ export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartW
     }
     case 'line': {
       const c = config as ChartConfigs['line'];
-      return { counting, type, config: c, ...aggregator.lines(c.splitField ? c.seriesLimit : 1, c.otherSeries) };
+      if (c.xField) {
+        // Over a number field: every value (or range) in order, on a continuous axis.
+        const groups = c.splitField
+          ? aggregator.split(undefined, 'label', c.seriesLimit, c.otherSeries)
+          : (() => {
+            const rows = aggregator.top(undefined, 'label');
+            return { categories: rows.map((r) => r.key), series: [{ key: '', values: rows.map((r) => r.value) }], leftSeries: 0, omitted: false };
+          })();
+        return { counting, type, axis: 'number', config: c, ...numberLine(groups, binWidth ?? null, emptyValueOf(c.metric, c.emptyAs)) };
+      }
+      return { counting, type, axis: 'time', config: c, ...aggregator.lines(c.splitField ? c.seriesLimit : 1, c.otherSeries) };
     }
   }
 }
@@ -180,6 +194,11 @@ export function widgetTable(data: WidgetData, label: (field: string | undefined)
     // Buckets as the chart's axis names them ("Mar 4"), with the year: a screen reader reads no ISO timestamps.
     case 'line': {
       const heads = data.config.splitField ? data.series.map((x) => x.key) : [metric];
+      if (data.axis === 'number') {
+        const w = data.binWidth;
+        const xLabel = (x: number) => (w ? `${x.toLocaleString('en-US')}–${binStart(x + w * 1.5, w).toLocaleString('en-US')}` : String(x));
+        return [[label(data.config.xField), ...heads], ...data.xs.map((x, i) => [xLabel(x), ...data.series.map((s) => cell(s.values[i]))])];
+      }
       return [[label(data.config.dateField), ...heads], ...data.starts.map((start, i) => [intervalLabel(start, data.bucket, true), ...data.series.map((x) => cell(x.values[i]))])];
     }
   }

@@ -119,7 +119,7 @@ export class WidgetTotals {
 export function useAggregator(spec: AggregateSpec): { aggregator: Aggregator; counting: boolean } {
   const { feed } = useWidgetEnv();
   const key = JSON.stringify(spec);
-  // The spec's content (key) decides when to start over, not its identity.
+  // The aggregation's content (key) decides when to start over, not its identity.
   const totals = useMemo(() => new WidgetTotals(JSON.parse(key) as AggregateSpec, feed), [key, feed]);
   useSyncExternalStore(totals.subscribe, totals.state);
   // A recount under way ends with the widget (or its settings); React's subscription asks for a new one when it mounts again.

@@ -1,0 +1,13 @@
+import type { AppContext } from '../core';
+import { removeDashboardLinks } from './shareLinks';
+
+/**
+ * What sharing does when something it shares goes: a deleted dashboard's links are deleted with it.
+ * The dashboards feature announces the removal; sharing owns its links (the socket layer only tells
+ * the links' viewers). Returns the unsubscribe.
+ */
+export function startSharingCascades(ctx: AppContext): () => void {
+  return ctx.events.on('dashboard.removed', ({ dashboardId }) => {
+    removeDashboardLinks(ctx, dashboardId).catch((e) => ctx.log.error(`sharing: could not remove the links of deleted dashboard ${dashboardId}`, e));
+  });
+}
