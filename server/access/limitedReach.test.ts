@@ -121,6 +121,8 @@ const ROUTES: Record<string, Case> = {
       const res = await p.http('POST', `/api/admin/imports/${up.id}/run`, { body: planInto(up, i.source) });
       // Settled before the next case compares what changed.
       for (let state = res.body.state; state === 'running'; state = (await p.http('GET', `/api/admin/imports/${up.id}`)).body.state) await new Promise((r) => setImmediate(r));
+      // The field types follow the imported records a moment later: settled too, or the next case sees them change.
+      await s.app.fieldTypes.settle();
       return res;
     },
   },
