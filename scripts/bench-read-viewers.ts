@@ -1,7 +1,7 @@
 /**
  * A process full of public viewers for bench:read's reconnect storm. Each behaves like the web
  * viewer: it fetches the view, joins the dashboard, and after a reconnect the server could not
- * recover, refetches with If-None-Match after a random delay of up to 2 s. Reports when every
+ * recover, rejoins and refetches with If-None-Match once the join is acknowledged. Reports when every
  * viewer has the current view again and the bytes that cost. Driven over IPC.
  */
 import http from 'node:http';
@@ -12,12 +12,11 @@ import { reconnectDelayMax } from '../web/src/realtime/socket';
 type Command = { cmd: 'grow'; url: string; dashboardId: string; count: number } | { cmd: 'arm' } | { cmd: 'status' } | { cmd: 'stop' };
 type Viewer = { socket: Socket<ServerToClientEvents, ClientToServerEvents>; etag: string };
 
-const JITTER_MS = 2_000;
 const viewers: Viewer[] = [];
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const send = (msg: unknown) => process.send!(msg);
 const now = () => performance.timeOrigin + performance.now();
-let armed: { waiting: Set<Viewer>; bytes: number; refetches: number; notModified: number; recovered: number; errors: number } | null = null;
+let armed: { waiting: Set<Viewer>; bytes: number; refetches: number; notModified: number; recovered: number; errors: number; reconnects: number[] } | null = null;
 
 /** A viewer has the view again: report when it was the last one. */
 function done(v: Viewer) {
@@ -40,7 +39,6 @@ function get(url: string, etag: string): Promise<{ status: number; etag: string;
 }
 
 async function converge(v: Viewer, url: string) {
-  await new Promise((r) => setTimeout(r, Math.random() * JITTER_MS));
   for (let attempt = 0; attempt < 100; attempt++) {
     try {
       const res = await get(url, v.etag);
@@ -69,12 +67,13 @@ process.on('message', async (m: Command) => {
           const v: Viewer = { socket, etag: first.etag };
           let connectedBefore = false;
           socket.on('connect', () => {
+            if (armed) armed.reconnects.push(now());
             if (socket.recovered) {
               if (armed) armed.recovered++;
               return done(v);
             }
-            socket.emit('dashboard:join', m.dashboardId, () => {});
-            if (connectedBefore) void converge(v, url);
+            const reconnected = connectedBefore;
+            socket.emit('dashboard:join', m.dashboardId, () => void (reconnected && converge(v, url)));
             connectedBefore = true;
           });
           await new Promise<void>((resolve) => socket.once('view:joined', () => resolve()));
@@ -85,7 +84,7 @@ process.on('message', async (m: Command) => {
     }
     send({ type: 'grown', count: viewers.length });
   } else if (m.cmd === 'arm') {
-    armed = { waiting: new Set(viewers), bytes: 0, refetches: 0, notModified: 0, recovered: 0, errors: 0 };
+    armed = { waiting: new Set(viewers), bytes: 0, refetches: 0, notModified: 0, recovered: 0, errors: 0, reconnects: [] };
     send({ type: 'armed' });
   } else if (m.cmd === 'status') {
     send({ type: 'status', total: viewers.length, connected: viewers.filter((v) => v.socket.connected).length, pending: armed?.waiting.size ?? 0, errors: armed?.errors ?? 0 });

@@ -223,7 +223,7 @@ async function storm(n: number) {
     for (let i = 0; i * PER_PROCESS < n; i++) procs.push(await child('scripts/bench-read-viewers.ts'));
     await Promise.all(procs.map((p, i) => ask(p, { cmd: 'grow', url: server.url, dashboardId: demo.id, count: Math.min(PER_PROCESS, n - i * PER_PROCESS) }, 'grown')));
     await Promise.all(procs.map((p) => ask(p, { cmd: 'arm' }, 'armed')));
-    type Done = { at: number; bytes: number; refetches: number; notModified: number; recovered: number };
+    type Done = { at: number; bytes: number; refetches: number; notModified: number; recovered: number; reconnects: number[] };
     const done = Promise.all(procs.map((p) => new Promise<Done>((resolve) => p.once('message', (m: Done & { type: string }) => m.type === 'converged' && resolve(m)))));
     const killed = performance.timeOrigin + performance.now();
     await server.stop();
@@ -243,6 +243,9 @@ async function storm(n: number) {
     const notModified = results.reduce((s, r) => s + r.notModified, 0);
     console.log(`\nreconnect storm, ${n.toLocaleString('en')} viewers, server process restarted (${((up - killed) / 1000).toFixed(1)} s down):`);
     console.log(`  every viewer converged ${((last - up) / 1000).toFixed(1)} s after the new process listened (${((last - killed) / 1000).toFixed(1)} s after the stop)`);
+    const back = results.flatMap((r) => r.reconnects).map((t) => (t - up) / 1000).sort((a, b) => a - b);
+    const at = (q: number) => back[Math.min(back.length - 1, Math.floor(q * back.length))]?.toFixed(1);
+    console.log(`  sockets connected again after the new process listened: p50 ${at(0.5)} s, p90 ${at(0.9)} s, last ${at(1)} s`);
     console.log(`  ${refetches} conditional refetches (${notModified} answered 304), ${kb(bytes)} served in all, ${(bytes / n).toFixed(0)} B per viewer`);
     console.log(`  vs a full refetch each: ${full} B identity (${((full * n) / bytes).toFixed(0)}× more), ${fullBr} B brotli (${((fullBr * n) / bytes).toFixed(0)}× more)`);
   } finally {

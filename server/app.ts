@@ -17,10 +17,10 @@ import { publicViewFastPath } from './publicView';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startAlerts } from './alerts';
 import { startActivityLog } from './activity';
-import { startRetentionSweep } from './records';
+import { startRetentionSweep, writesSettled } from './records';
 import { startFieldTypes, type FieldTypesService } from './dataSources';
 import { embeddingHeaders, startSharingCascades } from './sharing';
-import { closeInOrder, type ShutdownStep } from './operations';
+import { closeInOrder, startOperations, type Operations, type ShutdownStep } from './operations';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -34,12 +34,16 @@ export interface RunningApp {
   api: Router;
   /** The type model's inference (tests settle it before comparing views). */
   fieldTypes: FieldTypesService;
-  /** Stops in order (server/operations/shutdown): sockets, HTTP, then the services' flushes and the database. */
+  /** Probes, request lines and metrics (server/operations); `drain()` turns /readyz to 503 before a stop. */
+  operations: Operations;
+  /** The METRICS_PORT listener's port, when configured. */
+  metricsPort: number | null;
+  /** Stops in order (server/operations/shutdown): sockets, HTTP and the requests under way, then the services' flushes and the database. */
   close(onStep?: (name: string) => void): Promise<void>;
 }
 
 /** Starts the database, the HTTP server with REST, Socket.IO and the web app. Cleans up if any step fails. */
-export async function startApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<RunningApp> {
+export async function startApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL, config.LOG_FORMAT)): Promise<RunningApp> {
   // The services, each with its stop; they stop last started first, after the sockets and HTTP.
   const cleanups: ShutdownStep[] = [];
   const stopServices = () => closeInOrder({ realtime: null, server: null, services: [...cleanups].reverse() }, log);
@@ -93,11 +97,16 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const seedWanted = config.SEED_DEMO ?? db.mode !== 'external';
     const seeded = seedWanted ? await seedDemo(ctx) : false;
 
+    const operations = startOperations(ctx, redis);
+    cleanups.push({ name: 'metrics listener', run: () => operations.close() });
+    const metricsPort = await operations.listenMetrics();
+
     const koa = new Koa();
     koa.proxy = config.TRUST_PROXY;
     koa.maxIpsCount = config.TRUST_PROXY_HOPS;
     // A client that hangs up, sends malformed HTTP or aborts its upload is not a server error.
     koa.on('error', logKoaError(log));
+    koa.use(operations.routeNames());
     koa.use(clientAddressOf(config));
     koa.use(errorHandler(log));
     koa.use(securityHeaders());
@@ -109,9 +118,10 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     for (const mw of mountApi(api)) koa.use(mw);
 
     // Known public views are answered from memory before the Koa stack (server/publicView/viewCache/fastPath).
-    const server = http.createServer(publicViewFastPath(ctx, koa.callback()));
+    const server = http.createServer(operations.observe(publicViewFastPath(ctx, koa.callback())));
     const realtime = await attachRealtime(server, ctx);
     alerts.attachRealtime(realtime.io);
+    operations.observeRealtime(realtime.io);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.PORT, config.HOST, () => resolve());
@@ -121,8 +131,10 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     });
     const port = (server.address() as { port: number }).port;
     const url = config.PUBLIC_URL ?? `http://localhost:${port}`;
-    const close = (onStep?: (name: string) => void) => closeInOrder({ realtime, server, services: [...cleanups].reverse() }, log, onStep);
-    return { ctx, url, port, seeded, realtime, api, fieldTypes, close };
+    const requestsGraceMs = Math.max(1_000, (config.SHUTDOWN_TIMEOUT_SECONDS - config.SHUTDOWN_GRACE_SECONDS) * 1000 - 2_000);
+    const requests = { closeConnections: () => operations.closeConnections(), idle: () => operations.idle().then(() => writesSettled(ctx)), graceMs: requestsGraceMs };
+    const close = (onStep?: (name: string) => void) => closeInOrder({ realtime, server, requests, services: [...cleanups].reverse() }, log, onStep);
+    return { ctx, url, port, seeded, realtime, api, fieldTypes, operations, metricsPort, close };
   } catch (e) {
     await stopServices();
     throw e;

@@ -5,7 +5,7 @@ export { authRouter } from './accounts/authRoutes';
 export { isCrossSiteHandshake, readSessionCookie } from './accounts/cookies';
 export { createAccountModels } from './accounts/models';
 export { failedCredentials } from './failedCredentials';
-export { askerOfRequest, bearerToken, isAdminToken, principalOf, resolvePrincipal } from './guards';
+export { askerOfRequest, bearerToken, isAdminToken, principalOf, resolvePrincipal, safeEqual } from './guards';
 export type { IngestState } from './guards';
 export { askerOf, checkSourceInBody, hasRole, mayFollowSource, mayUseDashboard, mayUseImportJob, mayUseSource, refuseLimited, signInAs, requireDashboardUse, requireSourceUse, usableDashboards, usableSources, usableSourcesOf } from './policy';
 export type { Asker } from './policy';

@@ -126,6 +126,17 @@ export const EnvSchema = z.object({
   ALERT_LEASE_MS: z.coerce.number({ error: 'must be a number' }).int().min(500).max(3_600_000).default(15_000),
   /** Lowest level logged. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
+  /** text: readable lines in a terminal; json: one JSON object per line (level, time, msg, reqId, …) for a log shipper. */
+  LOG_FORMAT: z.enum(['text', 'json'], { error: 'must be text or json' }).default('text'),
+  /** GET /metrics on the main port answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset (and no METRICS_PORT): not served. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** A separate listener serving only /metrics (on METRICS_HOST, loopback by default); the token is asked there too when set. */
+  METRICS_PORT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0–65535').max(65535, 'must be 0–65535').optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** After SIGTERM/SIGINT: how long /readyz answers 503 while the process still serves, so a load balancer stops sending. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number({ error: 'must be a number' }).min(0, 'must be 0 or more').max(300, 'must be at most 300').default(3),
+  /** After SIGTERM/SIGINT: the longest a stop may take; past it the process exits with status 1, naming the step that hung. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).min(1, 'must be at least 1').max(600, 'must be at most 600').default(10),
 }).refine((c) => !c.SMTP_URL || c.MAIL_FROM, { path: ['MAIL_FROM'], message: 'is required with SMTP_URL, e.g. "LiveDash <dash@example.com>"' });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -43,3 +43,7 @@ export { RedisUnreachableError, connectRedis } from './redis';
 export type { RedisClient } from './redis';
 export { Slicer } from './slices';
 export { cachedSource, keyRotatedError } from './models/sourceCache';
+export { collectProcessMetrics, metricsOf, secondsSince } from './metrics';
+export type { Metrics } from './metrics';
+export { currentRequest, requestIdFrom, routeIs, runInRequest } from './http/requestContext';
+export type { RequestInfo } from './http/requestContext';

@@ -3,3 +3,5 @@ export { engineRouter } from './engineRoutes';
 export { healthRouter } from './healthRoutes';
 export { closeInOrder, stopOnSignals } from './shutdown';
 export type { ShutdownStep } from './shutdown';
+export { startOperations } from './operations';
+export type { Operations } from './operations';

@@ -58,7 +58,7 @@ const portFree = (port: number) =>
 
 describe('SIGTERM', () => {
   it('with 20 viewers connected: the sockets close, then HTTP, then both flushes; exit 0 quickly', async () => {
-    const server = await startServerProcess({ MONGODB_URI: engine.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0' });
+    const server = await startServerProcess({ MONGODB_URI: engine.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0', SHUTDOWN_GRACE_SECONDS: '0' });
     const call = (method: string, path: string, body?: unknown) =>
       fetch(server.url + path, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
     const ds = await call('POST', '/api/admin/data-sources', { name: 'Wall data' });
@@ -89,7 +89,7 @@ describe('SIGTERM', () => {
     const port = await freePort();
     // --ignore-scripts skips prestart (the web build); `npm start` itself runs as a process manager would start it.
     const npm = spawn('npm', ['start', '--ignore-scripts'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, SEED_DEMO: 'false', DB_ENGINE: 'jongodb', LOG_LEVEL: 'info', ZENDESK_SCHEDULER_TICK_MS: '0' },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, SEED_DEMO: 'false', DB_ENGINE: 'jongodb', LOG_LEVEL: 'info', ZENDESK_SCHEDULER_TICK_MS: '0', SHUTDOWN_GRACE_SECONDS: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,34 +1,50 @@
 import type http from 'node:http';
 import type { Logger } from '../core';
 
-/** How long a stop may take before the process exits anyway (status 1, naming the step that hung). */
-export const SHUTDOWN_TIMEOUT_MS = 10_000;
-
 /** One step of a stop, named for the log when it fails or hangs. */
 export interface ShutdownStep {
   name: string;
   run: () => Promise<void>;
 }
 
+/** The requests under way, as the server's request listener counts them (server/operations). */
+export interface RequestsUnderWay {
+  /** Answers from now on close their connection: keep-alive clients open their next one elsewhere. */
+  closeConnections(): void;
+  /** Resolves once no request is being handled and the writes they queued are stored. */
+  idle(): Promise<void>;
+  /** How long they may take once the server stops listening; then their connections are cut. */
+  graceMs: number;
+}
+
 /**
  * The order a server stops in:
- * 1. Socket.IO closes its clients' connections (a clean close: browsers reconnect to the next
- *    process) — first, because the HTTP server's close waits for every upgraded socket;
- * 2. the HTTP server closes (io.close does it, else this step): no new connections, idle
- *    keep-alive ones end, requests under way get REQUESTS_GRACE_MS and are then cut;
- * 3. the services, last started first: their flushes (activity log, view counts) and then the
+ * 1. the HTTP server stops listening (new connections are refused; a proxy tries the next process);
+ * 2. the requests under way finish (their answers close their connection) within the requests'
+ *    grace, and are then cut; then the writes under way (group commit) settle — so their changes
+ *    still reach every viewer, here and through Redis on the other processes;
+ * 3. Socket.IO emits what is queued and closes its clients' connections (a clean close: browsers
+ *    reconnect to the next process), then the HTTP server's close completes (it waits for every
+ *    upgraded socket);
+ * 4. the services, last started first: their flushes (activity log, view counts) and then the
  *    database close.
  * A failing step is logged and the next one still runs. `onStep` follows progress (the timeout names it).
  */
 export async function closeInOrder(
-  parts: { realtime: { close(): Promise<void> } | null; server: http.Server | null; services: ShutdownStep[] },
+  parts: { realtime: { close(): Promise<void> } | null; server: http.Server | null; requests?: RequestsUnderWay; services: ShutdownStep[] },
   log: Logger,
   onStep: (name: string) => void = () => {},
 ): Promise<void> {
   const steps: ShutdownStep[] = [];
-  const { realtime, server } = parts;
-  if (realtime) steps.push({ name: 'Socket.IO', run: () => cutAfterGrace(server, () => realtime.close()) });
-  if (server) steps.push({ name: 'HTTP server', run: () => cutAfterGrace(server, () => closeHttp(server)) });
+  const { realtime, server, requests } = parts;
+  const graceMs = requests?.graceMs ?? REQUESTS_GRACE_MS;
+  const closed = server ? closeHttp(server) : Promise.resolve();
+  if (requests) {
+    requests.closeConnections();
+    steps.push({ name: 'requests under way', run: () => cutAfterGrace(server, graceMs, () => requests.idle()) });
+  }
+  if (realtime) steps.push({ name: 'Socket.IO', run: () => realtime.close() });
+  if (server) steps.push({ name: 'HTTP server', run: () => cutAfterGrace(server, REQUESTS_GRACE_MS, () => closed) });
   steps.push(...parts.services);
   for (const step of steps) {
     onStep(step.name);
@@ -36,12 +52,12 @@ export async function closeInOrder(
   }
 }
 
-/** How long requests under way may take to finish once the server stops listening. */
+/** How long requests under way may take to finish once the server stops listening (when not told), and the last connections after Socket.IO closed. */
 const REQUESTS_GRACE_MS = 1_000;
 
 /** Runs a step that waits for the HTTP server to close; requests still under way after the grace are cut. */
-async function cutAfterGrace(server: http.Server | null, step: () => Promise<void>): Promise<void> {
-  const cut = server ? setTimeout(() => server.closeAllConnections(), REQUESTS_GRACE_MS) : null;
+async function cutAfterGrace(server: http.Server | null, graceMs: number, step: () => Promise<void>): Promise<void> {
+  const cut = server ? setTimeout(() => server.closeAllConnections(), graceMs) : null;
   try {
     await step();
   } finally {
@@ -57,23 +73,35 @@ function closeHttp(server: http.Server): Promise<void> {
   });
 }
 
+/** What a signal stops: the app's readiness and its ordered close. */
+export interface Stoppable {
+  operations: { drain(): void };
+  close(onStep?: (name: string) => void): Promise<void>;
+}
+
 /**
- * SIGTERM / SIGINT: stop in order and exit 0; past SHUTDOWN_TIMEOUT_MS exit 1, saying which step
- * did not finish. A second signal during the stop changes nothing.
+ * SIGTERM / SIGINT: /readyz answers 503 at once and the process keeps serving for `graceMs` (a
+ * load balancer sees it and stops sending), then it stops in order and exits 0. Past `timeoutMs`
+ * from the signal it exits 1, saying which step did not finish. A second signal exits at once.
  */
-export function stopOnSignals(app: { close(onStep?: (name: string) => void): Promise<void> }, log: Logger, timeoutMs = SHUTDOWN_TIMEOUT_MS): void {
+export function stopOnSignals(app: Stoppable, log: Logger, opts: { graceMs: number; timeoutMs: number }): void {
   let stopping = false;
-  let step = 'start';
-  const stop = async (signal: string) => {
-    if (stopping) return;
+  let step = 'grace';
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log.warn(`second signal (${signal}): exiting now, without finishing the stop (it was at: ${step})`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
     stopping = true;
-    log.info(`${signal}: shutting down`);
+    app.operations.drain();
+    log.info(`${signal}: shutting down (not ready; serving ${opts.graceMs / 1000} s more while load balancers notice)`);
     const started = Date.now();
     const force = setTimeout(() => {
-      log.error(`shutdown did not finish within ${timeoutMs} ms (stuck at: ${step}); exiting`);
+      log.error(`shutdown did not finish within ${opts.timeoutMs} ms (stuck at: ${step}); exiting`);
       process.exit(1);
-    }, timeoutMs);
+    }, opts.timeoutMs);
     force.unref();
+    if (opts.graceMs > 0) await new Promise((r) => setTimeout(r, opts.graceMs));
     await app.close((name) => (step = name));
     log.info(`stopped in ${Date.now() - started} ms`);
     process.exit(0);

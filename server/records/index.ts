@@ -9,4 +9,4 @@ export { sourceRecordsRouter } from './manage/sourceRecordsRoutes';
 export { removeRecords } from './writer/removeRecords';
 export { appendOnlyDefaultMaxRecords, applySourceSettings, startRetentionSweep } from './writer/retention';
 export { withSourceLock } from './writer/sourceLock';
-export { writeToSource } from './writer/sourceWriter';
+export { writeToSource, writesSettled } from './writer/sourceWriter';

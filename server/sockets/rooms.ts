@@ -12,7 +12,7 @@ import { attachShareRooms } from '../sharing';
 import { attachImportRooms } from '../imports';
 import { attachActivityFeed } from '../activity';
 import { recheckRecoveredSessions } from './recoveryCheck';
-import { presentPublicSummary, findDataSource } from '../core';
+import { presentPublicSummary, findDataSource, metricsOf, secondsSince } from '../core';
 import { canonicalObjectId } from '@common/ids';
 import { TEAM, mayHold, teamOf, mayFollowSource, signInAs } from '../access';
 
@@ -89,20 +89,23 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
 
   // Emits happen in the order of the writes that caused them.
   let queue = Promise.resolve();
-  const serial = <T>(fn: (payload: T) => Promise<void> | void) => (payload: T) => {
-    queue = queue.then(() => fn(payload)).catch((e) => ctx.log.error('realtime emit failed', e));
+  const serial = <T>(fn: (payload: T, since: number) => Promise<void> | void) => (payload: T) => {
+    const since = performance.now();
+    queue = queue.then(() => fn(payload, since)).catch((e) => ctx.log.error('realtime emit failed', e));
   };
+  const pushLatency = metricsOf(ctx).pushLatency;
   const { events } = ctx;
   const off = [
     // One emit per change, to the admins watching the source and to its public audience (the
     // viewers of every published dashboard on it): no database read per ingest.
-    events.on('records.upserted', serial((e) => {
+    events.on('records.upserted', serial((e, since) => {
       const parts = chunk(e.records, MAX_RECORDS_PER_MESSAGE, MAX_BYTES_PER_MESSAGE);
       parts.forEach((records, part) => {
         io.to([rooms.dataSource(e.dataSourceId), rooms.source(e.dataSourceId)]).emit('records:upserted', {
           dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, records,
         });
       });
+      pushLatency.observe(secondsSince(since));
     })),
     events.on('records.removed', serial((e) => {
       const parts = chunk(e.recordIds, MAX_RECORDS_PER_MESSAGE * 10);

@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type { AppContext } from '../../core';
 import { staticSecurityHeaders } from '../../core';
 import { viewCacheOf } from './registry';
+import { metricsOf, routeIs } from '../../core';
 import { matchesEtag, SHARE_VIEW_HEADERS } from './send';
 import type { Encoding } from './servedView';
 
@@ -32,12 +33,15 @@ export function pickEncoding(header: string | undefined): Encoding | null {
 export function publicViewFastPath(app: AppContext, next: http.RequestListener): http.RequestListener {
   const cache = viewCacheOf(app);
   const security = staticSecurityHeaders();
+  const hits = metricsOf(app).viewCache.labels({ result: 'hit' });
   return (req, res) => {
     const read = req.method === 'GET' || req.method === 'HEAD';
     const m = read ? VIEW_PATH.exec(req.url ?? '') : null;
     const shared = read && !m ? SHARE_PATH.exec(req.url ?? '') : null;
     const view = m ? cache.peek(m[1]) : shared ? cache.peekShare(shared[1]) : null;
     if (!view) return next(req, res);
+    hits.inc();
+    routeIs(m ? '/api/dashboards/:id' : '/api/share/:token', { kind: 'anonymous' });
     const headers: http.OutgoingHttpHeaders = {
       ...security,
       etag: view.etag,

@@ -11,6 +11,7 @@ import { ServedView } from './servedView';
 import { SourceView } from './sourceView';
 import { isLive, ShareLinkCache, type CachedLink } from './shareLinks';
 import { LockedLinks } from './lockedLinks';
+import { metricsOf } from '../../core';
 
 /** The domain events that change a public or share view; the cache listens to these (locally and from Redis). */
 export const VIEW_EVENTS = ['records.upserted', 'records.removed', 'datasource.changed', 'datasource.removed', 'dashboard.changed', 'dashboard.removed', 'shareLink.revoked'] as const;
@@ -108,11 +109,17 @@ export class ViewCache {
     const drafts = opts.drafts ?? false;
     // Only the canonical spelling is ever a key here (the edges canonicalise, common/ids.ts).
     if (canonicalObjectId(dashboardId) !== dashboardId) throw NotFoundError(`Dashboard ${dashboardId}`);
-    if (!this.enabled) return this.fromDatabase(dashboardId, drafts);
+    const counted = metricsOf(this.ctx).viewCache;
+    if (!this.enabled) {
+      counted.inc({ result: 'miss' });
+      return this.fromDatabase(dashboardId, drafts);
+    }
     const dashboard = await this.dashboard(dashboardId, drafts);
     const source = dashboard.dataSourceId ? await this.source(dashboard.dataSourceId) : null;
     const held = this.served.get(dashboardId);
-    if (held && held.dashboard === dashboard && held.source === source && held.sourceVersion === source?.version) return held.view;
+    const hit = held && held.dashboard === dashboard && held.source === source && held.sourceVersion === source?.version;
+    counted.inc({ result: hit ? 'hit' : 'miss' });
+    if (hit) return held.view;
     const head = presentPublicHeadFromDtos(dashboard, source?.meta ?? null);
     const text = serializePublicView(head, source ? source.json() : '[]', source?.meta ? source.revision : 0, source?.truncated ?? false);
     const view = ServedView.fromText(text, source?.meta ? source.revision : 0, dashboard.dataSourceId);

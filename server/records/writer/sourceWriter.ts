@@ -7,6 +7,7 @@ import type { DataSourceDoc } from '../../core';
 import { checkRecords, isObject, type CheckedRecords, type Keying } from '../manage/recordRules';
 import { effectiveRetentionWhy, enforceRetention, evictionFor, logEviction } from './retention';
 import { withSourceLock } from './sourceLock';
+import { metricsOf, secondsSince } from '../../core';
 import { planRecords, storeRecords, type RecordWrite } from './writeRecords';
 
 /**
@@ -58,12 +59,20 @@ interface WriterState {
   queues: Map<string, SourceQueue>;
   /** Flushes that wrote records, for tests and benchmarks (never timing). */
   flushes: number;
+  /** Called once no source's queue is draining (a stop waits for the writes under way). */
+  settled: (() => void)[];
 }
-const writers = new AppHandle<WriterState>('the source writers', () => ({ queues: new Map(), flushes: 0 }));
+const writers = new AppHandle<WriterState>('the source writers', () => ({ queues: new Map(), flushes: 0, settled: [] }));
 const stateOf = (ctx: AppContext) => writers.of(ctx);
 
 /** How many flushes have written records in this app (a test compares it with the request count). */
 export const flushCount = (ctx: AppContext) => stateOf(ctx).flushes;
+
+/** Resolves once every queued write of this app is stored and answered (a stop's last write lands whole). */
+export function writesSettled(ctx: AppContext): Promise<void> {
+  const st = stateOf(ctx);
+  return st.queues.size ? new Promise((resolve) => st.settled.push(resolve)) : Promise.resolve();
+}
 
 /**
  * The record id an append-only record of a request with an Idempotency-Key gets: derived from the
@@ -104,14 +113,19 @@ async function drain(ctx: AppContext, st: WriterState, id: string, q: SourceQueu
     while (n < q.pending.length && (n === 0 || records + q.pending[n].job.items.length <= FLUSH_RECORDS)) records += q.pending[n++].job.items.length;
     const batch = q.pending.splice(0, n);
     answered = batch.length;
+    const started = performance.now();
     try {
       await withSourceLock(ctx, id, () => flush(ctx, st, id, batch));
     } catch (e) {
       for (const b of batch) b.reject(e);
     }
+    const metrics = metricsOf(ctx);
+    metrics.flushDuration.observe(secondsSince(started));
+    metrics.flushRequests.observe(batch.length);
   }
   q.draining = false;
   if (st.queues.get(id) === q) st.queues.delete(id);
+  if (!st.queues.size) for (const done of st.settled.splice(0)) done();
 }
 
 interface Prepared {
@@ -130,6 +144,7 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
   }
   const known = new Set(ds.fields ?? []);
   const prepared: Prepared[] = [];
+  const rejected = () => prepared.reduce((n, p) => n + p.checked.rejections.length, 0);
   for (const q of batch) {
     try {
       // The guard's look-up may be cached (sourceCache): the key must still be the source's as read now.
@@ -178,6 +193,7 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
     const records = await storeRecords(ctx, ds, plan, revision, going?.freshIds);
     const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [removal.change, change] : change, prepared.flatMap((p) => p.checked.newFields));
     st.flushes++;
+    metricsOf(ctx).ingestRecords.inc({ outcome: 'accepted' }, writes.length);
     if (removal) {
       const beforeWrite = recordCount - (plan.fresh.length - (going?.freshIds.size ?? 0));
       ctx.events.emit('records.removed', { dataSourceId: id, sourceId: ds.sourceId, revision: removal.change.revision, total: beforeWrite, recordIds: removal.recordIds, all: false });
@@ -192,6 +208,7 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
       evicted = { removed: removedNow + more, recordIds: new Set([...(removal?.recordIds ?? []), ...(going?.freshIds ?? [])]), why: going?.why ?? effectiveRetentionWhy(ctx, ds) };
     }
   }
+  if (rejected()) metricsOf(ctx).ingestRecords.inc({ outcome: 'rejected' }, rejected());
   prepared.forEach((p, group) => {
     const c = counts.get(group) ?? { inserted: 0, updated: 0 };
     const primaryKey = 'primaryKey' in p.keying ? p.keying.primaryKey : '';

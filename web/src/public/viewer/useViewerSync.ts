@@ -91,15 +91,19 @@ export function useViewerSync(feed: ViewerFeed): () => void {
     const onRemovedDashboard = (e: { dashboardId: string }) => {
       if (e.dashboardId === shownId()) markNotFound();
     };
-    // After a reconnect the refetch is already planned (with its random wait): the ack adds none.
-    const join = (refetchPlanned = false) =>
+    // After a reconnect the server could not recover (a restart, another process) the view is
+    // fetched again as soon as the join is acknowledged — in the room first, so no change falls
+    // between the two. No random wait on top: each viewer's reconnect already came at a random
+    // moment (its own backoff cap, socket.ts), which spreads a restart's viewers out.
+    const join = (reconnected = false) =>
       feed.join(socket, (ack) => {
-        if (disposed || refetchPlanned) return;
-        if (!ack.ok) void refetch();
+        if (disposed) return;
+        if (reconnected || !ack.ok) void refetch();
         else if (ack.revision !== undefined && ack.revision > useViewerStore.getState().revision && !inFlight) void refetch();
       });
-    // A refetch after a restart or a Redis blip waits a random moment, so thousands of viewers do
-    // not ask at once; it sends If-None-Match (the browser revalidates), so an unchanged view is a 304.
+    // A resync the server asks for (Redis lost) reaches every viewer at the same instant: that
+    // refetch waits a random moment, so thousands of viewers do not ask at once. Either sends
+    // If-None-Match (the browser revalidates), so an unchanged view is a 304.
     let resyncTimer: number | undefined;
     const refetchSoon = () => {
       if (resyncTimer !== undefined || disposed) return;
@@ -113,7 +117,6 @@ export function useViewerSync(feed: ViewerFeed): () => void {
       // Back within the server's recovery window: rooms and missed deltas came with the connection.
       if (socket.recovered) return;
       join(connectedBefore);
-      if (connectedBefore) refetchSoon();
       connectedBefore = true;
     };
 
