@@ -1,6 +1,6 @@
 import { CUSTOM_FIELD_PREFIX, OBJECT_CELL_CUT, STRING_CELL_CUT } from './constants';
 import { pathReader, readPath } from './paths';
-import type { CustomFieldValue } from './schemas/record';
+import type { CustomFieldValue } from './schemas/records/record';
 
 type Data = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileChoices, compileLocked, otherChoices, valueCounts } from './filterBar';
-import type { DashboardFilter } from './schemas/dashboardFilter';
+import type { DashboardFilter } from './schemas/widgets/dashboardFilter';
 
 const records = [
   { data: { genre: 'Drama', released: 'Jun 12 1998', rating: 7.5 } },

@@ -1,12 +1,12 @@
 /**
  * The dashboard's filters applied to records, the same on server and web: a viewer's choices in the
- * filter bar (common/schemas/dashboardFilter.ts) and a share link's locked filters (widget filters,
+ * filter bar (common/schemas/widgets/dashboardFilter.ts) and a share link's locked filters (widget filters,
  * all applied) each compile once into one test of a record.
  */
 import { fieldReader, isEmptyValue } from './cells';
-import type { DashboardFilter, FilterChoice, FilterChoices } from './schemas/dashboardFilter';
-import type { WidgetFilter } from './schemas/widget';
-import { inWindow, relativeEnd, relativeStart, resolveRange, type RelativeRange } from './timeRanges';
+import type { DashboardFilter, FilterChoice, FilterChoices } from './schemas/widgets/dashboardFilter';
+import type { WidgetFilter } from './schemas/widgets/widget';
+import { inWindow, relativeEnd, relativeStart, resolveRange, type RelativeRange } from './time/timeRanges';
 import { timeOf } from './types/dates';
 import { NO_TYPING, type FieldTyping } from './types/fieldTyping';
 import { compileFilter, toNumber } from './widgets/filters';

@@ -2,7 +2,7 @@ import type { DataSourceDto } from './schemas/dataSource';
 import type { TileAlertState } from './schemas/alert';
 import type { DashboardDto, PublicDashboardSummaryDto, PublicTabDto } from './schemas/dashboard';
 import type { PublicDashboardResponse } from './schemas/publicView';
-import type { RecordDto } from './schemas/record';
+import type { RecordDto } from './schemas/records/record';
 import type { ActivityEntryDto } from './schemas/activity';
 import type { ImportProgressDto } from './schemas/imports';
 import type { ViewersChangedEvent } from './schemas/analytics';

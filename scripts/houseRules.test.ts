@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,4 +104,24 @@ describe('house rules of the docs', () => {
     const text = "const re = /spec 2\\/ /; const s = 'issue 20'; // spec 9 here\n/** DECISIONS.md */ export const x = 1;";
     expect(commentsOf('x.ts', text).map((c) => c.text)).toEqual(['// spec 9 here', '/** DECISIONS.md */']);
   });
+});
+
+describe('house rules of the code', () => {
+  it('keeps at most 15 source files directly in any folder of server/, common/, web/src and scripts/', () => {
+    const counts = new Map<string, number>();
+    for (const dir of ['server', 'common', 'web/src', 'scripts']) {
+      for (const file of filesUnder(path.join(root, dir), (f) => /\.(ts|tsx|mjs|cjs)$/.test(f))) {
+        const folder = path.relative(root, path.dirname(file));
+        counts.set(folder, (counts.get(folder) ?? 0) + 1);
+      }
+    }
+    expect([...counts].filter(([, n]) => n > 15).map(([folder, n]) => `${folder}: ${n} files`)).toEqual([]);
+  });
+
+  it('keeps the import rules: features meet at their doors, core and realtime know no feature, no import circle', () => {
+    // dependency-cruiser's own report (scripts/dependencyRules.cjs); any violation is printed by name.
+    const run = spawnSync(process.execPath, [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'server', 'common', 'web/src', '--config', 'scripts/dependencyRules.cjs', '--output-type', 'err'], { cwd: root, encoding: 'utf8' });
+    expect(run.stdout + run.stderr).toContain('no dependency violations found');
+    expect(run.status).toBe(0);
+  }, 120_000);
 });

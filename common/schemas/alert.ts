@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ALL_TIME, TimeRange } from '../timeRanges';
-import { Metric, WidgetFilter, MAX_WIDGET_FILTERS } from './widget';
+import { ALL_TIME, TimeRange } from '../time/timeRanges';
+import { Metric, WidgetFilter, MAX_WIDGET_FILTERS } from './widgets/widget';
 
 /** The comparisons a rule makes against its value: above, at least, below, at most. */
 export const ALERT_OPERATORS = ['gt', 'gte', 'lt', 'lte'] as const;

@@ -4,8 +4,8 @@ import {
 } from '../constants';
 import { COLUMN_FORMATS } from '../formats';
 import { KeyMappings } from './dataSource';
-import { CHART_CONFIGS, WidgetLayout, isChartWidgetType } from './widget';
-import { DashboardFilters, type DashboardFilter } from './dashboardFilter';
+import { CHART_CONFIGS, WidgetLayout, isChartWidgetType } from './widgets/widget';
+import { DashboardFilters, type DashboardFilter } from './widgets/dashboardFilter';
 
 export const TableColumn = z.object({
   name: z.string().min(1, 'Column name cannot be empty'),
@@ -62,7 +62,7 @@ export type TabStyle = z.infer<typeof TabStyle>;
 
 /**
  * A widget of a tab. table and bucket widgets carry a tab configuration; kpi, bar, donut and line
- * widgets carry their chart's configuration (common/schemas/widget.ts), checked here so an
+ * widgets carry their chart's configuration (common/schemas/widgets/widget.ts), checked here so an
  * incomplete widget is refused with the field at fault. Unknown types pass (shown as a bucket board), so an older client never loses a newer widget.
  */
 export const Widget = z
@@ -108,7 +108,7 @@ export const DashboardConfiguration = z.object({
     .max(50, 'A dashboard can have at most 50 tabs')
     .refine((tabs) => new Set(tabs.map((t) => t.id)).size === tabs.length, 'Tab ids must be unique')
     .optional(),
-  /** The filter bar viewers use (common/schemas/dashboardFilter.ts). */
+  /** The filter bar viewers use (common/schemas/widgets/dashboardFilter.ts). */
   filters: DashboardFilters.optional(),
 });
 export type DashboardConfiguration = z.infer<typeof DashboardConfiguration>;

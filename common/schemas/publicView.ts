@@ -1,7 +1,7 @@
 import type { DateOrder, FieldType, KeyMappings } from './dataSource';
 import type { PublicTabDto } from './dashboard';
-import type { DashboardFilter } from './dashboardFilter';
-import type { RecordDto } from './record';
+import type { DashboardFilter } from './widgets/dashboardFilter';
+import type { RecordDto } from './records/record';
 
 /** GET /api/dashboards/:id — everything the public viewer draws. */
 export interface PublicDashboardResponse {
@@ -23,7 +23,7 @@ export interface PublicDashboardResponse {
   dataSource: {
     id: string; name: string; primaryKey: string | null; keyMappings: KeyMappings;
     fieldTypes: Record<string, FieldType>; dateOrder: DateOrder;
-    /** The time field (a path) and append-only flag: with either, the table's default order is newest first (common/recordTime). */
+    /** The time field (a path) and append-only flag: with either, the table's default order is newest first (common/time/recordTime). */
     timeField: string | null; appendOnly: boolean;
   } | null;
   records: RecordDto[];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { PublicDashboardResponse } from './publicView';
 import { SHARE_LINK_LABEL_MAX } from '../sharing';
-import { LockedFilters } from './dashboardFilter';
-import type { WidgetFilter } from './widget';
+import { LockedFilters } from './widgets/dashboardFilter';
+import type { WidgetFilter } from './widgets/widget';
 
 export { SHARE_LINK_LABEL_MAX } from '../sharing';
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Aggregator, aggregateSpec } from './aggregate';
 import { matchesFilter, toNumber } from './filters';
 import { parseTime } from '../types/dates';
-import { bucketStart } from '../timeRanges';
-import { BarConfig, KpiConfig, LineConfig } from '../schemas/widget';
+import { bucketStart } from '../time/timeRanges';
+import { BarConfig, KpiConfig, LineConfig } from '../schemas/widgets/widget';
 
 type Data = Record<string, unknown>;
 

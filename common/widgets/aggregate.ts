@@ -1,15 +1,15 @@
 import { fieldReader } from '../cells';
 import { isYear, timeOf, type DateReading } from '../types/dates';
 import type { FieldTyping } from '../types/fieldTyping';
-import { type BucketChoice, type ChartConfigs, type GroupOrder, type Metric, type WidgetFilter } from '../schemas/widget';
-import { ALL_TIME, autoBucket, bucketStart, bucketsIn, isSliding, MAX_CHART_POINTS, previousWindow, rangeSpanMs, resolveRange, shiftBucket, TIME_BUCKETS, type TimeBucket, type TimeRange } from '../timeRanges';
-import { binReader } from './bins';
+import { type BucketChoice, type ChartConfigs, type GroupOrder, type Metric, type WidgetFilter } from '../schemas/widgets/widget';
+import { ALL_TIME, autoBucket, bucketStart, bucketsIn, isSliding, MAX_CHART_POINTS, previousWindow, rangeSpanMs, resolveRange, shiftBucket, TIME_BUCKETS, type TimeBucket, type TimeRange } from '../time/timeRanges';
+import { binReader } from './charts/bins';
 import { compileFilters } from './filters';
-import { emptyValueOf, numberReader } from './numberAxis';
-import { foldValue, groupName, metricOf, newTotal, unfoldValue, type GroupTotal } from './groupTotal';
-import { OTHER_GROUP, rankGroups, SPLIT_SEPARATOR, type GroupRow, type SplitGroups } from './groups';
+import { emptyValueOf, numberReader } from './charts/numberAxis';
+import { foldValue, groupName, metricOf, newTotal, unfoldValue, type GroupTotal } from './charts/groupTotal';
+import { OTHER_GROUP, rankGroups, SPLIT_SEPARATOR, type GroupRow, type SplitGroups } from './charts/groups';
 
-export { EMPTY_GROUP } from './groupTotal';
+export { EMPTY_GROUP } from './charts/groupTotal';
 
 type Data = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Aggregator, aggregateSpec, comparison, slotBucket, type AggregateSpec } from './aggregate';
-import { KpiConfig, LineConfig, BarConfig, migrateLineConfig } from '../schemas/widget';
+import { KpiConfig, LineConfig, BarConfig, migrateLineConfig } from '../schemas/widgets/widget';
 import { Widget } from '../schemas/dashboard';
 
 type Data = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { fieldReader, isEmptyValue } from '../cells';
 import { timeOf } from '../types/dates';
 import { fieldTypeOf, type FieldTyping } from '../types/fieldTyping';
-import type { WidgetFilter } from '../schemas/widget';
+import type { WidgetFilter } from '../schemas/widgets/widget';
 
 /** Widget filters (and the numbers they compare): compiled once, run per record. */
 

@@ -1,4 +1,4 @@
-import type { KpiConfig, Threshold } from '../schemas/widget';
+import type { KpiConfig, Threshold } from '../schemas/widgets/widget';
 
 /** A KPI value with its decimals, thousands separators and unit ("—" when there is no number). */
 export function formatKpi(value: number | null, c: Pick<KpiConfig, 'decimals' | 'unit' | 'unitPosition'>): string {

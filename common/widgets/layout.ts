@@ -1,4 +1,4 @@
-import { GRID_COLUMNS, type WidgetLayout } from '../schemas/widget';
+import { GRID_COLUMNS, type WidgetLayout } from '../schemas/widgets/widget';
 
 /** A new widget's size on the 12-column grid, by type. */
 export function defaultSize(type: string): { w: number; h: number } {

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Aggregator, aggregateSpec } from './aggregate';
-import { percentileOf } from './groupTotal';
-import { OTHER_GROUP } from './groups';
-import { BarConfig, DonutConfig, KpiConfig, LineConfig } from '../schemas/widget';
+import { percentileOf } from './charts/groupTotal';
+import { OTHER_GROUP } from './charts/groups';
+import { BarConfig, DonutConfig, KpiConfig, LineConfig } from '../schemas/widgets/widget';
 
 /**
  * Every metric and split against values computed here independently, plainly (sort and

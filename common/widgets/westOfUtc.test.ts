@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Aggregator, aggregateSpec } from './aggregate';
-import { LineConfig } from '../schemas/widget';
+import { LineConfig } from '../schemas/widgets/widget';
 import { onLocalClock, timeOf } from '../types/dates';
 
 afterAll(() => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Schemas } from '../core/http/validate';
-import { apiRoutes, type ApiRoute } from '../core/http/openapi';
+import { apiRoutes, type ApiRoute } from '../core/http/apiDocs/openapi';
 import { startTestServer, type HttpAnswer, type TestServer } from '../test/harness';
 import { addPerson, type Person } from '../test/people';
 import { cookieSocket, join, type TestSocket } from '../test/sockets';

@@ -1,7 +1,7 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import type { AlertCondition, AlertState, ChannelType, DeliveryStatus } from '@common/schemas/alert';
-import type { Metric, WidgetFilter } from '@common/schemas/widget';
-import type { TimeRange } from '@common/timeRanges';
+import type { Metric, WidgetFilter } from '@common/schemas/widgets/widget';
+import type { TimeRange } from '@common/time/timeRanges';
 
 /** A channel as stored: its URL or addresses and (webhooks) its signing secret — secrets, never answered. */
 export interface StoredChannel {

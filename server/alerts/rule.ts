@@ -1,6 +1,6 @@
 import { ALERT_OPERATOR_WORDS, type AlertCondition, type AlertState } from '@common/schemas/alert';
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import type { KpiConfig } from '@common/schemas/widget';
+import type { KpiConfig } from '@common/schemas/widgets/widget';
 import type { FieldTyping } from '@common/types/fieldTyping';
 import { Aggregator, aggregateSpec, type DataHolder } from '@common/widgets/aggregate';
 import { compileFilters } from '@common/widgets/filters';

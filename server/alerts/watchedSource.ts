@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import { type AppContext, type DataSourceDoc, type DomainEvents, presentDataSource, presentRecord, type RecordDoc } from '../core';
 
 type Data = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { DashboardDto } from '@common/schemas/dashboard';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import type { IntegrationDto } from '@common/schemas/integration';
 import type { ShareLinkDto } from '@common/schemas/shareLink';
 import type { ActivityEntryDto } from '@common/schemas/activity';

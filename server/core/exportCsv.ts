@@ -11,7 +11,7 @@ import type { DashboardDoc, DataSourceDoc, RecordDoc } from './models';
 import { dashboardConfiguration, presentDataSource } from './models/presenters';
 import { NO_TYPING, typedFormat, type FieldTyping } from '@common/types/fieldTyping';
 import { compileLocked, type RecordTest } from '@common/filterBar';
-import type { WidgetFilter } from '@common/schemas/widget';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 
 type Json = Record<string, unknown>;
 interface Column {

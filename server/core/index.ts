@@ -18,7 +18,7 @@ export { compressResponses } from './http/compression';
 export { errorHandler, logKoaError } from './http/errorHandler';
 export { UnreadRecord, parseJsonInSlices, tooLargeReason } from './http/jsonPieces';
 export type { RecordLimit } from './http/jsonPieces';
-export { openApiDocument } from './http/openapi';
+export { openApiDocument } from './http/apiDocs/openapi';
 export { canonicalParams } from './http/params';
 export { securityHeaders, staticSecurityHeaders } from './http/securityHeaders';
 export { serveWebApp } from './http/static';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import type { CreateDataSource, DataSourceDto, DataSourceWithKeyDto, UpdateDataSource } from '@common/schemas/dataSource';
-import type { RawDataResponse } from '@common/schemas/record';
+import type { RawDataResponse } from '@common/schemas/records/record';
 import { CUSTOM_SOURCE_PREFIX } from '@common/constants';
 import type { AppContext, DashboardDoc, DataSourceDoc } from '../core';
 import { ErrorCode } from '@common/schemas/errors';

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { eventually } from '../test/eventually';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,11 +34,10 @@ const dryRun = (id: string, plan: ImportPlan) => s.http<DryRunDto>('POST', `/api
 /** Starts an import and waits for it to end (its status polled). */
 async function runToEnd(id: string, plan: ImportPlan): Promise<ImportProgressDto> {
   expect((await s.http('POST', `/api/admin/imports/${id}/run`, { body: plan })).status).toBe(202);
-  for (;;) {
+  return eventually(async () => {
     const p = (await s.http<ImportProgressDto>('GET', `/api/admin/imports/${id}`)).body;
-    if (p.state !== 'running') return p;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    return p.state !== 'running' && p;
+  }, { timeout: 30_000, interval: 50, what: 'the import to end' });
 }
 const sourceNames = async () => ((await s.http('GET', '/api/data/sources')).body as { name: string }[]).map((d) => d.name);
 

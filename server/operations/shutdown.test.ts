@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { eventually } from '../test/eventually';
 import fs from 'node:fs';
 import net from 'node:net';
 import mongoose from 'mongoose';
@@ -96,11 +97,9 @@ describe('SIGTERM', () => {
     npm.stdout.on('data', (d) => (out += d));
     npm.stderr.on('data', (d) => (out += d));
     const exited = exitOf(npm);
-    const end = Date.now() + 40_000;
-    while (!out.includes('admin console:')) {
-      if (Date.now() > end || npm.exitCode !== null) throw new Error(`npm start did not start:\n${out}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(() => {
+      if (npm.exitCode !== null || !out.includes('admin console:')) throw new Error(`npm start did not start:\n${out}`);
+    }, { timeout: 40_000, interval: 50 });
     const tree = descendants(npm.pid!);
     expect(tree.length).toBeGreaterThanOrEqual(2); // the server and its engine at least
     await openSocket(`http://127.0.0.1:${port}`); // a viewer connected, as in production
@@ -108,11 +107,7 @@ describe('SIGTERM', () => {
     const t0 = Date.now();
     npm.kill('SIGTERM');
     await exited;
-    const gone = async () => {
-      for (let i = 0; i < 100 && tree.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
-      return tree.filter(alive);
-    };
-    expect(await gone()).toEqual([]);
+    await eventually(() => expect(tree.filter(alive)).toEqual([]), { timeout: 5_000, interval: 50 });
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(await portFree(port)).toBe(true);
     expect(out).toMatch(/SIGTERM: shutting down[\s\S]*stopped in \d+ ms/);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../test/eventually';
 import { viewCacheOf } from '../publicView/viewCache';
 import { ADMIN_TOKEN } from '../test/harness';
 import { useCluster } from '../test/cluster';
 import { freePort, startRedis, startServerProcess } from '../test/processes';
-import { join, openSocket, sleep } from '../test/sockets';
+import { join, openSocket } from '../test/sockets';
 
 const cluster = useCluster();
 
@@ -16,12 +17,11 @@ const view = async (base: string, id: string): Promise<View> => (await fetch(`${
 /** Polls `base`'s public view until `ok` holds; resolves with the elapsed ms, or fails after `ms`. */
 async function seenWithin(base: string, id: string, ok: (v: View) => boolean, ms: number): Promise<number> {
   const start = Date.now();
-  for (;;) {
+  await eventually(async () => {
     const v = await view(base, id);
-    if (ok(v)) return Date.now() - start;
-    if (Date.now() - start > ms) throw new Error(`not seen on ${base} within ${ms} ms: revision ${v.revision}`);
-    await sleep(5);
-  }
+    if (!ok(v)) throw new Error(`not seen on ${base} within ${ms} ms: revision ${v.revision}`);
+  }, { timeout: ms, interval: 5 });
+  return Date.now() - start;
 }
 
 async function publishedDashboard(base: string, name: string) {
@@ -39,11 +39,7 @@ describe('view caches of two processes sharing Redis and MongoDB', () => {
     expect((await fetch(share)).status).toBe(200);
     expect((await fetch(share)).status).toBe(200);
     expect((await call(cluster.a.url, 'DELETE', `/api/admin/dashboards/${d.id}/links/${made.link.id}`)).status).toBe(200);
-    const start = Date.now();
-    while ((await fetch(share)).status !== 404) {
-      expect(Date.now() - start).toBeLessThan(1_000);
-      await sleep(5);
-    }
+    await eventually(async () => expect((await fetch(share)).status).toBe(404), { timeout: 1_000, interval: 5 });
   });
 
   it('a GET on one process reflects a write on the other within 1 s, every time, over 100 rounds', async () => {
@@ -98,11 +94,9 @@ describe('view caches of two processes sharing Redis and MongoDB', () => {
       expect((await fetch(`${cluster.b.url}/api/health`)).status).toBe(200);
 
       cluster.redis = await startRedis(cluster.redis.port);
-      for (const end = Date.now() + 20_000; !resyncs.length && Date.now() < end; ) await sleep(50);
-      expect(resyncs[0]).toEqual({ reason: 'redis' });
+      await eventually(() => expect(resyncs[0]).toEqual({ reason: 'redis' }), { timeout: 20_000, interval: 50 });
       // Back: caches are on and coherent again.
-      for (const end = Date.now() + 10_000; !viewCacheOf(cluster.a.app.ctx).isEnabled && Date.now() < end; ) await sleep(50);
-      expect(viewCacheOf(cluster.a.app.ctx).isEnabled).toBe(true);
+      await eventually(() => expect(viewCacheOf(cluster.a.app.ctx).isEnabled).toBe(true), { timeout: 10_000, interval: 50 });
       await seenWithin(cluster.b.url, d.id, (v) => v.records.length === 2, 5_000);
       expect((await call(cluster.a.url, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 2, during: 'after' }] })).status).toBe(200);
       await seenWithin(cluster.b.url, d.id, (v) => v.records.some((r) => r.data.during === 'after'), 1_000);

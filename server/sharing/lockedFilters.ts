@@ -1,5 +1,5 @@
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import type { WidgetFilter } from '@common/schemas/widget';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { toNumber } from '@common/widgets/filters';
 import { timeOf } from '@common/types/dates';
 import { fieldTypeOf } from '@common/types/fieldTyping';

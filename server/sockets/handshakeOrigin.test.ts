@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rooms } from '@common/realtime';
 import { startTestServer, type TestServer } from '../test/harness';
 import { addPerson, type Person } from '../test/people';
-import { collect, join, next, sleep, type TestSocket } from '../test/sockets';
+import { collect, join, next, type TestSocket } from '../test/sockets';
 
 /**
  * A page of another origin of the same site (another port here) opening a socket: the browser
@@ -56,7 +56,11 @@ describe.each<Transport>(['websocket', 'polling'])('a %s handshake', (transport)
       // Activity and source changes the admin room hears do not reach it.
       await s.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body: { name: `Tickets ${transport}` } });
       await s.http('POST', '/api/admin/users', { body: { email: `invited.${transport}.${Date.now()}@example.com`, role: 'viewer' } });
-      await sleep(300);
+      // Emits reach a socket in the order of the changes: a later write's delta comes after whatever
+      // the two changes above would have sent it.
+      const later = next(socket, 'records:upserted');
+      await ingest(Date.now() + 1);
+      await later;
       expect(activity.items).toEqual([]);
       expect(changed.items).toEqual([]);
     } finally {

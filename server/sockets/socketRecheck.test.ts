@@ -4,7 +4,8 @@ import { ADMIN_TOKEN, capturedLog, startTestServer } from '../test/harness';
 import { useCluster } from '../test/cluster';
 import { addPerson } from '../test/people';
 import { startRedis } from '../test/processes';
-import { collect, cookieSocket, join, next, sleep, type TestSocket } from '../test/sockets';
+import { collect, cookieSocket, join, next, type TestSocket } from '../test/sockets';
+import { eventually } from '../test/eventually';
 
 /**
  * Revocations travel between processes over Redis; made while it is down, they never arrive. Each
@@ -45,9 +46,7 @@ const closedWithin = (socket: TestSocket, ms: number) =>
     });
   });
 
-async function until(ok: () => boolean, ms: number, what: string) {
-  for (const end = Date.now() + ms; !ok(); await sleep(50)) if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
-}
+const until = (ok: () => boolean, ms: number, what: string) => eventually(ok, { timeout: ms, interval: 50, what });
 
 /**
  * Two editors following a source on `base`: one whose credential is to end, one limited to the
@@ -85,13 +84,12 @@ describe('signed-in sockets are checked again after revocations made while Redis
         await call(cluster.a.url, 'PATCH', `/api/admin/users/${limited.id}`, { dashboardIds: [elsewhere.id] });
         // Redis still down: B's period catches both.
         await closedWithin(sockets.ending, 5_000);
-        for (const end = Date.now() + 5_000; ; await sleep(100)) {
+        await eventually(async () => {
           // Written through B itself (its own emit, no Redis needed): heard only while the socket holds the source's room.
           const heard = next(sockets.limited, 'records:upserted', 500).then(() => true, () => false);
           await call(cluster.b.url, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: Date.now() }] });
-          if (!(await heard)) break;
-          if (Date.now() > end) throw new Error('the limited editor still hears the source it lost');
-        }
+          return !(await heard);
+        }, { timeout: 5_000, interval: 100, what: 'the limited editor to stop hearing the source it lost' });
         expect(sockets.limited.connected).toBe(true);
       });
     } finally {
@@ -108,8 +106,11 @@ describe('signed-in sockets are checked again after revocations made while Redis
         await call(cluster.b.url, 'PATCH', `/api/admin/users/${limited.id}`, { dashboardIds: [elsewhere.id] });
         // B dies before Redis is back, and the revocations it holds for Redis with it: A can only learn from the database.
         cluster.b.child.kill('SIGKILL');
-        // Nothing reached A: Redis is down (and A's period is an hour).
-        await sleep(300);
+        // Nothing reached A: Redis is down (and A's period is an hour). A write made through A after
+        // the revocations still reaches the removed person's socket there (the later event proves it).
+        const later = next(sockets.ending, 'records:upserted');
+        await call(cluster.a.url, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 'after the revocations' }] });
+        await later;
         expect(sockets.ending.connected).toBe(true);
         expect(onA()?.rooms.has(rooms.dataSource(ds.id))).toBe(true);
         await back();
@@ -121,8 +122,12 @@ describe('signed-in sockets are checked again after revocations made while Redis
       expect(onA()?.rooms.has(rooms.teamDashboard(elsewhere.id))).toBe(true);
       expect(onA()?.rooms.has(rooms.teamDashboard(mine.id))).toBe(false);
       const deltas = collect(sockets.limited, 'records:upserted');
+      // A's emits go out in the order of the writes: once the later change of its new dashboard
+      // arrives, the earlier write's delta would have come before it.
+      const later = next(sockets.limited, 'admin:dashboard:changed');
       await call(cluster.a.url, 'POST', '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 1 }] });
-      await sleep(300);
+      await call(cluster.a.url, 'PATCH', `/api/admin/dashboards/${elsewhere.id}`, { name: 'Elsewhere, renamed' });
+      await later;
       expect(deltas.items).toEqual([]);
     } finally {
       Object.values(sockets).forEach((x) => x.disconnect());

@@ -52,7 +52,7 @@ const recordSchema = new Schema(
     revision: { type: Number, default: 0 },
     createdAt: { type: Date, required: true },
     lastUpdated: { type: Date, required: true },
-    /** The time the record happened: its source's time field, else lastUpdated (common/recordTime); retention's order. */
+    /** The time the record happened: its source's time field, else lastUpdated (common/time/recordTime); retention's order. */
     recordedAt: { type: Date, default: null },
   },
   options,

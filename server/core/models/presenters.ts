@@ -1,7 +1,7 @@
 import type { DataSourceDto, FieldType } from '@common/schemas/dataSource';
 import type { DashboardDto, DashboardTab, PublicTabDto, PublicDashboardSummaryDto } from '@common/schemas/dashboard';
-import type { DashboardFilter } from '@common/schemas/dashboardFilter';
-import type { RecordDto } from '@common/schemas/record';
+import type { DashboardFilter } from '@common/schemas/widgets/dashboardFilter';
+import type { RecordDto } from '@common/schemas/records/record';
 import { sourceKind } from '@common/constants';
 import { decodeKeys } from '../db/fieldNames';
 import type { DashboardDoc, DataSourceDoc, RecordDoc } from '.';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { WidgetFilter } from '@common/schemas/widget';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 /**

@@ -1,8 +1,8 @@
 import { compileLocked } from '@common/filterBar';
 import { MAX_RECORDS_PER_MESSAGE, type RecordsRemoved, type RecordsUpserted } from '@common/realtime';
 import type { DashboardDto } from '@common/schemas/dashboard';
-import type { RecordDto } from '@common/schemas/record';
-import type { WidgetFilter } from '@common/schemas/widget';
+import type { RecordDto } from '@common/schemas/records/record';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import type { DomainEvents } from '../../core';
 import type { SourceView } from './sourceView';
 

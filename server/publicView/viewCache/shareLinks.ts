@@ -1,6 +1,6 @@
 import { canonicalShareToken } from '@common/ids';
 import type { AppContext, ShareLinkDoc } from '../../core';
-import type { WidgetFilter } from '@common/schemas/widget';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { lockedFiltersOf, hashShareToken, LAST_USED_RESOLUTION_MS } from '../../core';
 
 /** What a share view needs of its link. */

@@ -1,5 +1,5 @@
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 
 interface CachedRecord {
   dto: RecordDto;

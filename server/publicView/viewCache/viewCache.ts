@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { canonicalObjectId } from '@common/ids';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import type { WidgetFilter } from '@common/schemas/widget';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { compileLocked } from '@common/filterBar';
 import type { AppContext, DomainEvents, DashboardDoc, DataSourceDoc, RecordDoc } from '../../core';
 import { NotFoundError, presentDashboard, presentDataSource, presentRecord, findDataSource } from '../../core';

@@ -1,5 +1,5 @@
 import type { UpdateMode } from '@common/schemas/dataSource';
-import type { IngestRejection, IngestResult, IngestSourceResult } from '@common/schemas/ingest';
+import type { IngestRejection, IngestResult, IngestSourceResult } from '@common/schemas/records/ingest';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext, DataSourceDoc, IngestCredential } from '../../core';
 import { ApiError, BadRequestError, ForbiddenError, NotFoundError, findDataSource, UnreadRecord, cachedSource } from '../../core';

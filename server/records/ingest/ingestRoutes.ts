@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { IngestQuery } from '@common/schemas/ingest';
+import { IngestQuery } from '@common/schemas/records/ingest';
 import type { AppContext } from '../../core';
 import { jsonBody, validate, parseJsonInSlices } from '../../core';
 import type { IngestState } from '../../access';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { IngestResult } from '@common/schemas/ingest';
+import type { IngestResult } from '@common/schemas/records/ingest';
 import { startTestServer, type TestServer } from '../../test/harness';
 
 /** Public datasets nobody here wrote (vega-datasets): real duplicates, nulls, numbers as titles. */

@@ -1,9 +1,9 @@
 import mongoose from 'mongoose';
 import { ErrorCode } from '@common/schemas/errors';
-import type { DeleteRecordResult, DeleteRecordsResult, ReplaceRecordsResult } from '@common/schemas/sourceRecords';
-import type { WidgetFilter } from '@common/schemas/widget';
+import type { DeleteRecordResult, DeleteRecordsResult, ReplaceRecordsResult } from '@common/schemas/records/sourceRecords';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { compileFilter } from '@common/widgets/filters';
-import { recordTimeReader } from '@common/recordTime';
+import { recordTimeReader } from '@common/time/recordTime';
 import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
 import { decodeKeys, encodeKeys, ApiError, ForbiddenError, NotFoundError, closeChange, openChange, presentDataSource, presentRecord, findDataSource, requireDataSource, keyRotatedError, activityHandle } from '../../core';
 import type { ParsedRecords } from '../ingest/parseRecords';

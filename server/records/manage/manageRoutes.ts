@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { DeleteRecordsRequest, ReplaceRecordsQuery } from '@common/schemas/sourceRecords';
+import { DeleteRecordsRequest, ReplaceRecordsQuery } from '@common/schemas/records/sourceRecords';
 import type { AppContext } from '../../core';
 import type { IngestState } from '../../access';
 import type { ParsedRecords } from '../ingest/parseRecords';

@@ -1,4 +1,4 @@
-import type { IngestRejection } from '@common/schemas/ingest';
+import type { IngestRejection } from '@common/schemas/records/ingest';
 import { FIELD_NAME_MAX_LENGTH, FIELDS_PER_SOURCE_MAX, FORBIDDEN_FIELD_NAMES } from '@common/constants';
 import { readPath } from '@common/paths';
 

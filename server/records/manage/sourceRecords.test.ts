@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { IngestResult } from '@common/schemas/ingest';
+import type { IngestResult } from '@common/schemas/records/ingest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../../test/harness';
 
 let s: TestServer;

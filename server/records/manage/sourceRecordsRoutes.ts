@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { SourceRecordsQuery, type IngestResult } from '@common/schemas/ingest';
+import { SourceRecordsQuery, type IngestResult } from '@common/schemas/records/ingest';
 import type { AppContext } from '../../core';
 import type { IngestState } from '../../access';
 import { idempotent, type IdempotencyState } from '../ingest/idempotency';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { IngestResult } from '@common/schemas/ingest';
+import type { IngestResult } from '@common/schemas/records/ingest';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { flushCount } from './sourceWriter';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { ApiErrorBody } from '@common/schemas/errors';
-import type { IngestResult } from '@common/schemas/ingest';
-import type { RawDataResponse } from '@common/schemas/record';
+import type { IngestResult } from '@common/schemas/records/ingest';
+import type { RawDataResponse } from '@common/schemas/records/record';
 import { FIELD_NAME_MAX_LENGTH, FIELDS_PER_SOURCE_MAX } from '@common/constants';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { ingestRecords } from '../ingest/ingestRecords';

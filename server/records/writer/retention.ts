@@ -1,4 +1,4 @@
-import { recordTimeReader } from '@common/recordTime';
+import { recordTimeReader } from '@common/time/recordTime';
 import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
 import { decodeKeys, activityHandle } from '../../core';
 import { removeRecordsInLock } from './removeRecords';

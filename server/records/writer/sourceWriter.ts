@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { IngestRejection, IngestSourceResult, IngestWarning } from '@common/schemas/ingest';
+import type { IngestRejection, IngestSourceResult, IngestWarning } from '@common/schemas/records/ingest';
 import type { UpdateMode } from '@common/schemas/dataSource';
 import { ErrorCode } from '@common/schemas/errors';
 import { AppHandle, type AppContext, ApiError, NotFoundError, closeChange, openChange, type OpenChange, presentDataSource, keyRotatedError } from '../../core';

@@ -1,8 +1,8 @@
 import mongoose, { type AnyBulkWriteOperation } from 'mongoose';
 import type { UpdateMode } from '@common/schemas/dataSource';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
-import { recordTimeReader } from '@common/recordTime';
+import { recordTimeReader } from '@common/time/recordTime';
 import { decodeKeys, encodeKeys } from '../../core';
 
 type Json = Record<string, unknown>;

@@ -6,7 +6,7 @@ import { formatValue, type ValueFormat } from '@common/formats';
 import { ReadableTag } from './PublicTheme';
 
 export { cellText, isEmptyValue };
-import type { CustomFieldValue, RecordDto } from '@common/schemas/record';
+import type { CustomFieldValue, RecordDto } from '@common/schemas/records/record';
 
 /** A field of a record; `custom_<id>` reads the value of custom field <id> from data.custom_fields. */
 export const fieldValue = (record: RecordDto, field: string): unknown => dataFieldValue(record.data, field);

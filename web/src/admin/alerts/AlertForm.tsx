@@ -2,8 +2,8 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Form, Input, InputNumber, Modal, Segmented, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { ALERT_OPERATORS, ALERT_OPERATOR_WORDS, CHANNEL_TYPES, type AlertDto, type AlertOperator, type ChannelType, type CreatedAlertDto } from '@common/schemas/alert';
-import { METRICS, type Metric, type WidgetFilter } from '@common/schemas/widget';
-import type { TimeRange } from '@common/timeRanges';
+import { METRICS, type Metric, type WidgetFilter } from '@common/schemas/widgets/widget';
+import type { TimeRange } from '@common/time/timeRanges';
 import { api, errorText } from '../../api/client';
 import { useDataSources } from '../stores/dataSources';
 

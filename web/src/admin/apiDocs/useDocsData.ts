@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import type { RawDataResponse } from '@common/schemas/record';
+import type { RawDataResponse } from '@common/schemas/records/record';
 import { api, publicApi } from '../../api/client';
 import { placeholderRecord } from './samples';
 

@@ -2,9 +2,9 @@ import { DeleteOutlined, FilterOutlined, PlusOutlined } from '@ant-design/icons'
 import { Alert, Badge, Button, Drawer, Flex, Form, Input, Select, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import type { DashboardDto } from '@common/schemas/dashboard';
-import { DashboardFilters, MAX_DASHBOARD_FILTERS, type DashboardFilter, type DashboardFilterKind } from '@common/schemas/dashboardFilter';
+import { DashboardFilters, MAX_DASHBOARD_FILTERS, type DashboardFilter, type DashboardFilterKind } from '@common/schemas/widgets/dashboardFilter';
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import { ALL_TIME, RANGE_PRESETS } from '@common/timeRanges';
+import { ALL_TIME, RANGE_PRESETS } from '@common/time/timeRanges';
 import { api, errorText } from '../../api/client';
 import { useDashboards } from '../stores/dashboards';
 import { useSourceTyping } from '../stores/dataSources';

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { CUSTOM_FIELD_PREFIX, PREVIEW_RECORDS, sourceKind } from '@common/constants';
 import { fieldLabel } from '@common/formats';
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import { customColumn, customFieldIds, fieldValue, FormattedValue, recordFields } from '../ui/cells';
 import { useDataSources, useSourceTyping } from '../stores/dataSources';
 import { FIELD_TYPE_LABELS } from '../ui/FieldSelect';

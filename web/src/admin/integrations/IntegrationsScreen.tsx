@@ -5,7 +5,7 @@ import type { IntegrationDto } from '@common/schemas/integration';
 import { EmptyState, LoadError } from '../ui/States';
 import { AddIntegrationDialog } from './AddIntegrationDialog';
 import { IntegrationCard } from './IntegrationCard';
-import { OAuthWizard, type WizardStart } from './OAuthWizard';
+import { OAuthWizard, type WizardStart } from './oauth/OAuthWizard';
 import { ProviderCards } from './ProviderCards';
 import { useIntegrations } from './store';
 import { useIntegrationsRealtime } from './useIntegrationsRealtime';

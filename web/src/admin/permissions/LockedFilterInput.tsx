@@ -1,6 +1,6 @@
 import { Flex, Input, Select } from 'antd';
 import { useMemo } from 'react';
-import type { WidgetFilter } from '@common/schemas/widget';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { useDashboards } from '../stores/dashboards';
 import { useDataSources, useSourceTyping } from '../stores/dataSources';
 import { FieldSelect, pickerFields } from '../ui/FieldSelect';

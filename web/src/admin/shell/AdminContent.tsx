@@ -17,7 +17,7 @@ const ActivityLogScreen = lazy(() => import('../activity/ActivityLogScreen'));
 const AlertsScreen = lazy(() => import('../alerts/AlertsScreen'));
 const AnalyticsScreen = lazy(() => import('../analytics/AnalyticsScreen'));
 const WidgetsScreen = lazy(() => import('../widgets/WidgetsScreen'));
-const TemplatesScreen = lazy(() => import('../widgets/TemplatesScreen'));
+const TemplatesScreen = lazy(() => import('../widgets/templates/TemplatesScreen'));
 const ExportScreen = lazy(() => import('../export/ExportScreen'));
 const ImportScreen = lazy(() => import('../import/ImportScreen'));
 const lazyScreen = (screen: React.ReactNode) => <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>{screen}</Suspense>;

@@ -5,7 +5,7 @@ import { EngineBanner } from '../engine/EngineBanner';
 import { useCan } from '../../api/session';
 import { AccountButton } from '../account/AccountDrawer';
 import { signOutNow } from '../account/api';
-import { useOAuthReturn } from '../integrations/useOAuthReturn';
+import { useOAuthReturn } from '../integrations/oauth/useOAuthReturn';
 import { useAdminRealtime } from '../stores/useAdminRealtime';
 import { AdminContent } from './AdminContent';
 import { AdminMenu } from './AdminMenu';

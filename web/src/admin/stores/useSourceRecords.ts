@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { PREVIEW_RECORDS } from '@common/constants';
 import type { RecordsRemoved, RecordsUpserted } from '@common/realtime';
-import type { RawDataResponse, RecordDto } from '@common/schemas/record';
+import type { RawDataResponse, RecordDto } from '@common/schemas/records/record';
 import { api, errorText } from '../../api/client';
 import type { LoadStatus } from './entityStore';
 import { followSource } from '../../realtime/sourceRooms';

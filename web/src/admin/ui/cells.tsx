@@ -2,7 +2,7 @@ import { Tag, Typography } from 'antd';
 import { CUSTOM_FIELD_PREFIX } from '@common/constants';
 import { cellText, customFields, isEmptyValue } from '@common/cells';
 import { formatValue, type ValueFormat } from '@common/formats';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 
 export { fieldValue } from '@common/cells';
 

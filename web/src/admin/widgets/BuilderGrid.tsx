@@ -5,7 +5,7 @@ import ReactGridLayout, { cloneLayout, moveElement, useContainerWidth, verticalC
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
 import type { Widget } from '@common/schemas/dashboard';
-import { GRID_COLUMNS, GRID_ROW_HEIGHT, type WidgetLayout } from '@common/schemas/widget';
+import { GRID_COLUMNS, GRID_ROW_HEIGHT, type WidgetLayout } from '@common/schemas/widgets/widget';
 import { placeWidgets, readingOrder } from '@common/widgets/layout';
 import { rowsHeight } from '../../public/viewer/widgets/WidgetGrid';
 import { SR_ONLY } from '../../public/srOnly';

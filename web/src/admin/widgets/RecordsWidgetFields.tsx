@@ -3,7 +3,7 @@ import type { FieldTyping } from '@common/types/fieldTyping';
 import { FieldSelect } from '../ui/FieldSelect';
 import { BUCKET_DEFAULT_WIDTH, COLUMN_DEFAULT_WIDTH } from '@common/constants';
 import type { TabConfiguration, TableColumn } from '@common/schemas/dashboard';
-import { BUCKET_ORDER_LABELS, bucketKeyOf, bucketOrderOf, type BucketOrder } from '../../public/viewer/bucketModel';
+import { BUCKET_ORDER_LABELS, bucketKeyOf, bucketOrderOf, type BucketOrder } from '../../public/viewer/buckets/bucketModel';
 
 interface Props {
   type: 'table' | 'bucket';

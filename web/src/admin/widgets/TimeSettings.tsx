@@ -1,8 +1,8 @@
 import { DatePicker, Flex, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { BUCKET_CHOICES } from '@common/schemas/widget';
-import { autoBucket, BUCKET_LABELS, RANGE_PRESETS, rangeLabel, rangeSpanMs, type TimeBucket, type TimeRange } from '@common/timeRanges';
-import { recordTimeReader } from '@common/recordTime';
+import { BUCKET_CHOICES } from '@common/schemas/widgets/widget';
+import { autoBucket, BUCKET_LABELS, RANGE_PRESETS, rangeLabel, rangeSpanMs, type TimeBucket, type TimeRange } from '@common/time/timeRanges';
+import { recordTimeReader } from '@common/time/recordTime';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
 
 const FIXED = 'fixed';

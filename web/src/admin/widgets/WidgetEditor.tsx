@@ -1,11 +1,11 @@
 import { BellOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
 import type { TabConfiguration, Widget } from '@common/schemas/dashboard';
-import { isChartWidgetType, MAX_SCATTER_POINTS, MAX_SERIES, migrateChartConfig, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widget';
-import type { TimeRange } from '@common/timeRanges';
+import { isChartWidgetType, MAX_SCATTER_POINTS, MAX_SERIES, migrateChartConfig, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widgets/widget';
+import type { TimeRange } from '@common/time/timeRanges';
 import { fieldTypeOf } from '@common/types/fieldTyping';
 import { unitBefore } from '@common/widgets/format';
-import { isNumberAxisField } from '@common/widgets/numberAxis';
+import { isNumberAxisField } from '@common/widgets/charts/numberAxis';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';
 import { FieldSelect } from '../ui/FieldSelect';
 import { RecordsWidgetFields } from './RecordsWidgetFields';

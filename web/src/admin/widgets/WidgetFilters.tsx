@@ -1,6 +1,6 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Flex, Form, Input, Select, Typography } from 'antd';
-import { FILTER_OPERATORS, MAX_FILTER_VALUES, MAX_WIDGET_FILTERS } from '@common/schemas/widget';
+import { FILTER_OPERATORS, MAX_FILTER_VALUES, MAX_WIDGET_FILTERS } from '@common/schemas/widgets/widget';
 import type { FieldTyping } from '@common/types/fieldTyping';
 import { cleanPickedValues, distinctValues } from '@common/widgets/templateValues';
 import { useWidgetEnv } from '../../public/viewer/widgets/widgetContext';

@@ -1,4 +1,4 @@
-import { GRID_COLUMNS, type WidgetLayout } from '@common/schemas/widget';
+import { GRID_COLUMNS, type WidgetLayout } from '@common/schemas/widgets/widget';
 
 /**
  * Where a new widget of this size goes: the first place it fits on the 12-column grid, row by row

@@ -1,12 +1,12 @@
 import { Widget, type Widget as WidgetT } from '@common/schemas/dashboard';
 import { CUSTOM_FIELD_PREFIX } from '@common/constants';
 import { customFields } from '@common/cells';
-import type { RecordDto } from '@common/schemas/record';
-import { isChartWidgetType, type WidgetType } from '@common/schemas/widget';
+import type { RecordDto } from '@common/schemas/records/record';
+import { isChartWidgetType, type WidgetType } from '@common/schemas/widgets/widget';
 import type { DateOrder } from '@common/schemas/dataSource';
 import { dateFieldProblem } from '@common/widgets/dateField';
 import { defaultSize, placeWidgets } from '@common/widgets/layout';
-import { bucketKeyOf } from '../../public/viewer/bucketModel';
+import { bucketKeyOf } from '../../public/viewer/buckets/bucketModel';
 import { freeSpot } from './freeSpot';
 
 export const TYPE_LABELS: Record<WidgetType, string> = {

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { shareFeed } from '../viewer/feed';
 import ViewerPage from '../viewer/ViewerPage';
-import type { WidgetFilter } from '@common/schemas/widget';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 
 /** /s/:token — the live viewer of the dashboard a share link opens (published or not). */
 export default function SharePage() {

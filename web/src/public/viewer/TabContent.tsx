@@ -1,16 +1,16 @@
 import { Card, Empty, Flex, Skeleton } from 'antd';
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import type { PublicTabDto, TabConfiguration, Widget } from '@common/schemas/dashboard';
-import { isChartWidgetType } from '@common/schemas/widget';
+import { isChartWidgetType } from '@common/schemas/widgets/widget';
 import { EmptyText } from './EmptyText';
-import { ChartWidget, WidgetFrame } from './widgets/ChartWidget';
+import { ChartWidget, WidgetFrame } from './widgets/charts/ChartWidget';
 import { WidgetGrid } from './widgets/WidgetGrid';
 import { useWidgetEnv, WidgetContext } from './widgets/widgetContext';
 
 // A table (its table engine and virtual scroller) and a bucket board load when a tab shows one: a
 // dashboard of charts never downloads them.
-const TableView = lazy(() => import('./TableView').then((m) => ({ default: m.TableView })));
-const BucketView = lazy(() => import('./BucketView').then((m) => ({ default: m.BucketView })));
+const TableView = lazy(() => import('./table/TableView').then((m) => ({ default: m.TableView })));
+const BucketView = lazy(() => import('./buckets/BucketView').then((m) => ({ default: m.BucketView })));
 
 /** A widget that opts out of the dashboard's filter bar reads every record. */
 function WidgetFeed({ widget, children }: { widget: Widget; children: ReactNode }) {

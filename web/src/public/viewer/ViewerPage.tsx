@@ -20,7 +20,7 @@ import { useFieldTyping, useKeyMappings } from './useKeyMappings';
 import { useViewerTheme } from './viewerTheme';
 import { WidgetContext, viewerFeed } from './widgets/widgetContext';
 import { useDocumentTitle } from '../../useDocumentTitle';
-import type { WidgetFilter } from '@common/schemas/widget';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { LazyFilterBar } from './filters/LazyFilterBar';
 import { useFilterBar } from './filters/useFilterBar';
 import { pageNarrowing, type Narrowing } from './widgets/emptyReason';

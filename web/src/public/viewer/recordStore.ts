@@ -1,6 +1,6 @@
 import type { StoreApi } from 'zustand';
 import type { RecordsRemoved, RecordsUpserted } from '@common/realtime';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 
 /**
  * The records of one data source as a live store keeps them: a Map keyed by recordId updated in

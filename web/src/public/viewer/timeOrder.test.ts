@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import { defaultTimeOrder, newestFirst } from './timeOrder';
 
 const rec = (recordId: string, data: Record<string, unknown>, lastUpdated = '2024-01-01T00:00:00Z'): RecordDto =>

@@ -1,5 +1,5 @@
-import type { RecordDto } from '@common/schemas/record';
-import { recordTimeReader } from '@common/recordTime';
+import type { RecordDto } from '@common/schemas/records/record';
+import { recordTimeReader } from '@common/time/recordTime';
 import type { ViewerHead } from './viewerStore';
 
 /**

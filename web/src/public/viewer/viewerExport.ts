@@ -1,9 +1,9 @@
 import { createContext } from 'react';
 import { CSV_OPTIONS, csvCell } from '@common/csv';
 import { fieldLabel } from '@common/formats';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import { fieldValue } from '../cells';
-import { LAST_UPDATED, specFormat, type ColumnSpec } from './tableModel';
+import { LAST_UPDATED, specFormat, type ColumnSpec } from './table/tableModel';
 
 /** The id of the dashboard tab a view is drawn in (set by the viewer page around each tab). */
 export const ViewerTabContext = createContext<string | null>(null);

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { PublicDashboardChanged, RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import { emptyRecords, orderedRecords, recordKeeper, type RecordsState } from './recordStore';
 
 export type { RecordsChange } from './recordStore';

@@ -1,10 +1,10 @@
 import { Badge, Card, Empty, Flex, Typography, theme } from 'antd';
 import { fieldValue } from '@common/cells';
 import type { HighlightRule } from '@common/schemas/dashboard';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import type { FieldTyping } from '@common/types/fieldTyping';
-import { BucketCard, useCardLook } from '../../../public/viewer/BucketCard';
-import { bucketGridStyle, groupIds, orderedGroups, type BucketOrder } from '../../../public/viewer/bucketModel';
+import { BucketCard, useCardLook } from '../../../public/viewer/buckets/BucketCard';
+import { bucketGridStyle, groupIds, orderedGroups, type BucketOrder } from '../../../public/viewer/buckets/bucketModel';
 
 interface Props {
   records: RecordDto[];

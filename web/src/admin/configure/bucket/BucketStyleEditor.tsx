@@ -10,12 +10,12 @@ import { fieldTypeOf } from '@common/types/fieldTyping';
 import { customColumn, customFieldIds, fieldValue, recordFields, valueType } from '../../ui/cells';
 import { EmptyState, LoadError } from '../../ui/States';
 import { fieldLabel } from '@common/formats';
-import { bucketWidth } from '../../../public/viewer/bucketModel';
+import { bucketWidth } from '../../../public/viewer/buckets/bucketModel';
 import { BucketPreview } from './BucketPreview';
 import { HighlightRulesEditor } from './HighlightRulesEditor';
 import { useReportUnsaved } from '../unsavedEdits';
 import { SaveBar } from '../SaveBar';
-import { BUCKET_ORDER_LABELS, bucketOrderOf, groupIds, type BucketOrder } from '../../../public/viewer/bucketModel';
+import { BUCKET_ORDER_LABELS, bucketOrderOf, groupIds, type BucketOrder } from '../../../public/viewer/buckets/bucketModel';
 
 interface Props {
   tab: DashboardTab;

@@ -5,7 +5,7 @@ import {
 import { horizontalListSortingStrategy, SortableContext, sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import { restrictToHorizontal } from './restrictToHorizontal';
 import type { TableColumn } from '@common/schemas/dashboard';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import { typedFormat, type FieldTyping } from '@common/types/fieldTyping';
 import { FormattedValue, fieldValue } from '../../ui/cells';
 import { SECONDARY_TEXT } from '../../ui/States';

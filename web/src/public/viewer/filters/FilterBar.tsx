@@ -2,9 +2,9 @@ import { LockOutlined } from '@ant-design/icons';
 import { Button, Flex, Input, InputNumber, Select, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { isActiveChoice, lockedFilterLabel, valueCounts, type RecordTest } from '@common/filterBar';
-import { CATEGORY_VALUES_SHOWN, type DashboardFilter, type FilterChoice, type FilterChoices } from '@common/schemas/dashboardFilter';
-import type { WidgetFilter } from '@common/schemas/widget';
-import { RANGE_PRESETS, rangeLabel, type TimeRange } from '@common/timeRanges';
+import { CATEGORY_VALUES_SHOWN, type DashboardFilter, type FilterChoice, type FilterChoices } from '@common/schemas/widgets/dashboardFilter';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
+import { RANGE_PRESETS, rangeLabel, type TimeRange } from '@common/time/timeRanges';
 import type { RecordFeed } from '../widgets/widgetContext';
 
 const CUSTOM = 'custom';
@@ -109,7 +109,7 @@ function CategoryFilter({ filter, choice, onChange, records, countsTest }: Props
 
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
-/** A preset range (common/timeRanges.ts) or a custom one, from a day to a day (both included, UTC). */
+/** A preset range (common/time/timeRanges.ts) or a custom one, from a day to a day (both included, UTC). */
 function DateFilter({ filter, choice, onChange }: Props<'date'>) {
   const range: TimeRange = choice?.kind === 'date' ? choice.range : filter.range;
   const presetIndex = RANGE_PRESETS.findIndex((p) => JSON.stringify(p.range) === JSON.stringify(range));

@@ -1,6 +1,6 @@
 import { defaultChoice } from '@common/filterBar';
-import type { DashboardFilter, FilterChoice, FilterChoices } from '@common/schemas/dashboardFilter';
-import { CALENDAR_PERIODS, RELATIVE_RANGES, TimeRange, type CalendarPeriod, type RelativeRange } from '@common/timeRanges';
+import type { DashboardFilter, FilterChoice, FilterChoices } from '@common/schemas/widgets/dashboardFilter';
+import { CALENDAR_PERIODS, RELATIVE_RANGES, TimeRange, type CalendarPeriod, type RelativeRange } from '@common/time/timeRanges';
 
 /**
  * The filter bar's state in the page's URL, so a filtered view is a link: one `f.<filter id>`

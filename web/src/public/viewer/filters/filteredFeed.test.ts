@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { agingOf, compileChoices } from '@common/filterBar';
-import type { DashboardFilter } from '@common/schemas/dashboardFilter';
+import type { DashboardFilter } from '@common/schemas/widgets/dashboardFilter';
 import { createStore } from 'zustand';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import { emptyRecords, recordKeeper, type RecordsState } from '../recordStore';
 import { SLICE_FROM } from '../widgets/slicedRecount';
 import { storeFeed } from '../widgets/widgetContext';

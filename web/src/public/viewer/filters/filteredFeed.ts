@@ -1,5 +1,5 @@
 import type { RecordTest } from '@common/filterBar';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import type { RecordsChange } from '../recordStore';
 import { nextTask, SLICE_FROM, SLICE_MS, type SlicingOptions } from '../widgets/slicedRecount';
 import { followsChange, type RecordFeed } from '../widgets/widgetContext';

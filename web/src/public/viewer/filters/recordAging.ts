@@ -1,4 +1,4 @@
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import { nextTask, SLICE_FROM, SLICE_MS, type SlicingOptions } from '../widgets/slicedRecount';
 import { AgingQueue, type Leaving } from './agingQueue';
 

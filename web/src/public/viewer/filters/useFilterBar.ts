@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { agingOf, compileChoices, otherChoices } from '@common/filterBar';
-import type { DashboardFilter, FilterChoice } from '@common/schemas/dashboardFilter';
+import type { DashboardFilter, FilterChoice } from '@common/schemas/widgets/dashboardFilter';
 import type { FieldTyping } from '@common/types/fieldTyping';
 import { useViewerStore } from '../viewerStore';
 import type { RecordFeed } from '../widgets/widgetContext';

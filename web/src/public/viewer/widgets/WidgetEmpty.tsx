@@ -1,6 +1,6 @@
 import { Flex, Typography } from 'antd';
 import { InfoCircleOutlined } from '@ant-design/icons';
-import type { TimeRange } from '@common/timeRanges';
+import type { TimeRange } from '@common/time/timeRanges';
 import { emptyReason, NO_NARROWING, widgetFilters } from './emptyReason';
 import { useFieldLabel, useWidgetEnv } from './widgetContext';
 

@@ -1,7 +1,7 @@
 import { Grid } from 'antd';
 import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { Widget } from '@common/schemas/dashboard';
-import { GRID_COLUMNS, GRID_ROW_HEIGHT, type WidgetLayout } from '@common/schemas/widget';
+import { GRID_COLUMNS, GRID_ROW_HEIGHT, type WidgetLayout } from '@common/schemas/widgets/widget';
 import { placeWidgets, readingOrder } from '@common/widgets/layout';
 
 const GAP = 16;

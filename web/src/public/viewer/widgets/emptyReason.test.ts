@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DashboardFilter, FilterChoices } from '@common/schemas/dashboardFilter';
+import type { DashboardFilter, FilterChoices } from '@common/schemas/widgets/dashboardFilter';
 import { emptyReason, NO_NARROWING, pageNarrowing, showsNothing, widgetFilters } from './emptyReason';
 
 const label = (f: string) => ({ sym: 'Symbol' })[f] ?? f;

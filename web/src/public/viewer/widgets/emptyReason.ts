@@ -1,7 +1,7 @@
-import type { DashboardFilter, FilterChoices } from '@common/schemas/dashboardFilter';
-import type { WidgetFilter } from '@common/schemas/widget';
+import type { DashboardFilter, FilterChoices } from '@common/schemas/widgets/dashboardFilter';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { defaultChoice, isActiveChoice, lockedFilterLabel } from '@common/filterBar';
-import { rangeLabel, type TimeRange } from '@common/timeRanges';
+import { rangeLabel, type TimeRange } from '@common/time/timeRanges';
 
 type Label = (field: string) => string;
 

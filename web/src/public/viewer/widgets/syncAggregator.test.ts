@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import { Aggregator, type AggregateSpec } from '@common/widgets/aggregate';
 import { applyRemoved, applyUpserted, currentRecords, loadView, resetViewer, useViewerStore } from '../viewerStore';
 import { syncAggregator } from './widgetContext';

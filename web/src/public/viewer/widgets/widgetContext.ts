@@ -1,7 +1,7 @@
 import { createContext, useContext, useMemo, useRef, useSyncExternalStore } from 'react';
 import type { StoreApi } from 'zustand';
 import type { DateOrder, FieldType, KeyMappings } from '@common/schemas/dataSource';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import type { Aggregator } from '@common/widgets/aggregate';
 import { NO_TYPING, type FieldTyping } from '@common/types/fieldTyping';
 import type { RecordsState } from '../recordStore';

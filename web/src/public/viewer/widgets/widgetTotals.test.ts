@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { RecordDto } from '@common/schemas/record';
+import type { RecordDto } from '@common/schemas/records/record';
 import { Aggregator, type AggregateSpec } from '@common/widgets/aggregate';
 import type { RecordsChange } from '../viewerStore';
 import { SLICE_FROM } from './slicedRecount';

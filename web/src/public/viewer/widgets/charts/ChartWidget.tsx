@@ -1,0 +1,120 @@
+import { BellFilled, DownloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Skeleton, Tooltip, Typography } from 'antd';
+import { lazy, Suspense, type ReactNode } from 'react';
+import type { Widget } from '@common/schemas/dashboard';
+import type { ChartConfigs, ChartWidgetType, GaugeConfig, KpiConfig, WidgetFilter } from '@common/schemas/widgets/widget';
+import { downloadCsv } from '../csvDownload';
+import { SR_ONLY } from '../../../srOnly';
+import { ChartNotes } from './ChartNotes';
+import { GaugeValue } from '../numbers/GaugeValue';
+import { KpiValue } from '../numbers/KpiValue';
+import { useFieldLabel, useWidgetEnv } from '../widgetContext';
+import { metricLabel, parseChartWidget, useWidgetData, widgetTable } from '../widgetData';
+import { rangeLabel } from '@common/time/timeRanges';
+import { showsNothing } from '../emptyReason';
+import { useEmptyReason, WidgetEmpty } from '../WidgetEmpty';
+import { useTileAlert } from '../../tileAlerts';
+import type { TileAlertState } from '@common/schemas/alert';
+
+/** The colour of a firing alert's outline, and of its bell and text (readable on the light and the dark theme). */
+const ALERT_COLOR = '#ff4d4f';
+const alertText = (dark: boolean) => (dark ? '#ff7875' : '#cf1322');
+const hhmm = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+
+const ChartView = lazy(() => import('./ChartView'));
+
+const OPERATOR_TEXT: Record<WidgetFilter['operator'], string> = { eq: 'is', neq: 'is not', gt: '>', gte: '≥', lt: '<', lte: '≤', contains: 'contains', in: 'is one of' };
+
+/** A widget's card: its name as title, the content filling the grid cell; a tile tied to an alert shows its state. */
+export function WidgetFrame({ title, extra, alert, children }: { title: string; extra?: ReactNode; alert?: TileAlertState; children: ReactNode }) {
+  const { tv, dark } = useWidgetEnv();
+  const firing = alert?.state === 'firing';
+  const bell = firing ? (
+    <span data-testid="alert-bell" role="status" style={{ color: alertText(Boolean(dark)), fontWeight: 600, marginRight: 8, whiteSpace: 'nowrap' }}>
+      <BellFilled aria-label="Alert firing" /> {alert.since ? `since ${hhmm(alert.since)}` : 'firing'}
+    </span>
+  ) : null;
+  return (
+    <Card
+      data-testid="widget"
+      data-alert-state={alert?.state}
+      title={title}
+      size={tv ? 'default' : 'small'}
+      extra={bell || extra ? <>{bell}{extra}</> : undefined}
+      style={{ height: '100%', display: 'flex', flexDirection: 'column', position: 'relative', ...(firing ? { borderColor: ALERT_COLOR, boxShadow: `0 0 0 2px ${ALERT_COLOR}` } : {}) }}
+      styles={{ header: tv ? { fontSize: 22 } : undefined, body: { flex: 1, minHeight: 0, padding: 12, display: 'flex', flexDirection: 'column' } }}
+    >
+      {children}
+    </Card>
+  );
+}
+
+function kpiCaption(c: KpiConfig | GaugeConfig, label: (f: string | undefined) => string): string {
+  const what = (c.metric === 'count' ? 'Records' : metricLabel(c, label)) + (c.range.kind === 'all' ? '' : `, ${rangeLabel(c.range).toLowerCase()}`);
+  if (!c.filters.length) return what;
+  return `${what} where ${c.filters.map((f) => `${label(f.field)} ${OPERATOR_TEXT[f.operator]} ${(f.operator === 'in' ? (f.values ?? []).join(', ') : f.value) || '(empty)'}`).join(' and ')}`;
+}
+
+/** A KPI, gauge, bar, donut, line or scatter widget, live; an incomplete one says what is missing. */
+export function ChartWidget({ widget }: { widget: Widget }) {
+  const title = widget.name || widget.id;
+  const { timeField } = useWidgetEnv();
+  const parsed = parseChartWidget(widget, timeField);
+  if (!parsed.ok) {
+    return (
+      <WidgetFrame title={title}>
+        <Alert type="warning" showIcon title="Incomplete widget" description={parsed.message} data-testid="widget-problem" />
+      </WidgetFrame>
+    );
+  }
+  return <LiveChart key={parsed.type} widgetId={widget.id} title={title} type={parsed.type} config={parsed.config} />;
+}
+
+function LiveChart({ widgetId, title, type, config }: { widgetId: string; title: string; type: ChartWidgetType; config: ChartConfigs[ChartWidgetType] }) {
+  const data = useWidgetData(type, config);
+  const alert = useTileAlert(widgetId);
+  const label = useFieldLabel();
+  const { dark, tv } = useWidgetEnv();
+  const table = widgetTable(data, label);
+  const reason = useEmptyReason(config);
+  const empty = !data.counting && showsNothing(data);
+  const extra = tv ? null : (
+    <Tooltip title="Download as CSV">
+      <Button size="small" type="text" icon={<DownloadOutlined />} aria-label={`Download ${title} as CSV`} onClick={() => downloadCsv(title, table)} />
+    </Tooltip>
+  );
+  return (
+    <WidgetFrame title={title} extra={extra} alert={type === 'kpi' ? alert : undefined}>
+      {data.counting ? (
+        <Skeleton active title={false} paragraph={{ rows: 2 }} data-testid="widget-counting" />
+      ) : data.type === 'kpi' ? (
+        <KpiValue value={data.value} config={data.config} caption={empty ? reason : kpiCaption(data.config, label)} large={tv} comparison={data.comparison} spark={data.spark} dark={dark} />
+      ) : empty ? (
+        <WidgetEmpty reason={reason} />
+      ) : data.type === 'gauge' ? (
+        <GaugeValue value={data.value} percent={data.percent} config={data.config} caption={kpiCaption(data.config, label)} large={tv} />
+      ) : (
+        <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
+          {data.type === 'line' && data.axis === 'time' && data.buckets > data.starts.length && (
+            <Typography.Text type="secondary" data-testid="chart-limit">
+              The last {data.starts.length} of {data.buckets.toLocaleString('en-US')} {data.bucket}s: a chart draws at most {data.starts.length} points; pick a larger bucket or a range.
+            </Typography.Text>
+          )}
+          <ChartNotes data={data} />
+          <div style={{ flex: 1, minHeight: 0 }}>
+            <ChartView data={data} dark={dark} large={tv} label={`${title}: ${table.slice(1).map((r) => r.join(' ')).join(', ')}`} />
+          </div>
+        </Suspense>
+      )}
+      {data.type !== 'kpi' && !data.counting && (
+        <div style={SR_ONLY}>
+          <table data-testid="widget-table">
+            <caption>{title}</caption>
+            <thead><tr>{table[0].map((h, i) => <th key={i}>{h}</th>)}</tr></thead>
+            <tbody>{table.slice(1).map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j}>{c}</td>)}</tr>)}</tbody>
+          </table>
+        </div>
+      )}
+    </WidgetFrame>
+  );
+}

@@ -1,0 +1,59 @@
+import { useEffect, useRef, useState } from 'react';
+import { useReducedMotion } from '../../../../useReducedMotion';
+import { init, loadParts, partsReady, type EChartsCoreOption } from './echarts/parts';
+
+export type ChartOption = EChartsCoreOption;
+
+/**
+ * A pushed update keeps the window a person zoomed or scrolled to: the zoom's opening window is
+ * given only when the chart has none yet. An option without zoom (the line got short) removes it.
+ */
+function keepZoom(option: ChartOption, current: ChartOption | undefined): { option: ChartOption; replaceMerge?: string[] } {
+  const had = Array.isArray(current?.dataZoom) && current.dataZoom.length > 0;
+  if (!option.dataZoom) return had ? { option: { ...option, dataZoom: [] }, replaceMerge: ['dataZoom'] } : { option };
+  if (!had || !Array.isArray(option.dataZoom)) return { option };
+  return { option: { ...option, dataZoom: option.dataZoom.map(({ start: _s, end: _e, ...rest }: Record<string, unknown>) => rest) } };
+}
+
+/**
+ * One ECharts instance for the life of the widget: a new option is merged into it, so a pushed
+ * change animates the bars, slices or line to their new values instead of drawing the chart anew
+ * (or moves them at once, when the person asked their system to reduce motion). The chart types
+ * and components an option needs load on first use; the instance is created again once they have
+ * (it only takes the layouts registered when it was created).
+ */
+export function EChart({ option, dark, label }: { option: ChartOption; dark: boolean; label: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<ReturnType<typeof init> | null>(null);
+  const reducedMotion = useReducedMotion();
+  const [generation, setGeneration] = useState(0);
+
+  useEffect(() => {
+    const el = host.current!;
+    const instance = init(el, dark ? 'dark' : undefined, { renderer: 'svg' });
+    chart.current = instance;
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, [dark, generation]);
+
+  useEffect(() => {
+    if (!partsReady(option)) {
+      let live = true;
+      void loadParts(option).then(() => live && setGeneration((n) => n + 1));
+      return () => {
+        live = false;
+      };
+    }
+    const instance = chart.current;
+    if (!instance) return;
+    const next = keepZoom(option, instance.getOption());
+    instance.setOption({ backgroundColor: 'transparent', animation: !reducedMotion, animationDurationUpdate: 400, ...next.option }, next.replaceMerge ? { replaceMerge: next.replaceMerge } : undefined);
+  }, [option, dark, reducedMotion, generation]);
+
+  return <div ref={host} role="img" aria-label={label} data-zoomable={option.dataZoom ? true : undefined} style={{ width: '100%', height: '100%', minHeight: 120 }} />;
+}

@@ -1,0 +1,105 @@
+import { Typography, theme } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import type { KpiConfig } from '@common/schemas/widgets/widget';
+import { formatKpi, thresholdColor } from '@common/widgets/format';
+import type { Comparison } from '@common/widgets/aggregate';
+import { previousLabel } from '@common/time/timeRanges';
+import { Sparkline } from './Sparkline';
+import { REDUCED_MOTION_QUERY } from '../../../../useReducedMotion';
+import type { Series } from '../widgetData';
+
+const TWEEN_MS = 400;
+/** A caption of at most two lines, cut with "…": it never spills out of a small tile. */
+const TWO_LINES = { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', lineHeight: 1.3, flex: 'none' } as const;
+
+/** The shown number eases to a new value (a short transition instead of a jump). */
+function useTween(target: number | null): number | null {
+  const [shown, setShown] = useState(target);
+  const from = useRef(target);
+  useEffect(() => {
+    const start = from.current;
+    if (target === null || start === null || start === target || window.matchMedia(REDUCED_MOTION_QUERY).matches) {
+      from.current = target;
+      setShown(target);
+      return;
+    }
+    const t0 = performance.now();
+    let frame = 0;
+    const step = (t: number) => {
+      const k = Math.min(1, (t - t0) / TWEEN_MS);
+      const v = start + (target - start) * (1 - (1 - k) ** 3);
+      from.current = v;
+      setShown(k < 1 ? v : target);
+      if (k < 1) frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
+  }, [target]);
+  return shown;
+}
+
+type Palette = 'green' | 'gold' | 'orange' | 'red' | 'blue' | 'purple';
+
+/** "▲ 12%", "▼ 3.5%", "—" (no previous value, or 0: no percentage to give). */
+export function changeText(c: Comparison): string {
+  if (c.percent === null) return '—';
+  const size = Math.abs(c.percent);
+  const shown = size >= 10 || size === 0 ? Math.round(size) : Number(size.toFixed(1));
+  return `${c.percent > 0 ? '▲' : c.percent < 0 ? '▼' : '='} ${shown.toLocaleString('en-US')}%`;
+}
+
+/** Whether a change is good news: up when higher is better, down when lower is (`better`). */
+export function trendOf(c: Comparison, better: KpiConfig['better'] = 'higher'): 'better' | 'worse' | 'same' {
+  if (c.percent === null || c.percent === 0) return 'same';
+  return c.percent > 0 === (better !== 'lower') ? 'better' : 'worse';
+}
+
+/**
+ * A KPI tile's number, coloured by its thresholds; `caption` says what it counts. Optionally the
+ * change against the previous period (green when it is good news, red when not: `better` says
+ * which way is good) and a sparkline of the metric per bucket.
+ */
+export function KpiValue({ value, config, caption, large, comparison, spark, dark }: {
+  value: number | null; config: KpiConfig; caption: string; large: boolean; comparison?: Comparison | null; spark?: Series | null; dark?: boolean;
+}) {
+  const { token } = theme.useToken();
+  const shown = useTween(value);
+  const color = thresholdColor(value, config.thresholds);
+  // Shade 7 (8 for gold and orange) reads at 3:1 or more for large text: on white, and on the
+  // dark algorithm's palette, where higher shades are the lighter ones.
+  const shade = (c: Palette) => token[`${c}${c === 'gold' || c === 'orange' ? 8 : 7}` as `${Palette}6`];
+  const trend = comparison ? trendOf(comparison, config.better) : 'same';
+  const rounded = shown === null ? null : value !== null && shown === value ? value : Number(shown.toFixed(config.decimals));
+  const text = formatKpi(rounded, config);
+  // The number is sized to its tile (container query units): as tall as the tile's share for it
+  // allows, never wider than the tile for its count of characters (a digit is about 0.6 em wide);
+  // never under 24 px, the size from which its threshold colours read as large text (3:1).
+  // On TV the number takes more of the tile: read from across the room, the caption is secondary.
+  const share = (large ? 56 : 44) - (comparison ? 10 : 0) - (spark && spark.rows.length > 1 ? 14 : 0);
+  const numberSize = `clamp(24px, min(${share}cqh, ${(100 / (Math.max(text.length, 2) * 0.62)).toFixed(1)}cqw), ${large ? 240 : 120}px)`;
+  const small = { fontSize: `clamp(12px, min(11cqh, 5cqw), ${large ? 28 : 16}px)`, ...TWO_LINES };
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', justifyContent: 'center', flex: 1, height: '100%', minHeight: 0, overflow: 'hidden', containerType: 'size' }}>
+      <div
+        data-testid="kpi-value"
+        data-value={value ?? ''}
+        aria-live="polite"
+        style={{ fontSize: numberSize, fontWeight: 600, lineHeight: 1.1, whiteSpace: 'nowrap', color: color ? shade(color) : token.colorText, fontVariantNumeric: 'tabular-nums', transition: 'color 0.4s' }}
+      >
+        {text}
+      </div>
+      {comparison && (
+        <Typography.Text
+          data-testid="kpi-change"
+          data-trend={trend}
+          title={trend === 'same' ? undefined : `${trend === 'better' ? 'Better' : 'Worse'} than the previous period (${config.better === 'lower' ? 'lower' : 'higher'} is better)`}
+          style={{ ...small, color: trend === 'same' ? token.colorTextSecondary : trend === 'better' ? shade('green') : shade('red') }}
+        >
+          {changeText(comparison)} vs {previousLabel(config.range)}
+        </Typography.Text>
+      )}
+      <Typography.Text type="secondary" style={small}>{caption}</Typography.Text>
+      {spark && spark.rows.length > 1 && <Sparkline rows={spark.rows} color={color ? shade(color) : token.colorPrimary} height={large ? 48 : 32} dark={dark} />}
+    </div>
+  );
+}
