@@ -148,7 +148,7 @@ describe('evaluated as data arrives', () => {
     const created = await create(maxAbove(ds, path));
     const secret = created.secrets[0].secret as string;
     const firedAt = await ingest(ds, [{ id: 'b', v: 50 }]);
-    const [fired] = await eventually(() => rx.on(path).length === 1 && rx.on(path), { timeout: 3_000 });
+    const [fired] = await eventually(() => rx.on(path).length === 1 && rx.on(path), { timeout: 5_000 });
     expect(fired.at - firedAt).toBeLessThan(2_000);
     expect(fired.json).toMatchObject({ alert: { id: created.id, name: created.name }, state: 'firing', value: 50, source: { id: ds.id, name: ds.name } });
     expect(fired.json.condition).toBe('max of v above 10');
@@ -164,7 +164,7 @@ describe('evaluated as data arrives', () => {
     expect(rx.on(path)).toHaveLength(1);
     // Resolved when no record breaks any more (the records' old values leave the totals).
     const resolvedAt = await ingest(ds, [{ id: 'b', v: 1 }, { id: 'c', v: 2 }]);
-    const calls = await eventually(() => rx.on(path).length === 2 && rx.on(path), { timeout: 3_000 });
+    const calls = await eventually(() => rx.on(path).length === 2 && rx.on(path), { timeout: 5_000 });
     expect(calls[1].at - resolvedAt).toBeLessThan(2_000);
     expect(calls[1].json).toMatchObject({ state: 'resolved', value: 2 });
     expect(calls[1].headers['x-livedash-delivery']).not.toBe(fired.headers['x-livedash-delivery']);
