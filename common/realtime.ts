@@ -1,4 +1,5 @@
 import type { DataSourceDto } from './schemas/dataSource';
+import type { TileAlertState } from './schemas/alert';
 import type { DashboardDto, PublicDashboardSummaryDto, PublicTabDto } from './schemas/dashboard';
 import type { PublicDashboardResponse } from './schemas/publicView';
 import type { RecordDto } from './schemas/records/record';
@@ -122,6 +123,8 @@ export interface ServerToClientEvents {
   'view:joined': (e: { dashboardId: string; revision: number }) => void;
   /** Deltas may have been missed (the server lost Redis for a while): refetch, after a random delay. */
   'view:resync': (e: { reason: string }) => void;
+  /** A tile tied to an alert changed state (to the dashboard's viewers: public, share links, drafts). */
+  'alert:state': (e: TileAlertState) => void;
   'sync:progress': (e: SyncProgressEvent) => void;
   'sync:completed': (e: SyncCompletedEvent) => void;
   'sync:failed': (e: SyncFailedEvent) => void;

@@ -15,6 +15,7 @@ import { seedDemo } from './demo';
 import { removeOrphanUploads } from './imports';
 import { publicViewFastPath } from './publicView';
 import { startZendeskIntegration } from './integrations/zendesk';
+import { startAlerts } from './alerts';
 import { startActivityLog } from './activity';
 import { startRetentionSweep, writesSettled } from './records';
 import { startFieldTypes, type FieldTypesService } from './dataSources';
@@ -90,6 +91,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const zendesk = await startZendeskIntegration(ctx);
     cleanups.push({ name: 'Zendesk integration', run: () => zendesk.close() });
 
+    const alerts = await startAlerts(ctx);
+    cleanups.push({ name: 'alerts', run: () => alerts.close() });
+
     const seedWanted = config.SEED_DEMO ?? db.mode !== 'external';
     const seeded = seedWanted ? await seedDemo(ctx) : false;
 
@@ -110,12 +114,13 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST), { indexHeaders: await embeddingHeaders(ctx) }));
     // No global body parser: each route reads its body after its guard, with its own size limit.
     koa.use(activity.middleware());
-    const api = buildApiRouter(ctx, [zendesk.router]);
+    const api = buildApiRouter(ctx, [zendesk.router, alerts.router]);
     for (const mw of mountApi(api)) koa.use(mw);
 
     // Known public views are answered from memory before the Koa stack (server/publicView/viewCache/fastPath).
     const server = http.createServer(operations.observe(publicViewFastPath(ctx, koa.callback())));
     const realtime = await attachRealtime(server, ctx);
+    alerts.attachRealtime(realtime.io);
     operations.observeRealtime(realtime.io);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -121,9 +121,21 @@ const ROUTES: Record<string, Case> = {
       const res = await p.http('POST', `/api/admin/imports/${up.id}/run`, { body: planInto(up, i.source) });
       // Settled before the next case compares what changed.
       for (let state = res.body.state; state === 'running'; state = (await p.http('GET', `/api/admin/imports/${up.id}`)).body.state) await new Promise((r) => setImmediate(r));
+      // The field types follow the imported records a moment later: settled too, or the next case sees them change.
+      await s.app.fieldTypes.settle();
       return res;
     },
   },
+  // Alerts: a limited editor's rules watch only its dashboards' sources and tie only to its dashboards' tiles.
+  'POST /api/admin/alerts': {
+    names: ['source', 'dashboard'], ok: 201,
+    call: (p, i) => p.http('POST', '/api/admin/alerts', { body: { name: 'Busy', dataSourceId: i.source, condition: { operator: 'gt', value: 5 }, widget: { dashboardId: i.dashboard, widgetId: 'k1' } } }),
+  },
+  'PATCH /api/admin/alerts/:id': {
+    names: ['source', 'dashboard'], ok: 200,
+    call: (p, i) => p.http('PATCH', `/api/admin/alerts/${alertOnA}`, { body: { dataSourceId: i.source, widget: { dashboardId: i.dashboard, widgetId: 'k1' } } }),
+  },
+  'GET /api/dashboards/:id/alerts': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/dashboards/${enc(i.dashboard)}/alerts`) },
   // Ingest and record management take the admin token or the source's own key: a person's session is no credential there.
   'POST /api/data/ingest': { names: ['source'], call: (p, i) => p.http('POST', '/api/data/ingest', { body: { sourceId: i.source, records: [{ team: 'x', n: 9 }] } }) },
   'POST /api/data/sources/:sourceId/records': { names: ['source'], call: (p, i) => p.http('POST', `/api/data/sources/${enc(i.source)}/records`, { body: [{ team: 'x', n: 9 }] }) },
@@ -216,6 +228,16 @@ beforeAll(async () => {
   limitedAdmin = await addPerson(s, 'admin', { dashboardIds: [a, await dashboard('On S3', s3.id)] });
 });
 afterAll(() => s.close());
+
+/** An alert on S1 tied to a KPI tile of A (A gets the tile). */
+let alertOnA = '';
+beforeAll(async () => {
+  const tabs = [{ id: 't1', name: 'Main', widgets: [{ id: 'k1', type: 'kpi', configuration: { metric: 'count' } }] }];
+  expect((await s.http('PATCH', `/api/admin/dashboards/${own.dashboard}`, { body: { configuration: { tabs } } })).status).toBe(200);
+  const alert = await s.http('POST', '/api/admin/alerts', { body: { name: 'On A', dataSourceId: own.source, condition: { operator: 'gt', value: 5 }, widget: { dashboardId: own.dashboard, widgetId: 'k1' } } });
+  expect(alert.status, JSON.stringify(alert.body)).toBe(201);
+  alertOnA = alert.body.id;
+});
 
 describe('a person limited to chosen dashboards reaches no other dashboard or data source', () => {
   let routes: (ApiRoute & { key: string; names: Named[] })[];

@@ -31,6 +31,10 @@ export const ROUTE_ACTIVITY: Record<string, RouteActivity> = {
   'PUT /api/integrations/:id/settings': r('integration.updated', 'integration', 'updated settings of integration', 'param:id'),
   'DELETE /api/integrations/:id': r('integration.deleted', 'integration', 'deleted integration', 'param:id'),
   'POST /api/integrations/:id/sync': r('sync.started', 'integration', 'started a sync of integration', 'param:id'),
+  'POST /api/admin/alerts': r('alert.created', 'alert', 'created alert', 'answer'),
+  'PATCH /api/admin/alerts/:id': r('alert.updated', 'alert', 'updated alert', 'param:id'),
+  'DELETE /api/admin/alerts/:id': r('alert.deleted', 'alert', 'deleted alert', 'param:id'),
+  'POST /api/admin/alerts/:id/test': r('alert.tested', 'alert', 'sent a test message of alert', 'param:id'),
   'POST /api/data/ingest': r('ingest', 'dataSource', 'ingested into data source', 'none'),
   'POST /api/data/sources/:sourceId/records': r('ingest', 'dataSource', 'ingested into data source', 'none'),
 };

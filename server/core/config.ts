@@ -112,6 +112,18 @@ export const EnvSchema = z.object({
     .default('')
     .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/, 'must be a comma-separated list of host:port, e.g. 127.0.0.1:4010'))),
+  /**
+   * Outbound calls (alert channels): host:port pairs (comma-separated) that may be reached over
+   * plain http or at a loopback, private or link-local address — a local receiver, tests. Every
+   * other channel URL must be https:// to a public address.
+   */
+  OUTBOUND_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/, 'must be a comma-separated list of host:port, e.g. 127.0.0.1:4010'))),
+  /** Alerts: how long a process holds the rules it evaluates before another may take them over (it renews them a third of the way). */
+  ALERT_LEASE_MS: z.coerce.number({ error: 'must be a number' }).int().min(500).max(3_600_000).default(15_000),
   /** Lowest level logged. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
   /** text: readable lines in a terminal; json: one JSON object per line (level, time, msg, reqId, …) for a log shipper. */

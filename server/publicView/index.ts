@@ -5,5 +5,6 @@ export { emptyRoom, joinDashboard, leaveDashboard, moveRoom, neededSources, rele
 export type { RoomMember } from './publicRooms';
 export { publicViewFastPath } from './viewCache/fastPath';
 export { sendShareView, viewCacheOf } from './viewCache';
-export { startViewEventRelay } from './viewEventRelay';
+export { isLive } from './viewCache/shareLinks';
+export { VIEW_EVENTS_CHANNEL, startViewEventRelay } from './viewEventRelay';
 export { attachViewerCounts, viewerCounter } from './viewerCounts';

@@ -248,4 +248,38 @@ describe('admin console: templates and the widget builder', () => {
     await poll(() => tile('In progress').getAttribute('data-value')).toBe('4');
     expect([await tile('Open').getAttribute('data-value'), await tile('Closed').getAttribute('data-value')]).toEqual(['5', '7']);
   });
+
+  it('makes an alert from a KPI ("Alert on this number") and the public tile turns red with a bell while it fires', async () => {
+    const { page } = h;
+    const ds = (await h.server.http('POST', '/api/admin/data-sources', { body: { name: 'Queue waits', primaryKey: 'id' } })).body;
+    expect((await h.server.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1, wait: 4 }] } })).status).toBe(200);
+    const tabs = [{ id: 'main', name: 'Main', widgets: [{ id: 'wait', name: 'Longest wait', type: 'kpi', configuration: { metric: 'max', valueField: 'wait' }, layout: { x: 0, y: 0, w: 4, h: 2 } }] }];
+    const d = (await h.server.http('POST', '/api/admin/dashboards', { body: { name: 'Waits', dataSourceId: ds.id, isPublished: true, configuration: { tabs } } })).body;
+    await page.goto(`/admin?tab=dashboard-builder&sub=widgets&dashboard=${d.id}`);
+    const card = page.locator('[data-testid=builder-widget][data-widget-id=wait]');
+    await poll(() => card.getByTestId('kpi-value').getAttribute('data-value')).toBe('4');
+    await card.getByRole('button', { name: 'Edit Longest wait', exact: true }).click();
+    await page.getByTestId('widget-editor').getByRole('button', { name: 'Alert on this number' }).click();
+    const form = page.getByTestId('alert-form');
+    expect(await form.getByLabel('Alert name').inputValue()).toBe('Longest wait');
+    await form.getByLabel('Threshold').fill('30');
+    await h.shot('alert-on-this-number');
+    await form.getByRole('button', { name: 'Create alert' }).click();
+    await toast(page, 'Alert created');
+
+    await page.goto(`/dashboards/${d.id}`);
+    const tile = page.locator('[data-testid=widget]', { hasText: 'Longest wait' });
+    await poll(() => tile.getAttribute('data-alert-state')).toBe('ok');
+    expect((await h.server.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 2, wait: 45 }] } })).status).toBe(200);
+    await poll(() => tile.getAttribute('data-alert-state')).toBe('firing');
+    expect(await tile.getByTestId('alert-bell').innerText()).toMatch(/since \d\d:\d\d/);
+    await h.shot('alert-tile-firing');
+    expect((await h.server.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 2, wait: 5 }] } })).status).toBe(200);
+    await poll(() => tile.getAttribute('data-alert-state')).toBe('ok');
+
+    // The Alerts screen lists it with its state and last value.
+    await page.goto('/admin?tab=published-dashboards&sub=alerts');
+    const row = page.locator('[data-testid=alerts-screen] tr', { hasText: 'Longest wait' });
+    await poll(() => row.getByTestId('alert-state').innerText()).toBe('OK');
+  });
 });

@@ -12,13 +12,15 @@ const CATEGORIES: { value: ActivityCategory; label: string }[] = [
   { value: 'ingest', label: 'Ingest requests' },
   { value: 'auth', label: 'Sign-in failures' },
   { value: 'sync', label: 'Syncs' },
+  { value: 'alert', label: 'Alerts' },
 ];
 const KINDS = [
   'dataSource.created', 'dataSource.updated', 'dataSource.deleted', 'dataSource.keyRotated', 'dashboard.created', 'dashboard.updated', 'dashboard.deleted',
   'dashboard.published', 'dashboard.unpublished', 'dashboard.embeddingChanged', 'shareLink.created', 'shareLink.revoked', 'integration.created', 'integration.configured',
   'integration.updated', 'integration.deleted', 'ingest', 'auth.failed', 'sync.started', 'sync.completed', 'sync.failed',
+  'alert.created', 'alert.updated', 'alert.deleted', 'alert.firing', 'alert.resolved', 'alert.delivered', 'alert.deliveryFailed',
 ];
-const COLOR: Record<ActivityCategory, string> = { admin: 'blue', ingest: 'green', auth: 'red', sync: 'purple' };
+const COLOR: Record<ActivityCategory, string> = { admin: 'blue', ingest: 'green', auth: 'red', sync: 'purple', alert: 'volcano' };
 
 async function downloadCsv(filter: ActivityFilter) {
   const text = await api.get<string>(`/api/admin/activity/export${activityQuery(filter)}`);

@@ -14,6 +14,7 @@ const IntegrationsScreen = lazy(() => import('../integrations/IntegrationsScreen
 const PermissionsScreen = lazy(() => import('../permissions/PermissionsScreen'));
 const UsersScreen = lazy(() => import('../account/UsersScreen'));
 const ActivityLogScreen = lazy(() => import('../activity/ActivityLogScreen'));
+const AlertsScreen = lazy(() => import('../alerts/AlertsScreen'));
 const AnalyticsScreen = lazy(() => import('../analytics/AnalyticsScreen'));
 const WidgetsScreen = lazy(() => import('../widgets/WidgetsScreen'));
 const TemplatesScreen = lazy(() => import('../widgets/templates/TemplatesScreen'));
@@ -45,6 +46,7 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
   if (mainTab === 'published-dashboards' && subTab === 'users') return lazyScreen(<UsersScreen />);
   if (mainTab === 'published-dashboards' && subTab === 'analytics') return lazyScreen(<AnalyticsScreen />);
   if (mainTab === 'published-dashboards' && subTab === 'activity') return lazyScreen(<ActivityLogScreen />);
+  if (mainTab === 'published-dashboards' && subTab === 'alerts') return lazyScreen(<AlertsScreen />);
   if (mainTab === 'dashboard-builder' && subTab === 'widgets') return lazyScreen(<WidgetsScreen initialDashboardId={place.dashboardId} />);
   if (mainTab === 'dashboard-builder' && subTab === 'templates') return lazyScreen(<TemplatesScreen />);
   // The published list and the docs page serve their whole main tab, every sidebar item included.

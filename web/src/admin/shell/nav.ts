@@ -46,6 +46,7 @@ export const NAV: NavGroup[] = [
       { key: 'public', label: 'Public Dashboards' },
       { key: 'analytics', label: 'Analytics' },
       { key: 'permissions', label: 'Permissions' },
+      { key: 'alerts', label: 'Alerts' },
       { key: 'users', label: 'Users', adminOnly: true },
       { key: 'activity', label: 'Activity Log', adminOnly: true },
     ],

@@ -16,6 +16,8 @@ import { PreviewError, PreviewSummary, usePreviewFields } from './preview/Previe
 import { useLivePreview } from './preview/usePreviewRecords';
 import { TYPE_LABELS, duplicateWidget, newWidget, widgetProblems } from './widgetDrafts';
 import { WidgetEditor } from './WidgetEditor';
+import { AlertForm, type AlertSeed } from '../alerts/AlertForm';
+import { useToast } from '../ui/toast';
 
 /**
  * Builds a tab's widgets: add, edit, duplicate and remove them, lay them out on the grid, and save
@@ -30,6 +32,8 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
   const [editing, setEditing] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [tried, setTried] = useState(false);
+  const [alertSeed, setAlertSeed] = useState<AlertSeed | null>(null);
+  const toast = useToast();
   const saved = JSON.stringify(tab.widgets);
   // Another tab, or the saved widgets changed elsewhere: start from them.
   useEffect(() => setDraft(JSON.parse(saved) as Widget[]), [tab.id, saved]);
@@ -108,7 +112,17 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
         label={(f) => keyMappings[f] ?? f}
         onChange={(next) => setDraft((ws) => ws.map((w) => (w.id === next.id ? next : w)))}
         onClose={() => setEditing(null)}
+        onAlert={(w) => {
+          // The rule ties to the saved tile: a new or changed widget is saved first.
+          if (dirty) return toast.error('Save the widgets first', 'An alert is tied to the saved widget: save your changes, then add the alert.');
+          const c = w.configuration as { metric?: AlertSeed['metric']; valueField?: string; dateField?: string; filters?: AlertSeed['filters']; range?: AlertSeed['range'] };
+          setAlertSeed({
+            name: w.name || 'KPI alert', dataSourceId: dashboard.dataSourceId ?? undefined, metric: c.metric, valueField: c.valueField, dateField: c.dateField, filters: c.filters, range: c.range,
+            widget: { dashboardId: dashboard.id, widgetId: w.id },
+          });
+        }}
       />
+      {alertSeed && <AlertForm seed={alertSeed} onClose={() => setAlertSeed(null)} onSaved={() => toast.success('Alert created', 'Its state shows on the tile to every viewer.')} />}
     </WidgetContext.Provider>
   );
 }

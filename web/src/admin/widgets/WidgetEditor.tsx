@@ -1,4 +1,4 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { BellOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
 import type { TabConfiguration, Widget } from '@common/schemas/dashboard';
 import { isChartWidgetType, MAX_SCATTER_POINTS, MAX_SERIES, migrateChartConfig, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widgets/widget';
@@ -24,8 +24,10 @@ const RATES = new Set(['perMinute', 'perHour']);
 const NO_FIELD_METRICS = new Set(['count', 'perMinute', 'perHour']);
 
 /** The side panel that edits one widget: its name, type and the settings of that type, with each problem under its field. */
-export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
+export function WidgetEditor({ widget, fields, label, onChange, onClose, onAlert }: {
   widget: Widget | null; fields: string[]; label(field: string): string; onChange(widget: Widget): void; onClose(): void;
+  /** "Alert on this number": a rule on this KPI's number, tied to its tile. */
+  onAlert?: (widget: Widget) => void;
 }) {
   const { feed, typing, timeField } = useWidgetEnv();
   if (!widget) return <Drawer open={false} onClose={onClose} />;
@@ -100,6 +102,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose }: {
         <Divider />
         {type === 'kpi' && (
           <>
+            {onAlert && <Button icon={<BellOutlined />} onClick={() => onAlert(widget)} style={{ marginBottom: 16 }}>Alert on this number</Button>}
             {metric(true)}
             <Flex gap={12}>
               {item('unit', 'Unit', <Input aria-label="Unit" placeholder="e.g. $ or h" value={(c.unit as string) ?? ''} maxLength={20} onChange={(e) => set({ unit: e.target.value })} />)}

@@ -14,6 +14,8 @@ export interface ViewerFeed {
   /** The dashboard's id when known up front (a share link learns it from its first answer). */
   dashboardId: string | null;
   fetchView(): Promise<PublicDashboardResponse>;
+  /** The states of the tiles tied to alerts. */
+  alertsPath: string;
   /** The CSV download path for a tab, or null when this feed may not export. */
   exportPath(tabId: string | null): string | null;
   join(socket: LiveSocket, ack: (r: JoinAck) => void): void;
@@ -30,6 +32,7 @@ export function dashboardFeed(id: string): ViewerFeed {
     key: `dashboard:${id}`,
     dashboardId: id,
     fetchView: () => publicApi.get<PublicDashboardResponse>(path),
+    alertsPath: `${path}/alerts`,
     exportPath: (tabId) => `${path}/export${tabQuery(tabId)}`,
     join: (socket, ack) => socket.emit('dashboard:join', id, ack),
     leave: (socket) => socket.emit('dashboard:leave', id),
@@ -48,6 +51,7 @@ export function shareFeed(token: string, allowCsv: boolean, onShare: (share: Sha
       onShare(view.share);
       return view;
     },
+    alertsPath: `${path}/alerts`,
     exportPath: (tabId) => (allowCsv ? `${path}/export${tabQuery(tabId)}` : null),
     join: (socket, ack) => socket.emit('share:join', token, ack),
     leave: (socket) => socket.emit('share:leave'),

@@ -6,6 +6,7 @@ import { ApiCallError } from '../../api/client';
 import type { ViewerFeed } from './feed';
 import { getPublicSocket } from '../../realtime/socket';
 import { RevisionGate } from './revisionGate';
+import { useTileAlertSync } from './tileAlerts';
 import { applyHead, applyRemoved, applyUpserted, loadView, markFailed, markNotFound, resetViewer, useViewerStore } from './viewerStore';
 
 /** Longest random wait before a refetch that many viewers would make at once (restart, Redis back). */
@@ -20,6 +21,7 @@ type Delta = { kind: 'upserted'; e: RecordsUpserted } | { kind: 'removed'; e: Re
  */
 export function useViewerSync(feed: ViewerFeed): () => void {
   const feedKey = feed.key;
+  useTileAlertSync(feed);
   const refetchRef = useRef<() => Promise<void>>(async () => {});
   useEffect(() => {
     const dashboardId = feed.dashboardId ?? '';

@@ -1,4 +1,4 @@
-import { DownloadOutlined } from '@ant-design/icons';
+import { BellFilled, DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Skeleton, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { Widget } from '@common/schemas/dashboard';
@@ -13,21 +13,35 @@ import { metricLabel, parseChartWidget, useWidgetData, widgetTable } from '../wi
 import { rangeLabel } from '@common/time/timeRanges';
 import { showsNothing } from '../emptyReason';
 import { useEmptyReason, WidgetEmpty } from '../WidgetEmpty';
+import { useTileAlert } from '../../tileAlerts';
+import type { TileAlertState } from '@common/schemas/alert';
+
+/** The colour of a firing alert's outline, and of its bell and text (readable on the light and the dark theme). */
+const ALERT_COLOR = '#ff4d4f';
+const alertText = (dark: boolean) => (dark ? '#ff7875' : '#cf1322');
+const hhmm = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 
 const ChartView = lazy(() => import('./ChartView'));
 
 const OPERATOR_TEXT: Record<WidgetFilter['operator'], string> = { eq: 'is', neq: 'is not', gt: '>', gte: '≥', lt: '<', lte: '≤', contains: 'contains', in: 'is one of' };
 
-/** A widget's card: its name as title, the content filling the grid cell. */
-export function WidgetFrame({ title, extra, children }: { title: string; extra?: ReactNode; children: ReactNode }) {
-  const { tv } = useWidgetEnv();
+/** A widget's card: its name as title, the content filling the grid cell; a tile tied to an alert shows its state. */
+export function WidgetFrame({ title, extra, alert, children }: { title: string; extra?: ReactNode; alert?: TileAlertState; children: ReactNode }) {
+  const { tv, dark } = useWidgetEnv();
+  const firing = alert?.state === 'firing';
+  const bell = firing ? (
+    <span data-testid="alert-bell" role="status" style={{ color: alertText(Boolean(dark)), fontWeight: 600, marginRight: 8, whiteSpace: 'nowrap' }}>
+      <BellFilled aria-label="Alert firing" /> {alert.since ? `since ${hhmm(alert.since)}` : 'firing'}
+    </span>
+  ) : null;
   return (
     <Card
       data-testid="widget"
+      data-alert-state={alert?.state}
       title={title}
       size={tv ? 'default' : 'small'}
-      extra={extra}
-      style={{ height: '100%', display: 'flex', flexDirection: 'column', position: 'relative' }}
+      extra={bell || extra ? <>{bell}{extra}</> : undefined}
+      style={{ height: '100%', display: 'flex', flexDirection: 'column', position: 'relative', ...(firing ? { borderColor: ALERT_COLOR, boxShadow: `0 0 0 2px ${ALERT_COLOR}` } : {}) }}
       styles={{ header: tv ? { fontSize: 22 } : undefined, body: { flex: 1, minHeight: 0, padding: 12, display: 'flex', flexDirection: 'column' } }}
     >
       {children}
@@ -53,11 +67,12 @@ export function ChartWidget({ widget }: { widget: Widget }) {
       </WidgetFrame>
     );
   }
-  return <LiveChart key={parsed.type} title={title} type={parsed.type} config={parsed.config} />;
+  return <LiveChart key={parsed.type} widgetId={widget.id} title={title} type={parsed.type} config={parsed.config} />;
 }
 
-function LiveChart({ title, type, config }: { title: string; type: ChartWidgetType; config: ChartConfigs[ChartWidgetType] }) {
+function LiveChart({ widgetId, title, type, config }: { widgetId: string; title: string; type: ChartWidgetType; config: ChartConfigs[ChartWidgetType] }) {
   const data = useWidgetData(type, config);
+  const alert = useTileAlert(widgetId);
   const label = useFieldLabel();
   const { dark, tv } = useWidgetEnv();
   const table = widgetTable(data, label);
@@ -69,7 +84,7 @@ function LiveChart({ title, type, config }: { title: string; type: ChartWidgetTy
     </Tooltip>
   );
   return (
-    <WidgetFrame title={title} extra={extra}>
+    <WidgetFrame title={title} extra={extra} alert={type === 'kpi' ? alert : undefined}>
       {data.counting ? (
         <Skeleton active title={false} paragraph={{ rows: 2 }} data-testid="widget-counting" />
       ) : data.type === 'kpi' ? (

@@ -1,0 +1,323 @@
+import mongoose from 'mongoose';
+import type { AlertState, AlertWebhookBody, TileAlertState } from '@common/schemas/alert';
+import { activityHandle, type AppContext, type DashboardDoc } from '../core';
+import type { AlertDoc, AlertModels } from './models';
+import type { Outbox } from './outbox';
+import { breaks, conditionText, recovered, RuleRun } from './rule';
+import { WatchedSource, type SourceEvent } from './watchedSource';
+
+/** At most this many evaluations per second per rule, whatever the ingest rate: changes in between are coalesced. */
+const MIN_EVAL_GAP_MS = 250;
+/** How often the rules' last values are saved for the console. */
+const SAVE_VALUES_MS = 5_000;
+
+/** What the engine tells the rest of the server: a tied tile's state changed. */
+export type TileStateListener = (s: TileAlertState) => void;
+
+/**
+ * Evaluates the rules this process holds the lease of. Every write to a source (any path: ingest,
+ * source URL, import, sync, record management, retention — they all announce records.upserted /
+ * records.removed) is folded into the rules' totals at once; the rule is evaluated at most every
+ * 250 ms. Timers only for what writes cannot see: no data, a sliding range, forSeconds, repeats.
+ * A state change writes its deliveries to the outbox, then the state, then kicks the outbox.
+ */
+export class AlertEngine {
+  private readonly sources = new Map<string, WatchedSource>();
+  private readonly loading = new Map<string, Promise<WatchedSource>>();
+  readonly rules = new Map<string, RuleRun>();
+  private readonly byTile = new Map<string, RuleRun>();
+  private saveTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  tileListener: TileStateListener = () => {};
+  /** Evaluations made (tests and the benchmark read it). */
+  evaluations = 0;
+
+  constructor(
+    private readonly app: AppContext,
+    private readonly models: AlertModels,
+    private readonly outbox: Outbox,
+    readonly owner: string,
+  ) {
+    this.saveTimer = setInterval(() => void this.saveValues(), SAVE_VALUES_MS);
+    this.saveTimer.unref();
+  }
+
+  private source(id: string): Promise<WatchedSource> {
+    const held = this.sources.get(id);
+    if (held?.ready) return Promise.resolve(held);
+    let p = this.loading.get(id);
+    if (!p) {
+      const s = new WatchedSource(id);
+      this.sources.set(id, s);
+      p = s.load(this.app).then(() => s).finally(() => this.loading.delete(id));
+      this.loading.set(id, p);
+    }
+    return p;
+  }
+
+  /** Starts (or restarts, after a change of the rule) evaluating a rule this process holds. */
+  async hold(fresh: AlertDoc): Promise<void> {
+    const id = String(fresh._id);
+    let doc = fresh;
+    const held = this.rules.get(id);
+    if (held) {
+      // A change being written is newer than the document just read: keep its state.
+      await held.busy;
+      doc = { ...fresh, state: held.doc.state, stateSince: held.doc.stateSince, seq: Math.max(fresh.seq, held.doc.seq), lastNotifiedAt: held.doc.lastNotifiedAt };
+    }
+    this.drop(id);
+    const src = await this.source(doc.dataSourceId);
+    if (this.closed || !src.meta) return;
+    const now = Date.now();
+    const run = new RuleRun(doc, src.meta, src.records.values(), now);
+    // No data since the newest record passing the filters (or since now, when there is none yet).
+    let newest = 0;
+    for (const r of src.records.values()) if (r.at > newest && run.passes(r.data)) newest = r.at;
+    if (newest) run.lastDataAt = Math.min(now, newest);
+    if (doc.noDataSeconds !== null && !newest) run.lastDataAt = Math.max(new Date(doc.createdAt).getTime(), now - doc.noDataSeconds * 1000 + 1000);
+    this.rules.set(id, run);
+    if (doc.widget) this.byTile.set(`${doc.widget.dashboardId}/${doc.widget.widgetId}`, run);
+    this.evaluate(run);
+  }
+
+  /**
+   * Counts every rule again from the database: writes of other processes may have been missed
+   * (Redis was lost for a while). States stay as they are.
+   */
+  async recountAll(): Promise<void> {
+    const docs = [...this.rules.values()].map((r) => r.doc);
+    this.sources.clear();
+    for (const doc of docs) await this.hold(doc);
+  }
+
+  /** Stops evaluating a rule (removed, changed, or its lease went to another process). */
+  drop(id: string): void {
+    const run = this.rules.get(id);
+    if (!run) return;
+    run.stop();
+    this.rules.delete(id);
+    if (run.doc.widget) this.byTile.delete(`${run.doc.widget.dashboardId}/${run.doc.widget.widgetId}`);
+    const stillWatched = [...this.rules.values()].some((r) => r.doc.dataSourceId === run.doc.dataSourceId);
+    if (!stillWatched) this.sources.delete(run.doc.dataSourceId);
+  }
+
+  /** A write (or metadata change) of a source, from this process or another. */
+  applySourceEvent(e: SourceEvent): void {
+    const id = e.name === 'datasource.changed' ? e.payload.dataSource.id : e.payload.dataSourceId;
+    const src = this.sources.get(id);
+    if (!src) return;
+    const changes = src.apply(e);
+    const runs = [...this.rules.values()].filter((r) => r.doc.dataSourceId === id);
+    if (e.name === 'datasource.changed') {
+      // Types or the time field changed: the rules count again under the new ones (their state stays).
+      if (src.ready && src.meta) for (const r of runs) if (r.recount(src.meta, src.records.values(), Date.now())) this.schedule(r);
+      return;
+    }
+    if (!changes?.length) return;
+    const now = Date.now();
+    for (const run of runs) {
+      let arrived = false;
+      for (const c of changes) {
+        run.agg.update(c.before, c.after);
+        if (c.after && run.passes(c.after)) arrived = true;
+      }
+      if (arrived) run.lastDataAt = now;
+      this.schedule(run);
+    }
+  }
+
+  /** Evaluates at once when the last evaluation is old enough, else once the gap has passed (changes meanwhile coalesce). */
+  private schedule(run: RuleRun): void {
+    if (run.timers.has('coalesce')) return;
+    const at = run.lastEvalAt + MIN_EVAL_GAP_MS;
+    if (Date.now() >= at && !run.busy) this.evaluate(run);
+    else run.timer('coalesce', at, () => this.evaluate(run));
+  }
+
+  private evaluate(run: RuleRun): void {
+    if (this.closed || this.rules.get(String(run.doc._id)) !== run) return;
+    if (run.busy) {
+      run.timer('coalesce', Date.now() + MIN_EVAL_GAP_MS, () => this.evaluate(run));
+      return;
+    }
+    const now = Date.now();
+    run.lastEvalAt = now;
+    run.evaluations++;
+    this.evaluations++;
+    const doc = run.doc;
+    const value = run.value(now);
+    if (value !== run.lastValue) {
+      run.lastValue = value;
+      run.dirty = true;
+    }
+    let breaking: boolean;
+    if (doc.noDataSeconds !== null) {
+      const quietUntil = run.lastDataAt + doc.noDataSeconds * 1000;
+      breaking = now >= quietUntil;
+      if (!breaking) run.timer('noData', quietUntil, () => this.evaluate(run));
+    } else {
+      breaking = run.state === 'firing' ? !recovered(doc, value) : breaks(doc.condition!, value);
+    }
+    // A sliding range moves by itself: evaluate again when it next does.
+    const next = run.agg.nextChange();
+    if (next !== null) run.timer('slide', next + 5, () => this.evaluate(run));
+
+    if (run.state === 'ok') {
+      if (!breaking) {
+        run.breakingSince = null;
+        run.timer('hold', null, () => {});
+        return;
+      }
+      run.breakingSince ??= now;
+      const fireAt = run.breakingSince + doc.forSeconds * 1000;
+      if (now < fireAt) {
+        if (!run.timers.has('hold')) run.timer('hold', fireAt, () => this.evaluate(run));
+        return;
+      }
+      this.change(run, 'firing', value, now);
+    } else if (!breaking) {
+      run.breakingSince = null;
+      this.change(run, 'ok', value, now);
+    }
+  }
+
+  private change(run: RuleRun, to: AlertState, value: number | null, now: number): void {
+    const from = run.state;
+    run.state = to;
+    run.stateSince = now;
+    run.timer('repeat', null, () => {});
+    run.busy = this.writeChange(run, from, to, value, now)
+      .catch((e: unknown) => this.app.log.error(`alerts: could not record the state change of alert ${String(run.doc._id)}`, e))
+      .finally(() => {
+        run.busy = null;
+      });
+  }
+
+  /** The change's deliveries, then the state (only while this process holds the rule), the history, the tile. */
+  private async writeChange(run: RuleRun, from: AlertState, to: AlertState, value: number | null, now: number): Promise<void> {
+    const { Alert, AlertChange } = this.models;
+    const doc = run.doc;
+    const id = String(doc._id);
+    const seq = doc.seq + 1;
+    const muted = doc.mutedUntil !== null && new Date(doc.mutedUntil).getTime() > now;
+    const deliveryIds = muted ? [] : await this.enqueue(run, to === 'firing' ? 'firing' : 'resolved', value, seq, now);
+    const set: Record<string, unknown> = { state: to, stateSince: new Date(now), lastValue: value, lastEvaluatedAt: new Date(now), seq };
+    if (to === 'firing' && !muted) set.lastNotifiedAt = new Date(now);
+    const res = await Alert.updateOne({ _id: doc._id, 'lease.owner': this.owner }, { $set: set });
+    if (res.matchedCount === 0) {
+      // Another process holds it now (or it was removed): it decides; these messages are not ours to send.
+      if (deliveryIds.length) await this.models.AlertDelivery.updateMany({ _id: { $in: deliveryIds }, status: 'pending' }, { $set: { status: 'cancelled' } });
+      this.drop(id);
+      return;
+    }
+    Object.assign(doc, set);
+    run.lastNotifiedAt = to === 'firing' && !muted ? now : run.lastNotifiedAt;
+    run.dirty = false;
+    this.outbox.kick();
+    await AlertChange.create({ alertId: id, at: new Date(now), from, to, value });
+    activityHandle.of(this.app).record({
+      kind: to === 'firing' ? 'alert.firing' : 'alert.resolved', category: 'alert', objectType: 'alert', objectId: id, objectName: doc.name, actor: 'alerts',
+      summary: `Alert "${doc.name}" ${to === 'firing' ? 'is firing' : 'resolved'}: ${value ?? 'no value'} (${conditionText(doc)})${muted ? ' — muted, nothing sent' : ''}`,
+      details: { value, muted },
+    });
+    if (doc.widget) this.tileListener({ ...doc.widget, state: to, since: to === 'firing' ? new Date(now).toISOString() : null });
+    if (to === 'firing') this.scheduleRepeat(run);
+  }
+
+  /** While firing, "firing" again every repeatMinutes. */
+  private scheduleRepeat(run: RuleRun): void {
+    const minutes = run.doc.repeatMinutes;
+    if (!minutes || run.state !== 'firing') return;
+    const at = (run.lastNotifiedAt ?? run.stateSince) + minutes * 60_000;
+    run.timer('repeat', at, () => {
+      if (run.state !== 'firing' || this.rules.get(String(run.doc._id)) !== run) return;
+      const now = Date.now();
+      const value = run.value(now);
+      run.busy = this.repeat(run, value, now)
+        .catch((e: unknown) => this.app.log.error(`alerts: could not repeat alert ${String(run.doc._id)}`, e))
+        .finally(() => {
+          run.busy = null;
+        });
+    });
+  }
+
+  private async repeat(run: RuleRun, value: number | null, now: number): Promise<void> {
+    const doc = run.doc;
+    const muted = doc.mutedUntil !== null && new Date(doc.mutedUntil).getTime() > now;
+    const seq = doc.seq + 1;
+    const res = await this.models.Alert.updateOne({ _id: doc._id, 'lease.owner': this.owner }, { $set: { seq, lastNotifiedAt: new Date(now), lastValue: value } });
+    if (res.matchedCount === 0) return this.drop(String(doc._id));
+    doc.seq = seq;
+    run.lastNotifiedAt = now;
+    if (!muted) await this.enqueue(run, 'firing', value, seq, now);
+    this.outbox.kick();
+    this.scheduleRepeat(run);
+  }
+
+  /** Writes one delivery per channel of the rule to the outbox; answers their ids. */
+  async enqueue(run: { doc: AlertDoc }, kind: 'firing' | 'resolved' | 'test', value: number | null, seq: number, now: number): Promise<mongoose.Types.ObjectId[]> {
+    const doc = run.doc;
+    if (!doc.channels.length) return [];
+    const body = JSON.stringify(await this.messageBody(doc, kind, value, now));
+    const rows = doc.channels.map((c) => ({
+      _id: new mongoose.Types.ObjectId(), alertId: String(doc._id), seq, channelId: c.id, channelType: c.type, kind, value, body,
+      status: 'pending', attempts: [], nextAttemptAt: new Date(now), claim: { owner: null, until: null }, createdAt: new Date(now),
+    }));
+    await this.models.AlertDelivery.insertMany(rows);
+    return rows.map((r) => r._id);
+  }
+
+  /** The webhook body of a change: what every channel renders. */
+  private async messageBody(doc: AlertDoc, kind: 'firing' | 'resolved' | 'test', value: number | null, now: number): Promise<AlertWebhookBody> {
+    const src = this.sources.get(doc.dataSourceId)?.meta ?? (await this.app.models.DataSource.findById(doc.dataSourceId).lean<{ name: string }>());
+    const body: AlertWebhookBody = {
+      alert: { id: String(doc._id), name: doc.name },
+      state: kind === 'resolved' ? 'resolved' : 'firing',
+      value,
+      condition: conditionText(doc),
+      at: new Date(now).toISOString(),
+      source: { id: doc.dataSourceId, name: src?.name ?? '' },
+    };
+    if (doc.widget) {
+      const d = await this.app.models.Dashboard.findById(doc.widget.dashboardId).lean<DashboardDoc>();
+      const base = this.app.config.PUBLIC_URL ?? '';
+      if (d) body.dashboard = { id: String(d._id), name: d.name, url: `${base}/dashboard/${String(d._id)}` };
+    }
+    if (kind === 'test') body.test = true;
+    return body;
+  }
+
+  /** Sends what is due now (a test message was written). */
+  kickOutbox(): void {
+    this.outbox.kick();
+  }
+
+  /** The state of a tied tile, when this process evaluates its rule. */
+  tileState(dashboardId: string, widgetId: string): TileAlertState | null {
+    const run = this.byTile.get(`${dashboardId}/${widgetId}`);
+    return run ? { dashboardId, widgetId, state: run.state, since: run.state === 'firing' ? new Date(run.stateSince).toISOString() : null } : null;
+  }
+
+  /** Saves the rules' last values for the console: not on every write, and all of them in one command. */
+  private async saveValues(): Promise<void> {
+    const dirty = [...this.rules.values()].filter((r) => r.dirty && !r.busy);
+    if (!dirty.length) return;
+    for (const r of dirty) r.dirty = false;
+    const ops = dirty.map((r) => ({
+      updateOne: { filter: { _id: r.doc._id, 'lease.owner': this.owner }, update: { $set: { lastValue: r.lastValue, lastEvaluatedAt: new Date(r.lastEvalAt) } } },
+    }));
+    await this.models.Alert.bulkWrite(ops, { ordered: true }).catch(() => {
+      for (const r of dirty) r.dirty = true;
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.saveTimer) clearInterval(this.saveTimer);
+    await Promise.allSettled([...this.rules.values()].map((r) => r.busy));
+    for (const r of this.rules.values()) r.stop();
+    await this.saveValues().catch(() => undefined);
+    this.rules.clear();
+    this.sources.clear();
+  }
+}

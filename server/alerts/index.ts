@@ -1,0 +1,101 @@
+import crypto from 'node:crypto';
+import type Router from '@koa/router';
+import { rooms } from '@common/realtime';
+import { type AppContext, AppHandle, connectRedis, type RedisClient } from '../core';
+import type { RealtimeServer } from '../realtime';
+import { VIEW_EVENTS_CHANNEL } from '../publicView';
+import { AlertEngine } from './engine';
+import { AlertLeases } from './lease';
+import { createAlertModels } from './models';
+import { Outbox } from './outbox';
+import { alertsRouter } from './routes';
+import { removeRules, type AlertsRuntime } from './service';
+import type { SourceEvent } from './watchedSource';
+
+export { OutboundRefused, checkOutboundUrl, postOutbound } from './outbound';
+
+export interface Alerts {
+  router: Router;
+  runtime: AlertsRuntime;
+  /** Tied tiles' states go to the dashboards' viewers (public, share links, drafts) from here on. */
+  attachRealtime(io: RealtimeServer): void;
+  /** Stops evaluating, hands the rules and unsent messages back (another process continues), stops sending. */
+  close(): Promise<void>;
+}
+
+/** This app's alerts (tests and the benchmark read the engine through it). */
+export const alertsHandle = new AppHandle<AlertsRuntime>('alerts');
+
+const SOURCE_EVENTS = ['records.upserted', 'records.removed', 'datasource.changed'] as const;
+
+/**
+ * Alerts: rules on a data source's live number, evaluated as writes land (server/alerts/engine.ts),
+ * delivered through an outbox in MongoDB (outbox.ts) to webhooks, Slack, Teams and email, one
+ * process per rule (lease.ts). Writes of other processes arrive through the view events they
+ * publish on Redis.
+ */
+export async function startAlerts(app: AppContext): Promise<Alerts> {
+  const models = await createAlertModels(app.conn);
+  const owner = `${process.pid}-${crypto.randomUUID()}`;
+  const outbox = new Outbox(app, models, owner);
+  const engine = new AlertEngine(app, models, outbox, owner);
+  const leases = new AlertLeases(app, models, engine, app.config.ALERT_LEASE_MS);
+  const runtime: AlertsRuntime = { app, models, engine, leases };
+  alertsHandle.set(app, runtime);
+
+  const offs = SOURCE_EVENTS.map((name) => app.events.on(name, (payload) => engine.applySourceEvent({ name, payload } as SourceEvent)));
+  // A source or dashboard that goes takes its rules with it.
+  offs.push(app.events.on('datasource.removed', ({ dataSourceId }) => void removeWhere(runtime, { dataSourceId })));
+  offs.push(app.events.on('dashboard.removed', ({ dashboardId }) => void removeWhere(runtime, { 'widget.dashboardId': dashboardId })));
+
+  let sub: RedisClient | null = null;
+  if (app.config.REDIS_URL) {
+    sub = await connectRedis(app.config.REDIS_URL, app.log, 'alerts (writes of other processes)');
+    // Back after Redis was lost: events of the gap may be missing, so the rules count again.
+    let lost = false;
+    sub.on('error', () => (lost = true));
+    sub.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      void engine.recountAll().catch((e: unknown) => app.log.error('alerts: could not count the rules again after Redis came back', e));
+    });
+    await sub.subscribe(VIEW_EVENTS_CHANNEL, (raw) => {
+      try {
+        const m = JSON.parse(raw) as { event?: { name: string } };
+        // Our own events come back too: applying one twice changes nothing (records carry their revision).
+        if (m.event && (SOURCE_EVENTS as readonly string[]).includes(m.event.name)) engine.applySourceEvent(m.event as SourceEvent);
+      } catch {
+        // not ours to read
+      }
+    });
+  }
+
+  await leases.start();
+  outbox.start();
+  return {
+    router: alertsRouter(runtime),
+    runtime,
+    attachRealtime(io) {
+      engine.tileListener = (s) => {
+        io.to([rooms.dashboard(s.dashboardId), rooms.share(s.dashboardId), rooms.draft(s.dashboardId)]).emit('alert:state', s);
+      };
+    },
+    async close() {
+      offs.forEach((off) => off());
+      await engine.close();
+      await leases.close();
+      await outbox.close();
+      if (sub) await sub.quit().catch(() => sub?.destroy());
+      alertsHandle.clear(app);
+    },
+  };
+}
+
+async function removeWhere(rt: AlertsRuntime, filter: Record<string, string>): Promise<void> {
+  try {
+    const docs = await rt.models.Alert.find(filter).lean();
+    await removeRules(rt, docs.map((d) => String(d._id)));
+  } catch (e) {
+    rt.app.log.error('alerts: could not remove the rules of a removed source or dashboard', e);
+  }
+}

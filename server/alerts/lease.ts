@@ -1,0 +1,77 @@
+import type { AppContext } from '../core';
+import type { AlertEngine } from './engine';
+import type { AlertDoc, AlertModels } from './models';
+
+/**
+ * Each rule is evaluated (and its changes written) by exactly one process: the holder of its lease,
+ * a field of the rule's document taken with one atomic update and renewed a third of the way
+ * through. A process that stops hands its rules back; one that dies loses them when the lease runs
+ * out, and another takes them over with their saved state.
+ */
+export class AlertLeases {
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly app: AppContext,
+    private readonly models: AlertModels,
+    private readonly engine: AlertEngine,
+    private readonly leaseMs: number,
+  ) {}
+
+  get owner(): string {
+    return this.engine.owner;
+  }
+
+  /** The lease fields of a rule this process takes now. */
+  fresh(): { owner: string; until: Date } {
+    return { owner: this.owner, until: new Date(Date.now() + this.leaseMs) };
+  }
+
+  async start(): Promise<void> {
+    await this.tick();
+    this.timer = setInterval(() => void this.tick(), Math.max(200, Math.floor(this.leaseMs / 3)));
+    this.timer.unref();
+  }
+
+  /** Renews ours, follows changes of the rules we hold, and takes the rules nobody holds. */
+  tick(): Promise<void> {
+    this.ticking ??= this.renewAndClaim()
+      .catch((e: unknown) => this.app.log.error('alerts: could not renew or take rule leases', e))
+      .finally(() => {
+        this.ticking = null;
+      });
+    return this.ticking;
+  }
+
+  private async renewAndClaim(): Promise<void> {
+    if (this.closed) return;
+    const { Alert } = this.models;
+    await Alert.updateMany({ 'lease.owner': this.owner }, { $set: { 'lease.until': new Date(Date.now() + this.leaseMs) } });
+    const held = await Alert.find({ 'lease.owner': this.owner }).lean<AlertDoc[]>();
+    const ids = new Set(held.map((d) => String(d._id)));
+    for (const id of [...this.engine.rules.keys()]) if (!ids.has(id)) this.engine.drop(id);
+    for (const d of held) {
+      const run = this.engine.rules.get(String(d._id));
+      // Changed by a request another process answered: evaluate the rule as it is now.
+      if (!run || run.doc.configVersion !== d.configVersion) await this.engine.hold(d);
+    }
+    const now = new Date();
+    const free = { $or: [{ 'lease.until': null }, { 'lease.until': { $lt: now } }] };
+    const loose = await Alert.find(free).limit(500).lean<AlertDoc[]>();
+    for (const d of loose) {
+      if (this.closed) return;
+      const taken = await Alert.findOneAndUpdate({ _id: d._id, ...free }, { $set: { lease: this.fresh() } }, { returnDocument: 'after' }).lean<AlertDoc>();
+      if (taken) await this.engine.hold(taken);
+    }
+  }
+
+  /** Hands our rules back at once, so another process takes them without waiting for the lease to run out. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.ticking;
+    await this.models.Alert.updateMany({ 'lease.owner': this.owner }, { $set: { lease: { owner: null, until: null } } }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,124 @@
+import dns from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+
+/**
+ * The one way alert channels call out, so a channel URL cannot be turned against us or the network
+ * we run in: https, or plain http only to a host:port listed in OUTBOUND_ALLOWED_HOSTS; no
+ * loopback, private, link-local or unique-local address unless listed — checked when a rule is
+ * saved and again, after DNS resolution, when sending (the connection goes to the address checked,
+ * so a second lookup cannot swap it); no redirects followed; at most 64 KB of the answer read; 10 s.
+ */
+
+export const OUTBOUND_TIMEOUT_MS = 10_000;
+export const OUTBOUND_MAX_ANSWER_BYTES = 64 * 1024;
+
+/** Why an outbound address is refused, in words for the person who typed it. */
+export class OutboundRefused extends Error {}
+
+const INTERNAL = new net.BlockList();
+for (const [a, p] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
+  INTERNAL.addSubnet(a, p, 'ipv4');
+}
+for (const [a, p] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) INTERNAL.addSubnet(a, p, 'ipv6');
+
+/** Whether an IP address lies in a loopback, private, link-local, unique-local or otherwise non-public range. */
+export function isInternalAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 4) return INTERNAL.check(address, 'ipv4');
+  if (family !== 6) return true;
+  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 it is.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  return mapped ? INTERNAL.check(mapped, 'ipv4') : INTERNAL.check(address, 'ipv6');
+}
+
+const hostPortOf = (u: URL) => `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`.toLowerCase();
+/** The host without IPv6 brackets or a trailing dot (`localhost.` is localhost). */
+const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+
+/** Checks a channel URL as typed (no DNS): throws OutboundRefused naming the rule it breaks. Returns the parsed URL. */
+export function checkOutboundUrl(raw: string, allowed: readonly string[]): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new OutboundRefused('must be a full https:// address');
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new OutboundRefused(`must start with https:// (got ${u.protocol}//)`);
+  if (u.username || u.password) throw new OutboundRefused('must not contain a user name or password');
+  const listed = allowed.includes(hostPortOf(u));
+  if (u.protocol === 'http:' && !listed) throw new OutboundRefused(`must use https:// (plain http only to a host:port listed in the server's OUTBOUND_ALLOWED_HOSTS, and ${u.host} is not)`);
+  const host = bare(u.hostname);
+  if (!listed && (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isInternalAddress(host)))) {
+    throw new OutboundRefused(`points at a loopback, private or link-local address (${u.host}), which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+  }
+  return u;
+}
+
+/** The address a URL's host resolves to, once checked (listed hosts: any address). */
+async function resolveChecked(u: URL, allowed: readonly string[]): Promise<{ address: string; family: number }> {
+  const host = bare(u.hostname);
+  const listed = allowed.includes(hostPortOf(u));
+  const found = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await dns.lookup(host, { all: true }).catch(() => []);
+  if (!found.length) throw new OutboundRefused(`host ${u.hostname} could not be resolved`);
+  // Every address must pass: a name that also resolves inside could be steered there.
+  if (!listed && found.some((a) => isInternalAddress(a.address))) throw new OutboundRefused(`host ${u.hostname} resolves to a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+  return found[0];
+}
+
+/** A receiver's answer: its status and up to 64 KB of its body. */
+export interface OutboundAnswer {
+  status: number;
+  body: string;
+}
+
+/**
+ * POSTs a body to a checked URL. Resolves with the answer (any status: the caller decides what a
+ * 3xx or 5xx means); rejects with OutboundRefused for a refused address, or an Error for a network
+ * failure or the timeout.
+ */
+export async function postOutbound(raw: string, body: string, headers: Record<string, string>, allowed: readonly string[]): Promise<OutboundAnswer> {
+  const u = checkOutboundUrl(raw, allowed);
+  const target = await resolveChecked(u, allowed);
+  const client = u.protocol === 'https:' ? https : http;
+  return new Promise<OutboundAnswer>((resolve, reject) => {
+    const req = client.request(
+      u,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'LiveDash-Alerts/1', ...headers },
+        // The connection goes to the address that was checked, whatever a second lookup would say.
+        lookup: (_host, opts, cb) => {
+          if ((opts as { all?: boolean }).all) (cb as unknown as (e: null, list: { address: string; family: number }[]) => void)(null, [target]);
+          else cb(null, target.address, target.family);
+        },
+        timeout: OUTBOUND_TIMEOUT_MS,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+        res.on('data', (c: Buffer) => {
+          if (size >= OUTBOUND_MAX_ANSWER_BYTES) return;
+          const part = c.subarray(0, OUTBOUND_MAX_ANSWER_BYTES - size);
+          chunks.push(part);
+          size += part.length;
+          // Enough read: the rest of a large answer is not waited for.
+          if (size >= OUTBOUND_MAX_ANSWER_BYTES) {
+            done();
+            res.destroy();
+          }
+        });
+        res.on('end', done);
+        res.on('error', () => done());
+      },
+    );
+    const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${OUTBOUND_TIMEOUT_MS / 1000} s`)), OUTBOUND_TIMEOUT_MS);
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${OUTBOUND_TIMEOUT_MS / 1000} s`)));
+    req.on('error', (e) => reject(e));
+    req.on('close', () => clearTimeout(deadline));
+    req.end(body);
+  });
+}

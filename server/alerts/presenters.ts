@@ -1,0 +1,72 @@
+import type { AlertChangeDto, AlertChannelDto, AlertDeliveryDto, AlertDto, TileAlertState } from '@common/schemas/alert';
+import type { AlertChangeDoc, AlertDeliveryDoc, AlertDoc, StoredChannel } from './models';
+
+const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+/** A channel's address as the console shows it once saved: enough to tell channels apart, never enough to use. */
+export function maskChannel(c: StoredChannel): string {
+  if (c.type === 'email') {
+    return (c.to ?? []).map((a) => {
+      const [user, domain] = a.split('@');
+      return `${user.slice(0, 1)}…@${domain ?? ''}`;
+    }).join(', ');
+  }
+  try {
+    const u = new URL(c.url ?? '');
+    return `${u.protocol}//${u.host}/…`;
+  } catch {
+    return '…';
+  }
+}
+
+export const presentChannel = (c: StoredChannel): AlertChannelDto => ({ id: c.id, type: c.type, target: maskChannel(c) });
+
+/** A rule for editors and admins: channel addresses masked, no secret, no lease. */
+export function presentAlert(d: AlertDoc): AlertDto {
+  return {
+    id: String(d._id),
+    name: d.name,
+    dataSourceId: d.dataSourceId,
+    metric: d.metric,
+    valueField: d.valueField ?? null,
+    dateField: d.dateField ?? null,
+    filters: d.filters ?? [],
+    range: d.range ?? { kind: 'all' },
+    condition: d.condition ?? null,
+    noDataSeconds: d.noDataSeconds ?? null,
+    forSeconds: d.forSeconds ?? 0,
+    resolveAt: d.resolveAt ?? null,
+    repeatMinutes: d.repeatMinutes ?? null,
+    mutedUntil: iso(d.mutedUntil),
+    widget: d.widget ?? null,
+    channels: (d.channels ?? []).map(presentChannel),
+    state: d.state,
+    stateSince: iso(d.stateSince)!,
+    lastValue: d.lastValue ?? null,
+    lastEvaluatedAt: iso(d.lastEvaluatedAt),
+    createdAt: iso(d.createdAt)!,
+    updatedAt: iso(d.updatedAt)!,
+  };
+}
+
+export const presentChange = (c: AlertChangeDoc): AlertChangeDto => ({ at: iso(c.at)!, from: c.from, to: c.to, value: c.value ?? null });
+
+export const presentDelivery = (d: AlertDeliveryDoc): AlertDeliveryDto => ({
+  id: String(d._id),
+  channelId: d.channelId,
+  channelType: d.channelType,
+  kind: d.kind,
+  value: d.value ?? null,
+  status: d.status,
+  attempts: (d.attempts ?? []).map((a) => ({ at: iso(a.at)!, status: a.status ?? null, message: a.message })),
+  nextAttemptAt: iso(d.nextAttemptAt),
+  createdAt: iso(d.createdAt)!,
+});
+
+/** What every viewer of a dashboard learns of a rule tied to one of its tiles: its state, nothing else. */
+export const presentTileState = (d: AlertDoc): TileAlertState => ({
+  dashboardId: d.widget!.dashboardId,
+  widgetId: d.widget!.widgetId,
+  state: d.state,
+  since: d.state === 'firing' ? iso(d.stateSince) : null,
+});

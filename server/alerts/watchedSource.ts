@@ -1,0 +1,89 @@
+import mongoose from 'mongoose';
+import type { DataSourceDto } from '@common/schemas/dataSource';
+import type { RecordDto } from '@common/schemas/records/record';
+import { type AppContext, type DataSourceDoc, type DomainEvents, presentDataSource, presentRecord, type RecordDoc } from '../core';
+
+type Data = Record<string, unknown>;
+
+/** A record as the alerts hold it: what the aggregators need to take it out again. */
+export interface HeldRecord {
+  data: Data;
+  revision: number;
+  /** When it was last written (epoch ms). */
+  at: number;
+}
+
+/** A change of records, in the terms the rules need: each record before and after (undefined: absent). */
+export interface RecordChange {
+  before: Data | undefined;
+  after: Data | undefined;
+}
+
+export type SourceEvent =
+  | { name: 'records.upserted'; payload: DomainEvents['records.upserted'] }
+  | { name: 'records.removed'; payload: DomainEvents['records.removed'] }
+  | { name: 'datasource.changed'; payload: DomainEvents['datasource.changed'] };
+
+/**
+ * The records of a data source that has alerts, held in memory beside the view cache so each write
+ * is folded into the rules' totals without a read. Built once from MongoDB; events that arrive while
+ * it is read are replayed on the result. A change applies only if it is at least as new as what is
+ * held (`revision`), so the same event arriving twice (from this process and through Redis) is one change.
+ */
+export class WatchedSource {
+  readonly records = new Map<string, HeldRecord>();
+  meta: DataSourceDto | null = null;
+  private pending: SourceEvent[] | null = [];
+
+  constructor(readonly dataSourceId: string) {}
+
+  get ready(): boolean {
+    return this.pending === null;
+  }
+
+  /** Reads the source and its records; the events that came meanwhile are applied after. */
+  async load(app: AppContext): Promise<void> {
+    const { DataSource, Record } = app.models;
+    const ds = mongoose.isObjectIdOrHexString(this.dataSourceId) ? await DataSource.findById(this.dataSourceId).lean<DataSourceDoc>() : null;
+    const docs = ds ? await Record.find({ dataSourceId: ds._id }).lean<RecordDoc[]>() : [];
+    this.meta = ds ? presentDataSource(ds) : null;
+    for (const r of docs.map(presentRecord)) this.put(r);
+    const queued = this.pending ?? [];
+    this.pending = null;
+    for (const e of queued) this.apply(e);
+  }
+
+  private put(r: RecordDto): RecordChange | null {
+    const held = this.records.get(r.recordId);
+    if (held && held.revision > r.revision) return null;
+    this.records.set(r.recordId, { data: r.data, revision: r.revision, at: Date.parse(r.lastUpdated) || Date.now() });
+    return { before: held?.data, after: r.data };
+  }
+
+  /** Applies an event: the records' changes, or null while loading (queued) and for metadata. */
+  apply(e: SourceEvent): RecordChange[] | null {
+    if (this.pending) {
+      this.pending.push(e);
+      return null;
+    }
+    switch (e.name) {
+      case 'records.upserted':
+        return e.payload.records.map((r) => this.put(r)).filter((c): c is RecordChange => c !== null);
+      case 'records.removed': {
+        const out: RecordChange[] = [];
+        const ids = e.payload.all ? [...this.records.keys()] : e.payload.recordIds;
+        for (const id of ids) {
+          const held = this.records.get(id);
+          // A newer write of the same key stays (also after "all": the same event may arrive again through Redis, after newer writes).
+          if (!held || held.revision >= e.payload.revision) continue;
+          this.records.delete(id);
+          out.push({ before: held.data, after: undefined });
+        }
+        return out;
+      }
+      case 'datasource.changed':
+        if (!this.meta || this.meta.revision <= e.payload.dataSource.revision) this.meta = e.payload.dataSource;
+        return null;
+    }
+  }
+}
