@@ -6,7 +6,7 @@ export type { Config } from './config';
 export { AppHandle } from './context';
 export type { AppContext } from './context';
 export { findDataSource, findSourceByIngestKey, hashKey, requireDataSource } from './models/dataSourceLookup';
-export { decodeKeys, encodeKey, encodeKeys } from './db/fieldNames';
+export { decodeKeys, decodeRecordKeys, encodeKey, encodeKeys, encodeRecordKeys } from './db/fieldNames';
 export { startDatabase } from './db/startDatabase';
 export { ApiError, BadRequestError, ConflictError, ForbiddenError, InvalidAdminTokenError, NotFoundError, PayloadTooLargeError, ValidationError } from './errors';
 export { DomainEventBus } from './events';

@@ -10,12 +10,14 @@
 import type { DateOrder, FieldType } from '@common/schemas/dataSource';
 import { sameTypes, TypeSampler } from '@common/types/infer';
 import type { AppContext, DataSourceDoc, RecordDoc } from '../core';
-import { decodeKeys, encodeKeys, presentDataSource, presentRecord } from '../core';
+import { decodeKeys, encodeKeys, presentDataSource, presentRecord, Slicer } from '../core';
 
 /** Records' changes of one source are read together, at most once per this many milliseconds. */
 export const FIELD_TYPES_BATCH_MS = 300;
 /** Stored records sampled when a source is met first (newest first). */
 export const BACKFILL_SAMPLE = 1_000;
+/** Stored records read a batch when a source is sampled. */
+const SAMPLE_READ_BATCH = 200;
 /** Records waiting for a pass, per source: beyond this a burst is sampled, not read whole. */
 const MAX_PENDING = 5_000;
 
@@ -73,7 +75,11 @@ export function startFieldTypes(ctx: AppContext): FieldTypesService {
       st.known = await know(ctx, ds);
       st.pending = [];
     }
-    for (const data of st.pending.splice(0)) st.known.sampler.add(data);
+    const slicer = new Slicer();
+    for (const data of st.pending.splice(0)) {
+      st.known.sampler.add(data);
+      await slicer.tick();
+    }
     await storeTypes(ctx, id, st.known);
   }
 
@@ -144,8 +150,15 @@ async function know(ctx: AppContext, ds: DataSourceDoc): Promise<Known> {
 /** A sampler over the source's newest stored records (one read). */
 async function sampleStored(ctx: AppContext, ds: DataSourceDoc): Promise<TypeSampler> {
   const sampler = new TypeSampler();
-  const docs = await ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: -1 }).limit(BACKFILL_SAMPLE).lean<RecordDoc[]>();
-  for (let i = docs.length - 1; i >= 0; i--) sampler.add(presentRecord(docs[i]).data);
+  // Read in a few batches (each decoded in one go on this thread) and sampled in slices: wide records make both long.
+  const cursor = ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: -1 }).limit(BACKFILL_SAMPLE).lean<RecordDoc[]>().cursor({ batchSize: SAMPLE_READ_BATCH });
+  const docs: RecordDoc[] = [];
+  for await (const doc of cursor as AsyncIterable<RecordDoc>) docs.push(doc);
+  const slicer = new Slicer();
+  for (let i = docs.length - 1; i >= 0; i--) {
+    sampler.add(presentRecord(docs[i]).data);
+    await slicer.tick();
+  }
   return sampler;
 }
 

@@ -12,11 +12,12 @@ import { attachShareRooms } from '../sharing';
 import { attachImportRooms } from '../imports';
 import { attachActivityFeed } from '../activity';
 import { recheckRecoveredSessions } from './recoveryCheck';
-import { presentPublicSummary, findDataSource, metricsOf, secondsSince } from '../core';
+import { presentPublicSummary, findDataSource, metricsOf, secondsSince, Slicer } from '../core';
 import { canonicalObjectId } from '@common/ids';
 import { TEAM, mayHold, teamOf, mayFollowSource, signInAs } from '../access';
 
-const chunk = <T>(list: T[], size: number, maxBytes = Infinity): T[][] => {
+/** Splits a list into messages of at most `size` items and about `maxBytes` of JSON, giving the loop a turn when the slice is used up. */
+async function chunk<T>(list: T[], size: number, maxBytes = Infinity, slicer = new Slicer()): Promise<T[][]> {
   const out: T[][] = [];
   let part: T[] = [];
   let bytes = 0;
@@ -29,10 +30,11 @@ const chunk = <T>(list: T[], size: number, maxBytes = Infinity): T[][] => {
     }
     part.push(item);
     bytes += itemBytes;
+    if (maxBytes !== Infinity) await slicer.tick();
   }
   out.push(part);
   return out;
-};
+}
 
 /** Attaches Socket.IO to the HTTP server and turns domain events into room emits. */
 export async function attachRealtime(server: http.Server, ctx: AppContext): Promise<Realtime> {
@@ -98,17 +100,21 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   const off = [
     // One emit per change, to the admins watching the source and to its public audience (the
     // viewers of every published dashboard on it): no database read per ingest.
-    events.on('records.upserted', serial((e, since) => {
-      const parts = chunk(e.records, MAX_RECORDS_PER_MESSAGE, MAX_BYTES_PER_MESSAGE);
-      parts.forEach((records, part) => {
+    // A large change is measured and sent part by part, the loop getting a turn between parts
+    // (each part is encoded once for every socket of the rooms).
+    events.on('records.upserted', serial(async (e, since) => {
+      const slicer = new Slicer();
+      const parts = await chunk(e.records, MAX_RECORDS_PER_MESSAGE, MAX_BYTES_PER_MESSAGE, slicer);
+      for (const [part, records] of parts.entries()) {
         io.to([rooms.dataSource(e.dataSourceId), rooms.source(e.dataSourceId)]).emit('records:upserted', {
           dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, records,
         });
-      });
+        if (part < parts.length - 1) await slicer.tick();
+      }
       pushLatency.observe(secondsSince(since));
     })),
-    events.on('records.removed', serial((e) => {
-      const parts = chunk(e.recordIds, MAX_RECORDS_PER_MESSAGE * 10);
+    events.on('records.removed', serial(async (e) => {
+      const parts = await chunk(e.recordIds, MAX_RECORDS_PER_MESSAGE * 10);
       parts.forEach((recordIds, part) => {
         io.to([rooms.dataSource(e.dataSourceId), rooms.source(e.dataSourceId)]).emit('records:removed', {
           dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, recordIds, all: e.all,

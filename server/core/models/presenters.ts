@@ -3,7 +3,7 @@ import type { DashboardDto, DashboardTab, PublicTabDto, PublicDashboardSummaryDt
 import type { DashboardFilter } from '@common/schemas/widgets/dashboardFilter';
 import type { RecordDto } from '@common/schemas/records/record';
 import { sourceKind } from '@common/constants';
-import { decodeKeys } from '../db/fieldNames';
+import { decodeKeys, decodeRecordKeys } from '../db/fieldNames';
 import type { DashboardDoc, DataSourceDoc, RecordDoc } from '.';
 import { settledRevision } from './ingestJournal';
 
@@ -46,7 +46,7 @@ export function presentRecord(r: RecordDoc): RecordDto {
   return {
     id: String(r._id),
     recordId: r.recordId,
-    data: decodeKeys((r.data ?? {}) as Record<string, unknown>),
+    data: decodeRecordKeys((r.data ?? {}) as Record<string, unknown>),
     keyOrder: [...(r.keyOrder ?? [])],
     createdAt: iso(r.createdAt),
     lastUpdated: iso(r.lastUpdated),

@@ -2,6 +2,7 @@ import type { IngestRejection } from '@common/schemas/records/ingest';
 import { FIELD_NAME_MAX_LENGTH, FIELDS_PER_SOURCE_MAX, FORBIDDEN_FIELD_NAMES } from '@common/constants';
 import { readPath } from '@common/paths';
 import { recordFields as fieldsOf } from '@common/cells';
+import type { Slicer } from '../../core';
 
 /**
  * What a record must be to land in a data source. Each rule rejects the one record with its
@@ -23,21 +24,31 @@ const shown = (name: string) => JSON.stringify(name.length > 40 ? `${name.slice(
  * an own property there) and never reads through a forbidden key. Iterative: no stack to overflow.
  */
 export function structureProblem(record: unknown): string | null {
-  const stack: { value: unknown; depth: number; path: string }[] = [{ value: record, depth: 0, path: '' }];
+  // Paths are built only for the message: most records have none to report, and a string per
+  // field was most of this walk's time on wide batches.
+  type At = { key: string; parent: At | null } | null;
+  const pathOf = (at: At) => {
+    const keys: string[] = [];
+    for (let a = at; a; a = a.parent) keys.push(a.key);
+    return keys.reverse().join('.');
+  };
+  const numberProblem = (value: number, at: At) =>
+    `field ${shown(pathOf(at))} is a number too large to store (${value}): send it as a string, or as a number within ±1.8e308`;
+  // JSON numbers past ±1.8e308 parse to Infinity, which no database stores (it read back null).
+  if (typeof record === 'number' && !Number.isFinite(record)) return numberProblem(record, null);
+  if (record === null || typeof record !== 'object') return null;
+  const stack: { value: object; depth: number; at: At }[] = [{ value: record, depth: 0, at: null }];
   while (stack.length) {
-    const { value, depth, path } = stack.pop()!;
-    // JSON numbers past ±1.8e308 parse to Infinity, which no database stores (it read back null).
-    if (typeof value === 'number' && !Number.isFinite(value)) {
-      return `field ${shown(path)} is a number too large to store (${value}): send it as a string, or as a number within ±1.8e308`;
-    }
-    if (value === null || typeof value !== 'object') continue;
+    const { value, depth, at } = stack.pop()!;
     if (depth > MAX_RECORD_DEPTH) return `record is nested deeper than ${MAX_RECORD_DEPTH} levels`;
     for (const key of Object.keys(value)) {
-      const at = path ? `${path}.${key}` : key;
       if (forbidden.has(key)) {
-        return `field name ${shown(key)} is not allowed (at ${at}): ${FORBIDDEN_FIELD_NAMES.join(', ')} are reserved`;
+        return `field name ${shown(key)} is not allowed (at ${pathOf({ key, parent: at })}): ${FORBIDDEN_FIELD_NAMES.join(', ')} are reserved`;
       }
-      stack.push({ value: (value as Json)[key], depth: depth + 1, path: at });
+      const child = (value as Json)[key];
+      if (typeof child === 'number') {
+        if (!Number.isFinite(child)) return numberProblem(child, { key, parent: at });
+      } else if (child !== null && typeof child === 'object') stack.push({ value: child, depth: depth + 1, at: { key, parent: at } });
     }
   }
   return null;
@@ -94,21 +105,33 @@ export interface CheckedRecords {
  */
 export function checkRecords(sourceId: string, known: Set<string>, items: { index: number; record: unknown }[], keying: Keying | undefined): CheckedRecords {
   const out: CheckedRecords = { accepted: [], rejections: [], newFields: [] };
-  const keyOf = keying && 'primaryKey' in keying ? keying.primaryKey : null;
+  for (const item of items) checkRecord(out, sourceId, known, item, keying);
+  return out;
+}
+
+/** checkRecords giving the event loop a turn whenever the slice is used up (a wide batch takes tens of milliseconds). */
+export async function checkRecordsInSlices(sourceId: string, known: Set<string>, items: { index: number; record: unknown }[], keying: Keying | undefined, slicer: Slicer): Promise<CheckedRecords> {
+  const out: CheckedRecords = { accepted: [], rejections: [], newFields: [] };
   for (const item of items) {
-    let problem = recordProblem(item.record, keying);
-    const record = item.record as Json;
-    const added = problem ? [] : recordFields(record).filter((f) => !known.has(f));
-    if (!problem && known.size + added.length > FIELDS_PER_SOURCE_MAX) {
-      problem = `record would bring data source ${sourceId} to ${known.size + added.length} field names; the limit is ${FIELDS_PER_SOURCE_MAX} per data source`;
-    }
-    if (problem) {
-      out.rejections.push({ index: item.index, sourceId, reason: problem });
-      continue;
-    }
-    for (const f of added) known.add(f);
-    out.newFields.push(...added);
-    out.accepted.push({ index: item.index, recordId: keyOf === null ? null : String(readPath(record, keyOf)), record });
+    checkRecord(out, sourceId, known, item, keying);
+    await slicer.tick();
   }
   return out;
+}
+
+function checkRecord(out: CheckedRecords, sourceId: string, known: Set<string>, item: { index: number; record: unknown }, keying: Keying | undefined): void {
+  const keyOf = keying && 'primaryKey' in keying ? keying.primaryKey : null;
+  let problem = recordProblem(item.record, keying);
+  const record = item.record as Json;
+  const added = problem ? [] : recordFields(record).filter((f) => !known.has(f));
+  if (!problem && known.size + added.length > FIELDS_PER_SOURCE_MAX) {
+    problem = `record would bring data source ${sourceId} to ${known.size + added.length} field names; the limit is ${FIELDS_PER_SOURCE_MAX} per data source`;
+  }
+  if (problem) {
+    out.rejections.push({ index: item.index, sourceId, reason: problem });
+    return;
+  }
+  for (const f of added) known.add(f);
+  out.newFields.push(...added);
+  out.accepted.push({ index: item.index, recordId: keyOf === null ? null : String(readPath(record, keyOf)), record });
 }

@@ -49,13 +49,19 @@ async function evict(ctx: AppContext, ds: DataSourceDoc, recordIds: string[], wh
   return removed;
 }
 
+/** Whether a source holding `count` records holds more than its maxRecords (enforceRetention then removes some). */
+export function exceedsMaxRecords(ctx: AppContext, ds: DataSourceDoc, count: number): boolean {
+  const { maxRecords } = effectiveRetention(ctx, ds);
+  return Boolean(maxRecords) && count > maxRecords!;
+}
+
 /**
  * The oldest records (by time field, then by insertion) above the source's maxRecords once it holds
  * `count` records, and why they go; null within the limit (no database call then).
  */
 async function excessRecords(ctx: AppContext, ds: DataSourceDoc, count: number): Promise<{ recordIds: string[]; why: string } | null> {
   const { maxRecords, defaulted } = effectiveRetention(ctx, ds);
-  if (!maxRecords || count <= maxRecords) return null;
+  if (!maxRecords || !exceedsMaxRecords(ctx, ds, count)) return null;
   const oldest = await ctx.models.Record.find({ dataSourceId: ds._id }).sort({ recordedAt: 1, _id: 1 }).limit(count - maxRecords).lean<RecordDoc[]>();
   return { recordIds: oldest.map((r) => r.recordId), why: maxRecordsWhy(maxRecords, defaulted) };
 }

@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import type { IngestRejection, IngestSourceResult, IngestWarning } from '@common/schemas/records/ingest';
 import type { UpdateMode } from '@common/schemas/dataSource';
 import { ErrorCode } from '@common/schemas/errors';
-import { AppHandle, type AppContext, ApiError, NotFoundError, closeChange, openChange, type OpenChange, presentDataSource, keyRotatedError } from '../../core';
+import { AppHandle, type AppContext, ApiError, NotFoundError, closeChange, openChange, type OpenChange, presentDataSource, keyRotatedError, Slicer } from '../../core';
 import type { DataSourceDoc } from '../../core';
-import { checkRecords, isObject, type CheckedRecords, type Keying } from '../manage/recordRules';
-import { effectiveRetentionWhy, enforceRetention, evictionFor, logEviction } from './retention';
+import { checkRecords, checkRecordsInSlices, isObject, type CheckedRecords, type Keying } from '../manage/recordRules';
+import { effectiveRetentionWhy, enforceRetention, evictionFor, exceedsMaxRecords, logEviction } from './retention';
 import { withSourceLock } from './sourceLock';
 import { metricsOf, secondsSince } from '../../core';
 import { planRecords, storeRecords, type RecordWrite } from './writeRecords';
@@ -143,6 +143,8 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
     return;
   }
   const known = new Set(ds.fields ?? []);
+  // The flush's work on this thread (checks, plan, payloads) gives the loop a turn every few milliseconds.
+  const slicer = new Slicer();
   const prepared: Prepared[] = [];
   const rejected = () => prepared.reduce((n, p) => n + p.checked.rejections.length, 0);
   for (const q of batch) {
@@ -151,7 +153,7 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
       if (q.job.keyHash !== undefined && q.job.keyHash !== (ds.ingestKeyHash ?? null)) throw keyRotatedError();
       const planned = await planKeying(ctx, ds, q.job);
       ds = planned.ds;
-      const checked = checkRecords(ds.sourceId, known, q.job.items, planned.keying);
+      const checked = await checkRecordsInSlices(ds.sourceId, known, q.job.items, planned.keying, slicer);
       const mode = q.job.mode ?? (ds.updateMode === 'merge' ? 'merge' : 'replace');
       prepared.push({ q, keying: planned.keying, checked, mode, warnings: duplicateWarnings(checked, mode) });
     } catch (e) {
@@ -170,8 +172,10 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
   // Records retention removed right after this flush wrote (the request is told: retentionWarning).
   let evicted: { removed: number; recordIds: Set<string>; why: string } | null = null;
   let keysByGroup = new Map<number, Set<string>>();
+  // The flush's events (viewers' deltas, caches, the console): sent once its requests are answered.
+  let announce: (() => void) | null = null;
   if (writes.length) {
-    const plan = await planRecords(ctx, ds, writes);
+    const plan = await planRecords(ctx, ds, writes, slicer);
     counts = plan.counts;
     keysByGroup = plan.keysByGroup;
     // Retention as one change: what the source would hold above maxRecords goes BEFORE the write,
@@ -194,16 +198,26 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
     const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [removal.change, change] : change, prepared.flatMap((p) => p.checked.newFields));
     st.flushes++;
     metricsOf(ctx).ingestRecords.inc({ outcome: 'accepted' }, writes.length);
-    if (removal) {
-      const beforeWrite = recordCount - (plan.fresh.length - (going?.freshIds.size ?? 0));
-      ctx.events.emit('records.removed', { dataSourceId: id, sourceId: ds.sourceId, revision: removal.change.revision, total: beforeWrite, recordIds: removal.recordIds, all: false });
-    }
-    ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: ds.sourceId, revision, total: recordCount, records });
     const removedNow = (removal?.removed ?? 0) + (going?.freshIds.size ?? 0);
-    if (going && removedNow) logEviction(ctx, ds, removedNow, going.why, true);
-    if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
-    // Whatever is still above the limit (a count another process changed): once the flush is answered the source holds at most maxRecords.
-    const more = after ? await enforceRetention(ctx, after) : 0;
+    const source = ds;
+    announce = () => {
+      if (removal) {
+        const beforeWrite = recordCount - (plan.fresh.length - (going?.freshIds.size ?? 0));
+        ctx.events.emit('records.removed', { dataSourceId: id, sourceId: source.sourceId, revision: removal.change.revision, total: beforeWrite, recordIds: removal.recordIds, all: false });
+      }
+      ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: source.sourceId, revision, total: recordCount, records });
+      if (going && removedNow) logEviction(ctx, source, removedNow, going.why, true);
+      if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });
+    };
+    // Whatever is still above the limit (a count another process changed): once the flush is
+    // answered the source holds at most maxRecords. That removal is a later change: this flush's
+    // announcements go before it.
+    let more = 0;
+    if (after && exceedsMaxRecords(ctx, after, after.recordCount ?? 0)) {
+      announce();
+      announce = null;
+      more = await enforceRetention(ctx, after);
+    }
     if (removedNow || more) {
       evicted = { removed: removedNow + more, recordIds: new Set([...(removal?.recordIds ?? []), ...(going?.freshIds ?? [])]), why: going?.why ?? effectiveRetentionWhy(ctx, ds) };
     }
@@ -218,6 +232,11 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
       warnings: evicted ? [retentionWarning(ds, evicted, keysByGroup.get(group)), ...p.warnings] : p.warnings,
     });
   });
+  // The senders' answers do not wait for the fan-out to every viewer: the answers above are
+  // written within this turn of the event loop (their promise chains), the announcements in the
+  // next. Nothing of this source is written meanwhile (its next flush reads the database first),
+  // so the order of changes is kept.
+  if (announce) setImmediate(announce);
 }
 
 /**

@@ -3,13 +3,19 @@ import type { UpdateMode } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/records/record';
 import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
 import { recordTimeReader } from '@common/time/recordTime';
-import { decodeKeys, encodeKeys } from '../../core';
+import { decodeRecordKeys, encodeRecordKeys, Slicer } from '../../core';
 
 type Json = Record<string, unknown>;
 
 const BATCH = 1000;
 /** New records inserted by one command: a group-commit flush (at most 5,000) in one; a larger request in a few. */
 const INSERT_BATCH = 5000;
+/**
+ * Fields (at any depth, with their keyOrder entries) one insert command carries at most. The
+ * driver encodes a command in one go on the event loop (BSON of 100,000 fields: tens of
+ * milliseconds), so a batch of wide records goes in a few commands; narrow ones still in one.
+ */
+const INSERT_FIELDS = 40_000;
 
 /**
  * Replaces known records. With transactions and more than a couple of records: delete and
@@ -81,7 +87,7 @@ export interface RecordsPlan {
  * Counts per group: a record whose key was stored or came earlier in the flush is an update.
  * Nothing is written: the caller decides what goes first (retention's removal, see sourceWriter).
  */
-export async function planRecords(ctx: AppContext, ds: DataSourceDoc, writes: RecordWrite[]): Promise<RecordsPlan> {
+export async function planRecords(ctx: AppContext, ds: DataSourceDoc, writes: RecordWrite[], slicer = new Slicer()): Promise<RecordsPlan> {
   const now = new Date();
   // Retention and ordering: each record's time (its time field, else when this version arrived), for the {dataSourceId, recordedAt} index.
   const timeOf = recordTimeReader(ds.timeField, ds.dateOrder === 'dmy' ? 'dmy' : 'mdy');
@@ -121,13 +127,15 @@ export async function planRecords(ctx: AppContext, ds: DataSourceDoc, writes: Re
         known.data = w.record;
         known.keyOrder = Object.keys(w.record);
       }
+      await slicer.tick();
     }
     for (const recordId of touched) {
       const st = states.get(recordId)!;
       // A record new in this flush stays new (inserted once, with its last version); the revision is stamped when stored.
-      docs.set(recordId, { _id: st._id, dataSourceId: ds._id, recordId, data: encodeKeys(st.data), keyOrder: st.keyOrder, revision: 0, createdAt: st.createdAt, lastUpdated: now, recordedAt: new Date(timeOf(st.data, now.getTime())) } as RecordDoc);
+      docs.set(recordId, { _id: st._id, dataSourceId: ds._id, recordId, data: encodeRecordKeys(st.data), keyOrder: st.keyOrder, revision: 0, createdAt: st.createdAt, lastUpdated: now, recordedAt: new Date(timeOf(st.data, now.getTime())) } as RecordDoc);
       out.delete(recordId);
       out.set(recordId, { id: String(st._id), recordId, data: st.data, keyOrder: st.keyOrder, createdAt: new Date(st.createdAt).toISOString(), lastUpdated: now.toISOString(), revision: 0 });
+      await slicer.tick();
     }
   }
   const fresh: RecordDoc[] = [];
@@ -148,9 +156,39 @@ export async function storeRecords(ctx: AppContext, ds: DataSourceDoc, plan: Rec
   const fresh = plan.fresh.filter(keep);
   for (const d of [...fresh, ...plan.replacements]) d.revision = revision;
   // One command each for a flush (on the offline engine every write command costs time growing with the square of the collection).
-  for (let i = 0; i < fresh.length; i += INSERT_BATCH) await insertFresh(ctx, ds, fresh.slice(i, i + INSERT_BATCH), revision, now);
+  for (const part of insertCommands(fresh)) await insertFresh(ctx, ds, part, revision, now);
   if (plan.replacements.length) await replaceRecords(ctx, plan.replacements);
   return plan.records.filter(keep).map((r) => ({ ...r, revision }));
+}
+
+/** Fields a value holds at any depth (a record's size as the encoder sees it), counted up to `limit`. */
+function fieldCount(value: unknown, limit: number): number {
+  if (value === null || typeof value !== 'object' || value instanceof Date) return 1;
+  let n = 0;
+  for (const k in value) {
+    n += fieldCount((value as Json)[k], limit);
+    if (n >= limit) return n;
+  }
+  return Math.max(n, 1);
+}
+
+/** New records split into insert commands: at most INSERT_BATCH records and about INSERT_FIELDS fields each. */
+function insertCommands(fresh: RecordDoc[]): RecordDoc[][] {
+  const out: RecordDoc[][] = [];
+  let part: RecordDoc[] = [];
+  let fields = 0;
+  for (const d of fresh) {
+    const n = fieldCount(d.data, INSERT_FIELDS) + d.keyOrder.length;
+    if (part.length && (part.length >= INSERT_BATCH || fields + n > INSERT_FIELDS)) {
+      out.push(part);
+      part = [];
+      fields = 0;
+    }
+    part.push(d);
+    fields += n;
+  }
+  if (part.length) out.push(part);
+  return out;
 }
 
 /** Reads the stored records of the keys a chunk names that are not known yet. */
@@ -158,7 +196,7 @@ async function readStates(ctx: AppContext, ds: DataSourceDoc, chunk: RecordWrite
   const ids = [...new Set(chunk.map((w) => w.recordId).filter((id): id is string => id !== null && !states.has(id)))];
   if (!ids.length) return;
   for (const r of await ctx.models.Record.find({ dataSourceId: ds._id, recordId: { $in: ids } }).lean<RecordDoc[]>()) {
-    states.set(r.recordId, { _id: r._id, data: decodeKeys((r.data ?? {}) as Json), keyOrder: [...(r.keyOrder ?? [])], createdAt: r.createdAt, stored: true });
+    states.set(r.recordId, { _id: r._id, data: decodeRecordKeys((r.data ?? {}) as Json), keyOrder: [...(r.keyOrder ?? [])], createdAt: r.createdAt, stored: true });
   }
 }
 
