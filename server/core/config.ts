@@ -89,7 +89,7 @@ export const EnvSchema = z.object({
    * removed people, changed roles and dashboard limits whose news Redis lost); default: the session cache's lifetime.
    */
   SOCKET_RECHECK_MS: positiveInt(3_600_000).default(30_000),
-  /** Records an append-only source keeps when it sets no maxRecords (default: 100,000; 1,000 on the offline engine). */
+  /** Records an append-only source keeps when it sets no maxRecords (default: 100,000; 5,000 on the offline engine). */
   APPEND_ONLY_MAX_RECORDS: positiveInt(100_000_000).optional(),
   /** Offline engine: the records collection's size past which the console warns that a write nears a second. */
   OFFLINE_ENGINE_WARN_RECORDS: positiveInt(100_000_000).default(2_500),

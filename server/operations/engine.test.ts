@@ -19,7 +19,7 @@ describe('GET /api/admin/engine', () => {
     const after = (await s.http('GET', '/api/admin/engine')).body;
     expect(after.recordsCount).toBe(3);
     if (offline) {
-      expect(after).toMatchObject({ slowWriteRecords: 3, nearSlowWrites: true, appendOnlyDefaultMaxRecords: 1000 });
+      expect(after).toMatchObject({ slowWriteRecords: 3, nearSlowWrites: true, appendOnlyDefaultMaxRecords: 5000 });
       expect(after.advice).toContain('MONGODB_URI');
     } else {
       expect(after).toMatchObject({ slowWriteRecords: null, nearSlowWrites: false, advice: null, appendOnlyDefaultMaxRecords: 100_000 });

@@ -12,9 +12,12 @@ export interface EffectiveRetention {
   defaulted: boolean;
 }
 
-/** Records an append-only source keeps when it sets no maxRecords: 100,000, or 1,000 on the offline engine (a write stays near 200 ms there). */
+/**
+ * Records an append-only source keeps when it sets no maxRecords: 100,000, or 5,000 on the offline
+ * engine — a typical file (a few thousand rows) lands whole, and a write there stays well under a second.
+ */
 export function appendOnlyDefaultMaxRecords(ctx: AppContext): number {
-  return ctx.config.APPEND_ONLY_MAX_RECORDS ?? (ctx.db.mode === 'embedded-jongodb' ? 1_000 : 100_000);
+  return ctx.config.APPEND_ONLY_MAX_RECORDS ?? (ctx.db.mode === 'embedded-jongodb' ? 5_000 : 100_000);
 }
 
 export function effectiveRetention(ctx: AppContext, ds: DataSourceDoc): EffectiveRetention {

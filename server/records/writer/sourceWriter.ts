@@ -241,7 +241,7 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
 
 /**
  * Tells a request that the source's retention removed records right after its write — an answer
- * of `inserted: 3201` on a source that keeps 1,000 must not read as 3,201 records kept.
+ * of `inserted: 6000` on a source that keeps 5,000 must not read as 6,000 records kept.
  */
 function retentionWarning(ds: DataSourceDoc, evicted: { removed: number; recordIds: Set<string>; why: string }, ownKeys: Set<string> | undefined): IngestWarning {
   let own = 0;
