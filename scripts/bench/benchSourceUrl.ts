@@ -3,7 +3,8 @@
  * - single-record POSTs from 16 keep-alive connections (req/s) against a bare node:http server that
  *   parses the same body and answers 200, on a source holding 1,000 records (the POSTs update them,
  *   so it stays at 1,000 as retention would keep it), then into an append-only source at its
- *   retention of 1,000 (each flush inserts and evicts);
+ *   retention of 1,000 (each flush inserts and evicts), against the engine's own single-document
+ *   inserts from 16 concurrent loops into a collection of the same size (goal ≥ 0.5);
  * - NDJSON, 10,000 lines a request (records/s) against JSON.parse of the same lines;
  * - from a POST's answer to a connected viewer holding the record, p50/p99 at 100 viewers.
  * Ratios against baselines measured in the same run; absolute numbers depend on the engine.
@@ -13,10 +14,11 @@ import type { AddressInfo } from 'node:net';
 import { ADMIN_TOKEN, type TestServer } from '../../server/test/harness';
 import { join, openSocket, type TestSocket } from '../../server/test/sockets';
 import { flushCount } from '../../server/records/writer/sourceWriter';
+import { singleInsertRate } from './benchRawEngine';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const NDJSON_LINES = Number(process.env.BENCH_NDJSON_LINES ?? 10_000);
+const NDJSON_LINES = Number(process.env.BENCH_NDJSON_LINES ?? 5_000);
 const NDJSON_REQUESTS = Number(process.env.BENCH_NDJSON_REQUESTS ?? 1);
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 100);
 const LATENCY_POSTS = Number(process.env.BENCH_LATENCY_POSTS ?? 50);
@@ -128,7 +130,14 @@ export async function benchSourceUrl(s: TestServer): Promise<void> {
   });
   const logFlushes = flushCount(s.app.ctx) - logFlushesBefore;
   const held = (await s.http('GET', `/api/data/raw?dataSourceId=${log.id}&limit=1`)).body.total;
+  // The engine's own single-document inserts, 16 at a time, into a collection of the size the records collection had meanwhile.
+  const collectionSize = await s.app.ctx.models.Record.estimatedDocumentCount();
+  const insertRate = await singleInsertRate(s, collectionSize, CONNECTIONS, SECONDS, (n) => ticket(n, 2));
   console.log(`single-record POSTs into an append-only source at its retention (${held.toLocaleString()} records held after): ${Math.round(logRate)} req/s; ratio ${(logRate / bareRate).toFixed(3)}; ${logRequests} requests in ${logFlushes} flushes`);
+  console.log(
+    `  the engine's own insertOne, ${CONNECTIONS} at a time, into a collection of ${collectionSize.toLocaleString()} documents: ${Math.round(insertRate)} inserts/s; ` +
+      `append-only POSTs ÷ it ${(logRate / insertRate).toFixed(2)}${logRate / insertRate < 0.5 ? ' ✗' : ''} (goal ≥ 0.5); keyed POSTs (updates) ÷ it ${(apiRate / insertRate).toFixed(2)}`,
+  );
   await s.http('DELETE', `/api/admin/data-sources/${log.id}`);
 
   // 2. NDJSON, 10,000 lines a request, into a source keyed by ticket_id (the first request inserts, the next update).
