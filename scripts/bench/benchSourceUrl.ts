@@ -5,7 +5,7 @@
  *   so it stays at 1,000 as retention would keep it), then into an append-only source at its
  *   retention of 1,000 (each flush inserts and evicts), against the engine's own single-document
  *   inserts from 16 concurrent loops into a collection of the same size (goal ≥ 0.5);
- * - NDJSON, 10,000 lines a request (records/s) against JSON.parse of the same lines;
+ * - NDJSON, 5,000 lines a request (BENCH_NDJSON_LINES; records/s) against JSON.parse of the same lines;
  * - from a POST's answer to a connected viewer holding the record, p50/p99 at 100 viewers.
  * Ratios against baselines measured in the same run; absolute numbers depend on the engine.
  */
@@ -140,7 +140,7 @@ export async function benchSourceUrl(s: TestServer): Promise<void> {
   );
   await s.http('DELETE', `/api/admin/data-sources/${log.id}`);
 
-  // 2. NDJSON, 10,000 lines a request, into a source keyed by ticket_id (the first request inserts, the next update).
+  // 2. NDJSON, BENCH_NDJSON_LINES lines a request, into a source keyed by ticket_id (the first request inserts, the next update).
   const nd = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'bench ndjson', primaryKey: 'ticket_id' } })).body;
   const bodies = Array.from({ length: NDJSON_REQUESTS }, (_, r) => Array.from({ length: NDJSON_LINES }, (_, i) => JSON.stringify(ticket(i, r))).join('\n'));
   let t = performance.now();

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type http from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IngestResult } from '@common/schemas/records/ingest';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { flushCount } from './sourceWriter';
@@ -77,6 +78,26 @@ describe('bursts cost one write: concurrent single-record requests to one source
     expect(kept.total).toBe(60);
     expect(kept.records.map((r) => r.data.n).sort((a, b) => a - b)).toEqual(Array.from({ length: 90 }, (_, n) => n).filter((n) => n % 3 !== 0));
     expect((await rawAll(keyed.id)).total).toBe(20);
+  });
+
+  it('answers the sender before announcing its write to viewers (the fan-out does not hold the answer)', async () => {
+    const ds = await newSource({ appendOnly: true });
+    const order: string[] = [];
+    const server = s.app.realtime.io.httpServer as http.Server;
+    const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (req.url?.endsWith('/records')) res.once('finish', () => order.push('answered'));
+    };
+    server.prependListener('request', onRequest);
+    const off = s.app.ctx.events.on('records.upserted', () => void order.push('announced'));
+    try {
+      const res = await s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { body: { n: 1 }, token: ds.ingestKey });
+      expect(res.status).toBe(200);
+      await vi.waitFor(() => expect(order).toContain('announced'));
+      expect(order).toEqual(['answered', 'announced']);
+    } finally {
+      off();
+      server.off('request', onRequest);
+    }
   });
 
   it('answers a request refused in a flush alone: the other requests of the flush still land', async () => {
