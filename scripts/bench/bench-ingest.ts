@@ -37,7 +37,7 @@ async function main() {
     const u = await startTestServer({ RATE_LIMIT_INGEST: '1000000' });
     await benchSourceUrl(u);
     await u.close();
-    return;
+    process.exit(0);
   }
   const s = await startTestServer({ INGEST_MAX_RECORDS: String(Math.max(BATCH, 10_000)), RATE_LIMIT_INGEST: '1000000' });
   const { models, conn } = s.app.ctx;
@@ -107,6 +107,8 @@ async function main() {
   await s.reset();
   await benchSourceUrl(s);
   await s.close();
+  // Bounded: a keep-alive or viewer socket left open does not hold the run.
+  process.exit(0);
 }
 
 main().catch((e) => {
