@@ -118,6 +118,9 @@ export function startFieldTypes(ctx: AppContext): FieldTypesService {
 
   return {
     async settle() {
+      // A write is answered before its records are announced (on the next turn of the loop): a
+      // caller settling right after a write waits for that announcement first.
+      await new Promise((resolve) => setImmediate(resolve));
       for (const [id, st] of sources) {
         if (!st.timer) continue;
         clearTimeout(st.timer);
