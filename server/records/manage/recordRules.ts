@@ -3,7 +3,6 @@ import { FIELD_NAME_MAX_LENGTH, FIELDS_PER_SOURCE_MAX, FORBIDDEN_FIELD_NAMES } f
 import { readPath } from '@common/paths';
 import { recordFields as fieldsOf } from '@common/cells';
 import type { Slicer } from '../../core';
-import type { Slicer } from '../../core';
 
 /**
  * What a record must be to land in a data source. Each rule rejects the one record with its
