@@ -9,8 +9,7 @@
  */
 import { ADMIN_TOKEN, startTestServer } from '../../server/test/harness';
 import { ingestRecords } from '../../server/records/ingest/ingestRecords';
-import { benchSourceUrl } from './benchSourceUrl';
-import { rawRecordsCollection, storedRecord } from './benchRawEngine';
+import { benchSourceUrl, rawRecordsCollection, storedRecord } from './benchSourceUrl';
 
 const BATCH = 1000;
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 2);
