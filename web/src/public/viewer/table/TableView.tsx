@@ -13,7 +13,7 @@ import { compareValues, LAST_UPDATED, searchText, tableColumns, typedColumns, wa
 import { registerTableView, ViewerTabContext } from '../viewerExport';
 import { VirtualTable } from './VirtualTable';
 import { orderedRecords } from '../recordStore';
-import { defaultTimeOrder, newestFirst } from '../timeOrder';
+import { defaultTimeOrder, newestFirst } from './timeOrder';
 import { useViewerStore } from '../viewerStore';
 import { useFeedVersion, useWidgetEnv } from '../widgets/widgetContext';
 

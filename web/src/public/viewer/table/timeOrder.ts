@@ -1,6 +1,6 @@
 import type { RecordDto } from '@common/schemas/records/record';
 import { recordTimeReader } from '@common/time/recordTime';
-import type { ViewerHead } from './viewerStore';
+import type { ViewerHead } from '../viewerStore';
 
 /**
  * The time field the table orders by when no column is sorted: the source's time field, '' for

@@ -1,7 +1,7 @@
 /**
  * Profiling aid for the source URL's single-record path (not part of `npm run bench`): what each
  * database command of a flush costs, while 16 keep-alive connections POST single records.
- * `npx tsx scripts/bench/profile-ingest-url.ts` (BENCH_SCENARIO=append for an append-only source at its
+ * `npx tsx scripts/profiles/profile-ingest-url.ts` (BENCH_SCENARIO=append for an append-only source at its
  * 1,000-record retention).
  */
 import http from 'node:http';
