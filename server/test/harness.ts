@@ -66,9 +66,10 @@ export async function startTestServer(env: Record<string, string> = {}, log?: Lo
 export function capturedLog(): { log: Logger; lines: string[] } {
   const lines: string[] = [];
   const log: Logger = {
-    debug: (m) => lines.push(`debug ${m}`),
-    info: (m) => lines.push(`info ${m}`),
-    warn: (m) => lines.push(`warn ${m}`),
+    // The fields too: a secret must not reach the log by any way.
+    debug: (m, f) => lines.push(`debug ${m}${f ? ` ${JSON.stringify(f)}` : ''}`),
+    info: (m, f) => lines.push(`info ${m}${f ? ` ${JSON.stringify(f)}` : ''}`),
+    warn: (m, f) => lines.push(`warn ${m}${f ? ` ${JSON.stringify(f)}` : ''}`),
     error: (m, e) => lines.push(`error ${m}${e instanceof Error ? ` — ${e.stack}` : e ? ` — ${String(e)}` : ''}`),
   };
   return { log, lines };

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { IntegrationDto, OAuthCompleteMessage, SyncStatusDto } from '@common/schemas/integration';
 import { eventually } from '../../../test/eventually';
 import { startTestServer, type TestServer } from '../../../test/harness';
+import type { Logger } from '../../../core';
 import { DEFAULT_SIM_CLIENT, startZendeskSimulator, type SimulatorOptions, type ZendeskSimulator } from '../simulator/server';
 
 export const CLIENT = DEFAULT_SIM_CLIENT;
@@ -13,10 +14,10 @@ export interface Kit {
 }
 
 /** The real server plus a small simulator (a few hundred tickets keep the offline DB fast). */
-export async function startKit(simOpts: SimulatorOptions = {}, env: Record<string, string> = {}, moreHttpHosts: string[] = []): Promise<Kit> {
+export async function startKit(simOpts: SimulatorOptions = {}, env: Record<string, string> = {}, moreHttpHosts: string[] = [], log?: Logger): Promise<Kit> {
   const sim = await startZendeskSimulator({ tickets: 120, users: 30, organizations: 5, perPage: 40, ...simOpts });
   // One server takes every OAuth round of a test file: far more than one admin's OAuth budget.
-  const s = await startTestServer({ ZENDESK_SCHEDULER_TICK_MS: '0', RATE_LIMIT_OAUTH: '10000', ZENDESK_HTTP_HOSTS: [simHost(sim), ...moreHttpHosts].join(','), ...env });
+  const s = await startTestServer({ ZENDESK_SCHEDULER_TICK_MS: '0', RATE_LIMIT_OAUTH: '10000', ZENDESK_HTTP_HOSTS: [simHost(sim), ...moreHttpHosts].join(','), ...env }, log);
   return { s, sim, close: async () => Promise.all([s.close(), sim.close()]).then(() => undefined) };
 }
 

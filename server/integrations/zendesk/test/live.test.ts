@@ -1,21 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import type { JoinAck, RecordsRemoved, RecordsUpserted, SyncProgressEvent } from '@common/realtime';
 import { eventually } from '../../../test/eventually';
-import { ADMIN_TOKEN } from '../../../test/harness';
+import { ADMIN_TOKEN, capturedLog } from '../../../test/harness';
 import { authorize, CLIENT, connected, createIntegration, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
 
 let kit: Kit;
-const logged: string[] = [];
+// Every line the server logs, at every level (debug included), with its fields.
+const { log, lines: logged } = capturedLog();
 beforeAll(async () => {
-  for (const m of ['log', 'warn', 'error'] as const) {
-    vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
-  }
-  kit = await startKit({}, { LOG_LEVEL: 'debug' });
+  kit = await startKit({}, { LOG_LEVEL: 'debug' }, [], log);
 });
 afterAll(async () => {
   await kit?.close();
-  vi.restoreAllMocks();
 });
 
 const connect = (auth?: { token: string }) =>
