@@ -59,10 +59,17 @@ interface WriterState {
   queues: Map<string, SourceQueue>;
   /** Flushes that wrote records, for tests and benchmarks (never timing). */
   flushes: number;
-  /** Called once no source's queue is draining (a stop waits for the writes under way). */
+  /** Announcements of flushes already answered, still to go out (they follow the answers by one turn). */
+  announcing: number;
+  /** Called once no source's queue is draining and every answered write is announced (a stop waits for both). */
   settled: (() => void)[];
 }
-const writers = new AppHandle<WriterState>('the source writers', () => ({ queues: new Map(), flushes: 0, settled: [] }));
+const writers = new AppHandle<WriterState>('the source writers', () => ({ queues: new Map(), flushes: 0, announcing: 0, settled: [] }));
+
+/** Calls the stop's waiters once nothing is written or left to announce. */
+const settleIfIdle = (st: WriterState) => {
+  if (!st.queues.size && !st.announcing) for (const done of st.settled.splice(0)) done();
+};
 const stateOf = (ctx: AppContext) => writers.of(ctx);
 
 /** How many flushes have written records in this app (a test compares it with the request count). */
@@ -71,7 +78,7 @@ export const flushCount = (ctx: AppContext) => stateOf(ctx).flushes;
 /** Resolves once every queued write of this app is stored and answered (a stop's last write lands whole). */
 export function writesSettled(ctx: AppContext): Promise<void> {
   const st = stateOf(ctx);
-  return st.queues.size ? new Promise((resolve) => st.settled.push(resolve)) : Promise.resolve();
+  return st.queues.size || st.announcing ? new Promise((resolve) => st.settled.push(resolve)) : Promise.resolve();
 }
 
 /**
@@ -125,7 +132,7 @@ async function drain(ctx: AppContext, st: WriterState, id: string, q: SourceQueu
   }
   q.draining = false;
   if (st.queues.get(id) === q) st.queues.delete(id);
-  if (!st.queues.size) for (const done of st.settled.splice(0)) done();
+  settleIfIdle(st);
 }
 
 interface Prepared {
@@ -236,7 +243,19 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
   // written within this turn of the event loop (their promise chains), the announcements in the
   // next. Nothing of this source is written meanwhile (its next flush reads the database first),
   // so the order of changes is kept.
-  if (announce) setImmediate(announce);
+  // A stop waits for these too: the last writes' viewers (on every process) hear them before the sockets close.
+  if (announce) {
+    const run = announce;
+    st.announcing++;
+    setImmediate(() => {
+      try {
+        run();
+      } finally {
+        st.announcing--;
+        settleIfIdle(st);
+      }
+    });
+  }
 }
 
 /**
