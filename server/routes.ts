@@ -1,3 +1,4 @@
+import { about } from './core';
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { ErrorCode } from '@common/schemas/errors';
@@ -49,7 +50,7 @@ export function mountApi(api: Router): Middleware[] {
 export function openApiRouter(app: AppContext, api: () => Router): Router {
   const { router, auth } = resourceRouter(app);
   let doc: ReturnType<typeof openApiDocument> | null = null;
-  router.get('/openapi.json', auth.public(), async (ctx) => {
+  router.get('/openapi.json', auth.public(), about({ summary: 'This API as an OpenAPI 3.1 document, generated from the routes', answer: 'OpenAPI 3.1 document' }), async (ctx) => {
     doc ??= openApiDocument(api(), app.config.PUBLIC_URL);
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = doc;

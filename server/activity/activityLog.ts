@@ -1,11 +1,10 @@
-import type { AppContext, DataSourceDoc, IngestState } from '../core';
+import type { AppContext, DataSourceDoc, IngestState, RouteAboutState, RouteActivity } from '../core';
 import { actorOf, type ActivityInput, type ActivityLog, type Actor, activityModel, type ActivityEntryDoc, cachedSource } from '../core';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import mongoose, { type Model } from 'mongoose';
 import type { Context } from 'koa';
 import type { ActivityEntryDto } from '@common/schemas/activity';
 import { presentActivity } from './presentActivity';
-import { ROUTE_ACTIVITY } from './activityMeanings';
 import { MinuteSummaries, type MinuteCounts, type SummaryHead } from './minuteSummaries';
 
 /** How long entries wait to be written together, and the most written at once. */
@@ -108,9 +107,6 @@ export async function startActivityLog(app: AppContext): Promise<ActivityLog> {
     schedule(FLUSH_MS);
   };
 
-  /** The ingest routes: summarised per source, credential and minute (counts and the credential's kind, never a key nor the URL's query). */
-  const INGEST_ROUTES = new Set(['POST /api/data/ingest', 'POST /api/data/sources/:sourceId/records']);
-
   async function ingestEntry(ctx: Context, address: string | null, status: number) {
     const who = (ctx.state as Partial<IngestState>).ingestCredential;
     const answer = isObject(ctx.body) ? ctx.body : {};
@@ -148,8 +144,7 @@ export async function startActivityLog(app: AppContext): Promise<ActivityLog> {
     return a && a.userId ? a.actor : 'Admin';
   };
 
-  function adminEntry(ctx: Context & { params?: Record<string, string> }, address: string | null, key: string) {
-    const a = ROUTE_ACTIVITY[key];
+  function adminEntry(ctx: Context & { params?: Record<string, string> }, address: string | null, a: RouteActivity) {
     const answer = isObject(ctx.body) ? ctx.body : {};
     const body = isObject(ctx.request.body) ? ctx.request.body : {};
     const link = isObject(answer.link) ? answer.link : {};
@@ -216,16 +211,19 @@ export async function startActivityLog(app: AppContext): Promise<ActivityLog> {
       } catch (e) {
         error = e;
       }
-      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute;
-      if (route && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-        const key = `${ctx.method} ${route}`;
+      // What the route said a successful call means, next to its guard (about); reads say nothing.
+      const meaning = (ctx.state as RouteAboutState).routeAbout?.activity;
+      if (meaning && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
         const status = error ? ((error as { status?: number }).status ?? 500) : ctx.status;
-        // A refused credential or a rate limit is logged by the guard, not twice.
-        if (INGEST_ROUTES.has(key) && status !== 401 && status !== 429) {
-          const p = request.run(store, () => ingestEntry(ctx, address, status)).catch((e) => app.log.error('activity log: ingest entry failed', e));
-          inFlight.add(p);
-          void p.finally(() => inFlight.delete(p));
-        } else if (!error && ROUTE_ACTIVITY[key] && status < 400) request.run(store, () => adminEntry(ctx, address, key));
+        // Ingest: summarised per source, credential and minute (counts and the credential's kind,
+        // never a key nor the URL's query). A refused credential or a rate limit is logged by the guard, not twice.
+        if (meaning === 'ingest') {
+          if (status !== 401 && status !== 429) {
+            const p = request.run(store, () => ingestEntry(ctx, address, status)).catch((e) => app.log.error('activity log: ingest entry failed', e));
+            inFlight.add(p);
+            void p.finally(() => inFlight.delete(p));
+          }
+        } else if (!error && status < 400) request.run(store, () => adminEntry(ctx, address, meaning));
       }
       if (error) throw error;
     },

@@ -1,3 +1,4 @@
+import { about, activity } from '../core';
 import type Router from '@koa/router';
 import { CreateAlert, UpdateAlert } from '@common/schemas/alert';
 import { ObjectIdParam, ShareTokenParam } from '@common/ids';
@@ -21,7 +22,7 @@ export function alertsRouter(rt: AlertsRuntime): Router {
     c.body = await listAlerts(rt, askerOfRequest(c));
   });
 
-  router.post('/admin/alerts', auth.editor(), adminJson(), validate({ body: CreateAlert }, async (c, { body }) => {
+  router.post('/admin/alerts', auth.editor(), about({ summary: 'Create an alert on a metric of a data source, with its channels; each webhook channel\'s signing secret is in this answer only', answer: 'Alert with channel secrets', status: 201, activity: activity('alert.created', 'alert', 'created alert', 'answer') }), adminJson(), validate({ body: CreateAlert }, async (c, { body }) => {
     c.status = 201;
     c.set('Cache-Control', 'no-store');
     c.body = await createAlert(rt, askerOfRequest(c), body, principalOf(c)?.user?.id ?? null);
@@ -31,16 +32,16 @@ export function alertsRouter(rt: AlertsRuntime): Router {
     c.body = await getAlert(rt, askerOfRequest(c), c.params.id);
   });
 
-  router.patch('/admin/alerts/:id', auth.editor(), alertId, adminJson(), validate({ body: UpdateAlert }, async (c, { body }) => {
+  router.patch('/admin/alerts/:id', auth.editor(), about({ summary: 'Change an alert (name, metric, condition, channels, mute)', answer: 'Alert', activity: activity('alert.updated', 'alert', 'updated alert', 'param:id') }), alertId, adminJson(), validate({ body: UpdateAlert }, async (c, { body }) => {
     c.body = await updateAlert(rt, askerOfRequest(c), c.params.id, body);
   }));
 
-  router.delete('/admin/alerts/:id', auth.editor(), alertId, async (c) => {
+  router.delete('/admin/alerts/:id', auth.editor(), about({ summary: 'Delete an alert and its pending deliveries', answer: '{success: true}', activity: activity('alert.deleted', 'alert', 'deleted alert', 'param:id') }), alertId, async (c) => {
     await deleteAlert(rt, askerOfRequest(c), c.params.id);
     c.body = { success: true };
   });
 
-  router.post('/admin/alerts/:id/test', auth.editor(), alertId, async (c) => {
+  router.post('/admin/alerts/:id/test', auth.editor(), about({ summary: 'Send a test message to every channel of an alert', answer: 'One result per channel', status: 202, activity: activity('alert.tested', 'alert', 'sent a test message of alert', 'param:id') }), alertId, async (c) => {
     c.status = 202;
     c.body = await testAlert(rt, askerOfRequest(c), c.params.id);
   });

@@ -47,3 +47,5 @@ export { collectProcessMetrics, metricsOf, secondsSince } from './metrics';
 export type { Metrics } from './metrics';
 export { currentRequest, requestIdFrom, routeIs, runInRequest } from './http/requestContext';
 export type { RequestInfo } from './http/requestContext';
+export { about, activity } from './http/routeAbout';
+export type { RouteAbout, RouteAboutState, RouteActivity } from './http/routeAbout';

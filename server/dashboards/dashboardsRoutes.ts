@@ -1,3 +1,4 @@
+import { about, activity } from '../core';
 import type Router from '@koa/router';
 import { CreateDashboard, UpdateDashboard } from '@common/schemas/dashboard';
 import type { AppContext } from '../core';
@@ -10,27 +11,27 @@ import { createDashboard, deleteDashboard, getDashboard, listDashboards, updateD
 export function dashboardsRouter(app: AppContext): Router {
   const { router, auth, adminJson } = resourceRouter(app);
   const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
-  router.get('/admin/dashboards', auth.viewer(), async (ctx) => {
+  router.get('/admin/dashboards', auth.viewer(), about({ summary: 'All dashboards, drafts included', answer: 'Dashboard[]' }), async (ctx) => {
     ctx.body = usableDashboards(askerOfRequest(ctx), await listDashboards(app));
   });
-  router.get('/admin/dashboards/:id', auth.viewer(), dashboardId, async (ctx) => {
+  router.get('/admin/dashboards/:id', auth.viewer(), about({ summary: 'One dashboard with its configuration', answer: 'Dashboard' }), dashboardId, async (ctx) => {
     requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     ctx.body = await getDashboard(app, ctx.params.id);
   });
-  router.post('/admin/dashboards', auth.editor(), adminJson(), validate({ body: CreateDashboard }, async (ctx, { body }) => {
+  router.post('/admin/dashboards', auth.editor(), about({ summary: 'Create a dashboard', answer: 'Dashboard', status: 201, activity: activity('dashboard.created', 'dashboard', 'created dashboard', 'answer') }), adminJson(), validate({ body: CreateDashboard }, async (ctx, { body }) => {
     refuseLimited(askerOfRequest(ctx), 'create dashboards');
     await checkSourceInBody(app, askerOfRequest(ctx), body.dataSourceId);
     ctx.status = 201;
     ctx.body = await createDashboard(app, body);
   }));
-  router.patch('/admin/dashboards/:id', auth.editor(), dashboardId, adminJson(), validate({ body: UpdateDashboard }, async (ctx, { body }) => {
+  router.patch('/admin/dashboards/:id', auth.editor(), about({ summary: 'Update a dashboard: any field, isPublished to publish, or configuration (tabs, widgets)', answer: 'Dashboard', activity: activity('dashboard.updated', 'dashboard', 'updated dashboard', 'param:id') }), dashboardId, adminJson(), validate({ body: UpdateDashboard }, async (ctx, { body }) => {
     const who = askerOfRequest(ctx);
     requireDashboardUse(who, ctx.params.id);
     // Judged on the sources the person's dashboards show before this change: moving one's own dashboard never reaches a new source.
     if (body.dataSourceId) await checkSourceInBody(app, who, body.dataSourceId);
     ctx.body = await updateDashboard(app, ctx.params.id, body);
   }));
-  router.delete('/admin/dashboards/:id', auth.editor(), dashboardId, async (ctx) => {
+  router.delete('/admin/dashboards/:id', auth.editor(), about({ summary: 'Delete a dashboard and its tabs', answer: '{success: true}', activity: activity('dashboard.deleted', 'dashboard', 'deleted dashboard', 'param:id') }), dashboardId, async (ctx) => {
     requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     await deleteDashboard(app, ctx.params.id);
     ctx.body = { success: true };

@@ -1,3 +1,4 @@
+import { about } from '../core';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import pkg from '../../package.json' with { type: 'json' };
@@ -18,8 +19,8 @@ export function healthRouter(app: AppContext): Router {
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ok' : 'degraded', ...details(ready) };
   };
-  router.get('/health', auth.public(), (ctx) => answer(ctx, () => ({ database: { mode: app.db.mode } })));
-  router.get('/admin/health', auth.admin(), async (ctx) => {
+  router.get('/health', auth.public(), about({ summary: 'Server status and database mode', answer: '{status, database: {mode}}; 503 while the database is not ready' }), (ctx) => answer(ctx, () => ({ database: { mode: app.db.mode } })));
+  router.get('/admin/health', auth.admin(), about({ summary: 'Server details for the operator: database readiness and engine, realtime adapter, version, uptime', answer: '{status, database, realtime, version, uptimeSeconds}; 503 while the database is not ready' }), async (ctx) => {
     // The engine and how near its writes are to a second (also GET /api/admin/engine, the console's banner).
     const engine = await engineStatus(app).catch(() => null);
     return answer(ctx, (ready) => ({

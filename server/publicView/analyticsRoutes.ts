@@ -1,3 +1,4 @@
+import { about } from '../core';
 import type Router from '@koa/router';
 import type { DashboardAnalyticsDto } from '@common/schemas/analytics';
 import type { AppContext } from '../core';
@@ -8,7 +9,7 @@ import { askerOfRequest, usableDashboards, resourceRouter } from '../access';
 /** GET /api/admin/analytics: every dashboard's viewers right now and views per day (30 days). */
 export function analyticsRouter(app: AppContext): Router {
   const { router, auth } = resourceRouter(app);
-  router.get('/admin/analytics', auth.editor(), async (ctx) => {
+  router.get('/admin/analytics', auth.editor(), about({ summary: 'Live viewer counts and views per day of every dashboard', answer: 'Analytics summary' }), async (ctx) => {
     const dashboards = usableDashboards(askerOfRequest(ctx), await listDashboards(app));
     const counter = viewerCounter(app);
     const ids = dashboards.map((d) => d.id);

@@ -1,3 +1,4 @@
+import { about } from '../core';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import type { AppContext } from '../core';
@@ -14,13 +15,13 @@ export function publicDashboardsRouter(app: AppContext): Router {
   const { router, auth } = resourceRouter(app);
   const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
 
-  router.get('/dashboards', auth.public(), async (ctx) => {
+  router.get('/dashboards', auth.public(), about({ summary: 'Published dashboards', answer: 'Dashboard[]' }), async (ctx) => {
     ctx.body = await listPublicDashboards(app);
   });
 
   // Served from memory (server/publicView/viewCache): no database read for a known view, ETag and 304 included.
   // A draft answers only a request with a valid session (or token): signed-in people see drafts read-only.
-  router.get('/dashboards/:id', auth.public(), dashboardId, async (ctx) => {
+  router.get('/dashboards/:id', auth.public(), about({ summary: 'A published dashboard with its tabs, data source and records', answer: '{dashboard, tabs, dataSource, records}' }), dashboardId, async (ctx) => {
     try {
       await sendPublicView(ctx, app, ctx.params.id);
     } catch (e) {
@@ -31,7 +32,7 @@ export function publicDashboardsRouter(app: AppContext): Router {
     }
   });
 
-  router.get('/dashboards/:id/export', auth.public(), dashboardId, validate({ query: ExportQuery }, async (ctx, { query }) => {
+  router.get('/dashboards/:id/export', auth.public(), about({ summary: 'CSV export of a published dashboard\'s tab (?tab=<tabId>)', answer: 'CSV file' }), dashboardId, validate({ query: ExportQuery }, async (ctx, { query }) => {
     const { dashboard, dataSource } = await loadPublishedDashboard(app, ctx.params.id);
     const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, query.tab);
     ctx.set('Content-Disposition', attachmentHeader(fileName));

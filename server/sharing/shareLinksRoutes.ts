@@ -1,3 +1,4 @@
+import { about, activity } from '../core';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { ErrorCode } from '@common/schemas/errors';
@@ -21,25 +22,25 @@ export function shareLinksRouter(app: AppContext): Router {
   const link = canonicalParams({ id: ObjectIdParam, linkId: ObjectIdParam }, 'Share link');
   const token = canonicalParams({ token: ShareTokenParam }, 'Share link');
 
-  router.get('/admin/dashboards/:id/links', auth.editor(), dashboardId, async (ctx) => {
+  router.get('/admin/dashboards/:id/links', auth.editor(), about({ summary: 'A dashboard\'s share links', answer: 'ShareLink[]' }), dashboardId, async (ctx) => {
     requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     ctx.body = await listShareLinks(app, ctx.params.id);
   });
-  router.post('/admin/dashboards/:id/links', auth.editor(), dashboardId, adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
+  router.post('/admin/dashboards/:id/links', auth.editor(), about({ summary: 'Make a share link (optional expiry, CSV allowed or not); the answer holds its URL once', answer: '{link, token, path}', status: 201, activity: activity('shareLink.created', 'shareLink', 'created share link', 'answer:link') }), dashboardId, adminJson(), validate({ body: CreateShareLink }, async (ctx, { body }) => {
     requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     ctx.status = 201;
     ctx.body = await createShareLink(app, ctx.params.id, body);
   }));
-  router.delete('/admin/dashboards/:id/links/:linkId', auth.editor(), link, async (ctx) => {
+  router.delete('/admin/dashboards/:id/links/:linkId', auth.editor(), about({ summary: 'Revoke a share link (it stops working at once)', answer: 'ShareLink', activity: activity('shareLink.revoked', 'shareLink', 'revoked share link', 'param:linkId') }), link, async (ctx) => {
     requireDashboardUse(askerOfRequest(ctx), ctx.params.id);
     ctx.body = await revokeShareLink(app, ctx.params.id, ctx.params.linkId);
   });
 
   // Served from memory like the public view (server/publicView/viewCache): the token is looked up in the link
   // cache (revocation applied from the relayed events, expiry checked per request).
-  router.get('/share/:token', auth.public(), token, (ctx) => sendShareView(ctx, app, ctx.params.token));
+  router.get('/share/:token', auth.public(), about({ summary: 'The dashboard a share link opens, published or not', answer: '{dashboard, tabs, dataSource, records, share}' }), token, (ctx) => sendShareView(ctx, app, ctx.params.token));
 
-  router.get('/share/:token/export', auth.public(), token, validate({ query: ExportQuery }, async (ctx, { query }) => {
+  router.get('/share/:token/export', auth.public(), about({ summary: 'CSV export through a share link that allows it', answer: 'CSV file' }), token, validate({ query: ExportQuery }, async (ctx, { query }) => {
     const { link, dashboard, dataSource } = await loadDashboardForShare(app, ctx.params.token);
     if (!link.allowCsv) throw ForbiddenError('CSV export is turned off for this share link', ErrorCode.shareCsvForbidden);
     // A link's locked filters hold here too: only matching records are exported.

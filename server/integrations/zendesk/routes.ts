@@ -1,3 +1,4 @@
+import { about, activity } from '../../core';
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
@@ -29,20 +30,20 @@ export function integrationsRouter(rt: ZendeskRuntime): Router {
     return next();
   };
 
-  router.get('/integrations', auth.admin(), async (c) => {
+  router.get('/integrations', auth.admin(), about({ summary: 'List integrations', answer: 'Integration[]' }), async (c) => {
     c.body = await listIntegrations(rt);
   });
 
-  router.post('/integrations', auth.admin(), adminJson(), validate({ body: CreateIntegration }, async (c, { body }) => {
+  router.post('/integrations', auth.admin(), about({ summary: 'Create an integration', answer: 'Integration', status: 201, activity: activity('integration.created', 'integration', 'created integration', 'answer') }), adminJson(), validate({ body: CreateIntegration }, async (c, { body }) => {
     c.status = 201;
     c.body = await createIntegration(rt, { name: body.name, description: body.description ?? '', type: body.type });
   }));
 
-  router.post('/integrations/zendesk/config', auth.admin(), oauthLimit, adminJson(), validate({ body: ZendeskOAuthConfig }, async (c, { body }) => {
+  router.post('/integrations/zendesk/config', auth.admin(), about({ summary: 'Save a Zendesk integration\'s OAuth credentials', answer: '{authUrl}', activity: activity('integration.configured', 'integration', 'configured OAuth of integration', 'body:integrationId') }), oauthLimit, adminJson(), validate({ body: ZendeskOAuthConfig }, async (c, { body }) => {
     c.body = { authUrl: await configureOAuth(rt, body, c) };
   }));
 
-  router.get('/integrations/zendesk/callback', auth.public(), oauthLimit, validate({ query: CallbackQuery.loose() }, async (c, { query }) => {
+  router.get('/integrations/zendesk/callback', auth.public(), about({ summary: 'Zendesk\'s OAuth redirect back to LiveDash', answer: 'An HTML page that returns to the console' }), oauthLimit, validate({ query: CallbackQuery.loose() }, async (c, { query }) => {
     const result = await completeOAuth(rt, query);
     c.set('Cache-Control', 'no-store');
     c.set('Referrer-Policy', 'no-referrer');
@@ -52,26 +53,26 @@ export function integrationsRouter(rt: ZendeskRuntime): Router {
     c.body = callbackPage(serverOrigin(rt.app, c), result, c.state.cspNonce as string);
   }));
 
-  router.delete('/integrations/:id', auth.admin(), integrationId, async (c) => {
+  router.delete('/integrations/:id', auth.admin(), about({ summary: 'Delete an integration with its data source and records', answer: '{success: true}', activity: activity('integration.deleted', 'integration', 'deleted integration', 'param:id') }), integrationId, async (c) => {
     await deleteIntegration(rt, c.params.id);
     c.body = { success: true };
   });
 
-  router.post('/integrations/:id/sync', auth.admin(), integrationId, adminJson(), validate({ body: StartSync }, async (c, { body }) => {
+  router.post('/integrations/:id/sync', auth.admin(), about({ summary: 'Start a sync (startDate in unix seconds for a first sync)', answer: '{status}', status: 202, activity: activity('sync.started', 'integration', 'started a sync of integration', 'param:id') }), integrationId, adminJson(), validate({ body: StartSync }, async (c, { body }) => {
     const { response } = await beginSync(rt, c.params.id, body.startDate);
     c.status = 202;
     c.body = response;
   }));
 
-  router.get('/integrations/:id/sync-status', auth.admin(), integrationId, async (c) => {
+  router.get('/integrations/:id/sync-status', auth.admin(), about({ summary: 'A sync\'s progress', answer: '{isRunning, progress, ticketsProcessed, usersProcessed, lastSyncResults}' }), integrationId, async (c) => {
     c.body = await syncStatus(rt, c.params.id);
   });
 
-  router.get('/integrations/:id/records', auth.admin(), integrationId, async (c) => {
+  router.get('/integrations/:id/records', auth.admin(), about({ summary: 'Totals per entity kind of an integration', answer: '{totalTickets, totalUsers, totalOrganizations, totalCustomStatuses}' }), integrationId, async (c) => {
     c.body = await recordsSummary(rt, c.params.id);
   });
 
-  router.put('/integrations/:id/settings', auth.admin(), integrationId, adminJson(), validate({ body: IntegrationSettings }, async (c, { body }) => {
+  router.put('/integrations/:id/settings', auth.admin(), about({ summary: 'Auto sync on or off and its interval', answer: 'Integration', activity: activity('integration.updated', 'integration', 'updated settings of integration', 'param:id') }), integrationId, adminJson(), validate({ body: IntegrationSettings }, async (c, { body }) => {
     c.body = await updateSettings(rt, c.params.id, body);
   }));
 

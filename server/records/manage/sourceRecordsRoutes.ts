@@ -1,3 +1,4 @@
+import { about } from '../../core';
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { SourceRecordsQuery, type IngestResult } from '@common/schemas/records/ingest';
@@ -49,7 +50,7 @@ export function sourceRecordsRouter(app: AppContext): Router {
   const { router, auth } = resourceRouter(app);
   router.post(
     '/data/sources/:sourceId/records',
-    auth.ingest({ queryKey: true }),
+    auth.ingest({ queryKey: true }), about({ summary: 'A source\'s own URL: one JSON object, a JSON array, NDJSON or CSV; key in the Authorization header or ?key=; mode=merge|replace; Idempotency-Key as on /api/data/ingest', answer: 'Ingest report plus warnings', body: 'application/json (an object or an array of objects), application/x-ndjson, text/csv (header row)', activity: 'ingest' }),
     recordsBody({ limit: app.config.INGEST_MAX_BYTES, maxRecords: app.config.INGEST_MAX_RECORDS, timeoutSeconds: app.config.INGEST_BODY_TIMEOUT_SECONDS }),
     ignoreUnknownParams(),
     // After ignoreUnknownParams: a webhook's own changing parameters (timestamp, signature) do not make a retry "another request".

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { SESSION_COOKIE, type Audience } from '../../principal';
 import type { Schemas } from '../validate';
-import { ROUTE_DOCS } from './routeDocs';
+import type { RouteAbout } from '../routeAbout';
 
 /** One registered API route, read from the router: its guard gives the audience, its validator the schemas. */
 export interface ApiRoute {
@@ -11,6 +11,8 @@ export interface ApiRoute {
   path: string;
   audience: Audience | null;
   schemas: Schemas;
+  /** The route's words (its `about` next to the guard), when it says any. */
+  about: RouteAbout | null;
 }
 
 /** Every route the API router holds (HEAD, which @koa/router adds to GET, left out). */
@@ -19,7 +21,8 @@ export function apiRoutes(api: Router): ApiRoute[] {
   for (const layer of api.stack) {
     const audience = (layer.stack[0] as { audience?: Audience }).audience ?? null;
     const validator = layer.stack.find((m) => 'schemas' in m) as { schemas?: Schemas } | undefined;
-    for (const method of layer.methods.filter((m) => m !== 'HEAD')) out.push({ method, path: String(layer.path), audience, schemas: validator?.schemas ?? {} });
+    const described = layer.stack.find((m) => 'about' in m) as { about?: RouteAbout } | undefined;
+    for (const method of layer.methods.filter((m) => m !== 'HEAD')) out.push({ method, path: String(layer.path), audience, schemas: validator?.schemas ?? {}, about: described?.about ?? null });
   }
   return out;
 }
@@ -46,7 +49,7 @@ function security(route: ApiRoute): Json[] {
 const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 
 function operation(route: ApiRoute): Json {
-  const doc = ROUTE_DOCS[`${route.method} ${route.path}`];
+  const doc = route.about;
   const pathParams = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
   const query = route.schemas.query ? jsonSchema(route.schemas.query) : null;
   const required = new Set((query?.required as string[] | undefined) ?? []);
