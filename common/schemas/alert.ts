@@ -132,9 +132,8 @@ export interface AlertChannelDto {
   target: string;
 }
 
-/** A rule as editors and admins see it (never a channel's URL, address or secret). */
-export interface AlertDto {
-  id: string;
+/** What a rule watches and when it fires: the same in the database and in the answers. */
+export interface AlertRuleFields {
   name: string;
   dataSourceId: string;
   metric: Metric;
@@ -147,8 +146,13 @@ export interface AlertDto {
   forSeconds: number;
   resolveAt: number | null;
   repeatMinutes: number | null;
-  mutedUntil: string | null;
   widget: { dashboardId: string; widgetId: string } | null;
+}
+
+/** A rule as editors and admins see it (never a channel's URL, address or secret). */
+export interface AlertDto extends AlertRuleFields {
+  id: string;
+  mutedUntil: string | null;
   channels: AlertChannelDto[];
   state: AlertState;
   /** When the state last changed. */

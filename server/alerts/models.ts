@@ -1,7 +1,5 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
-import type { AlertCondition, AlertState, ChannelType, DeliveryStatus } from '@common/schemas/alert';
-import type { Metric, WidgetFilter } from '@common/schemas/widgets/widget';
-import type { TimeRange } from '@common/time/timeRanges';
+import type { AlertRuleFields, AlertState, ChannelType, DeliveryStatus } from '@common/schemas/alert';
 
 /** A channel as stored: its URL or addresses and (webhooks) its signing secret — secrets, never answered. */
 export interface StoredChannel {
@@ -13,22 +11,9 @@ export interface StoredChannel {
 }
 
 /** An alert rule, its state, and which process evaluates it (the lease). */
-export interface AlertDoc {
+export interface AlertDoc extends AlertRuleFields {
   _id: mongoose.Types.ObjectId;
-  name: string;
-  dataSourceId: string;
-  metric: Metric;
-  valueField: string | null;
-  dateField: string | null;
-  filters: WidgetFilter[];
-  range: TimeRange;
-  condition: AlertCondition | null;
-  noDataSeconds: number | null;
-  forSeconds: number;
-  resolveAt: number | null;
-  repeatMinutes: number | null;
   mutedUntil: Date | null;
-  widget: { dashboardId: string; widgetId: string } | null;
   channels: StoredChannel[];
   state: AlertState;
   stateSince: Date;
