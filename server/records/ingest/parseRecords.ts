@@ -142,35 +142,59 @@ export function headerColumns(text: string): number {
  */
 const CSV_CHUNK_CHARS = 4 * 1024;
 
+/** Starts the cell that stands for an oversized row (a NUL never starts a cell a person typed). */
+const OVERSIZED_MARK = '\u0000oversized-row:';
+
+/** A row longer than a record may be, found before parsing: [start, end) of `text`, and the line it starts on. */
+interface OversizedRow {
+  start: number;
+  end: number;
+  line: number;
+  /** Newlines inside its quoted values: the parser is handed as many, so later rows keep their line numbers. */
+  newlines: number;
+}
+
 /**
  * The rows of a CSV after its header, counted without parsing (one linear pass in slices): a newline
  * outside quotes ends a row, empty lines are not rows, a quote opens a value only at its start.
+ * Rows longer than RECORD_MAX_BYTES characters are noted, so the parser never has to hold them.
  */
-async function countCsvRows(text: string, slicer: Slicer): Promise<number> {
+async function scanCsvRows(text: string, slicer: Slicer): Promise<{ rows: number; oversized: OversizedRow[] }> {
   let rows = 0;
+  const oversized: OversizedRow[] = [];
+  // Called at the end of each row; the header (row 0) is the parser's to judge.
+  const rowEnds = (start: number, end: number, line: number, newlines = 0) => {
+    if (end - start > RECORD_MAX_BYTES && rows > 0) oversized.push({ start, end, line, newlines });
+    rows++;
+  };
   if (!text.includes('"')) {
     // No quotes (most bodies): lines are rows, found by indexOf.
-    for (let pos = 0; pos < text.length;) {
+    for (let pos = 0, line = 1; pos < text.length; line++) {
       let end = text.indexOf('\n', pos);
       if (end < 0) end = text.length;
-      if (end > pos && !(end === pos + 1 && text.charCodeAt(pos) === 13)) rows++;
+      if (end > pos && !(end === pos + 1 && text.charCodeAt(pos) === 13)) rowEnds(pos, end, line);
       pos = end + 1;
       if ((rows & 0x3fff) === 0 && slicer.due()) await slicer.pause();
     }
-    return Math.max(0, rows - 1);
+    return { rows: Math.max(0, rows - 1), oversized };
   }
   let quoted = false;
   let fieldStart = true;
   let empty = true;
+  let line = 1;
+  let start = 0;
+  let startLine = 1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (quoted) {
+      if (c === 10) line++;
       if (c === 34) {
         if (text.charCodeAt(i + 1) === 34) i++;
         else quoted = false;
       }
     } else if (c === 10 || c === 13) {
-      if (!empty) rows++;
+      if (!empty) rowEnds(start, i, startLine, line - startLine);
+      if (c === 10) line++;
       empty = true;
       fieldStart = true;
       continue;
@@ -179,11 +203,15 @@ async function countCsvRows(text: string, slicer: Slicer): Promise<number> {
       if (c === 34 && fieldStart) quoted = true;
       fieldStart = false;
     }
+    if (empty) {
+      start = i;
+      startLine = line;
+    }
     empty = false;
     if ((i & 0xffff) === 0 && slicer.due()) await slicer.pause();
   }
-  if (!empty) rows++;
-  return Math.max(0, rows - 1);
+  if (!empty) rowEnds(start, text.length, startLine, line - startLine);
+  return { rows: Math.max(0, rows - 1), oversized };
 }
 
 /**
@@ -219,6 +247,11 @@ async function parseCsvRecords(text: string, slicer: Slicer, maxRecords: number)
     const i = index++;
     // Past the limit the rows are only counted.
     if (i >= maxRecords) return;
+    const skipped = cells.length === 1 ? oversizedRow(cells[0]) : undefined;
+    if (skipped) {
+      out.unreadable.push({ index: i, reason: `row on line ${skipped.line}: ${tooLargeReason(skipped.end - skipped.start)}` });
+      return;
+    }
     if (cells.length !== header.length) {
       out.unreadable.push({ index: i, reason: `row on line ${line} has ${cells.length} cells, the header names ${header.length} columns` });
       return;
@@ -264,14 +297,26 @@ async function parseCsvRecords(text: string, slicer: Slicer, maxRecords: number)
   const columns = headerColumns(text);
   if (columns > FIELDS_PER_SOURCE_MAX) throw tooManyColumns(columns);
   // Past the record limit the rows are only counted, none is parsed.
-  const rows = await countCsvRows(text, slicer);
+  const { rows, oversized } = await scanCsvRows(text, slicer);
   if (rows > maxRecords) return { count: rows };
+  // A row longer than a record may be is handed to the parser as a one-cell marker naming it: the
+  // parser would otherwise grow a buffer of the whole row and copy it into one string, tens of
+  // milliseconds of the loop for a 15 MB cell, only for the row to be refused.
+  const oversizedRow = (cell: string) => (cell.startsWith(OVERSIZED_MARK) ? oversized[Number(cell.slice(OVERSIZED_MARK.length))] : undefined);
   parser.resume();
   const settle = (resolve: () => void, reject: (e: Error) => void) => (e?: Error | null) => (e ? reject(e) : resolve());
+  const write = (chunk: string) => new Promise<void>((resolve, reject) => parser.write(chunk, settle(resolve, reject)));
   try {
-    for (let at = 0; at < text.length && failure === null; at += CSV_CHUNK_CHARS) {
-      await new Promise<void>((resolve, reject) => parser.write(text.slice(at, at + CSV_CHUNK_CHARS), settle(resolve, reject)));
-      if (slicer.due()) await slicer.pause();
+    let from = 0;
+    for (const [k, o] of [...oversized, null].entries()) {
+      const to = o ? o.start : text.length;
+      for (let at = from; at < to && failure === null; at += CSV_CHUNK_CHARS) {
+        await write(text.slice(at, Math.min(at + CSV_CHUNK_CHARS, to)));
+        if (slicer.due()) await slicer.pause();
+      }
+      if (!o || failure !== null) break;
+      await write(`"${OVERSIZED_MARK}${k}${'\n'.repeat(o.newlines)}"`);
+      from = o.end;
     }
     if (failure === null) {
       await new Promise<void>((resolve, reject) => {
