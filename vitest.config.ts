@@ -1,19 +1,36 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** A test that sets the process's time zone: it needs modules loaded fresh, after TZ is set. */
+const OWN_ZONE = ['common/widgets/westOfUtc.test.ts'];
 
 /** Every test talks to a real server on a free port; browser tests drive Debian's chromium. */
 export default defineConfig({
   resolve: { alias: { '@common': fileURLToPath(new URL('./common', import.meta.url)) } },
   test: {
-    include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
-    maxWorkers: 2,
+    // Three files at a time on two cores: most of a browser or process test is waiting.
+    maxWorkers: 3,
     testTimeout: 30_000,
     // Browser tests share 2 cores with the servers they start; in CI a test gets one more try
     // (the default reporter marks a test that needed it with "retry").
     retry: process.env.CI ? 1 : 0,
     hookTimeout: 60_000,
     globalSetup: ['server/test/globalSetup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'app',
+          include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...OWN_ZONE],
+          // Test files share their worker's loaded modules (the server's imports cost about 2 s of
+          // CPU per file otherwise); each file starts its own servers, and per-app state lives on the app.
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'zone', include: OWN_ZONE, isolate: true } },
+    ],
   },
 });

@@ -1,5 +1,5 @@
 // Charts bucket by the viewer's days, months and years: read here as a viewer west of UTC would.
-// Node reads TZ again when it is set; each test file runs in its own process (vitest's forks pool).
+// Node reads TZ again when it is set; it is unset again after this file (test files share workers).
 process.env.TZ = 'America/Los_Angeles';
 
 import fs from 'node:fs';
