@@ -67,7 +67,8 @@ describe('share views from memory', () => {
 
   it('answers 404 at once once the link is revoked or expires, or its dashboard is deleted', async () => {
     const revoked = await link();
-    const expiring = await link({ expiresAt: new Date(Date.now() + 1_500).toISOString() });
+    // Long enough to be read twice on a busy machine before it expires.
+    const expiring = await link({ expiresAt: new Date(Date.now() + 4_000).toISOString() });
     const deleted = await link();
     for (const l of [revoked, expiring, deleted]) {
       expect((await s.http('GET', `/api/share/${l.token}`, { token: null })).status).toBe(200);
@@ -76,7 +77,7 @@ describe('share views from memory', () => {
     await s.http('DELETE', `/api/admin/dashboards/${draft.id}/links/${revoked.link.id}`);
     expect((await s.http('GET', `/api/share/${revoked.token}`, { token: null })).status).toBe(404);
     // Expiry needs no event: the clock is compared on every request.
-    await eventually(async () => expect((await s.http('GET', `/api/share/${expiring.token}`, { token: null })).body.error?.code).toBe('not_found'), { interval: 50 });
+    await eventually(async () => expect((await s.http('GET', `/api/share/${expiring.token}`, { token: null })).body.error?.code).toBe('not_found'), { interval: 50, timeout: 10_000 });
     expect((await s.http('GET', `/api/share/${deleted.token}`, { token: null })).status).toBe(200);
     await s.http('DELETE', `/api/admin/dashboards/${draft.id}`);
     expect((await s.http('GET', `/api/share/${deleted.token}`, { token: null })).status).toBe(404);
