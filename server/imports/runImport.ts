@@ -6,7 +6,7 @@ import { ImportPlan, type DryRunDto, type ImportDuplicate, type ImportRejection 
 import { readPath } from '@common/paths';
 import { readDate } from '@common/types/dates';
 import type { z } from 'zod';
-import { AppHandle, type AppContext, ApiError, BadRequestError, ForbiddenError, requireDataSource, activityHandle } from '../core';
+import { AppHandle, type AppContext, ApiError, BadRequestError, ForbiddenError, requireDataSource } from '../core';
 import type { Principal } from '../access';
 import { askerOf, checkSourceInBody, hasRole } from '../access';
 import type { DataSourceDoc, RecordDoc } from '../core';
@@ -313,7 +313,7 @@ async function retentionNote(app: AppContext, ds: DataSourceDoc, written: number
 
 /** One activity entry per import: the file's name, the counts and who (the request's person, carried by the log). */
 function summarize(app: AppContext, job: ImportJob, ds: DataSourceDoc, removed: number) {
-  activityHandle.of(app).record({
+  app.events.emit('activity.happened', {
     kind: 'records.imported', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `Imported "${job.fileName}" into data source "${ds.name}": ${plural(job.written, 'row')} written, ${plural(job.rejected, 'row')} rejected`,
     details: { read: job.read, written: job.written, rejected: job.rejected, removed },

@@ -5,7 +5,7 @@ import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { compileFilter } from '@common/widgets/filters';
 import { recordTimeReader } from '@common/time/recordTime';
 import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
-import { decodeKeys, encodeKeys, ApiError, ForbiddenError, NotFoundError, closeChange, openChange, presentDataSource, presentRecord, findDataSource, requireDataSource, keyRotatedError, activityHandle } from '../../core';
+import { decodeKeys, encodeKeys, ApiError, ForbiddenError, NotFoundError, closeChange, openChange, presentDataSource, presentRecord, findDataSource, requireDataSource, keyRotatedError } from '../../core';
 import type { ParsedRecords } from '../ingest/parseRecords';
 import type { IngestCredential } from '../ingest/ingestRecords';
 import { checkRecords, isObject, structureProblem } from './recordRules';
@@ -32,7 +32,7 @@ export async function managedSource(ctx: AppContext, who: IngestCredential, idOr
 
 /** One activity entry per call: counts, never the records. */
 function logChange(ctx: AppContext, who: IngestCredential, ds: DataSourceDoc, kind: string, summary: string, details: Record<string, number | boolean>) {
-  activityHandle.of(ctx).record({
+  ctx.events.emit('activity.happened', {
     kind, category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `${summary} in data source "${ds.name}"`,
     credential: who.admin ? 'admin' : 'ingestKey', keyHint: who.admin ? null : (ds.ingestKeyHint ?? null),
