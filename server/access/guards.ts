@@ -144,12 +144,13 @@ export function createGuards(app: AppContext) {
         // The admin token and personal API tokens only ever in a header: a URL ends up in proxies' and senders' logs.
         let state: IngestCredential | null = null;
         if (fromHeader !== null && !app.config.ADMIN_TOKEN_DISABLED && isAdminToken(credential, app.adminToken)) {
-          state = { admin: true };
-          actingAs({ via: 'adminToken', role: 'admin', user: null, credentialHash: null });
+          const principal: Principal = { via: 'adminToken', role: 'admin', user: null, credentialHash: null };
+          state = { admin: true, principal };
+          actingAs(principal);
         } else if (credential.startsWith(API_TOKEN_PREFIX)) {
           const p = fromHeader !== null ? await accountsHandle.of(app).lookupApiToken(credential) : null;
           if (p && hasRole(askerOf(p), 'admin')) {
-            state = { admin: true };
+            state = { admin: true, principal: p };
             actingAs(p);
           }
         } else {
