@@ -118,6 +118,15 @@ describe('house rules of the code', () => {
     expect([...counts].filter(([, n]) => n > 15).map(([folder, n]) => `${folder}: ${n} files`)).toEqual([]);
   });
 
+  it('lets only the activity feature write the activity log: the others announce what happened on the event bus', () => {
+    const direct = /activityHandle\.of\([^)]*\)\.(record|countPerMinute|signInFailed|identify)\b/;
+    const offenders = filesUnder(path.join(root, 'server'), (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .filter((f) => !path.relative(root, f).startsWith(path.join('server', 'activity') + path.sep))
+      .filter((f) => direct.test(readFileSync(f, 'utf8')))
+      .map((f) => path.relative(root, f));
+    expect(offenders).toEqual([]);
+  });
+
   it('keeps the import rules: features meet at their doors, core and realtime know no feature, no import circle', () => {
     // dependency-cruiser's own report (scripts/dependencyRules.cjs); any violation is printed by name.
     const run = spawnSync(process.execPath, [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'server', 'common', 'web/src', '--config', 'scripts/dependencyRules.cjs', '--output-type', 'err'], { cwd: root, encoding: 'utf8' });

@@ -6,7 +6,7 @@ import type Router from '@koa/router';
 import mongoose from 'mongoose';
 import crypto from 'node:crypto';
 import type { Config, AppContext } from './core';
-import { startDatabase, DomainEventBus, createLogger, type Logger, errorHandler, logKoaError, securityHeaders, createModels, repairInterruptedChanges, connectRedis, type RedisClient, serveWebApp, compressResponses, activityHandle, clientAddressOf, keyedHash } from './core';
+import { startDatabase, DomainEventBus, createLogger, type Logger, errorHandler, logKoaError, securityHeaders, createModels, repairInterruptedChanges, connectRedis, type RedisClient, serveWebApp, compressResponses, activityHandle, announceRouteActivity, clientAddressOf, keyedHash } from './core';
 import { createRateLimits, rateLimitsHandle, accountsHandle, createAccounts, createAccountModels } from './access';
 import { attachRealtime } from './sockets';
 import type { Realtime } from './realtime';
@@ -113,7 +113,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     koa.use(compressResponses());
     koa.use(serveWebApp(path.resolve(projectRoot, config.WEB_DIST), { indexHeaders: await embeddingHeaders(ctx) }));
     // No global body parser: each route reads its body after its guard, with its own size limit.
-    koa.use(activity.middleware());
+    // Who acts in each request, and what a route's about({ activity }) says its answer meant, announced on the event bus (the activity log writes it).
+    koa.use(announceRouteActivity(ctx.events));
     const api = buildApiRouter(ctx, [zendesk.router, alerts.router]);
     for (const mw of mountApi(api)) koa.use(mw);
 

@@ -3,7 +3,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { Role } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext, Audience, IngestCredential, IngestState, PrincipalState } from '../core';
-import { ApiError, ForbiddenError, InvalidAdminTokenError, findSourceByIngestKey, activityHandle } from '../core';
+import { ApiError, ForbiddenError, InvalidAdminTokenError, findSourceByIngestKey, actingAs } from '../core';
 import { askerOf, hasRole, type Asker } from './policy';
 import { API_TOKEN_PREFIX, sessionEndedError, type Principal, accountsHandle } from './accounts/accounts';
 import { isCrossSite, readSessionCookie, setSessionCookie } from './accounts/cookies';
@@ -73,6 +73,12 @@ export async function resolvePrincipal(app: AppContext, ctx: Context): Promise<P
   return p;
 }
 
+/** A credential was refused: the activity log keeps the route and the audience, never the credential. */
+export function credentialRefused(app: AppContext, ctx: Context, audience: 'admin' | 'ingest'): void {
+  const what = audience === 'ingest' ? 'ingest credential' : 'admin token';
+  app.events.emit('activity.happened', { kind: 'auth.failed', category: 'auth', summary: `Refused ${what} on ${ctx.method} ${ctx.path}`, address: ctx.ip || null, details: { audience, method: ctx.method, path: ctx.path } });
+}
+
 /**
  * Route guards, Outline style: `router.post('/…', auth.editor(), jsonBody(…), validate(…))`.
  * They run before any body is read, so a request without a valid credential costs no parsing.
@@ -84,7 +90,7 @@ export function createGuards(app: AppContext) {
   const failures = failedCredentials(limits);
   const credentialFailed = async (ctx: Context, credential: string | null, error: unknown) => {
     if (credential !== null && error instanceof ApiError && error.status === 401 && error.code !== ErrorCode.sessionEnded) {
-      activityHandle.of(app).signInFailed(ctx, error.code === ErrorCode.invalidIngestCredential ? 'ingest' : 'admin');
+      credentialRefused(app, ctx, error.code === ErrorCode.invalidIngestCredential ? 'ingest' : 'admin');
       await failures.failed(ctx.ip, credential);
     }
     throw error;
@@ -103,7 +109,7 @@ export function createGuards(app: AppContext) {
       }
       if (!hasRole(askerOf(principal), needed)) throw ForbiddenError(`This needs the ${needed} role; you are signed in as ${describeAs(principal)}`);
       (ctx.state as PrincipalState).principal = principal;
-      activityHandle.of(app).identify(principal);
+      actingAs(principal);
       return next();
     });
 
@@ -138,13 +144,14 @@ export function createGuards(app: AppContext) {
         // The admin token and personal API tokens only ever in a header: a URL ends up in proxies' and senders' logs.
         let state: IngestCredential | null = null;
         if (fromHeader !== null && !app.config.ADMIN_TOKEN_DISABLED && isAdminToken(credential, app.adminToken)) {
-          state = { admin: true };
-          activityHandle.of(app).identify({ via: 'adminToken', role: 'admin', user: null, credentialHash: null });
+          const principal: Principal = { via: 'adminToken', role: 'admin', user: null, credentialHash: null };
+          state = { admin: true, principal };
+          actingAs(principal);
         } else if (credential.startsWith(API_TOKEN_PREFIX)) {
           const p = fromHeader !== null ? await accountsHandle.of(app).lookupApiToken(credential) : null;
           if (p && hasRole(askerOf(p), 'admin')) {
-            state = { admin: true };
-            activityHandle.of(app).identify(p);
+            state = { admin: true, principal: p };
+            actingAs(p);
           }
         } else {
           const source = await findSourceByIngestKey(app, credential);

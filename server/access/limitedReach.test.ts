@@ -24,8 +24,8 @@ interface Ids {
 type Named = keyof Ids;
 
 interface Case {
-  /** Who calls: the limited editor, or (for admin routes) an admin limited the same way. */
-  as?: 'editor' | 'admin';
+  /** Who calls: the limited editor, or (for admin routes) an admin limited the same way, or (ingest) that admin's personal API token. */
+  as?: 'editor' | 'admin' | 'adminToken';
   /** What the call names (beyond what the route derivation finds, e.g. a source in a body it does not validate). */
   names: Named[];
   call: (who: Person, ids: Ids) => Promise<HttpAnswer>;
@@ -38,6 +38,8 @@ interface Case {
 let s: TestServer;
 let editor: Person;
 let limitedAdmin: Person;
+/** The limited admin's personal API token: the ingest routes take it, and hold it to the admin's sources. */
+let limitedAdminToken: Person;
 /** A (published) on S1, the limited people's; B (a draft) on S2, not theirs. */
 let own: Ids;
 let other: Ids;
@@ -136,15 +138,23 @@ const ROUTES: Record<string, Case> = {
     call: (p, i) => p.http('PATCH', `/api/admin/alerts/${alertOnA}`, { body: { dataSourceId: i.source, widget: { dashboardId: i.dashboard, widgetId: 'k1' } } }),
   },
   'GET /api/dashboards/:id/alerts': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/dashboards/${enc(i.dashboard)}/alerts`) },
-  // Ingest and record management take the admin token or the source's own key: a person's session is no credential there.
-  'POST /api/data/ingest': { names: ['source'], call: (p, i) => p.http('POST', '/api/data/ingest', { body: { sourceId: i.source, records: [{ team: 'x', n: 9 }] } }) },
-  'POST /api/data/sources/:sourceId/records': { names: ['source'], call: (p, i) => p.http('POST', `/api/data/sources/${enc(i.source)}/records`, { body: [{ team: 'x', n: 9 }] }) },
-  'PUT /api/data/sources/:sourceId/records': { names: ['source'], call: (p, i) => p.http('PUT', `/api/data/sources/${enc(i.source)}/records`, { body: [] }) },
-  'DELETE /api/data/sources/:sourceId/records/:key': { names: ['source'], call: (p, i) => p.http('DELETE', `/api/data/sources/${enc(i.source)}/records/1`) },
+  // Ingest and record management take the admin token, an admin's personal API token or the source's own key (a
+  // session is no credential there): a limited admin's token reaches the sources of its dashboards only.
+  'POST /api/data/ingest': { as: 'adminToken', names: ['source'], ok: 200, call: (p, i) => p.http('POST', '/api/data/ingest', { body: { sourceId: i.source, records: [{ team: 'x', n: 9 }] } }) },
+  'POST /api/data/sources/:sourceId/records': { as: 'adminToken', names: ['source'], ok: 200, call: (p, i) => p.http('POST', `/api/data/sources/${enc(i.source)}/records`, { body: [{ team: 'x', n: 9 }] }) },
+  'PUT /api/data/sources/:sourceId/records': { as: 'adminToken', names: ['source'], ok: 200, call: (p, i) => p.http('PUT', `/api/data/sources/${enc(i.source)}/records`, { body: [{ team: 'red', n: 1 }] }) },
+  'DELETE /api/data/sources/:sourceId/records/:key': {
+    as: 'adminToken', names: ['source'], ok: 200,
+    call: async (p, i) => p.http('DELETE', `/api/data/sources/${enc(i.source)}/records/${await aRecordOf(own.source)}`),
+  },
   'POST /api/data/sources/:sourceId/records/delete': {
-    names: ['source'], call: (p, i) => p.http('POST', `/api/data/sources/${enc(i.source)}/records/delete`, { body: { filters: [{ field: 'team', operator: 'eq', value: 'red' }] } }),
+    as: 'adminToken', names: ['source'], ok: 200,
+    call: (p, i) => p.http('POST', `/api/data/sources/${enc(i.source)}/records/delete`, { body: { filters: [{ field: 'team', operator: 'eq', value: 'red' }], dryRun: true } }),
   },
 };
+
+/** The record id of one of a source's records (the admin token reads it). */
+const aRecordOf = async (dataSourceId: string) => (await s.http('GET', `/api/data/raw?dataSourceId=${dataSourceId}&limit=1`)).body.records[0]?.recordId ?? 'none';
 
 /** Property names anywhere in a schema (as JSON Schema: unions, nesting and arrays included). */
 function propertyNames(schema: z.ZodType | undefined): Set<string> {
@@ -226,6 +236,9 @@ beforeAll(async () => {
   spareSource = s3.id;
   editor = await addPerson(s, 'editor', { dashboardIds: [a, ...spareDashboards] });
   limitedAdmin = await addPerson(s, 'admin', { dashboardIds: [a, await dashboard('On S3', s3.id)] });
+  const made = await limitedAdmin.http('POST', '/api/auth/tokens', { body: { name: 'Sender' } });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  limitedAdminToken = { ...limitedAdmin, http: (method, path, opts = {}) => s.http(method, path, { ...opts, token: made.body.token }) };
 });
 afterAll(() => s.close());
 
@@ -257,7 +270,7 @@ describe('a person limited to chosen dashboards reaches no other dashboard or da
     for (const r of routes) {
       const c = ROUTES[r.key];
       const names = [...new Set([...r.names, ...c.names])];
-      const who = c.as === 'admin' ? limitedAdmin : editor;
+      const who = c.as === 'admin' ? limitedAdmin : c.as === 'adminToken' ? limitedAdminToken : editor;
       for (const { label, ids, nowhere } of othersFor(names)) {
         const before = await snapshot();
         const res = await c.call(who, ids);
@@ -273,8 +286,14 @@ describe('a person limited to chosen dashboards reaches no other dashboard or da
         // The limited editor may not call an admin route at all.
         expect((await c.call(editor, own)).status, `${r.key} as the limited editor`).toBe(403);
       }
+      if (c.as === 'adminToken') {
+        // A person's session is no ingest credential.
+        expect((await c.call(limitedAdmin, own)).status, `${r.key} with the limited admin's session`).toBe(401);
+      }
       const mine = { ...own, ...(c.fresh ? await c.fresh(own) : {}) };
       const res = await c.call(who, mine);
+      // What a write on A / S1 causes a moment later (field types follow records) is settled before the next case compares.
+      await s.app.fieldTypes.settle();
       if (c.ok) expect(res.status, `${r.key} on A / S1: ${JSON.stringify(res.body)}`).toBe(c.ok);
       else expect([401, 403], `${r.key} on A / S1 is refused to a limited person: ${JSON.stringify(res.body)}`).toContain(res.status);
     }
@@ -327,5 +346,71 @@ describe('socket events that name a dashboard or a data source', () => {
     }
     expect(otherRooms.filter((r) => held().has(r))).toEqual([]);
     expect(held().has(rooms.dataSource(own.source))).toBe(true);
+  });
+});
+
+describe('credentials that are not people reach only their own', () => {
+  const routesWhere = (keep: (r: ApiRoute) => boolean) => apiRoutes(s.app.api).filter(keep).map((r) => `${r.method} ${r.path}`);
+
+  it("lets S1's ingest key write and manage S1 only: on S2 (any spelling) every ingest route answers as on an unknown source, changing nothing", { timeout: 60_000 }, async () => {
+    const ingest = routesWhere((r) => r.audience === 'ingest');
+    expect(ingest.length).toBeGreaterThanOrEqual(5);
+    // S1's key as it is now (a case above rotated it).
+    const s1Key: string = (await s.http('POST', `/api/admin/data-sources/${own.source}/ingest-key`)).body.ingestKey;
+    const keyHolder: Person = { ...limitedAdmin, http: (method, path, opts = {}) => s.http(method, path, { ...opts, token: s1Key }) };
+    for (const key of ingest) {
+      const c = ROUTES[key];
+      expect(c, `${key} has a case in ROUTES`).toBeDefined();
+      for (const { label, ids } of othersFor(['source'])) {
+        // An unknown id spelled the same way (padding included): the key's refusal names what it was given.
+        const nowhere = { ...ids, source: ids.source.replace(other.source, UNKNOWN).replace(other.source.toUpperCase(), UNKNOWN.toUpperCase()).replace(s2SourceId, UNKNOWN) };
+        const before = await snapshot();
+        const res = await c.call(keyHolder, ids);
+        const what = `${key} with S1's ingest key and ${label}: ${res.status} ${JSON.stringify(res.body)}`;
+        expect([res.status, res.body?.error?.code], what).toEqual([403, 'ingest_key_forbidden']);
+        expect(await snapshot(), `${what} changed something`).toBe(before);
+        expect(answerShape(await c.call(keyHolder, nowhere)), `${what}, and with an unknown source`).toEqual(answerShape(res));
+      }
+      const res = await c.call(keyHolder, own);
+      await s.app.fieldTypes.settle();
+      expect(res.status, `${key} on S1 with its own key: ${JSON.stringify(res.body)}`).toBe(c.ok);
+    }
+  });
+
+  it('lets a share link read its own dashboard only, through its locked filters, while it is live: a revoked or expired link answers as an unknown token', async () => {
+    const share = routesWhere((r) => r.path.startsWith('/api/share/:token'));
+    expect(share.sort()).toEqual(['GET /api/share/:token', 'GET /api/share/:token/alerts', 'GET /api/share/:token/export']);
+    const make = async () => (await s.http('POST', `/api/admin/dashboards/${own.dashboard}/links`, { body: { label: 'Red team', allowCsv: true, filters: [{ field: 'team', operator: 'eq', value: 'red' }] } })).body;
+    // Records of another team on A's source, which the locked link must not show.
+    expect((await s.http('POST', '/api/data/ingest', { body: { sourceId: own.source, records: [{ team: 'blue', n: 2 }] } })).status).toBe(200);
+    const live = await make();
+    const revoked = await make();
+    expect((await s.http('DELETE', `/api/admin/dashboards/${own.dashboard}/links/${revoked.link.id}`)).status).toBe(200);
+    // Expired and unknown: changed in the database before any lookup holds them.
+    const expired = await make();
+    await s.app.ctx.models.ShareLink.updateOne({ _id: expired.link.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    const gone = await make();
+    await s.app.ctx.models.ShareLink.deleteOne({ _id: gone.link.id });
+    const path = (route: string, token: string) => route.slice('GET '.length).replace(':token', token);
+
+    const view = await s.http('GET', path('GET /api/share/:token', live.token), { token: null });
+    expect(view.status).toBe(200);
+    expect(view.body.dashboard.id).toBe(own.dashboard);
+    const teams = new Set((view.body.records as { data: { team: string } }[]).map((r) => r.data.team));
+    expect([...teams]).toEqual(['red']);
+    const csv = await s.http('GET', path('GET /api/share/:token/export', live.token), { token: null });
+    expect(csv.status).toBe(200);
+    expect(csv.text).not.toMatch(/\bblue\b/);
+    const tiles = await s.http('GET', path('GET /api/share/:token/alerts', live.token), { token: null });
+    expect(tiles.status).toBe(200);
+    expect((tiles.body as { dashboardId: string }[]).every((t) => t.dashboardId === own.dashboard)).toBe(true);
+
+    for (const route of share) {
+      const unknown = answerShape(await s.http('GET', path(route, gone.token), { token: null }));
+      expect(unknown.status, route).toBe(404);
+      for (const [label, link] of [['revoked', revoked], ['expired', expired]] as const) {
+        expect(answerShape(await s.http('GET', path(route, link.token), { token: null })), `${route} with a ${label} link`).toEqual(unknown);
+      }
+    }
   });
 });

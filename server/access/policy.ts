@@ -1,7 +1,8 @@
 import { roleIncludes, type Role } from '@common/schemas/auth';
 import { canonicalObjectId } from '@common/ids';
-import type { AppContext, DashboardDoc, DataSourceDoc } from '../core';
-import { ForbiddenError, NotFoundError, findDataSource } from '../core';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
+import type { AppContext, DashboardDoc, DataSourceDoc, IngestCredential, ShareLinkDoc } from '../core';
+import { ForbiddenError, NotFoundError, findDataSource, lockedFiltersOf } from '../core';
 import type { Principal } from './accounts/accounts';
 
 /**
@@ -19,6 +20,10 @@ import type { Principal } from './accounts/accounts';
  * - a data source named in a body (a dashboard moved to it or created on it, an import into it):
  *   403 `forbidden`, checked before the source is looked up, so a real and an unknown id alike;
  * - what needs every dashboard (creating a dashboard): 403 saying why.
+ *
+ * It also answers for the credentials that are not people: an ingest key writes only its own data
+ * source (and the admin token or an admin's personal token any source that admin may use), and a
+ * share link reads only its own dashboard, through its locked filters, while it is live.
  */
 
 /** Who asks, as the policy sees it: an HTTP request's principal and a socket's data alike. */
@@ -125,3 +130,42 @@ export async function checkSourceInBody(app: AppContext, who: Asker, ref: string
 /** Whether the asker may see and steer an import job uploaded by `owner` (a user id or the admin token): its own, or any for an admin. */
 export const mayUseImportJob = (who: Asker & { userId: string | null }, owner: string): boolean =>
   hasRole(who, 'admin') || (hasRole(who, 'editor') && owner === (who.userId ?? 'admin-token'));
+
+/**
+ * Ingest-key scope, asked before any lookup: whether a data source's ingest key may write the source
+ * a request names (its sourceId or id, as given). Any other name is refused the same way whether it
+ * exists or not, so a key holder learns nothing of other sources.
+ */
+export const keyWritesTo = (keySource: Pick<DataSourceDoc, '_id' | 'sourceId'>, ref: string): boolean => ref === keySource.sourceId || ref === String(keySource._id);
+
+/**
+ * Ingest scope, once the named source is found: whether the credential may write or manage it. An
+ * ingest key: its own source. The admin token: every source. An admin's personal API token: the
+ * sources its person may use — for a person limited to chosen dashboards, those their dashboards
+ * show (any other answers as an unknown source). The server's own writes (an import the policy
+ * already allowed) carry no principal.
+ */
+export async function mayIngestInto(app: AppContext, who: IngestCredential, ds: Pick<DataSourceDoc, '_id'>): Promise<boolean> {
+  if (!who.admin) return String(who.source._id) === String(ds._id);
+  return who.principal ? mayUseSource(app, askerOf(who.principal), String(ds._id)) : true;
+}
+
+/** A share link as the policy reads it: the stored link, or the view cache's copy of it. */
+export interface ShareLinkTerms {
+  dashboardId: string;
+  revoked: boolean;
+  expiresAt: string | Date | null;
+}
+
+/** The terms of a stored share link. */
+export const termsOf = (link: Pick<ShareLinkDoc, 'dashboardId' | 'revokedAt' | 'expiresAt'>): ShareLinkTerms => ({ dashboardId: link.dashboardId, revoked: Boolean(link.revokedAt), expiresAt: link.expiresAt ?? null });
+
+/** Share-link scope: whether a link opens anything at `now` (neither revoked nor expired). */
+export const shareLinkOpens = (link: Omit<ShareLinkTerms, 'dashboardId'>, now = Date.now()): boolean =>
+  !link.revoked && (!link.expiresAt || new Date(link.expiresAt).getTime() > now);
+
+/** Share-link scope: whether a link lets its holder read `dashboardId` — its own dashboard only, while it opens. */
+export const shareLinkReads = (link: ShareLinkTerms, dashboardId: string, now = Date.now()): boolean => link.dashboardId === dashboardId && shareLinkOpens(link, now);
+
+/** Share-link scope: the filters every record read through a link must match (its locked filters; none: the whole dashboard). */
+export const shareLinkFilters = (link: Pick<ShareLinkDoc, 'filters'>): WidgetFilter[] => lockedFiltersOf(link);

@@ -42,7 +42,7 @@ describe('the activity log under sustained ingest', () => {
   it('drops what does not fit in its queue, counts it and says so once', async () => {
     const activity = activityHandle.of(s.app.ctx);
     const before = activity.dropped();
-    for (let i = 0; i < 20; i++) activity.record({ kind: 'test.flood', category: 'admin', summary: `flood ${i}` });
+    for (let i = 0; i < 20; i++) s.app.ctx.events.emit('activity.happened', { kind: 'test.flood', category: 'admin', summary: `flood ${i}` });
     expect(activity.queued()).toBeLessThanOrEqual(5);
     expect(activity.dropped() - before).toBeGreaterThanOrEqual(15);
     expect(lines.filter((l) => l.startsWith('warn activity log:'))).toHaveLength(1);

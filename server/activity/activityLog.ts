@@ -1,8 +1,6 @@
-import type { AppContext, DataSourceDoc, IngestState, RouteAboutState, RouteActivity } from '../core';
-import { actorOf, type ActivityInput, type ActivityLog, type Actor, activityModel, type ActivityEntryDoc, cachedSource } from '../core';
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AppContext, DataSourceDoc, Principal, RouteActivity, RouteAnswered } from '../core';
+import { type ActivityInput, type ActivityLog, activityModel, type ActivityEntryDoc, actingNow, cachedSource } from '../core';
 import mongoose, { type Model } from 'mongoose';
-import type { Context } from 'koa';
 import type { ActivityEntryDto } from '@common/schemas/activity';
 import { presentActivity } from './presentActivity';
 import { MinuteSummaries, type MinuteCounts, type SummaryHead } from './minuteSummaries';
@@ -19,14 +17,32 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
+/** Who acts: the person (name or email), "admin token", or an ingest key. */
+interface Actor {
+  actor: string;
+  userId: string | null;
+  credential: NonNullable<ActivityEntryDto['credential']>;
+}
+
+const actorOf = (p: Principal): Actor =>
+  p.user
+    ? { actor: p.user.name || p.user.email, userId: p.user.id, credential: p.via === 'apiToken' ? 'apiToken' : 'session' }
+    : { actor: 'admin token', userId: null, credential: 'admin' };
+
+/** The actor of the request being handled, once a guard named its principal. */
+const actingActor = (): Actor | undefined => {
+  const p = actingNow()?.principal;
+  return p ? actorOf(p) : undefined;
+};
+
 /**
  * The activity log: admin actions, ingest requests, refused credentials and syncs, with time and
  * client address; kept ACTIVITY_RETENTION_DAYS by a TTL index. Secrets never enter it: requests are
  * described by their route, the names of the fields they changed and counts, never by their bodies.
+ * It writes only what is announced on the app's event bus; no feature calls it to record.
  */
 export async function startActivityLog(app: AppContext): Promise<ActivityLog> {
   const model: Model<ActivityEntryDoc> = await activityModel(app.conn, app.config.ACTIVITY_RETENTION_DAYS, (m, e) => app.log.error(m, e));
-  const request = new AsyncLocalStorage<{ address: string | null; actor?: Actor }>();
   // The queue is bounded: entries (and open ingest summaries) past ACTIVITY_MAX_QUEUED are dropped,
   // counted and logged — a database that cannot keep up never grows the process's memory.
   const max = app.config.ACTIVITY_MAX_QUEUED;
@@ -92,13 +108,12 @@ export async function startActivityLog(app: AppContext): Promise<ActivityLog> {
   };
 
   const record = (input: ActivityInput) => {
-    const store = request.getStore();
     const doc = {
       _id: new mongoose.Types.ObjectId(),
       at: new Date(),
       objectType: null, objectId: null, objectName: null, credential: null, keyHint: null, details: {}, actor: null, userId: null,
-      address: store?.address ?? null,
-      ...store?.actor,
+      address: actingNow()?.address ?? null,
+      ...actingActor(),
       ...input,
     } as ActivityEntryDoc;
     if (pending.length + summaries.size >= max) return drop(1);
@@ -107,30 +122,30 @@ export async function startActivityLog(app: AppContext): Promise<ActivityLog> {
     schedule(FLUSH_MS);
   };
 
-  async function ingestEntry(ctx: Context, address: string | null, status: number) {
-    const who = (ctx.state as Partial<IngestState>).ingestCredential;
-    const answer = isObject(ctx.body) ? ctx.body : {};
+  async function ingestEntry(e: RouteAnswered) {
+    const who = e.ingestCredential;
+    const answer = isObject(e.answer) ? e.answer : {};
     const sources = Array.isArray(answer.sources) ? answer.sources.filter(isObject) : [];
     const named = sources.map((s) => str(s.sourceId)).filter((s): s is string => s !== null);
     // A refused request has no answer naming its source: its URL may (the source's own URL).
-    const sourceIds = named.length ? named : [(ctx as Context & { params?: Record<string, string> }).params?.sourceId].filter((s): s is string => Boolean(s));
+    const sourceIds = named.length ? named : [e.params.sourceId].filter((s): s is string => Boolean(s));
     // Cached (sourceCache): a burst of single-record ingests reads no source per request here either.
     const found = await Promise.all(sourceIds.map((id) => cachedSource(app, 'ref', id, () => app.conn.models.DataSource.findOne({ sourceId: id }).lean<DataSourceDoc>())));
     const docs = found.filter((d): d is DataSourceDoc => d !== null);
     const first = docs[0];
     const count = (k: string) => (typeof answer[k] === 'number' ? (answer[k] as number) : 0);
-    const ok = status < 400;
-    const store = request.getStore();
+    const ok = e.status < 400;
+    const actor = e.principal ? actorOf(e.principal) : undefined;
     const byKey = who && !who.admin;
     countPerMinute(
       {
         kind: 'ingest', category: 'ingest', objectType: 'dataSource',
         objectId: first ? String(first._id) : null,
         objectName: docs.map((d) => d.name).join(', ') || null,
-        address,
-        credential: byKey ? 'ingestKey' : (store?.actor?.credential ?? null),
-        actor: byKey ? `ingest key ${first?.ingestKeyHint ?? ''}`.trim() : (store?.actor?.actor ?? null),
-        userId: byKey ? null : (store?.actor?.userId ?? null),
+        address: e.address,
+        credential: byKey ? 'ingestKey' : (actor?.credential ?? null),
+        actor: byKey ? `ingest key ${first?.ingestKeyHint ?? ''}`.trim() : (actor?.actor ?? null),
+        userId: byKey ? null : (actor?.userId ?? null),
         keyHint: byKey ? (first?.ingestKeyHint ?? null) : null,
         details: { sources: sourceIds },
       },
@@ -139,41 +154,51 @@ export async function startActivityLog(app: AppContext): Promise<ActivityLog> {
   }
 
   /** The subject of a summary: the person's name, or "Admin" for the admin token. */
-  const who = (_ctx?: Context) => {
-    const a = request.getStore()?.actor;
+  const who = () => {
+    const a = actingActor();
     return a && a.userId ? a.actor : 'Admin';
   };
 
-  function adminEntry(ctx: Context & { params?: Record<string, string> }, address: string | null, a: RouteActivity) {
-    const answer = isObject(ctx.body) ? ctx.body : {};
-    const body = isObject(ctx.request.body) ? ctx.request.body : {};
+  function adminEntry(e: RouteAnswered, a: RouteActivity) {
+    const answer = isObject(e.answer) ? e.answer : {};
+    const body = isObject(e.requestBody) ? e.requestBody : {};
     const link = isObject(answer.link) ? answer.link : {};
     const objectId =
       a.idFrom === 'answer' ? str(answer.id)
       : a.idFrom === 'answer:link' ? str(link.id)
-      : a.idFrom === 'param:id' ? (ctx.params?.id ?? null)
-      : a.idFrom === 'param:linkId' ? (ctx.params?.linkId ?? null)
+      : a.idFrom === 'param:id' ? (e.params.id ?? null)
+      : a.idFrom === 'param:linkId' ? (e.params.linkId ?? null)
       : a.idFrom === 'body:integrationId' ? str(body.integrationId)
       : null;
     const objectName = a.idFrom === 'answer:link' ? str(link.label) : str(answer.name) ?? str(answer.label);
     const details: ActivityEntryDto['details'] = {};
     // Field names only: values may be secrets (OAuth client secrets) or large.
-    if (ctx.method === 'PATCH' || ctx.method === 'PUT') details.fields = Object.keys(body).sort();
-    if (a.objectType === 'shareLink' && ctx.params?.id) details.dashboardId = ctx.params.id;
+    if (e.method === 'PATCH' || e.method === 'PUT') details.fields = Object.keys(body).sort();
+    if (a.objectType === 'shareLink' && e.params.id) details.dashboardId = e.params.id;
     record({
       kind: a.kind,
       category: a.kind.startsWith('sync.') ? 'sync' : 'admin',
       objectType: a.objectType,
       objectId,
       objectName,
-      summary: `${who(ctx)} ${a.verb}${objectName ? ` "${objectName}"` : objectId ? ` ${objectId}` : ''}`,
-      address,
+      summary: `${who()} ${a.verb}${objectName ? ` "${objectName}"` : objectId ? ` ${objectId}` : ''}`,
+      address: e.address,
       keyHint: a.kind === 'dataSource.keyRotated' ? str(answer.ingestKeyHint) : null,
       details,
     });
   }
 
   const off = [
+    app.events.on('activity.happened', record),
+    app.events.on('activity.counted', ({ head, counts }) => countPerMinute(head, counts)),
+    // What a route said a successful call means, next to its guard (about); the HTTP layer announces it after the answer.
+    app.events.on('route.answered', (e) => {
+      if (e.activity !== 'ingest') return adminEntry(e, e.activity);
+      // Ingest: summarised per source, credential and minute (counts and the credential's kind, never a key nor the URL's query).
+      const p = ingestEntry(e).catch((err) => app.log.error('activity log: ingest entry failed', err));
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    }),
     app.events.on('dashboard.changed', ({ dashboard, wasPublished }) => {
       if (dashboard.isPublished === wasPublished) return;
       const verb = dashboard.isPublished ? 'published' : 'unpublished';
@@ -192,41 +217,6 @@ export async function startActivityLog(app: AppContext): Promise<ActivityLog> {
   ];
 
   return {
-    record,
-    countPerMinute,
-    identify(principal) {
-      const store = request.getStore();
-      if (store) store.actor = actorOf(principal);
-    },
-    signInFailed(ctx, audience) {
-      const what = audience === 'ingest' ? 'ingest credential' : 'admin token';
-      record({ kind: 'auth.failed', category: 'auth', summary: `Refused ${what} on ${ctx.method} ${ctx.path}`, address: ctx.ip || null, details: { audience, method: ctx.method, path: ctx.path } });
-    },
-    middleware: () => async (ctx, next) => {
-      const address = ctx.ip || null;
-      let error: unknown = null;
-      const store: { address: string | null; actor?: Actor } = { address };
-      try {
-        await request.run(store, next);
-      } catch (e) {
-        error = e;
-      }
-      // What the route said a successful call means, next to its guard (about); reads say nothing.
-      const meaning = (ctx.state as RouteAboutState).routeAbout?.activity;
-      if (meaning && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-        const status = error ? ((error as { status?: number }).status ?? 500) : ctx.status;
-        // Ingest: summarised per source, credential and minute (counts and the credential's kind,
-        // never a key nor the URL's query). A refused credential or a rate limit is logged by the guard, not twice.
-        if (meaning === 'ingest') {
-          if (status !== 401 && status !== 429) {
-            const p = request.run(store, () => ingestEntry(ctx, address, status)).catch((e) => app.log.error('activity log: ingest entry failed', e));
-            inFlight.add(p);
-            void p.finally(() => inFlight.delete(p));
-          }
-        } else if (!error && status < 400) request.run(store, () => adminEntry(ctx, address, meaning));
-      }
-      if (error) throw error;
-    },
     async list(q) {
       await Promise.all(inFlight);
       await flush();

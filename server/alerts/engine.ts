@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import type { AlertState, AlertWebhookBody, TileAlertState } from '@common/schemas/alert';
-import { activityHandle, type AppContext, type DashboardDoc } from '../core';
+import type { AppContext, DashboardDoc } from '../core';
 import type { AlertDoc, AlertModels } from './models';
 import type { Outbox } from './outbox';
 import { breaks, conditionText, recovered, RuleRun } from './rule';
@@ -215,7 +215,7 @@ export class AlertEngine {
     run.dirty = false;
     this.outbox.kick();
     await AlertChange.create({ alertId: id, at: new Date(now), from, to, value });
-    activityHandle.of(this.app).record({
+    this.app.events.emit('activity.happened', {
       kind: to === 'firing' ? 'alert.firing' : 'alert.resolved', category: 'alert', objectType: 'alert', objectId: id, objectName: doc.name, actor: 'alerts',
       summary: `Alert "${doc.name}" ${to === 'firing' ? 'is firing' : 'resolved'}: ${value ?? 'no value'} (${conditionText(doc)})${muted ? ' — muted, nothing sent' : ''}`,
       details: { value, muted },

@@ -1,4 +1,4 @@
-import { activityHandle, type AppContext } from '../core';
+import type { AppContext } from '../core';
 import { sendToChannel, type SendResult } from './channels';
 import type { AlertDeliveryDoc, AlertDoc, AlertModels, DeliveryAttempt } from './models';
 
@@ -117,7 +117,7 @@ export class Outbox {
     const name = alert?.name ?? d.alertId;
     const what = d.kind === 'test' ? 'test message' : `"${d.kind}" message`;
     const verb = status === 'delivered' ? 'delivered' : status === 'cancelled' ? 'dropped' : 'could not deliver';
-    activityHandle.of(this.app).record({
+    this.app.events.emit('activity.happened', {
       kind: status === 'delivered' ? 'alert.delivered' : 'alert.deliveryFailed',
       category: 'alert',
       objectType: 'alert',

@@ -18,7 +18,7 @@ export function alertsRouter(rt: AlertsRuntime): Router {
   const dashboardId = canonicalParams({ id: ObjectIdParam }, 'Dashboard');
   const token = canonicalParams({ token: ShareTokenParam }, 'Share link');
 
-  router.get('/admin/alerts', auth.editor(), async (c) => {
+  router.get('/admin/alerts', auth.editor(), about({ summary: 'The alerts one may use, each with its live value and state', answer: 'Alert[]' }), async (c) => {
     c.body = await listAlerts(rt, askerOfRequest(c));
   });
 
@@ -28,7 +28,7 @@ export function alertsRouter(rt: AlertsRuntime): Router {
     c.body = await createAlert(rt, askerOfRequest(c), body, principalOf(c)?.user?.id ?? null);
   }));
 
-  router.get('/admin/alerts/:id', auth.editor(), alertId, async (c) => {
+  router.get('/admin/alerts/:id', auth.editor(), about({ summary: 'One alert with its live value and state', answer: 'Alert' }), alertId, async (c) => {
     c.body = await getAlert(rt, askerOfRequest(c), c.params.id);
   });
 
@@ -46,12 +46,12 @@ export function alertsRouter(rt: AlertsRuntime): Router {
     c.body = await testAlert(rt, askerOfRequest(c), c.params.id);
   });
 
-  router.get('/admin/alerts/:id/history', auth.editor(), alertId, async (c) => {
+  router.get('/admin/alerts/:id/history', auth.editor(), about({ summary: 'An alert\'s state changes and deliveries', answer: 'AlertHistory' }), alertId, async (c) => {
     c.body = await alertHistory(rt, askerOfRequest(c), c.params.id);
   });
 
   // Whoever may open the dashboard's view may see its tiles' states (a draft: signed-in people who may use it).
-  router.get('/dashboards/:id/alerts', auth.public(), dashboardId, async (c) => {
+  router.get('/dashboards/:id/alerts', auth.public(), about({ summary: 'The alert states of a dashboard\'s tiles, for whoever may open its view', answer: 'TileAlertState[]' }), dashboardId, async (c) => {
     const id = c.params.id;
     const published = await viewCacheOf(rt.app).view(id).then(() => true, () => false);
     if (!published) {
@@ -64,7 +64,7 @@ export function alertsRouter(rt: AlertsRuntime): Router {
     c.body = await tileStates(rt, id);
   });
 
-  router.get('/share/:token/alerts', auth.public(), token, async (c) => {
+  router.get('/share/:token/alerts', auth.public(), about({ summary: 'The alert states of a shared dashboard\'s tiles', answer: 'TileAlertState[]' }), token, async (c) => {
     const link = await viewCacheOf(rt.app).links.get(c.params.token);
     if (!link || !isLive(link)) throw NotFoundError('Share link');
     c.set('Cache-Control', 'no-store');

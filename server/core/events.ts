@@ -6,10 +6,33 @@ import type { IntegrationDto } from '@common/schemas/integration';
 import type { ShareLinkDto } from '@common/schemas/shareLink';
 import type { ActivityEntryDto } from '@common/schemas/activity';
 import type { ImportProgressDto } from '@common/schemas/imports';
-import type { Revocation } from './principal';
+import type { IngestCredential, Principal, Revocation } from './principal';
+import type { RouteActivity } from './http/routeAbout';
 import type { SyncCompletedEvent, SyncFailedEvent, SyncProgressEvent } from '@common/realtime';
 
-/** What services announce after a successful write. Realtime turns these into room emits. */
+/** Counts added to a minute's summary ("records": 12, "requests": 3). */
+export type MinuteCounts = Record<string, number>;
+
+type Optional = 'address' | 'objectType' | 'objectId' | 'objectName' | 'credential' | 'keyHint' | 'details' | 'actor' | 'userId';
+/** An activity entry as a feature says it; the address and the actor default to the request's (see `actingNow`). */
+export type ActivityInput = Omit<ActivityEntryDto, 'id' | 'at' | Optional> & Partial<Pick<ActivityEntryDto, Optional>>;
+
+/** A route's answer that its `about({ activity })` says is worth the activity log; the HTTP layer announces it. */
+export interface RouteAnswered {
+  activity: RouteActivity | 'ingest';
+  method: string;
+  status: number;
+  params: Record<string, string>;
+  /** The parsed request body (the log keeps its field names only, never its values). */
+  requestBody: unknown;
+  answer: unknown;
+  address: string | null;
+  /** Who called a signed-in route, or an admin's credential on ingest; null for an ingest key and public routes. */
+  principal: Principal | null;
+  ingestCredential: IngestCredential | null;
+}
+
+/** What services announce after a successful write. Realtime turns these into room emits; the activity log writes its entries from them. */
 export interface DomainEvents {
   'records.upserted': { dataSourceId: string; sourceId: string; revision: number; total: number; records: RecordDto[] };
   'records.removed': {
@@ -29,6 +52,17 @@ export interface DomainEvents {
   'sync.failed': SyncFailedEvent;
   'shareLink.created': { link: ShareLinkDto; dashboardName: string };
   'shareLink.revoked': { link: ShareLinkDto };
+  /**
+   * Something the activity log keeps happened (a sign-in, a token made, records expired, an alert
+   * delivered…), said in the log's words by the feature where it happened. The activity feature
+   * writes it; no feature writes the log itself.
+   */
+  'activity.happened': ActivityInput;
+  /** A frequent happening, counted into one entry per kind, object and minute (records expired by retention). */
+  'activity.counted': { head: Omit<ActivityInput, 'summary'>; counts: MinuteCounts };
+  /** A route whose `about` names an activity answered (a success; for ingest any answer but a refused credential or a rate limit). */
+  'route.answered': RouteAnswered;
+  /** An entry was added to the activity log (the live Activity Log screen follows it). */
   'activity.recorded': { entry: ActivityEntryDto };
   /** Import Data: an import's state and counts (rows read, written, rejected). */
   'import.progress': ImportProgressDto;

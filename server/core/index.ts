@@ -1,6 +1,6 @@
 /** The door of core: what other parts of the server may use (they import nothing else from this folder). */
-export { activityHandle, actorOf } from './activity';
-export type { ActivityInput, ActivityLog, Actor, MinuteCounts } from './activity';
+export { activityHandle } from './activity';
+export type { ActivityInput, ActivityLog, MinuteCounts } from './activity';
 export { ConfigError, loadConfig } from './config';
 export type { Config } from './config';
 export { AppHandle } from './context';
@@ -10,7 +10,7 @@ export { decodeKeys, decodeRecordKeys, encodeKey, encodeKeys, encodeRecordKeys }
 export { startDatabase } from './db/startDatabase';
 export { ApiError, BadRequestError, ConflictError, ForbiddenError, InvalidAdminTokenError, NotFoundError, PayloadTooLargeError, ValidationError } from './errors';
 export { DomainEventBus } from './events';
-export type { DomainEvents } from './events';
+export type { DomainEvents, RouteAnswered } from './events';
 export { attachmentHeader, exportDashboardCsv } from './exportCsv';
 export { decodedBody, formatBytes, jsonBody, jsonDepth, readBodyText, requestHasBody } from './http/body';
 export { clientAddress, clientAddressOf } from './http/clientAddress';
@@ -49,3 +49,5 @@ export { currentRequest, requestIdFrom, routeIs, runInRequest } from './http/req
 export type { RequestInfo } from './http/requestContext';
 export { about, activity } from './http/routeAbout';
 export type { RouteAbout, RouteAboutState, RouteActivity } from './http/routeAbout';
+export { actingAs, actingNow, announceRouteActivity } from './http/routeActivity';
+export type { Acting } from './http/routeActivity';

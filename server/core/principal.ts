@@ -17,8 +17,12 @@ export interface Principal {
 /** Who may call a route: every route declares one next to its handler (the guards enforce it, the API docs show it). */
 export type Audience = 'public' | 'ingest' | 'viewer' | 'editor' | 'admin';
 
-/** What an ingest call was let in with: the admin token, or one data source's ingest key. */
-export type IngestCredential = { admin: true } | { admin: false; source: DataSourceDoc };
+/**
+ * What an ingest call was let in with: the admin token or an admin's personal API token (`principal`:
+ * who, so the access policy can hold a person limited to chosen dashboards to their sources; absent
+ * for the server's own writes, an import the policy already allowed), or one data source's ingest key.
+ */
+export type IngestCredential = { admin: true; principal?: Principal } | { admin: false; source: DataSourceDoc };
 
 /** What an ingest route knows about its caller once the guard let it through. */
 export interface IngestState {

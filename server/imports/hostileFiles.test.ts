@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_MAX_BYTES } from '@common/constants';
 import type { DryRunDto, ImportPlan, ImportPreviewDto, ImportProgressDto } from '@common/schemas/imports';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
-import { importHooks } from './runImport';
 
 /** Uploads left by processes that stopped (a pid that cannot run, and the older name without one), and one of this live process. */
 const orphans = [path.join(os.tmpdir(), 'livedash-import-999999999-0badf11e'), path.join(os.tmpdir(), 'livedash-import-0bdf11e')];
@@ -73,14 +72,15 @@ describe('Import Data: hostile files', () => {
 
   it('removes the new data source an import created when the import fails', async () => {
     const file = await upload('a,b\n1,x\n2,y\n', 'fails.csv');
-    importHooks.set(s.app.ctx, { beforeWrite: () => Promise.reject(new Error('the disk is full')) });
-    try {
-      const end = await runToEnd(file.body.id, planOf(file.body, 'Half made'));
-      expect(end.state).toBe('failed');
-      expect(end.message).toBe('Failed: the disk is full. The data source "Half made" it created was removed.');
-    } finally {
-      importHooks.set(s.app.ctx, {});
-    }
+    // The upload's temp file vanishes (a temp cleaner) once the import has made its source and begins to write.
+    const off = s.app.ctx.events.on('import.progress', (p) => {
+      if (p.id !== file.body.id || p.state !== 'running' || !p.dataSourceId) return;
+      off();
+      fs.rmSync(path.join(os.tmpdir(), `livedash-import-${process.pid}-${p.id}`));
+    });
+    const end = await runToEnd(file.body.id, planOf(file.body, 'Half made'));
+    expect(end.state).toBe('failed');
+    expect(end.message).toMatch(/^Failed: ENOENT: .+\. The data source "Half made" it created was removed\.$/);
     expect(await sourceNames()).not.toContain('Half made');
   });
 

@@ -7,7 +7,8 @@ import type { DryRunDto, ImportPlan, ImportPreviewDto, ImportProgressDto } from 
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
 import { buildPerson } from '../test/factories';
 import { nextWhere, openSocket, type TestSocket } from '../test/sockets';
-import { importHooks } from './runImport';
+import { cancelImport } from './runImport';
+import { requireJob } from './importJobs';
 import { activityHandle } from '../core/activity';
 
 /** Real data nobody here wrote (vega-datasets): 1,461 days of Seattle weather with a date column, a TSV. */
@@ -226,22 +227,25 @@ describe('Import Data: retention', () => {
 });
 
 describe('Import Data: cancelling', () => {
-  /** Cancels when the import reaches write number `at`, then lets it go on. */
-  const cancelAt = (at: number) =>
-    importHooks.set(s.app.ctx, {
-      beforeWrite: async (job, batch) => {
-        if (batch !== at) return;
-        const res = await s.http('POST', `/api/admin/imports/${job.id}/cancel`);
-        expect(res.status).toBe(200);
-      },
+  /**
+   * Cancels the import, as its cancel route does, on the first progress it announces that `when`
+   * picks: the event bus calls its listeners at once, so the import has not gone on meanwhile.
+   */
+  const cancelWhen = (when: (p: ImportProgressDto) => boolean) => {
+    const off = s.app.ctx.events.on('import.progress', (p) => {
+      if (p.state !== 'running' || !when(p)) return;
+      off();
+      cancelImport(requireJob(s.app.ctx, { via: 'adminToken', role: 'admin', user: null, credentialHash: null }, p.id));
     });
-  afterAll(() => importHooks.set(s.app.ctx, {}));
+  };
+  /** Writing begins: the file is read (`read` counted) and nothing is written yet. */
+  const writingBegins = (p: ImportProgressDto) => p.read > 0 && p.written === 0;
 
   it('replace: a cancelled import leaves the source as it was', async () => {
     const ds = await newSource({ name: 'Weather', primaryKey: 'date' });
     await s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { body: [{ date: '1999-01-01', weather: 'old' }] });
     const up = await upload(weatherCsv, 'seattle-weather.csv');
-    cancelAt(1);
+    cancelWhen(writingBegins);
     const { last } = await runToEnd(up.body.id, planOf(up.body, { target: { kind: 'existing', dataSourceId: ds.id }, key: 'date', mode: 'replace' }));
     expect(last.state).toBe('cancelled');
     expect(last.message).toBe('Cancelled: nothing was replaced, the data source "Weather" is as it was.');
@@ -252,7 +256,7 @@ describe('Import Data: cancelling', () => {
   it('append: a cancelled import keeps whole batches only, and says so', async () => {
     const ds = await newSource({ name: 'Weather log', appendOnly: true });
     const up = await upload(weatherCsv, 'seattle-weather.csv');
-    cancelAt(2);
+    cancelWhen((p) => p.written > 0);
     const { last } = await runToEnd(up.body.id, planOf(up.body, { target: { kind: 'existing', dataSourceId: ds.id } }));
     expect(last).toMatchObject({ state: 'cancelled', written: 500 });
     expect(last.message).toBe('Cancelled after 1 whole batch: 500 rows written stay in the data source "Weather log"; the rest of the file was not imported.');

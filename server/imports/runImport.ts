@@ -6,7 +6,7 @@ import { ImportPlan, type DryRunDto, type ImportDuplicate, type ImportRejection 
 import { readPath } from '@common/paths';
 import { readDate } from '@common/types/dates';
 import type { z } from 'zod';
-import { AppHandle, type AppContext, ApiError, BadRequestError, ForbiddenError, requireDataSource, activityHandle } from '../core';
+import { type AppContext, ApiError, BadRequestError, ForbiddenError, requireDataSource } from '../core';
 import type { Principal } from '../access';
 import { askerOf, checkSourceInBody, hasRole } from '../access';
 import type { DataSourceDoc, RecordDoc } from '../core';
@@ -206,9 +206,6 @@ export async function dryRun(app: AppContext, principal: Principal, job: ImportJ
   };
 }
 
-/** Test seam: awaited before each write of an import (a test cancels at a known point). */
-export const importHooks = new AppHandle<{ beforeWrite?: (job: ImportJob, batch: number) => Promise<void> }>('the import hooks', () => ({}));
-
 const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
 
 /** POST /api/admin/imports/:id/run: the import starts; progress goes out as `import.progress` events. */
@@ -263,12 +260,12 @@ async function runImport(app: AppContext, job: ImportJob, r: Resolved): Promise<
     job.dataSourceId = created.id;
   }
   const target = ds;
-  const hooks = importHooks.peek(app);
+  // The file is read and checked, the target exists: writing begins (rows read and rejected, and a new source's id, go out now).
+  emit(app, job);
   const pending: { index: number; record: Json }[] = [];
   let batches = 0;
   const where = `data source "${target.name}"`;
   const write = async () => {
-    await hooks?.beforeWrite?.(job, batches + 1);
     if (job.cancelRequested) return false;
     const items = pending.splice(0);
     const outcome = await writeToSource(app, target, { items, explicitKey: plan.key ?? undefined, keyless: 'appendOnly', mode: 'replace' });
@@ -290,7 +287,6 @@ async function runImport(app: AppContext, job: ImportJob, r: Resolved): Promise<
     if (replace && job.cancelRequested) break;
   }
   if (replace) {
-    await hooks?.beforeWrite?.(job, 1);
     if (job.cancelRequested) return finish(app, job, 'cancelled', `Cancelled: nothing was replaced, the ${where} is as it was.`);
     const result = await replaceAllRecords(app, { admin: true }, target, { format: 'array', items: pending.map((p, index) => ({ index, record: p.record })), unreadable: [] }, plan.key ?? undefined);
     job.written = pending.length;
@@ -313,7 +309,7 @@ async function retentionNote(app: AppContext, ds: DataSourceDoc, written: number
 
 /** One activity entry per import: the file's name, the counts and who (the request's person, carried by the log). */
 function summarize(app: AppContext, job: ImportJob, ds: DataSourceDoc, removed: number) {
-  activityHandle.of(app).record({
+  app.events.emit('activity.happened', {
     kind: 'records.imported', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `Imported "${job.fileName}" into data source "${ds.name}": ${plural(job.written, 'row')} written, ${plural(job.rejected, 'row')} rejected`,
     details: { read: job.read, written: job.written, rejected: job.rejected, removed },

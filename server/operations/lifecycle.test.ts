@@ -1,26 +1,15 @@
 import http from 'node:http';
 import net from 'node:net';
 import mongoose from 'mongoose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJongodb, type JongodbHandle } from '../core/db/jongodb';
+import { describe, expect, it } from 'vitest';
+import { outlivingDatabase } from '../test/database';
 import { eventually } from '../test/eventually';
 import { ADMIN_TOKEN } from '../test/harness';
-import { startServerProcess } from '../test/processes';
+import { exitOf, startServerProcess } from '../test/processes';
 
-let engine: JongodbHandle;
-let conn: mongoose.Connection;
+// The database outlives the server: what the stop wrote is read afterwards.
+const db = outlivingDatabase();
 
-beforeAll(async () => {
-  // The database outlives the server: what the stop wrote is read afterwards.
-  engine = await startJongodb('livedash');
-  conn = await mongoose.createConnection(engine.uri, { autoCreate: false, autoIndex: false }).asPromise();
-}, 30_000);
-afterAll(async () => {
-  await conn?.close();
-  await engine?.stop();
-});
-
-const exitOf = (child: { once(e: 'exit', fn: (code: number | null) => void): unknown }) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
 
 /** The port of the METRICS_PORT listener, as the server logged it. */
@@ -45,7 +34,7 @@ function heldWrite(url: string, path: string, body: string) {
 
 describe('JSON logs, request ids and the probes', () => {
   it('every line is JSON; X-Request-Id is kept when sane, made otherwise, echoed and on every line the request causes; /readyz turns 503 at SIGTERM', async () => {
-    const server = await startServerProcess({ MONGODB_URI: engine.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0', LOG_FORMAT: 'json', METRICS_PORT: '0', SHUTDOWN_GRACE_SECONDS: '2' });
+    const server = await startServerProcess({ MONGODB_URI: db.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0', LOG_FORMAT: 'json', METRICS_PORT: '0', SHUTDOWN_GRACE_SECONDS: '2' });
     const kept = await fetch(`${server.url}/livez`, { headers: { 'x-request-id': 'probe.1_A-b' } });
     expect(kept.status).toBe(200);
     expect(kept.headers.get('x-request-id')).toBe('probe.1_A-b');
@@ -88,14 +77,14 @@ describe('JSON logs, request ids and the probes', () => {
     }, { what: '/readyz 503' });
     expect(draining.notReady).toEqual(['draining']);
     expect((await fetch(`${server.url}/livez`)).status).toBe(200); // still serving during the grace
-    expect(await exited).toBe(0);
+    expect((await exited).code).toBe(0);
     for (const l of lines()) expect(l).toEqual(expect.objectContaining({ level: expect.any(String), time: expect.any(String), msg: expect.any(String) }));
   }, 60_000);
 });
 
 describe('SIGTERM during a burst of writes', () => {
   it('60 concurrent writes under way: every one answered 2xx and stored, exit 0', async () => {
-    const server = await startServerProcess({ MONGODB_URI: engine.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0', METRICS_PORT: '0', SHUTDOWN_GRACE_SECONDS: '0' });
+    const server = await startServerProcess({ MONGODB_URI: db.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0', METRICS_PORT: '0', SHUTDOWN_GRACE_SECONDS: '0' });
     const ds = (await (await fetch(`${server.url}/api/admin/data-sources`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Burst', primaryKey: 'id' }) })).json()) as { id: string; sourceId: string };
     const writes = Array.from({ length: 60 }, (_, i) => heldWrite(server.url, `/api/data/sources/${ds.sourceId}/records`, JSON.stringify([{ id: i, note: `write ${i} `.padEnd(200, '.') }])));
     // All 60 are being handled (their bodies half read) when the signal comes.
@@ -117,8 +106,8 @@ describe('SIGTERM during a burst of writes', () => {
       answers.push(await w.answer);
     }
     expect(answers.map((a) => a.status)).toEqual(Array(60).fill(200));
-    expect(await exited).toBe(0);
-    const stored = await conn.collection('records').countDocuments({ dataSourceId: new mongoose.Types.ObjectId(ds.id) });
+    expect((await exited).code).toBe(0);
+    const stored = await db.conn.collection('records').countDocuments({ dataSourceId: new mongoose.Types.ObjectId(ds.id) });
     expect(stored).toBe(60);
     expect(server.log()).toMatch(/stopped in \d+ ms/);
   }, 60_000);
@@ -126,13 +115,13 @@ describe('SIGTERM during a burst of writes', () => {
 
 describe('a second signal', () => {
   it('exits at once, without waiting for the grace', async () => {
-    const server = await startServerProcess({ MONGODB_URI: engine.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0', SHUTDOWN_GRACE_SECONDS: '60' });
+    const server = await startServerProcess({ MONGODB_URI: db.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0', SHUTDOWN_GRACE_SECONDS: '60' });
     const exited = exitOf(server.child);
     server.child.kill('SIGTERM');
     await eventually(() => server.log().includes('SIGTERM: shutting down'));
     expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
     server.child.kill('SIGINT');
-    expect(await exited).toBe(130);
+    expect((await exited).code).toBe(130);
     expect(server.log()).toContain('second signal (SIGINT): exiting now');
   }, 60_000);
 });

@@ -1,56 +1,15 @@
 import { spawn } from 'node:child_process';
 import { eventually } from '../test/eventually';
-import fs from 'node:fs';
 import net from 'node:net';
-import mongoose from 'mongoose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJongodb, type JongodbHandle } from '../core/db/jongodb';
+import { describe, expect, it } from 'vitest';
+import { outlivingDatabase } from '../test/database';
 import { ADMIN_TOKEN } from '../test/harness';
-import { freePort, startServerProcess } from '../test/processes';
+import { alive, descendants, exitOf, freePort, startServerProcess } from '../test/processes';
 import { join, openSocket, type TestSocket } from '../test/sockets';
 
-let engine: JongodbHandle;
-let conn: mongoose.Connection;
+// The database outlives the server, so what its last flushes wrote can be read afterwards.
+const db = outlivingDatabase();
 
-beforeAll(async () => {
-  // The database outlives the server, so what its last flushes wrote can be read afterwards.
-  engine = await startJongodb('livedash');
-  conn = await mongoose.createConnection(engine.uri, { autoCreate: false, autoIndex: false }).asPromise();
-}, 30_000);
-afterAll(async () => {
-  await conn?.close();
-  await engine?.stop();
-});
-
-const exitOf = (child: { once(e: 'exit', fn: (code: number | null, signal: string | null) => void): unknown }) =>
-  new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-
-/** Every live process below `pid` (from /proc), so a test can tell nothing was left behind. */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number) => (children.get(p) ?? []).forEach((c) => (out.push(c), walk(c)));
-  walk(pid);
-  return out;
-}
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const portFree = (port: number) =>
   new Promise<boolean>((resolve) => {
     const probe = net.createServer().once('error', () => resolve(false));
@@ -59,7 +18,7 @@ const portFree = (port: number) =>
 
 describe('SIGTERM', () => {
   it('with 20 viewers connected: the sockets close, then HTTP, then both flushes; exit 0 quickly', async () => {
-    const server = await startServerProcess({ MONGODB_URI: engine.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0', SHUTDOWN_GRACE_SECONDS: '0' });
+    const server = await startServerProcess({ MONGODB_URI: db.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0', SHUTDOWN_GRACE_SECONDS: '0' });
     const call = (method: string, path: string, body?: unknown) =>
       fetch(server.url + path, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
     const ds = await call('POST', '/api/admin/data-sources', { name: 'Wall data' });
@@ -80,9 +39,9 @@ describe('SIGTERM', () => {
     expect(took).toBeLessThan(3000);
     expect(await Promise.all(told)).toEqual(Array(20).fill('transport close'));
     expect(server.log()).toMatch(/SIGTERM: shutting down[\s\S]*stopped in \d+ ms/);
-    const views = await conn.collection('dashboardviewdays').findOne({ dashboardId: dash.id });
+    const views = await db.conn.collection('dashboardviewdays').findOne({ dashboardId: dash.id });
     expect(views?.views).toBe(20);
-    const renamed = await conn.collection('activity').findOne({ kind: 'dashboard.updated', objectId: dash.id });
+    const renamed = await db.conn.collection('activity').findOne({ kind: 'dashboard.updated', objectId: dash.id });
     expect(renamed?.objectName).toBe('Wall, renamed');
   }, 60_000);
 

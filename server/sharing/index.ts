@@ -1,7 +1,6 @@
 /** The door of sharing: what other parts of the server may use (they import nothing else from this folder). */
 export { embeddingHeaders } from './embeddingHeaders';
 export { embeddingRouter } from './embeddingRoutes';
-export { shareLinkStatus } from './presentShareLink';
 export { shareLinksRouter } from './shareLinksRoutes';
 export { attachShareRooms } from './shareRooms';
 export { startSharingCascades } from './cascades';

@@ -1,14 +1,14 @@
 import { lockedFiltersOf } from '../core';
 import type { ShareLinkDto } from '@common/schemas/shareLink';
 import type { ShareLinkDoc } from '../core';
+import { shareLinkOpens } from '../access';
 
 const isoOrNull = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
-/** Whether a link opens its dashboard at `now`. */
+/** A link's state in words (whether it opens is the access policy's answer). */
 export function shareLinkStatus(link: Pick<ShareLinkDoc, 'revokedAt' | 'expiresAt'>, now = Date.now()): ShareLinkDto['status'] {
   if (link.revokedAt) return 'revoked';
-  if (link.expiresAt && new Date(link.expiresAt).getTime() <= now) return 'expired';
-  return 'active';
+  return shareLinkOpens({ revoked: false, expiresAt: link.expiresAt ?? null }, now) ? 'active' : 'expired';
 }
 
 /** A share link as the admin sees it: never its token hash. */

@@ -4,7 +4,8 @@ import mongoose from 'mongoose';
 import type { CreateShareLink, CreatedShareLinkDto, ShareLinkDto } from '@common/schemas/shareLink';
 import type { AppContext, DashboardDoc, DataSourceDoc, ShareLinkDoc } from '../core';
 import { lockedFilterProblems } from './lockedFilters';
-import { presentShareLink, shareLinkStatus } from './presentShareLink';
+import { presentShareLink } from './presentShareLink';
+import { shareLinkOpens, termsOf } from '../access';
 import { getDashboard } from '../dashboards';
 import { canonicalShareToken } from '@common/ids';
 
@@ -79,7 +80,7 @@ export interface SharedDashboard {
 export async function loadDashboardForShare(ctx: AppContext, token: string, opts: { touch?: boolean } = {}): Promise<SharedDashboard> {
   if (canonicalShareToken(token) === null) throw linkNotFound();
   const link = await ctx.models.ShareLink.findOne({ tokenHash: hashShareToken(token) }).lean<ShareLinkDoc>();
-  if (!link || shareLinkStatus(link) !== 'active') throw linkNotFound();
+  if (!link || !shareLinkOpens(termsOf(link))) throw linkNotFound();
   const dashboard = mongoose.isObjectIdOrHexString(link.dashboardId) ? await ctx.models.Dashboard.findById(link.dashboardId).lean<DashboardDoc>() : null;
   if (!dashboard) throw linkNotFound();
   const dataSource = dashboard.dataSourceId ? await findDataSource(ctx, dashboard.dataSourceId) : null;

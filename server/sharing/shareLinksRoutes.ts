@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { ErrorCode } from '@common/schemas/errors';
 import { CreateShareLink } from '@common/schemas/shareLink';
 import type { AppContext } from '../core';
-import { ForbiddenError, validate, canonicalParams, attachmentHeader, exportDashboardCsv, lockedFiltersOf } from '../core';
-import { askerOfRequest, requireDashboardUse, resourceRouter } from '../access';
+import { ForbiddenError, validate, canonicalParams, attachmentHeader, exportDashboardCsv } from '../core';
+import { askerOfRequest, requireDashboardUse, resourceRouter, shareLinkFilters } from '../access';
 import { ObjectIdParam, ShareTokenParam } from '@common/ids';
 import { createShareLink, listShareLinks, loadDashboardForShare, revokeShareLink } from './shareLinks';
 import { sendShareView } from '../publicView';
@@ -44,7 +44,7 @@ export function shareLinksRouter(app: AppContext): Router {
     const { link, dashboard, dataSource } = await loadDashboardForShare(app, ctx.params.token);
     if (!link.allowCsv) throw ForbiddenError('CSV export is turned off for this share link', ErrorCode.shareCsvForbidden);
     // A link's locked filters hold here too: only matching records are exported.
-    const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, query.tab, lockedFiltersOf(link));
+    const { fileName, stream } = await exportDashboardCsv(app, dashboard, dataSource, query.tab, shareLinkFilters(link));
     ctx.set('Content-Disposition', attachmentHeader(fileName));
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/csv; charset=utf-8';

@@ -1,7 +1,8 @@
 import { rooms } from '@common/realtime';
 import type { AppContext, DashboardDoc } from '../core';
 import { publicDashboardHead } from '../dashboards';
-import { findDataSource, lockedFiltersOf } from '../core';
+import { findDataSource } from '../core';
+import { shareLinkFilters } from '../access';
 import { loadDashboardForShare } from './shareLinks';
 import { canonicalShareToken } from '@common/ids';
 import { viewerCounter, viewCacheOf, moveRoom, releaseRooms, type RoomMember } from '../publicView';
@@ -54,7 +55,7 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
         await leaveShare(socket);
         const dashboardId = String(dashboard._id);
         const linkId = String(link._id);
-        const filters = lockedFiltersOf(link);
+        const filters = shareLinkFilters(link);
         const locked = filters.length > 0;
         if (locked) {
           // The records are held here, so this process can split every change for the link.

@@ -3,7 +3,7 @@ import type { Role } from '@common/schemas/auth';
 import { askerOf, hasRole, API_TOKEN_PREFIX, type Principal, accountsHandle, isCrossSiteHandshake, readSessionCookie, isAdminToken, failedCredentials, draftRoomDashboard, isPrivateRoom, mayHold, rateLimitsHandle } from '../access';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../core';
-import { clientAddress, activityHandle } from '../core';
+import { clientAddress } from '../core';
 import type { RealtimeServer } from '../realtime';
 import { releaseRooms } from '../publicView';
 import { startSocketRecheck, type RoomCheck } from './socketRecheck';
@@ -44,7 +44,7 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): { close(
         : null;
       if (!p) {
         await failures.failed(address, token);
-        activityHandle.of(ctx).record({ kind: 'auth.failed', category: 'auth', summary: 'Refused admin token on the realtime (Socket.IO) handshake', address, details: { audience: 'admin', path: '/socket.io' } });
+        ctx.events.emit('activity.happened', { kind: 'auth.failed', category: 'auth', summary: 'Refused admin token on the realtime (Socket.IO) handshake', address, details: { audience: 'admin', path: '/socket.io' } });
         return next(refuse(ErrorCode.invalidAdminToken, 'Invalid admin token'));
       }
       setPrincipal(socket, p);

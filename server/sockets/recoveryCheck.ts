@@ -3,8 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import mongoose from 'mongoose';
 import { rooms, type SocketData } from '@common/realtime';
 import type { AppContext, DashboardDoc, ShareLinkDoc } from '../core';
-import { isCrossSiteHandshake, isAdminToken, draftRoomDashboard, isPrivateRoom, mayHold, type Access, askerOf, accountsHandle } from '../access';
-import { shareLinkStatus } from '../sharing';
+import { isCrossSiteHandshake, isAdminToken, draftRoomDashboard, isPrivateRoom, mayHold, type Access, askerOf, accountsHandle, shareLinkReads, termsOf } from '../access';
 import { viewCacheOf, neededSources } from '../publicView';
 import type { RealtimeServer } from '../realtime';
 
@@ -83,7 +82,7 @@ async function recheck(ctx: AppContext, session: Session, handshake: Handshake):
     const dashboardId = shareRoom.slice(rooms.share('').length);
     const linkId = linkRoom?.slice(rooms.shareLink('').length);
     const link = linkId && mongoose.isObjectIdOrHexString(linkId) ? await ctx.models.ShareLink.findById(linkId).lean<ShareLinkDoc>() : null;
-    const dashboard = link && link.dashboardId === dashboardId && shareLinkStatus(link) === 'active'
+    const dashboard = link && shareLinkReads(termsOf(link), dashboardId)
       ? await ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>()
       : null;
     if (dashboard) keep.push(shareRoom, linkRoom!);

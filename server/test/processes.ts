@@ -62,3 +62,36 @@ function stopChild(child: ChildProcess): Promise<void> {
     setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
   });
 }
+
+/** The child's exit: its code, or the signal that ended it. */
+export const exitOf = (child: { once(e: 'exit', fn: (code: number | null, signal: NodeJS.Signals | null) => void): unknown }) =>
+  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+
+/** Every live process below `pid` (from /proc), so a test can tell nothing was left behind. */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => (children.get(p) ?? []).forEach((c) => (out.push(c), walk(c)));
+  walk(pid);
+  return out;
+}
+
+/** Whether a process of this id still runs (a zombie counts until it is reaped). */
+export const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};

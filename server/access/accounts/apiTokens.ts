@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import type { ApiTokenDto, CreateApiToken, CreatedApiTokenDto } from '@common/schemas/auth';
 import type { AppContext } from '../../core';
-import { ForbiddenError, NotFoundError, activityHandle } from '../../core';
+import { ForbiddenError, NotFoundError } from '../../core';
 import { API_TOKEN_PREFIX, newSecret, sha256, type Principal, accountsHandle } from './accounts';
 import type { UserDoc } from './models';
 import { presentApiToken } from '../users/presentUsers';
@@ -25,7 +25,7 @@ export async function createApiToken(app: AppContext, p: Principal, input: Creat
   const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
   const hint = `${token.slice(0, 8)}…${token.slice(-4)}`;
   const doc = await accountsHandle.of(app).models.ApiToken.create({ tokenHash: sha256(token), userId: owner.id, name: input.name, hint, expiresAt });
-  activityHandle.of(app).record({ kind: 'apiToken.created', category: 'auth', objectType: 'user', objectId: owner.id, objectName: owner.email, keyHint: hint, summary: `${owner.name || owner.email} created personal API token "${input.name}"` });
+  app.events.emit('activity.happened', { kind: 'apiToken.created', category: 'auth', objectType: 'user', objectId: owner.id, objectName: owner.email, keyHint: hint, summary: `${owner.name || owner.email} created personal API token "${input.name}"` });
   return { ...presentApiToken(doc.toObject()), token };
 }
 
@@ -41,7 +41,7 @@ async function revokeTokenOf(app: AppContext, owner: Person, id: string, admin: 
   if (!doc) throw NotFoundError(`Token ${id}`);
   await ApiToken.deleteOne({ _id: doc._id });
   accountsHandle.of(app).revoke({ credentialHashes: [doc.tokenHash] });
-  activityHandle.of(app).record({ kind: 'apiToken.revoked', category: 'auth', objectType: 'user', objectId: owner.id, objectName: owner.email, keyHint: doc.hint, summary: admin ? `${admin} revoked personal API token "${doc.name}" of ${owner.email}` : `${owner.name || owner.email} revoked personal API token "${doc.name}"` });
+  app.events.emit('activity.happened', { kind: 'apiToken.revoked', category: 'auth', objectType: 'user', objectId: owner.id, objectName: owner.email, keyHint: doc.hint, summary: admin ? `${admin} revoked personal API token "${doc.name}" of ${owner.email}` : `${owner.name || owner.email} revoked personal API token "${doc.name}"` });
 }
 
 export const listApiTokens = (app: AppContext, p: Principal) => tokensOf(app, ownerOf(p).id);
@@ -55,7 +55,7 @@ export async function revokeApiToken(app: AppContext, p: Principal, id: string):
 export async function revokeAllApiTokens(app: AppContext, p: Principal): Promise<{ revoked: number }> {
   const owner = ownerOf(p);
   const revoked = await accountsHandle.of(app).endUserTokens(owner.id);
-  if (revoked) activityHandle.of(app).record({ kind: 'apiToken.revoked', category: 'auth', objectType: 'user', objectId: owner.id, objectName: owner.email, summary: `${owner.name || owner.email} revoked all ${revoked} of their personal API tokens` });
+  if (revoked) app.events.emit('activity.happened', { kind: 'apiToken.revoked', category: 'auth', objectType: 'user', objectId: owner.id, objectName: owner.email, summary: `${owner.name || owner.email} revoked all ${revoked} of their personal API tokens` });
   return { revoked };
 }
 

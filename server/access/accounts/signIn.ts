@@ -3,13 +3,13 @@ import type { InvitationDto, MeDto, SessionDto, UpdateMe, AcceptInvite, Login, S
 import type { z } from 'zod';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../../core';
-import { ApiError, ForbiddenError, InvalidAdminTokenError, activityHandle } from '../../core';
+import { ApiError, ForbiddenError, InvalidAdminTokenError } from '../../core';
 import { sha256, type Principal, accountsHandle } from './accounts';
 import { isCrossSite, setSessionCookie } from './cookies';
 import type { UserDoc } from './models';
 import { checkPasswordStrength, hashPassword, spendPasswordTime, verifyPassword } from './passwords';
 import { failedCredentials } from '../failedCredentials';
-import { isAdminToken } from '../guards';
+import { credentialRefused, isAdminToken } from '../guards';
 import { presentSession, presentUser } from '../users/presentUsers';
 import { rateLimitsHandle } from '../rateLimits';
 
@@ -44,7 +44,7 @@ export async function setupFirstAdmin(app: AppContext, ctx: Context, input: z.in
   const failures = failedCredentials(rateLimitsHandle.of(app));
   await failures.check(ctx, ctx.ip, input.token);
   if (!isAdminToken(input.token, app.adminToken)) {
-    activityHandle.of(app).signInFailed(ctx, 'admin');
+    credentialRefused(app, ctx, 'admin');
     await failures.failed(ctx.ip, input.token);
     throw InvalidAdminTokenError();
   }
@@ -53,7 +53,7 @@ export async function setupFirstAdmin(app: AppContext, ctx: Context, input: z.in
   const doc = await accountsHandle.of(app).models.User.create({ email: input.email, name: input.name, role: 'admin', passwordHash: await hashPassword(input.password) });
   const user = doc.toObject() as UserDoc;
   await accountsHandle.of(app).startSession(ctx, user);
-  activityHandle.of(app).record({ kind: 'auth.setup', category: 'auth', objectType: 'user', objectId: String(user._id), objectName: user.email, actor: user.name || user.email, userId: String(user._id), credential: 'admin', summary: `Created the first admin ${user.email} with the admin token` });
+  app.events.emit('activity.happened', { kind: 'auth.setup', category: 'auth', objectType: 'user', objectId: String(user._id), objectName: user.email, actor: user.name || user.email, userId: String(user._id), credential: 'admin', summary: `Created the first admin ${user.email} with the admin token` });
   return { user: presentUser({ ...user, lastSignInAt: new Date() }), role: 'admin', via: 'session' };
 }
 
@@ -86,7 +86,7 @@ export async function signIn(app: AppContext, ctx: Context, input: z.infer<typeo
   const ok = user?.passwordHash && !user.disabled ? await verifyPassword(input.password, user.passwordHash) : (await spendPasswordTime(input.password), false);
   if (!ok || !user) {
     await Promise.all([rateLimitsHandle.of(app).authFailures.penalize(ctx.ip), rateLimitsHandle.of(app).signInFailures.penalize(fromHere), rateLimitsHandle.of(app).signInSlowdown.penalize(account)]);
-    activityHandle.of(app).record({
+    app.events.emit('activity.happened', {
       kind: 'auth.failed', category: 'auth', objectType: user ? 'user' : null, objectId: user ? String(user._id) : null, objectName: input.email,
       summary: `Failed sign-in for ${input.email}`, address: ctx.ip || null, details: { audience: 'signIn', method: ctx.method, path: ctx.path },
     });
@@ -94,7 +94,7 @@ export async function signIn(app: AppContext, ctx: Context, input: z.infer<typeo
   }
   await accountsHandle.of(app).startSession(ctx, user);
   const userId = String(user._id);
-  activityHandle.of(app).record({ kind: 'auth.signedIn', category: 'auth', objectType: 'user', objectId: userId, objectName: user.email, actor: user.name || user.email, userId, credential: 'session', summary: `${user.name || user.email} signed in` });
+  app.events.emit('activity.happened', { kind: 'auth.signedIn', category: 'auth', objectType: 'user', objectId: userId, objectName: user.email, actor: user.name || user.email, userId, credential: 'session', summary: `${user.name || user.email} signed in` });
   return { user: presentUser({ ...user, lastSignInAt: new Date() }), role: user.role as MeDto['role'], via: 'session' };
 }
 
@@ -137,7 +137,7 @@ export async function acceptInvite(app: AppContext, ctx: Context, input: z.infer
   await accountsHandle.of(app).endUserSessions(inv.userId);
   const tokensEnded = inv.kind === 'reset' ? await accountsHandle.of(app).endUserTokens(inv.userId) : 0;
   await accountsHandle.of(app).startSession(ctx, updated);
-  activityHandle.of(app).record({
+  app.events.emit('activity.happened', {
     kind: inv.kind === 'reset' ? 'user.passwordReset' : 'user.joined', category: 'auth', objectType: 'user', objectId: inv.userId, objectName: updated.email,
     actor: updated.name || updated.email, userId: inv.userId, credential: 'session',
     summary: inv.kind === 'reset'
@@ -167,7 +167,7 @@ export async function updateMe(app: AppContext, ctx: Context, p: Principal, inpu
   if (input.newPassword) {
     await accountsHandle.of(app).endUserSessions(person.id);
     if (p.via === 'session') await accountsHandle.of(app).startSession(ctx, updated);
-    activityHandle.of(app).record({ kind: 'user.passwordChanged', category: 'auth', objectType: 'user', objectId: person.id, objectName: updated.email, summary: `${updated.name || updated.email} changed their password (every session ended)` });
+    app.events.emit('activity.happened', { kind: 'user.passwordChanged', category: 'auth', objectType: 'user', objectId: person.id, objectName: updated.email, summary: `${updated.name || updated.email} changed their password (every session ended)` });
   } else {
     accountsHandle.of(app).revoke({ userId: person.id, refreshOnly: true });
   }
@@ -185,5 +185,5 @@ export async function endAllSessions(app: AppContext, ctx: Context, p: Principal
   const person = personOf(p);
   await accountsHandle.of(app).endUserSessions(person.id);
   setSessionCookie(ctx, app.config, '', 0);
-  activityHandle.of(app).record({ kind: 'auth.signedOutEverywhere', category: 'auth', objectType: 'user', objectId: person.id, objectName: person.email, summary: `${person.name || person.email} signed out everywhere` });
+  app.events.emit('activity.happened', { kind: 'auth.signedOutEverywhere', category: 'auth', objectType: 'user', objectId: person.id, objectName: person.email, summary: `${person.name || person.email} signed out everywhere` });
 }

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import type { InviteLinkDto, InviteUser, UpdateUser, UserDto } from '@common/schemas/auth';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from '../../core';
-import { ApiError, ConflictError, NotFoundError, activityHandle } from '../../core';
+import { ApiError, ConflictError, NotFoundError } from '../../core';
 import type { UserDoc } from '../accounts/models';
 import { newSecret, sha256, accountsHandle } from '../accounts/accounts';
 import { presentUser } from './presentUsers';
@@ -62,7 +62,7 @@ export async function inviteUser(app: AppContext, ctx: Context, input: InviteUse
   const { User } = accountsHandle.of(app).models;
   if (await User.exists({ email: input.email })) throw ConflictError(`${input.email} is already on the team`);
   const user = (await User.create({ email: input.email, name: input.name ?? '', role: input.role, dashboardIds: input.dashboardIds ?? null })).toObject() as UserDoc;
-  activityHandle.of(app).record({ kind: 'user.invited', category: 'admin', objectType: 'user', objectId: String(user._id), objectName: user.email, summary: `Invited ${user.email} as ${user.role}` });
+  app.events.emit('activity.happened', { kind: 'user.invited', category: 'admin', objectType: 'user', objectId: String(user._id), objectName: user.email, summary: `Invited ${user.email} as ${user.role}` });
   return issueLink(app, ctx, user, 'invite');
 }
 
@@ -70,7 +70,7 @@ export async function inviteUser(app: AppContext, ctx: Context, input: InviteUse
 export async function resetLink(app: AppContext, ctx: Context, id: string): Promise<InviteLinkDto> {
   const user = await requireUser(app, id);
   const link = await issueLink(app, ctx, user, user.passwordHash ? 'reset' : 'invite');
-  activityHandle.of(app).record({ kind: 'user.resetLink', category: 'admin', objectType: 'user', objectId: id, objectName: user.email, summary: `Issued a ${user.passwordHash ? 'password reset' : 'new invitation'} link for ${user.email}` });
+  app.events.emit('activity.happened', { kind: 'user.resetLink', category: 'admin', objectType: 'user', objectId: id, objectName: user.email, summary: `Issued a ${user.passwordHash ? 'password reset' : 'new invitation'} link for ${user.email}` });
   return link;
 }
 
@@ -98,7 +98,7 @@ export async function updateUser(app: AppContext, id: string, patch: UpdateUser)
     patch.dashboardIds !== undefined ? (updated.dashboardIds ? `limited to ${updated.dashboardIds.length} dashboard(s)` : 'every dashboard') : null,
     patch.name !== undefined ? 'name' : null,
   ].filter(Boolean);
-  activityHandle.of(app).record({
+  app.events.emit('activity.happened', {
     kind: roleChanged ? 'user.roleChanged' : 'user.updated', category: 'admin', objectType: 'user', objectId: id, objectName: updated.email,
     summary: `Changed ${updated.email}: ${changes.join(', ') || 'nothing'}`, details: { fields: Object.keys(patch).sort() },
   });
@@ -116,5 +116,5 @@ export async function removeUser(app: AppContext, id: string): Promise<void> {
   });
   await Promise.all([ApiToken.deleteMany({ userId: id }), Invitation.deleteMany({ userId: id })]);
   await accountsHandle.of(app).endUserSessions(id);
-  activityHandle.of(app).record({ kind: 'user.removed', category: 'admin', objectType: 'user', objectId: id, objectName: user.email, summary: `Removed ${user.email}` });
+  app.events.emit('activity.happened', { kind: 'user.removed', category: 'admin', objectType: 'user', objectId: id, objectName: user.email, summary: `Removed ${user.email}` });
 }

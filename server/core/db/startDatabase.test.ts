@@ -1,4 +1,4 @@
-import { execSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -10,25 +10,9 @@ import { createLogger } from '../log';
 import { runningEngines } from './jongodb';
 import { eventually } from '../../test/eventually';
 import { startTestServer } from '../../test/harness';
-import { startServerProcess } from '../../test/processes';
+import { alive, descendants, startServerProcess } from '../../test/processes';
 
 const quiet = createLogger('silent');
-
-function descendants(pid: number): number[] {
-  const out = execSync(`ps -e -o pid=,ppid=`).toString().trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
-  const found: number[] = [];
-  const walk = (p: number) => out.filter(([, pp]) => pp === p).forEach(([c]) => (found.push(c), walk(c)));
-  walk(pid);
-  return found;
-}
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('database bootstrap and shutdown', () => {
   it('stops the database it started when startup fails halfway', async () => {

@@ -1,7 +1,8 @@
 import { canonicalShareToken } from '@common/ids';
 import type { AppContext, ShareLinkDoc } from '../../core';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
-import { lockedFiltersOf, hashShareToken, LAST_USED_RESOLUTION_MS } from '../../core';
+import { hashShareToken, LAST_USED_RESOLUTION_MS } from '../../core';
+import { shareLinkFilters, shareLinkOpens } from '../../access';
 
 /** What a share view needs of its link. */
 export interface CachedLink {
@@ -19,8 +20,8 @@ export interface CachedLink {
 /** Links held at most; beyond it the oldest loaded goes (and is read again when asked). */
 const MAX_LINKS = 10_000;
 
-/** Whether a link opens its dashboard at `now`. */
-export const isLive = (link: CachedLink, now = Date.now()) => !link.revoked && (!link.expiresAt || new Date(link.expiresAt).getTime() > now);
+/** Whether a link opens its dashboard at `now` (the access policy decides). */
+export const isLive = (link: CachedLink, now = Date.now()) => shareLinkOpens(link, now);
 
 /**
  * Share links by token hash, read from MongoDB once and then held: a share view looks its token up
@@ -57,7 +58,7 @@ export class ShareLinkCache {
       id: String(doc._id),
       dashboardId: doc.dashboardId,
       allowCsv: Boolean(doc.allowCsv),
-      filters: lockedFiltersOf(doc),
+      filters: shareLinkFilters(doc),
       expiresAt: doc.expiresAt ? new Date(doc.expiresAt).toISOString() : null,
       revoked: Boolean(doc.revokedAt) || this.revoked.has(String(doc._id)),
       lastUsedAt: doc.lastUsedAt ? new Date(doc.lastUsedAt).getTime() : 0,

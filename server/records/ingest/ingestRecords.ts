@@ -6,7 +6,7 @@ import { ApiError, BadRequestError, ForbiddenError, NotFoundError, findDataSourc
 import type { ParsedRecords } from './parseRecords';
 import { isObject, structureProblem } from '../manage/recordRules';
 import { keyingFor, writeToSource, type WriteOutcome } from '../writer/sourceWriter';
-import { rateLimitsHandle } from '../../access';
+import { keyWritesTo, mayIngestInto, rateLimitsHandle } from '../../access';
 
 type Json = Record<string, unknown>;
 type Format = IngestResult['format'];
@@ -68,9 +68,6 @@ export function detectFormat(body: unknown, maxRecords: number): { format: Forma
 /** The hash of the ingest key a request came with (the writer checks it is still the source's); undefined for the admin. */
 export const keyHashOf = (who: IngestCredential) => (who.admin ? undefined : (who.source.ingestKeyHash ?? null));
 
-/** Whether an ingest key's own source is the one a request names (by sourceId or id). */
-const isOwnSource = (who: IngestCredential, sourceId: string) => !who.admin && (sourceId === who.source.sourceId || sourceId === String(who.source._id));
-
 /**
  * An ingest key writes to its own source only. Any other name gets the same 403, whether such a
  * source exists or not: a key holder learns nothing about other sources.
@@ -115,9 +112,11 @@ export async function ingestRecords(
   let unknownSourceRejections = 0;
   const sources = new Map<string, DataSourceDoc>();
   for (const sourceId of bySource.keys()) {
-    if (!who.admin && !isOwnSource(who, sourceId)) throw keyForbidden(sourceId);
+    if (!who.admin && !keyWritesTo(who.source, sourceId)) throw keyForbidden(sourceId);
     // An ingest key writes to its own source, which the guard already read.
-    const ds = who.admin ? await findDataSource(ctx, sourceId) : who.source;
+    const found = who.admin ? await findDataSource(ctx, sourceId) : who.source;
+    // A source out of the credential's reach (a limited admin's personal token) reads as an unknown one.
+    const ds = found && (await mayIngestInto(ctx, who, found)) ? found : null;
     if (!ds) {
       if (format !== 'array') throw NotFoundError(`Data source ${sourceId}`);
       for (const item of bySource.get(sourceId)!) rejections.push({ index: item.index, sourceId, reason: `data source ${sourceId} not found` });
@@ -177,9 +176,9 @@ export async function ingestIntoSource(
   let ds: DataSourceDoc | null;
   // The source's identity only (cached: sourceCache); the writer reads it again under its lock.
   if (who.admin) ds = await cachedSource(ctx, 'ref', sourceId, () => findDataSource(ctx, sourceId));
-  else if (isOwnSource(who, sourceId)) ds = who.source;
+  else if (keyWritesTo(who.source, sourceId)) ds = who.source;
   else throw keyForbidden(sourceId);
-  if (!ds) throw NotFoundError(`Data source ${sourceId}`);
+  if (!ds || !(await mayIngestInto(ctx, who, ds))) throw NotFoundError(`Data source ${sourceId}`);
   await rateLimitsHandle.of(ctx).ingestSource.take(String(ds._id));
   const rejections = body.unreadable.map((u) => ({ index: u.index, sourceId: ds.sourceId, reason: u.reason }));
   const outcome = body.items.length ? [await writeToSource(ctx, ds, { items: body.items, explicitKey: query.primaryKey, keyless: 'appendOnly', mode: query.mode, keyHash: keyHashOf(who), idempotencyScope })] : [];

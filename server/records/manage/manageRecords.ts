@@ -5,13 +5,14 @@ import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { compileFilter } from '@common/widgets/filters';
 import { recordTimeReader } from '@common/time/recordTime';
 import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
-import { decodeKeys, encodeKeys, ApiError, ForbiddenError, NotFoundError, closeChange, openChange, presentDataSource, presentRecord, findDataSource, requireDataSource, keyRotatedError, activityHandle } from '../../core';
+import { decodeKeys, encodeKeys, ApiError, ForbiddenError, NotFoundError, closeChange, openChange, presentDataSource, presentRecord, findDataSource, requireDataSource, keyRotatedError } from '../../core';
 import type { ParsedRecords } from '../ingest/parseRecords';
 import type { IngestCredential } from '../ingest/ingestRecords';
 import { checkRecords, isObject, structureProblem } from './recordRules';
 import { removeRecordsInLock } from '../writer/removeRecords';
 import { enforceRetention } from '../writer/retention';
 import { withSourceLock } from '../writer/sourceLock';
+import { keyWritesTo, mayIngestInto } from '../../access';
 
 type Json = Record<string, unknown>;
 
@@ -20,8 +21,13 @@ type Json = Record<string, unknown>;
  * source: any other name answers the same 403, whether that source exists or not.
  */
 export async function managedSource(ctx: AppContext, who: IngestCredential, idOrSourceId: string): Promise<DataSourceDoc> {
-  if (who.admin) return requireDataSource(ctx, idOrSourceId);
-  if (idOrSourceId !== who.source.sourceId && idOrSourceId !== String(who.source._id)) {
+  if (who.admin) {
+    const ds = await requireDataSource(ctx, idOrSourceId);
+    // Out of an admin's personal token's reach (a person limited to chosen dashboards): as unknown.
+    if (!(await mayIngestInto(ctx, who, ds))) throw NotFoundError(`Data source ${idOrSourceId}`);
+    return ds;
+  }
+  if (!keyWritesTo(who.source, idOrSourceId)) {
     throw ForbiddenError(`This ingest key cannot manage the records of data source ${idOrSourceId}: use that source's own ingest key or the admin token`, ErrorCode.ingestKeyForbidden);
   }
   // The guard's source may come from a cache (sourceCache): read it again, and the key must still be its own.
@@ -32,7 +38,7 @@ export async function managedSource(ctx: AppContext, who: IngestCredential, idOr
 
 /** One activity entry per call: counts, never the records. */
 function logChange(ctx: AppContext, who: IngestCredential, ds: DataSourceDoc, kind: string, summary: string, details: Record<string, number | boolean>) {
-  activityHandle.of(ctx).record({
+  ctx.events.emit('activity.happened', {
     kind, category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `${summary} in data source "${ds.name}"`,
     credential: who.admin ? 'admin' : 'ingestKey', keyHint: who.admin ? null : (ds.ingestKeyHint ?? null),

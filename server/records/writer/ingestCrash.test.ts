@@ -1,30 +1,22 @@
 import mongoose from 'mongoose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import { startJongodb, type JongodbHandle } from '../../core/db/jongodb';
+import { outlivingDatabase } from '../../test/database';
 import { eventually } from '../../test/eventually';
 import { ADMIN_TOKEN } from '../../test/harness';
 import { startServerProcess } from '../../test/processes';
 
 type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;
 
-let engine: JongodbHandle;
-let conn: mongoose.Connection;
 const servers: ServerProcess[] = [];
-
-beforeAll(async () => {
-  // One database outlives the server processes, as MongoDB does in production.
-  engine = await startJongodb('livedash');
-  conn = await mongoose.createConnection(engine.uri, { autoCreate: false, autoIndex: false }).asPromise();
-}, 30_000);
+// Stopped before the database (afterAll hooks run last registered first).
+const db = outlivingDatabase();
 afterAll(async () => {
   for (const p of servers) await p.stop();
-  await conn?.close();
-  await engine?.stop();
 });
 
 const start = async () => {
-  const p = await startServerProcess({ MONGODB_URI: engine.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0' });
+  const p = await startServerProcess({ MONGODB_URI: db.uri, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0' });
   servers.push(p);
   return p;
 };
@@ -43,8 +35,8 @@ interface StoredSource {
   fields: string[];
   ingestJournal?: Record<string, unknown>;
 }
-const storedSource = async (id: string) => (await conn.collection('datasources').findOne({ _id: new mongoose.Types.ObjectId(id) })) as unknown as StoredSource;
-const storedCount = (id: string) => conn.collection('records').countDocuments({ dataSourceId: new mongoose.Types.ObjectId(id) });
+const storedSource = async (id: string) => (await db.conn.collection('datasources').findOne({ _id: new mongoose.Types.ObjectId(id) })) as unknown as StoredSource;
+const storedCount = (id: string) => db.conn.collection('records').countDocuments({ dataSourceId: new mongoose.Types.ObjectId(id) });
 
 describe('a server process killed in the middle of an ingest', () => {
   it('leaves a journal entry; the next start derives recordCount, fields and revision from the records', async () => {
@@ -87,7 +79,7 @@ describe('a server process killed in the middle of an ingest', () => {
     expect(repaired.recordCount).toBe(written);
     expect(repaired.fields).toEqual(['id', 'title', 'status', 'priority']);
     expect(repaired.revision).toBeGreaterThan(crashed.revision);
-    const newest = await conn.collection('records').find({ dataSourceId: new mongoose.Types.ObjectId(id) }).sort({ revision: -1 }).limit(1).toArray();
+    const newest = await db.conn.collection('records').find({ dataSourceId: new mongoose.Types.ObjectId(id) }).sort({ revision: -1 }).limit(1).toArray();
     expect(newest[0].revision).toBeLessThan(repaired.revision);
     expect((await storedSource(id)).ingestJournal).toEqual({});
     const raw = await call<{ total: number }>(second, 'GET', `/api/data/raw?dataSourceId=${id}&limit=1`);
@@ -130,7 +122,7 @@ describe('a server process killed in the middle of an ingest', () => {
     expect(busy.status).toBe(409);
     expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('idempotency_key_in_flight');
     // Once the in-flight time has passed (60 s, moved back here) the retry runs and rewrites the same records.
-    await conn.collection('idempotencykeys').updateMany({}, { $set: { startedAt: new Date(Date.now() - 5 * 60_000) } });
+    await db.conn.collection('idempotencykeys').updateMany({}, { $set: { startedAt: new Date(Date.now() - 5 * 60_000) } });
     const retried = await send(second);
     expect(retried.status).toBe(200);
     expect(await storedCount(id)).toBe(6_000);

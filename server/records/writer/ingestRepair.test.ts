@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJongodb, type JongodbHandle } from '../../core/db/jongodb';
+import { describe, expect, it } from 'vitest';
+import { outlivingDatabase } from '../../test/database';
 import { capturedLog, startTestServer } from '../../test/harness';
 
-let engine: JongodbHandle;
-beforeAll(async () => {
-  // One database outlives the server, as MongoDB does in production.
-  engine = await startJongodb('livedash');
-}, 30_000);
-afterAll(() => engine?.stop());
+// One database outlives the server, as MongoDB does in production.
+const db = outlivingDatabase();
 
 describe('the start-up repair of an interrupted change', () => {
   it('is logged: which data sources, and how many records each now counts', async () => {
-    const first = await startTestServer({ MONGODB_URI: engine.uri });
+    const first = await startTestServer({ MONGODB_URI: db.uri });
     const ds = (await first.http('POST', '/api/admin/data-sources', { body: { name: 'Crashed "queue"' } })).body;
     expect((await first.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }, { id: 2 }, { id: 3 }] } })).status).toBe(200);
     // What a process killed mid-change leaves behind: an open journal entry and a stale count.
@@ -19,7 +15,7 @@ describe('the start-up repair of an interrupted change', () => {
     await first.close();
 
     const captured = capturedLog();
-    const second = await startTestServer({ MONGODB_URI: engine.uri }, captured.log);
+    const second = await startTestServer({ MONGODB_URI: db.uri }, captured.log);
     try {
       const repairs = captured.lines.filter((l) => l.includes('repaired'));
       expect(repairs).toEqual([

@@ -1,6 +1,6 @@
 import { recordTimeReader } from '@common/time/recordTime';
 import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
-import { decodeKeys, activityHandle } from '../../core';
+import { decodeKeys } from '../../core';
 import { removeRecordsInLock } from './removeRecords';
 import { withSourceLock } from './sourceLock';
 import { replaceRecords } from './writeRecords';
@@ -35,9 +35,9 @@ export function logEviction(ctx: AppContext, ds: DataSourceDoc, removed: number,
   if (!removed) return;
   if (perMinute) {
     const head = { kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name, details: { reason: why } } as const;
-    return activityHandle.of(ctx).countPerMinute(head, { removed });
+    return ctx.events.emit('activity.counted', { head, counts: { removed } });
   }
-  activityHandle.of(ctx).record({
+  ctx.events.emit('activity.happened', {
     kind: 'records.evicted', category: 'ingest', objectType: 'dataSource', objectId: String(ds._id), objectName: ds.name,
     summary: `Retention removed ${removed} record${removed === 1 ? '' : 's'} from data source "${ds.name}" (${why})`,
     details: { removed, reason: why },

@@ -30,6 +30,9 @@ describe('GET /api/openapi.json: the endpoint list, generated from the routes', 
       const op = doc.paths[toOpenApi(r.path)]?.[r.method.toLowerCase()];
       expect(op, `${r.method} ${r.path}`).toBeDefined();
       expect(op['x-audience'], `${r.method} ${r.path}`).toBe(r.audience);
+      // Every route says what it does next to its guard (`about`), so the document has no nameless operation.
+      expect(op.summary, `${r.method} ${r.path} has no about({summary, answer}) next to its guard`).toMatch(/\S/);
+      expect(Object.values(op.responses as Record<string, { description: string }>)[0].description, `${r.method} ${r.path}`).not.toBe('Success');
       if (['viewer', 'editor', 'admin'].includes(r.audience ?? '')) {
         expect(op.security).toEqual([{ session: [] }, { personalToken: [] }, { adminToken: [] }]);
         expect(Object.keys(op.responses)).toContain('403');
