@@ -78,6 +78,8 @@ export class AlertEngine {
     this.rules.set(id, run);
     if (doc.widget) this.byTile.set(`${doc.widget.dashboardId}/${doc.widget.widgetId}`, run);
     this.evaluate(run);
+    // Taken over (a restart, another process's lease ran out) while firing: the repeats go on from the last one sent.
+    if (run.state === 'firing' && !run.busy) this.scheduleRepeat(run);
   }
 
   /**
