@@ -3,6 +3,7 @@ import { startCluster, type TestCluster } from '../../test/cluster';
 import { eventually } from '../../test/eventually';
 import { ADMIN_TOKEN } from '../../test/harness';
 import { startReceiver, type TestReceiver } from '../../test/receiver';
+import { startRedis } from '../../test/processes';
 
 /*
  * Two processes sharing MongoDB and a real redis-server: each rule is evaluated and delivered by
@@ -48,4 +49,19 @@ it('sends exactly one message per change with two processes, writes landing on e
     expect(rx.on(path).map((c) => c.json.state)).toEqual(['firing', 'resolved']);
     expect(new Set(rx.on(path).map((c) => c.headers['x-livedash-delivery'])).size).toBe(2);
   }
+}, 60_000);
+
+it('counts a rule again when Redis comes back: a write another process made while it was lost is not missed', async () => {
+  const { a, b } = cluster;
+  const call = (url: string, path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const ds = await (await call(a.url, '/api/admin/data-sources', { name: 'Gap', primaryKey: 'id' })).json();
+  // Created on A: A holds the rule and evaluates it.
+  const rule = await call(a.url, '/api/admin/alerts', { name: 'Any', dataSourceId: ds.id, metric: 'count', condition: { operator: 'gte', value: 1 }, channels: [{ type: 'webhook', url: `${rx.url}/gap` }] });
+  expect(rule.status).toBe(201);
+  await cluster.redis.stop();
+  // B's write cannot reach A (its announcement is dropped while Redis is lost).
+  expect((await call(b.url, '/api/data/ingest', { sourceId: ds.sourceId, records: [{ id: 1 }] })).status).toBe(200);
+  cluster.redis = await startRedis(cluster.redis.port);
+  const [fired] = await eventually(() => rx.on('/gap').length === 1 && rx.on('/gap'), { timeout: 20_000 });
+  expect(fired.json).toMatchObject({ state: 'firing', value: 1 });
 }, 60_000);
