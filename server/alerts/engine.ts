@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import type { AlertState, AlertWebhookBody, TileAlertState } from '@common/schemas/alert';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { activityHandle, type AppContext, type DashboardDoc } from '../core';
 import type { AlertDoc, AlertModels } from './models';
 import type { Outbox } from './outbox';
@@ -11,8 +12,8 @@ const MIN_EVAL_GAP_MS = 250;
 /** How often the rules' last values are saved for the console. */
 const SAVE_VALUES_MS = 5_000;
 
-/** What the engine tells the rest of the server: a tied tile's state changed. */
-export type TileStateListener = (s: TileAlertState) => void;
+/** What the engine tells the rest of the server: a tied tile's state changed (and the rule's filters, for locked share links). */
+export type TileStateListener = (s: TileAlertState, ruleFilters: WidgetFilter[]) => void;
 
 /**
  * Evaluates the rules this process holds the lease of. Every write to a source (any path: ingest,
@@ -222,7 +223,7 @@ export class AlertEngine {
       summary: `Alert "${doc.name}" ${to === 'firing' ? 'is firing' : 'resolved'}: ${value ?? 'no value'} (${conditionText(doc)})${muted ? ' — muted, nothing sent' : ''}`,
       details: { value, muted },
     });
-    if (doc.widget) this.tileListener({ ...doc.widget, state: to, since: to === 'firing' ? new Date(now).toISOString() : null });
+    if (doc.widget) this.tileListener({ ...doc.widget, state: to, since: to === 'firing' ? new Date(now).toISOString() : null }, doc.filters);
     if (to === 'firing') this.scheduleRepeat(run);
   }
 
