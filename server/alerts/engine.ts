@@ -11,6 +11,12 @@ import { WatchedSource, type SourceEvent } from './watchedSource';
 const MIN_EVAL_GAP_MS = 250;
 /** How often the rules' last values are saved for the console. */
 const SAVE_VALUES_MS = 5_000;
+/** A source past the cap is counted again at most this often while records leave it. */
+const RECHECK_CAP_MS = 1_000;
+
+/** Why a rule on a source past ALERT_MAX_RECORDS is not evaluated (the Alerts screen shows it). */
+export const tooManyRecords = (max: number) =>
+  `Too many records to evaluate live: the data source holds more than ${max.toLocaleString('en-US')} (ALERT_MAX_RECORDS). The alert is not evaluated, its state stays as it was, until the source holds fewer.`;
 
 /** What the engine tells the rest of the server: a tied tile's state changed (and the rule's filters, for locked share links). */
 export type TileStateListener = (s: TileAlertState, ruleFilters: WidgetFilter[]) => void;
@@ -27,6 +33,9 @@ export class AlertEngine {
   private readonly loading = new Map<string, Promise<WatchedSource>>();
   readonly rules = new Map<string, RuleRun>();
   private readonly byTile = new Map<string, RuleRun>();
+  /** Rules this process holds but does not evaluate: their source is past the cap. */
+  private readonly parked = new Map<string, AlertDoc>();
+  private readonly rechecks = new Map<string, NodeJS.Timeout>();
   private saveTimer: NodeJS.Timeout | null = null;
   private closed = false;
   tileListener: TileStateListener = () => {};
@@ -48,7 +57,7 @@ export class AlertEngine {
     if (held?.ready) return Promise.resolve(held);
     let p = this.loading.get(id);
     if (!p) {
-      const s = new WatchedSource(id);
+      const s = new WatchedSource(id, this.app.config.ALERT_MAX_RECORDS);
       this.sources.set(id, s);
       p = s.load(this.app).then(() => s).finally(() => this.loading.delete(id));
       this.loading.set(id, p);
@@ -69,6 +78,8 @@ export class AlertEngine {
     this.drop(id);
     const src = await this.source(doc.dataSourceId);
     if (this.closed || !src.meta) return;
+    if (src.overCap) return this.park(doc);
+    if (doc.problem) await this.setProblem(doc, null);
     const now = Date.now();
     const run = new RuleRun(doc, src.meta, src.records.values(), now);
     // No data since the newest record passing the filters (or since now, when there is none yet).
@@ -83,25 +94,71 @@ export class AlertEngine {
     if (run.state === 'firing' && !run.busy) this.scheduleRepeat(run);
   }
 
+  /** The configuration version of a rule this process holds (evaluated or parked), undefined when it holds none. */
+  heldVersion(id: string): number | undefined {
+    return (this.rules.get(id)?.doc ?? this.parked.get(id))?.configVersion;
+  }
+
+  /** Every rule this process holds, evaluated or parked. */
+  heldIds(): string[] {
+    return [...this.rules.keys(), ...this.parked.keys()];
+  }
+
+  /** Holds a rule without evaluating it (its source is past the cap), and says why on the rule. */
+  private park(doc: AlertDoc): void {
+    const id = String(doc._id);
+    // Parked first, so dropping the run keeps the source watched (its removals bring the rule back).
+    this.parked.set(id, doc);
+    this.stopRun(id);
+    const problem = tooManyRecords(this.app.config.ALERT_MAX_RECORDS);
+    if (doc.problem !== problem) void this.setProblem(doc, problem).catch((e: unknown) => this.app.log.error(`alerts: could not mark alert ${id} as not evaluated`, e));
+  }
+
+  private async setProblem(doc: AlertDoc, problem: string | null): Promise<void> {
+    await this.models.Alert.updateOne({ _id: doc._id, 'lease.owner': this.owner }, { $set: { problem } });
+    doc.problem = problem;
+  }
+
+  /** Records left a source past the cap: count it again (at most once a second), and evaluate its rules if it is back under. */
+  private recheck(dataSourceId: string): void {
+    if (this.rechecks.has(dataSourceId) || this.closed) return;
+    const t = setTimeout(() => {
+      this.rechecks.delete(dataSourceId);
+      if (this.sources.get(dataSourceId)?.overCap) this.sources.delete(dataSourceId);
+      for (const doc of [...this.parked.values()].filter((d) => d.dataSourceId === dataSourceId)) {
+        void this.hold(doc).catch((e: unknown) => this.app.log.error(`alerts: could not evaluate alert ${String(doc._id)} again`, e));
+      }
+    }, RECHECK_CAP_MS);
+    t.unref();
+    this.rechecks.set(dataSourceId, t);
+  }
+
   /**
    * Counts every rule again from the database: writes of other processes may have been missed
    * (Redis was lost for a while). States stay as they are.
    */
   async recountAll(): Promise<void> {
-    const docs = [...this.rules.values()].map((r) => r.doc);
+    const docs = [...[...this.rules.values()].map((r) => r.doc), ...this.parked.values()];
     this.sources.clear();
     for (const doc of docs) await this.hold(doc);
   }
 
   /** Stops evaluating a rule (removed, changed, or its lease went to another process). */
   drop(id: string): void {
+    const doc = this.rules.get(id)?.doc ?? this.parked.get(id);
+    if (!doc) return;
+    this.stopRun(id);
+    this.parked.delete(id);
+    const stillWatched = [...this.rules.values()].some((r) => r.doc.dataSourceId === doc.dataSourceId) || [...this.parked.values()].some((d) => d.dataSourceId === doc.dataSourceId);
+    if (!stillWatched) this.sources.delete(doc.dataSourceId);
+  }
+
+  private stopRun(id: string): void {
     const run = this.rules.get(id);
     if (!run) return;
     run.stop();
     this.rules.delete(id);
     if (run.doc.widget) this.byTile.delete(`${run.doc.widget.dashboardId}/${run.doc.widget.widgetId}`);
-    const stillWatched = [...this.rules.values()].some((r) => r.doc.dataSourceId === run.doc.dataSourceId);
-    if (!stillWatched) this.sources.delete(run.doc.dataSourceId);
   }
 
   /** A write (or metadata change) of a source, from this process or another. */
@@ -111,6 +168,11 @@ export class AlertEngine {
     if (!src) return;
     const changes = src.apply(e);
     const runs = [...this.rules.values()].filter((r) => r.doc.dataSourceId === id);
+    if (src.overCap) {
+      for (const r of runs) this.park(r.doc);
+      if (e.name === 'records.removed') this.recheck(id);
+      return;
+    }
     if (e.name === 'datasource.changed') {
       // Types or the time field changed: the rules count again under the new ones (their state stays).
       if (src.ready && src.meta) for (const r of runs) if (r.recount(src.meta, src.records.values(), Date.now())) this.schedule(r);
@@ -319,6 +381,8 @@ export class AlertEngine {
     if (this.saveTimer) clearInterval(this.saveTimer);
     await Promise.allSettled([...this.rules.values()].map((r) => r.busy));
     for (const r of this.rules.values()) r.stop();
+    for (const t of this.rechecks.values()) clearTimeout(t);
+    this.parked.clear();
     await this.saveValues().catch(() => undefined);
     this.rules.clear();
     this.sources.clear();

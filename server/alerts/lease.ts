@@ -51,11 +51,10 @@ export class AlertLeases {
     await Alert.updateMany({ 'lease.owner': this.owner }, { $set: { 'lease.until': new Date(Date.now() + this.leaseMs) } });
     const held = await Alert.find({ 'lease.owner': this.owner }).lean<AlertDoc[]>();
     const ids = new Set(held.map((d) => String(d._id)));
-    for (const id of [...this.engine.rules.keys()]) if (!ids.has(id)) this.engine.drop(id);
+    for (const id of this.engine.heldIds()) if (!ids.has(id)) this.engine.drop(id);
     for (const d of held) {
-      const run = this.engine.rules.get(String(d._id));
       // Changed by a request another process answered: evaluate the rule as it is now.
-      if (!run || run.doc.configVersion !== d.configVersion) await this.engine.hold(d);
+      if (this.engine.heldVersion(String(d._id)) !== d.configVersion) await this.engine.hold(d);
     }
     const now = new Date();
     const free = { $or: [{ 'lease.until': null }, { 'lease.until': { $lt: now } }] };

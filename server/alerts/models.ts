@@ -21,6 +21,8 @@ export interface AlertDoc extends AlertRuleFields {
   lastEvaluatedAt: Date | null;
   /** When the last "firing" message went out (for repeats). */
   lastNotifiedAt: Date | null;
+  /** Why the rule is not evaluated now (too many records to evaluate live), or null. */
+  problem: string | null;
   /** State changes so far: a delivery carries the one it announces, so they go out in order. */
   seq: number;
   /** Bumped by every change of the rule: the evaluating process reloads it. */
@@ -53,6 +55,7 @@ const alertSchema = new Schema(
     lastValue: { type: Number, default: null },
     lastEvaluatedAt: { type: Date, default: null },
     lastNotifiedAt: { type: Date, default: null },
+    problem: { type: String, default: null },
     seq: { type: Number, default: 0 },
     configVersion: { type: Number, default: 0 },
     lease: { owner: { type: String, default: null }, until: { type: Date, default: null } },

@@ -45,6 +45,7 @@ export function presentAlert(d: AlertDoc): AlertDto {
     stateSince: iso(d.stateSince)!,
     lastValue: d.lastValue ?? null,
     lastEvaluatedAt: iso(d.lastEvaluatedAt),
+    problem: d.problem ?? null,
     createdAt: iso(d.createdAt)!,
     updatedAt: iso(d.updatedAt)!,
   };

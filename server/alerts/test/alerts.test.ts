@@ -21,12 +21,14 @@ let s: TestServer;
 let rx: TestReceiver;
 let smtp: TestSmtpServer;
 let n = 0;
+/** A tiny cap on the records held per watched source (the tests' sources hold fewer). */
+const MAX_RECORDS = 60;
 let slidingRule: Awaited<ReturnType<typeof startSlidingRule>>;
 
 beforeAll(async () => {
   rx = await startReceiver();
   smtp = await startSmtpServer();
-  s = await startTestServer({ OUTBOUND_ALLOWED_HOSTS: rx.hostPort, SMTP_URL: smtp.url, MAIL_FROM: 'LiveDash <dash@example.com>' });
+  s = await startTestServer({ OUTBOUND_ALLOWED_HOSTS: rx.hostPort, SMTP_URL: smtp.url, MAIL_FROM: 'LiveDash <dash@example.com>', ALERT_MAX_RECORDS: String(MAX_RECORDS) });
   // Started first: the minute boundary its record waits for passes while the other tests run.
   slidingRule = await startSlidingRule();
 });
@@ -236,9 +238,13 @@ describe('evaluated as data arrives', () => {
 
   it('holds for forSeconds before firing, and does not fire when the value goes back within it', async () => {
     const { ds, path } = await setup();
-    await create(maxAbove(ds, path, { forSeconds: 1 }));
+    const created = await create(maxAbove(ds, path, { forSeconds: 1 }));
+    // Each value is evaluated before the next comes (evaluations coalesce writes closer than 250 ms).
+    const evaluated = (v: number) => eventually(async () => (await s.http('GET', `/api/admin/alerts/${created.id}`)).body.lastValue === v);
     await ingest(ds, [{ id: 'b', v: 50 }]);
+    await evaluated(50);
     await ingest(ds, [{ id: 'b', v: 5 }]);
+    await evaluated(5);
     const at = await ingest(ds, [{ id: 'b', v: 51 }]);
     const [fired] = await eventually(() => rx.on(path).length === 1 && rx.on(path), { timeout: 4_000 });
     expect(fired.at - at).toBeGreaterThanOrEqual(950);
@@ -352,5 +358,26 @@ describe('time passing', () => {
     });
     expect(saved.state).toBe('firing');
     expect(saved.lastNotifiedAt.getTime()).toBeGreaterThanOrEqual(notified + MINUTE);
+  });
+});
+
+describe('a source past ALERT_MAX_RECORDS', () => {
+  it('is not evaluated live: the rule says why, and is evaluated again once the source holds fewer', async () => {
+    const { ds, path } = await setup([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
+    const created = await create({ name: 'Many', dataSourceId: ds.id, metric: 'count', condition: { operator: 'gte', value: 10 }, channels: [{ type: 'webhook', url: `${rx.url}${path}` }] });
+    expect(created.problem).toBeNull();
+    await ingest(ds, Array.from({ length: MAX_RECORDS }, (_, i) => ({ id: `m${i}`, batch: i < 50 ? 'drop' : 'keep' })));
+    const read = async () => (await s.http('GET', `/api/admin/alerts/${created.id}`)).body;
+    const parked = await eventually(async () => { const a = await read(); return a.problem !== null && a; });
+    expect(parked.problem).toMatch(/too many records to evaluate live.*60/i);
+    // 63 records would break "count at least 10", but the rule is not evaluated: its state stays, nothing is sent.
+    expect(parked.state).toBe('ok');
+    expect((await s.http('GET', '/api/admin/alerts')).body.find((a: { id: string }) => a.id === created.id).problem).toBe(parked.problem);
+    const removed = await s.http('POST', `/api/data/sources/${ds.sourceId}/records/delete`, { body: { filters: [{ field: 'batch', operator: 'eq', value: 'drop' }] } });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    const [fired] = await eventually(() => rx.on(path).length === 1 && rx.on(path));
+    expect(fired.json).toMatchObject({ state: 'firing', value: 13 });
+    expect((await read()).problem).toBeNull();
+    expect(rx.on(path)).toHaveLength(1);
   });
 });
