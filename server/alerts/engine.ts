@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import type { AlertState, AlertWebhookBody, TileAlertState } from '@common/schemas/alert';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
@@ -17,6 +18,11 @@ const RECHECK_CAP_MS = 1_000;
 /** Why a rule on a source past ALERT_MAX_RECORDS is not evaluated (the Alerts screen shows it). */
 export const tooManyRecords = (max: number) =>
   `Too many records to evaluate live: the data source holds more than ${max.toLocaleString('en-US')} (ALERT_MAX_RECORDS). The alert is not evaluated, its state stays as it was, until the source holds fewer.`;
+
+/** The delivery of one change of a rule to one channel: the same id whichever process writes it, however often. */
+export function deliveryId(alertId: string, seq: number, kind: string, channelId: string): mongoose.Types.ObjectId {
+  return new mongoose.Types.ObjectId(crypto.createHash('sha256').update(`${alertId}/${seq}/${kind}/${channelId}`).digest('hex').slice(0, 24));
+}
 
 /** What the engine tells the rest of the server: a tied tile's state changed (and the rule's filters, for locked share links). */
 export type TileStateListener = (s: TileAlertState, ruleFilters: WidgetFilter[]) => void;
@@ -271,7 +277,7 @@ export class AlertEngine {
     const res = await Alert.updateOne({ _id: doc._id, 'lease.owner': this.owner }, { $set: set });
     if (res.matchedCount === 0) {
       // Another process holds it now (or it was removed): it decides; these messages are not ours to send.
-      if (deliveryIds.length) await this.models.AlertDelivery.updateMany({ _id: { $in: deliveryIds }, status: 'pending' }, { $set: { status: 'cancelled' } });
+      await this.withdraw(deliveryIds);
       this.drop(id);
       return;
     }
@@ -310,26 +316,44 @@ export class AlertEngine {
     const doc = run.doc;
     const muted = doc.mutedUntil !== null && new Date(doc.mutedUntil).getTime() > now;
     const seq = doc.seq + 1;
+    // The messages first, as for a change: a successor repeating under the same number writes nothing new.
+    const ids = muted ? [] : await this.enqueue(run, 'firing', value, seq, now);
     const res = await this.models.Alert.updateOne({ _id: doc._id, 'lease.owner': this.owner }, { $set: { seq, lastNotifiedAt: new Date(now), lastValue: value } });
-    if (res.matchedCount === 0) return this.drop(String(doc._id));
+    if (res.matchedCount === 0) {
+      await this.withdraw(ids);
+      return this.drop(String(doc._id));
+    }
     doc.seq = seq;
     run.lastNotifiedAt = now;
-    if (!muted) await this.enqueue(run, 'firing', value, seq, now);
     this.outbox.kick();
     this.scheduleRepeat(run);
   }
 
-  /** Writes one delivery per channel of the rule to the outbox; answers their ids. */
+  /**
+   * Writes one delivery per channel of the rule to the outbox; answers their ids. A change's
+   * delivery has the id of its rule, change number, kind and channel, and is written only if absent:
+   * a process that died after writing the deliveries but before the state makes its successor decide
+   * the same change again, and that writes nothing new — the message goes once.
+   */
   async enqueue(run: { doc: AlertDoc }, kind: 'firing' | 'resolved' | 'test', value: number | null, seq: number, now: number): Promise<mongoose.Types.ObjectId[]> {
     const doc = run.doc;
     if (!doc.channels.length) return [];
     const body = JSON.stringify(await this.messageBody(doc, kind, value, now));
     const rows = doc.channels.map((c) => ({
-      _id: new mongoose.Types.ObjectId(), alertId: String(doc._id), seq, channelId: c.id, channelType: c.type, kind, value, body,
+      _id: kind === 'test' ? new mongoose.Types.ObjectId() : deliveryId(String(doc._id), seq, kind, c.id),
+      alertId: String(doc._id), seq, channelId: c.id, channelType: c.type, kind, value, body,
       status: 'pending', attempts: [], nextAttemptAt: new Date(now), claim: { owner: null, until: null }, createdAt: new Date(now),
     }));
-    await this.models.AlertDelivery.insertMany(rows);
+    await this.models.AlertDelivery.bulkWrite(rows.map(({ _id, ...row }) => ({ updateOne: { filter: { _id }, update: { $setOnInsert: row }, upsert: true } })), { ordered: true });
     return rows.map((r) => r._id);
+  }
+
+  /**
+   * Takes back messages of a change this process may not make after all (the rule went to another
+   * process): removed while unsent, so the holder deciding the same change writes them anew.
+   */
+  private async withdraw(ids: mongoose.Types.ObjectId[]): Promise<void> {
+    if (ids.length) await this.models.AlertDelivery.deleteMany({ _id: { $in: ids }, status: 'pending', 'claim.owner': null, 'attempts.0': { $exists: false } });
   }
 
   /** The webhook body of a change: what every channel renders. */

@@ -381,3 +381,24 @@ describe('a source past ALERT_MAX_RECORDS', () => {
     expect(rx.on(path)).toHaveLength(1);
   });
 });
+
+describe('delivered once', () => {
+  it('sends a change once when the process that decided it died between writing its messages and its state', async () => {
+    const { ds, path } = await setup();
+    const created = await create(maxAbove(ds, path));
+    const engine = alertsHandle.of(s.app.ctx).engine;
+    const run = engine.rules.get(created.id)!;
+    // What such a process leaves: change 1's "firing" message in the outbox (sent by any process), the rule still "ok" at change 0.
+    await engine.enqueue(run, 'firing', 50, run.doc.seq + 1, Date.now());
+    await eventually(() => rx.on(path).length === 1);
+    // The holder decides the same change again: its message is the one already written.
+    await ingest(ds, [{ id: 'b', v: 50 }]);
+    const history = await eventually(async () => {
+      const h = (await s.http('GET', `/api/admin/alerts/${created.id}/history`)).body;
+      return h.changes.length === 1 && h.deliveries.every((d: { status: string }) => d.status !== 'pending') && h;
+    });
+    expect(history.changes[0]).toMatchObject({ from: 'ok', to: 'firing' });
+    expect(history.deliveries).toHaveLength(1);
+    expect(rx.on(path)).toHaveLength(1);
+  });
+});
