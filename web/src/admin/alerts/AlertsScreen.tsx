@@ -98,7 +98,7 @@ export default function AlertsScreen() {
         ]}
       />
       {form && <AlertForm editing={form.editing} onClose={() => setForm(null)} onSaved={() => void load()} />}
-      <Drawer open={Boolean(history)} onClose={() => setHistory(null)} title={history ? `History of ${history.alert.name}` : ''} size="min(720px, 100vw)">
+      <Drawer open={Boolean(history)} data-testid="alert-history" onClose={() => setHistory(null)} title={history ? `History of ${history.alert.name}` : ''} size="min(720px, 100vw)">
         {history && (
           <>
             <Typography.Title level={5}>State changes</Typography.Title>
