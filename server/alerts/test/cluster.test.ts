@@ -65,3 +65,22 @@ it('counts a rule again when Redis comes back: a write another process made whil
   const [fired] = await eventually(() => rx.on('/gap').length === 1 && rx.on('/gap'), { timeout: 20_000 });
   expect(fired.json).toMatchObject({ state: 'firing', value: 1 });
 }, 60_000);
+
+it('shares the rules out between the processes instead of the first one taking them all', async () => {
+  const { a } = cluster;
+  const ds = (await a.http('POST', '/api/admin/data-sources', { body: { name: 'Many rules', primaryKey: 'id' } })).body;
+  // All made through A, so A holds them at first.
+  for (let i = 0; i < 6; i++) {
+    const res = await a.http('POST', '/api/admin/alerts', { body: { name: `r${i}`, dataSourceId: ds.id, metric: 'count', condition: { operator: 'gte', value: 100 } } });
+    expect(res.status).toBe(201);
+  }
+  const { Alert } = a.app.ctx.conn.models;
+  const counts = await eventually(async () => {
+    const docs = await Alert.find({}).lean<{ lease: { owner: string | null } }[]>();
+    const by = new Map<string, number>();
+    for (const d of docs) if (d.lease.owner) by.set(d.lease.owner, (by.get(d.lease.owner) ?? 0) + 1);
+    const held = [...by.values()];
+    return held.length === 2 && held.reduce((x, y) => x + y) === docs.length && Math.max(...held) - Math.min(...held) <= 1 && held;
+  }, { timeout: 15_000 });
+  expect(counts).toHaveLength(2);
+}, 30_000);
