@@ -131,9 +131,11 @@ export class AlertEngine {
     const t = setTimeout(() => {
       this.rechecks.delete(dataSourceId);
       if (this.sources.get(dataSourceId)?.overCap) this.sources.delete(dataSourceId);
-      for (const doc of [...this.parked.values()].filter((d) => d.dataSourceId === dataSourceId)) {
-        void this.hold(doc).catch((e: unknown) => this.app.log.error(`alerts: could not evaluate alert ${String(doc._id)} again`, e));
-      }
+      // One after another: a rule taken up while another's load is under way would let go of the source being read.
+      const docs = [...this.parked.values()].filter((d) => d.dataSourceId === dataSourceId);
+      void (async () => {
+        for (const doc of docs) await this.hold(doc);
+      })().catch((e: unknown) => this.app.log.error(`alerts: could not evaluate the rules of data source ${dataSourceId} again`, e));
     }, RECHECK_CAP_MS);
     t.unref();
     this.rechecks.set(dataSourceId, t);
