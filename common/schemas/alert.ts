@@ -159,6 +159,8 @@ export interface AlertDto extends AlertRuleFields {
   stateSince: string;
   lastValue: number | null;
   lastEvaluatedAt: string | null;
+  /** Why the rule is not evaluated now (its source holds too many records to evaluate live), or null. */
+  problem: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,5 +1,7 @@
+import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import type { AlertState, AlertWebhookBody, TileAlertState } from '@common/schemas/alert';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import type { AppContext, DashboardDoc } from '../core';
 import type { AlertDoc, AlertModels } from './models';
 import type { Outbox } from './outbox';
@@ -10,9 +12,20 @@ import { WatchedSource, type SourceEvent } from './watchedSource';
 const MIN_EVAL_GAP_MS = 250;
 /** How often the rules' last values are saved for the console. */
 const SAVE_VALUES_MS = 5_000;
+/** A source past the cap is counted again at most this often while records leave it. */
+const RECHECK_CAP_MS = 1_000;
 
-/** What the engine tells the rest of the server: a tied tile's state changed. */
-export type TileStateListener = (s: TileAlertState) => void;
+/** Why a rule on a source past ALERT_MAX_RECORDS is not evaluated (the Alerts screen shows it). */
+export const tooManyRecords = (max: number) =>
+  `Too many records to evaluate live: the data source holds more than ${max.toLocaleString('en-US')} (ALERT_MAX_RECORDS). The alert is not evaluated, its state stays as it was, until the source holds fewer.`;
+
+/** The delivery of one change of a rule to one channel: the same id whichever process writes it, however often. */
+export function deliveryId(alertId: string, seq: number, kind: string, channelId: string): mongoose.Types.ObjectId {
+  return new mongoose.Types.ObjectId(crypto.createHash('sha256').update(`${alertId}/${seq}/${kind}/${channelId}`).digest('hex').slice(0, 24));
+}
+
+/** What the engine tells the rest of the server: a tied tile's state changed (and the rule's filters, for locked share links). */
+export type TileStateListener = (s: TileAlertState, ruleFilters: WidgetFilter[]) => void;
 
 /**
  * Evaluates the rules this process holds the lease of. Every write to a source (any path: ingest,
@@ -26,6 +39,9 @@ export class AlertEngine {
   private readonly loading = new Map<string, Promise<WatchedSource>>();
   readonly rules = new Map<string, RuleRun>();
   private readonly byTile = new Map<string, RuleRun>();
+  /** Rules this process holds but does not evaluate: their source is past the cap. */
+  private readonly parked = new Map<string, AlertDoc>();
+  private readonly rechecks = new Map<string, NodeJS.Timeout>();
   private saveTimer: NodeJS.Timeout | null = null;
   private closed = false;
   tileListener: TileStateListener = () => {};
@@ -47,7 +63,7 @@ export class AlertEngine {
     if (held?.ready) return Promise.resolve(held);
     let p = this.loading.get(id);
     if (!p) {
-      const s = new WatchedSource(id);
+      const s = new WatchedSource(id, this.app.config.ALERT_MAX_RECORDS);
       this.sources.set(id, s);
       p = s.load(this.app).then(() => s).finally(() => this.loading.delete(id));
       this.loading.set(id, p);
@@ -68,6 +84,8 @@ export class AlertEngine {
     this.drop(id);
     const src = await this.source(doc.dataSourceId);
     if (this.closed || !src.meta) return;
+    if (src.overCap) return this.park(doc);
+    if (doc.problem) await this.setProblem(doc, null);
     const now = Date.now();
     const run = new RuleRun(doc, src.meta, src.records.values(), now);
     // No data since the newest record passing the filters (or since now, when there is none yet).
@@ -78,6 +96,49 @@ export class AlertEngine {
     this.rules.set(id, run);
     if (doc.widget) this.byTile.set(`${doc.widget.dashboardId}/${doc.widget.widgetId}`, run);
     this.evaluate(run);
+    // Taken over (a restart, another process's lease ran out) while firing: the repeats go on from the last one sent.
+    if (run.state === 'firing' && !run.busy) this.scheduleRepeat(run);
+  }
+
+  /** The configuration version of a rule this process holds (evaluated or parked), undefined when it holds none. */
+  heldVersion(id: string): number | undefined {
+    return (this.rules.get(id)?.doc ?? this.parked.get(id))?.configVersion;
+  }
+
+  /** Every rule this process holds, evaluated or parked. */
+  heldIds(): string[] {
+    return [...this.rules.keys(), ...this.parked.keys()];
+  }
+
+  /** Holds a rule without evaluating it (its source is past the cap), and says why on the rule. */
+  private park(doc: AlertDoc): void {
+    const id = String(doc._id);
+    // Parked first, so dropping the run keeps the source watched (its removals bring the rule back).
+    this.parked.set(id, doc);
+    this.stopRun(id);
+    const problem = tooManyRecords(this.app.config.ALERT_MAX_RECORDS);
+    if (doc.problem !== problem) void this.setProblem(doc, problem).catch((e: unknown) => this.app.log.error(`alerts: could not mark alert ${id} as not evaluated`, e));
+  }
+
+  private async setProblem(doc: AlertDoc, problem: string | null): Promise<void> {
+    await this.models.Alert.updateOne({ _id: doc._id, 'lease.owner': this.owner }, { $set: { problem } });
+    doc.problem = problem;
+  }
+
+  /** Records left a source past the cap: count it again (at most once a second), and evaluate its rules if it is back under. */
+  private recheck(dataSourceId: string): void {
+    if (this.rechecks.has(dataSourceId) || this.closed) return;
+    const t = setTimeout(() => {
+      this.rechecks.delete(dataSourceId);
+      if (this.sources.get(dataSourceId)?.overCap) this.sources.delete(dataSourceId);
+      // One after another: a rule taken up while another's load is under way would let go of the source being read.
+      const docs = [...this.parked.values()].filter((d) => d.dataSourceId === dataSourceId);
+      void (async () => {
+        for (const doc of docs) await this.hold(doc);
+      })().catch((e: unknown) => this.app.log.error(`alerts: could not evaluate the rules of data source ${dataSourceId} again`, e));
+    }, RECHECK_CAP_MS);
+    t.unref();
+    this.rechecks.set(dataSourceId, t);
   }
 
   /**
@@ -85,20 +146,27 @@ export class AlertEngine {
    * (Redis was lost for a while). States stay as they are.
    */
   async recountAll(): Promise<void> {
-    const docs = [...this.rules.values()].map((r) => r.doc);
+    const docs = [...[...this.rules.values()].map((r) => r.doc), ...this.parked.values()];
     this.sources.clear();
     for (const doc of docs) await this.hold(doc);
   }
 
   /** Stops evaluating a rule (removed, changed, or its lease went to another process). */
   drop(id: string): void {
+    const doc = this.rules.get(id)?.doc ?? this.parked.get(id);
+    if (!doc) return;
+    this.stopRun(id);
+    this.parked.delete(id);
+    const stillWatched = [...this.rules.values()].some((r) => r.doc.dataSourceId === doc.dataSourceId) || [...this.parked.values()].some((d) => d.dataSourceId === doc.dataSourceId);
+    if (!stillWatched) this.sources.delete(doc.dataSourceId);
+  }
+
+  private stopRun(id: string): void {
     const run = this.rules.get(id);
     if (!run) return;
     run.stop();
     this.rules.delete(id);
     if (run.doc.widget) this.byTile.delete(`${run.doc.widget.dashboardId}/${run.doc.widget.widgetId}`);
-    const stillWatched = [...this.rules.values()].some((r) => r.doc.dataSourceId === run.doc.dataSourceId);
-    if (!stillWatched) this.sources.delete(run.doc.dataSourceId);
   }
 
   /** A write (or metadata change) of a source, from this process or another. */
@@ -108,6 +176,11 @@ export class AlertEngine {
     if (!src) return;
     const changes = src.apply(e);
     const runs = [...this.rules.values()].filter((r) => r.doc.dataSourceId === id);
+    if (src.overCap) {
+      for (const r of runs) this.park(r.doc);
+      if (e.name === 'records.removed') this.recheck(id);
+      return;
+    }
     if (e.name === 'datasource.changed') {
       // Types or the time field changed: the rules count again under the new ones (their state stays).
       if (src.ready && src.meta) for (const r of runs) if (r.recount(src.meta, src.records.values(), Date.now())) this.schedule(r);
@@ -206,7 +279,7 @@ export class AlertEngine {
     const res = await Alert.updateOne({ _id: doc._id, 'lease.owner': this.owner }, { $set: set });
     if (res.matchedCount === 0) {
       // Another process holds it now (or it was removed): it decides; these messages are not ours to send.
-      if (deliveryIds.length) await this.models.AlertDelivery.updateMany({ _id: { $in: deliveryIds }, status: 'pending' }, { $set: { status: 'cancelled' } });
+      await this.withdraw(deliveryIds);
       this.drop(id);
       return;
     }
@@ -220,7 +293,7 @@ export class AlertEngine {
       summary: `Alert "${doc.name}" ${to === 'firing' ? 'is firing' : 'resolved'}: ${value ?? 'no value'} (${conditionText(doc)})${muted ? ' — muted, nothing sent' : ''}`,
       details: { value, muted },
     });
-    if (doc.widget) this.tileListener({ ...doc.widget, state: to, since: to === 'firing' ? new Date(now).toISOString() : null });
+    if (doc.widget) this.tileListener({ ...doc.widget, state: to, since: to === 'firing' ? new Date(now).toISOString() : null }, doc.filters);
     if (to === 'firing') this.scheduleRepeat(run);
   }
 
@@ -245,26 +318,44 @@ export class AlertEngine {
     const doc = run.doc;
     const muted = doc.mutedUntil !== null && new Date(doc.mutedUntil).getTime() > now;
     const seq = doc.seq + 1;
+    // The messages first, as for a change: a successor repeating under the same number writes nothing new.
+    const ids = muted ? [] : await this.enqueue(run, 'firing', value, seq, now);
     const res = await this.models.Alert.updateOne({ _id: doc._id, 'lease.owner': this.owner }, { $set: { seq, lastNotifiedAt: new Date(now), lastValue: value } });
-    if (res.matchedCount === 0) return this.drop(String(doc._id));
+    if (res.matchedCount === 0) {
+      await this.withdraw(ids);
+      return this.drop(String(doc._id));
+    }
     doc.seq = seq;
     run.lastNotifiedAt = now;
-    if (!muted) await this.enqueue(run, 'firing', value, seq, now);
     this.outbox.kick();
     this.scheduleRepeat(run);
   }
 
-  /** Writes one delivery per channel of the rule to the outbox; answers their ids. */
+  /**
+   * Writes one delivery per channel of the rule to the outbox; answers their ids. A change's
+   * delivery has the id of its rule, change number, kind and channel, and is written only if absent:
+   * a process that died after writing the deliveries but before the state makes its successor decide
+   * the same change again, and that writes nothing new — the message goes once.
+   */
   async enqueue(run: { doc: AlertDoc }, kind: 'firing' | 'resolved' | 'test', value: number | null, seq: number, now: number): Promise<mongoose.Types.ObjectId[]> {
     const doc = run.doc;
     if (!doc.channels.length) return [];
     const body = JSON.stringify(await this.messageBody(doc, kind, value, now));
     const rows = doc.channels.map((c) => ({
-      _id: new mongoose.Types.ObjectId(), alertId: String(doc._id), seq, channelId: c.id, channelType: c.type, kind, value, body,
+      _id: kind === 'test' ? new mongoose.Types.ObjectId() : deliveryId(String(doc._id), seq, kind, c.id),
+      alertId: String(doc._id), seq, channelId: c.id, channelType: c.type, kind, value, body,
       status: 'pending', attempts: [], nextAttemptAt: new Date(now), claim: { owner: null, until: null }, createdAt: new Date(now),
     }));
-    await this.models.AlertDelivery.insertMany(rows);
+    await this.models.AlertDelivery.bulkWrite(rows.map(({ _id, ...row }) => ({ updateOne: { filter: { _id }, update: { $setOnInsert: row }, upsert: true } })), { ordered: true });
     return rows.map((r) => r._id);
+  }
+
+  /**
+   * Takes back messages of a change this process may not make after all (the rule went to another
+   * process): removed while unsent, so the holder deciding the same change writes them anew.
+   */
+  private async withdraw(ids: mongoose.Types.ObjectId[]): Promise<void> {
+    if (ids.length) await this.models.AlertDelivery.deleteMany({ _id: { $in: ids }, status: 'pending', 'claim.owner': null, 'attempts.0': { $exists: false } });
   }
 
   /** The webhook body of a change: what every channel renders. */
@@ -316,6 +407,8 @@ export class AlertEngine {
     if (this.saveTimer) clearInterval(this.saveTimer);
     await Promise.allSettled([...this.rules.values()].map((r) => r.busy));
     for (const r of this.rules.values()) r.stop();
+    for (const t of this.rechecks.values()) clearTimeout(t);
+    this.parked.clear();
     await this.saveValues().catch(() => undefined);
     this.rules.clear();
     this.sources.clear();

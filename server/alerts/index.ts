@@ -1,13 +1,14 @@
 import crypto from 'node:crypto';
 import type Router from '@koa/router';
 import { rooms } from '@common/realtime';
-import { type AppContext, AppHandle, connectRedis, type RedisClient } from '../core';
+import { type AppContext, AppHandle, connectRedis, lockedFiltersOf, type RedisClient, type ShareLinkDoc } from '../core';
 import type { RealtimeServer } from '../realtime';
 import { VIEW_EVENTS_CHANNEL } from '../publicView';
 import { AlertEngine } from './engine';
 import { AlertLeases } from './lease';
 import { createAlertModels } from './models';
 import { Outbox } from './outbox';
+import { stateVisibleThrough } from './presenters';
 import { alertsRouter } from './routes';
 import { removeRules, type AlertsRuntime } from './service';
 import type { SourceEvent } from './watchedSource';
@@ -76,8 +77,13 @@ export async function startAlerts(app: AppContext): Promise<Alerts> {
     router: alertsRouter(runtime),
     runtime,
     attachRealtime(io) {
-      engine.tileListener = (s) => {
-        io.to([rooms.dashboard(s.dashboardId), rooms.share(s.dashboardId), rooms.draft(s.dashboardId)]).emit('alert:state', s);
+      engine.tileListener = (s, ruleFilters) => {
+        void (async () => {
+          // Viewers of a link whose locked filters the rule does not apply get no state (it counts records they may not see).
+          const links = await app.models.ShareLink.find({ dashboardId: s.dashboardId, 'filters.0': { $exists: true } }).lean<ShareLinkDoc[]>();
+          const hidden = links.filter((l) => !stateVisibleThrough(ruleFilters, lockedFiltersOf(l))).map((l) => rooms.shareLink(String(l._id)));
+          io.to([rooms.dashboard(s.dashboardId), rooms.share(s.dashboardId), rooms.draft(s.dashboardId)]).except(hidden).emit('alert:state', s);
+        })().catch((e: unknown) => app.log.error('alerts: could not push a tile\'s state', e));
       };
     },
     async close() {

@@ -35,7 +35,7 @@ export class AlertLeases {
     this.timer.unref();
   }
 
-  /** Renews ours, follows changes of the rules we hold, and takes the rules nobody holds. */
+  /** Renews ours, follows changes of the rules we hold, and takes the rules nobody holds up to our share. */
   tick(): Promise<void> {
     this.ticking ??= this.renewAndClaim()
       .catch((e: unknown) => this.app.log.error('alerts: could not renew or take rule leases', e))
@@ -47,24 +47,37 @@ export class AlertLeases {
 
   private async renewAndClaim(): Promise<void> {
     if (this.closed) return;
-    const { Alert } = this.models;
+    const { Alert, AlertWorker } = this.models;
+    // Counted among the processes sharing the rules while we live.
+    await AlertWorker.updateOne({ _id: this.owner }, { $set: { until: new Date(Date.now() + this.leaseMs) } }, { upsert: true });
+    await AlertWorker.deleteMany({ until: { $lt: new Date(Date.now() - 3_600_000) } });
     await Alert.updateMany({ 'lease.owner': this.owner }, { $set: { 'lease.until': new Date(Date.now() + this.leaseMs) } });
     const held = await Alert.find({ 'lease.owner': this.owner }).lean<AlertDoc[]>();
     const ids = new Set(held.map((d) => String(d._id)));
-    for (const id of [...this.engine.rules.keys()]) if (!ids.has(id)) this.engine.drop(id);
+    for (const id of this.engine.heldIds()) if (!ids.has(id)) this.engine.drop(id);
     for (const d of held) {
-      const run = this.engine.rules.get(String(d._id));
       // Changed by a request another process answered: evaluate the rule as it is now.
-      if (!run || run.doc.configVersion !== d.configVersion) await this.engine.hold(d);
+      if (this.engine.heldVersion(String(d._id)) !== d.configVersion) await this.engine.hold(d);
     }
     const now = new Date();
+    // Each process evaluates its share of the rules: one that holds more hands the rest back for the others to take.
+    const [rules, workers] = await Promise.all([Alert.countDocuments({}), AlertWorker.countDocuments({ until: { $gt: now } })]);
+    const share = Math.ceil(rules / Math.max(1, workers));
+    if (held.length > share) return this.handBack(held.length - share);
     const free = { $or: [{ 'lease.until': null }, { 'lease.until': { $lt: now } }] };
-    const loose = await Alert.find(free).limit(500).lean<AlertDoc[]>();
+    const loose = await Alert.find(free).limit(Math.min(500, share - held.length)).lean<AlertDoc[]>();
     for (const d of loose) {
       if (this.closed) return;
       const taken = await Alert.findOneAndUpdate({ _id: d._id, ...free }, { $set: { lease: this.fresh() } }, { returnDocument: 'after' }).lean<AlertDoc>();
       if (taken) await this.engine.hold(taken);
     }
+  }
+
+  /** Hands back `n` of our rules (none in the middle of a change); another process takes them on its next round. */
+  private async handBack(n: number): Promise<void> {
+    const ids = [...this.engine.rules.values()].filter((r) => !r.busy).slice(0, n).map((r) => String(r.doc._id));
+    for (const id of ids) this.engine.drop(id);
+    await this.models.Alert.updateMany({ _id: { $in: ids }, 'lease.owner': this.owner }, { $set: { lease: { owner: null, until: null } } });
   }
 
   /** Hands our rules back at once, so another process takes them without waiting for the lease to run out. */
@@ -73,5 +86,6 @@ export class AlertLeases {
     if (this.timer) clearInterval(this.timer);
     await this.ticking;
     await this.models.Alert.updateMany({ 'lease.owner': this.owner }, { $set: { lease: { owner: null, until: null } } }).catch(() => undefined);
+    await this.models.AlertWorker.deleteOne({ _id: this.owner }).catch(() => undefined);
   }
 }

@@ -21,6 +21,8 @@ export interface AlertDoc extends AlertRuleFields {
   lastEvaluatedAt: Date | null;
   /** When the last "firing" message went out (for repeats). */
   lastNotifiedAt: Date | null;
+  /** Why the rule is not evaluated now (too many records to evaluate live), or null. */
+  problem: string | null;
   /** State changes so far: a delivery carries the one it announces, so they go out in order. */
   seq: number;
   /** Bumped by every change of the rule: the evaluating process reloads it. */
@@ -53,6 +55,7 @@ const alertSchema = new Schema(
     lastValue: { type: Number, default: null },
     lastEvaluatedAt: { type: Date, default: null },
     lastNotifiedAt: { type: Date, default: null },
+    problem: { type: String, default: null },
     seq: { type: Number, default: 0 },
     configVersion: { type: Number, default: 0 },
     lease: { owner: { type: String, default: null }, until: { type: Date, default: null } },
@@ -130,8 +133,17 @@ const deliverySchema = new Schema(
 deliverySchema.index({ status: 1, nextAttemptAt: 1 });
 deliverySchema.index({ alertId: 1, createdAt: -1 });
 
+/** A process evaluating alerts, while it lives (its lease on being counted): rules are shared out among them. */
+export interface AlertWorkerDoc {
+  _id: string;
+  until: Date;
+}
+
+const workerSchema = new Schema({ _id: { type: String, required: true }, until: { type: Date, required: true } }, { versionKey: false });
+
 export interface AlertModels {
   Alert: Model<AlertDoc>;
+  AlertWorker: Model<AlertWorkerDoc>;
   AlertChange: Model<AlertChangeDoc>;
   AlertDelivery: Model<AlertDeliveryDoc>;
 }
@@ -142,6 +154,7 @@ export async function createAlertModels(conn: Connection): Promise<AlertModels> 
     Alert: conn.model<AlertDoc>('Alert', alertSchema as unknown as Schema<AlertDoc>),
     AlertChange: conn.model<AlertChangeDoc>('AlertChange', changeSchema as unknown as Schema<AlertChangeDoc>),
     AlertDelivery: conn.model<AlertDeliveryDoc>('AlertDelivery', deliverySchema as unknown as Schema<AlertDeliveryDoc>),
+    AlertWorker: conn.model<AlertWorkerDoc>('AlertWorker', workerSchema as unknown as Schema<AlertWorkerDoc>),
   };
   await Promise.all(Object.values(models).map((m: Model<unknown>) => m.createIndexes()));
   return models;

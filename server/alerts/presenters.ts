@@ -1,4 +1,5 @@
 import type { AlertChangeDto, AlertChannelDto, AlertDeliveryDto, AlertDto, TileAlertState } from '@common/schemas/alert';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import type { AlertChangeDoc, AlertDeliveryDoc, AlertDoc, StoredChannel } from './models';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -44,6 +45,7 @@ export function presentAlert(d: AlertDoc): AlertDto {
     stateSince: iso(d.stateSince)!,
     lastValue: d.lastValue ?? null,
     lastEvaluatedAt: iso(d.lastEvaluatedAt),
+    problem: d.problem ?? null,
     createdAt: iso(d.createdAt)!,
     updatedAt: iso(d.updatedAt)!,
   };
@@ -70,3 +72,17 @@ export const presentTileState = (d: AlertDoc): TileAlertState => ({
   state: d.state,
   since: d.state === 'firing' ? iso(d.stateSince) : null,
 });
+
+/** A filter as a key: the same field, operator and value(s) give the same key. */
+const filterKey = (f: WidgetFilter) => JSON.stringify([f.field, f.operator ?? 'eq', f.operator === 'in' ? [...(f.values ?? [])].sort() : (f.value ?? '')]);
+
+/**
+ * Whether a share link locked to `locked` may see the state of a rule with `ruleFilters`: only when
+ * the rule itself applies every locked filter, so its number is counted over records the link may
+ * see. Otherwise the state (computed over records the link may not see) is not shown to it at all.
+ */
+export function stateVisibleThrough(ruleFilters: readonly WidgetFilter[] | undefined, locked: readonly WidgetFilter[]): boolean {
+  if (!locked.length) return true;
+  const applied = new Set((ruleFilters ?? []).map(filterKey));
+  return locked.every((f) => applied.has(filterKey(f)));
+}

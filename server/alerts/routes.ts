@@ -68,7 +68,7 @@ export function alertsRouter(rt: AlertsRuntime): Router {
     const link = await viewCacheOf(rt.app).links.get(c.params.token);
     if (!link || !isLive(link)) throw NotFoundError('Share link');
     c.set('Cache-Control', 'no-store');
-    c.body = await tileStates(rt, link.dashboardId);
+    c.body = await tileStates(rt, link.dashboardId, link.filters);
   });
 
   return router;

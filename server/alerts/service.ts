@@ -3,6 +3,7 @@ import {
   ruleProblems, type AlertChannelInput, type AlertHistoryDto, type CreateAlert, type CreatedAlertDto, type AlertDto, type TileAlertState, type UpdateAlert,
 } from '@common/schemas/alert';
 import { canonicalObjectId } from '@common/ids';
+import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { type AppContext, type DashboardDoc, findDataSource, NotFoundError, presentDashboard, ValidationError } from '../core';
 import { type Asker, checkSourceInBody, mayUseDashboard, mayUseSource, usableSources } from '../access';
 import { newChannelSecret } from './channels';
@@ -10,7 +11,7 @@ import type { AlertEngine } from './engine';
 import type { AlertLeases } from './lease';
 import type { AlertDoc, AlertModels, StoredChannel } from './models';
 import { checkOutboundUrl, OutboundRefused } from './outbound';
-import { presentAlert, presentChange, presentDelivery, presentTileState } from './presenters';
+import { presentAlert, presentChange, presentDelivery, presentTileState, stateVisibleThrough } from './presenters';
 
 /** What the alerts' services share: the app, the collections, this process's engine and leases. */
 export interface AlertsRuntime {
@@ -169,8 +170,11 @@ export async function alertHistory(rt: AlertsRuntime, who: Asker, id: string): P
   return { changes: changes.map(presentChange), deliveries: deliveries.map(presentDelivery) };
 }
 
-/** The states of a dashboard's tied tiles, for its viewers (no rule detail, no recipient). */
-export async function tileStates(rt: AlertsRuntime, dashboardId: string): Promise<TileAlertState[]> {
+/**
+ * The states of a dashboard's tied tiles, for its viewers (no rule detail, no recipient). Through a
+ * share link with locked filters: only the rules that apply those filters themselves.
+ */
+export async function tileStates(rt: AlertsRuntime, dashboardId: string, locked: WidgetFilter[] = []): Promise<TileAlertState[]> {
   const docs = await rt.models.Alert.find({ 'widget.dashboardId': dashboardId }).lean<AlertDoc[]>();
-  return docs.filter((d) => d.widget).map(presentTileState);
+  return docs.filter((d) => d.widget && stateVisibleThrough(d.filters, locked)).map(presentTileState);
 }

@@ -34,8 +34,14 @@ export class WatchedSource {
   readonly records = new Map<string, HeldRecord>();
   meta: DataSourceDto | null = null;
   private pending: SourceEvent[] | null = [];
+  /** More records than `maxRecords`: none are held, the source's rules are not evaluated. */
+  overCap = false;
 
-  constructor(readonly dataSourceId: string) {}
+  constructor(
+    readonly dataSourceId: string,
+    /** The most records held in memory (ALERT_MAX_RECORDS). */
+    readonly maxRecords: number,
+  ) {}
 
   get ready(): boolean {
     return this.pending === null;
@@ -45,7 +51,9 @@ export class WatchedSource {
   async load(app: AppContext): Promise<void> {
     const { DataSource, Record } = app.models;
     const ds = mongoose.isObjectIdOrHexString(this.dataSourceId) ? await DataSource.findById(this.dataSourceId).lean<DataSourceDoc>() : null;
-    const docs = ds ? await Record.find({ dataSourceId: ds._id }).lean<RecordDoc[]>() : [];
+    // Counted first: a source past the cap is never read into memory.
+    this.overCap = ds ? (await Record.countDocuments({ dataSourceId: ds._id })) > this.maxRecords : false;
+    const docs = ds && !this.overCap ? await Record.find({ dataSourceId: ds._id }).lean<RecordDoc[]>() : [];
     this.meta = ds ? presentDataSource(ds) : null;
     for (const r of docs.map(presentRecord)) this.put(r);
     const queued = this.pending ?? [];
@@ -66,9 +74,19 @@ export class WatchedSource {
       this.pending.push(e);
       return null;
     }
+    if (this.overCap) {
+      if (e.name === 'datasource.changed') this.applyMeta(e);
+      return null;
+    }
     switch (e.name) {
-      case 'records.upserted':
-        return e.payload.records.map((r) => this.put(r)).filter((c): c is RecordChange => c !== null);
+      case 'records.upserted': {
+        const out = e.payload.records.map((r) => this.put(r)).filter((c): c is RecordChange => c !== null);
+        if (this.records.size <= this.maxRecords) return out;
+        // Past the cap: let go of every record (the engine stops the rules and says why).
+        this.overCap = true;
+        this.records.clear();
+        return null;
+      }
       case 'records.removed': {
         const out: RecordChange[] = [];
         const ids = e.payload.all ? [...this.records.keys()] : e.payload.recordIds;
@@ -82,8 +100,12 @@ export class WatchedSource {
         return out;
       }
       case 'datasource.changed':
-        if (!this.meta || this.meta.revision <= e.payload.dataSource.revision) this.meta = e.payload.dataSource;
+        this.applyMeta(e);
         return null;
     }
+  }
+
+  private applyMeta(e: Extract<SourceEvent, { name: 'datasource.changed' }>): void {
+    if (!this.meta || this.meta.revision <= e.payload.dataSource.revision) this.meta = e.payload.dataSource;
   }
 }

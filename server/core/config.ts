@@ -124,6 +124,12 @@ export const EnvSchema = z.object({
     .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/, 'must be a comma-separated list of host:port, e.g. 127.0.0.1:4010'))),
   /** Alerts: how long a process holds the rules it evaluates before another may take them over (it renews them a third of the way). */
   ALERT_LEASE_MS: z.coerce.number({ error: 'must be a number' }).int().min(500).max(3_600_000).default(15_000),
+  /**
+   * Alerts: most records of one data source held in memory to evaluate its rules as each write
+   * lands. Past it the source's rules are not evaluated (their state stays) and the Alerts screen
+   * says "too many records to evaluate live"; they resume once the source holds fewer.
+   */
+  ALERT_MAX_RECORDS: positiveInt(100_000_000).default(100_000),
   /** Lowest level logged. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
   /** text: readable lines in a terminal; json: one JSON object per line (level, time, msg, reqId, …) for a log shipper. */

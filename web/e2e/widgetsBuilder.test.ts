@@ -281,5 +281,34 @@ describe('admin console: templates and the widget builder', () => {
     await page.goto('/admin?tab=published-dashboards&sub=alerts');
     const row = page.locator('[data-testid=alerts-screen] tr', { hasText: 'Longest wait' });
     await poll(() => row.getByTestId('alert-state').innerText()).toBe('OK');
+    const rule = async () => ((await h.server.http('GET', '/api/admin/alerts')).body as { name: string; condition: { value: number }; mutedUntil: string | null; widget: { dashboardId: string } | null }[]).find((a) => a.widget?.dashboardId === d.id)!;
+
+    // Edit: another name and threshold, saved.
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByTestId('alert-form');
+    expect(await edit.getByLabel('Threshold').inputValue()).toBe('30');
+    await edit.getByLabel('Alert name').fill('Longest wait (raised)');
+    await edit.getByLabel('Threshold').fill('40');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    const edited = page.locator('[data-testid=alerts-screen] tr', { hasText: 'Longest wait (raised)' });
+    await edited.waitFor();
+    expect(await rule()).toMatchObject({ name: 'Longest wait (raised)', condition: { value: 40 } });
+
+    // Mute until an hour from now: the rule keeps the moment, the list shows it.
+    await edited.getByRole('button', { name: 'Mute…' }).click();
+    await page.getByRole('menuitem', { name: 'Mute for 1 hour' }).click();
+    await toast(page, 'Alert muted');
+    const until = Date.parse((await rule()).mutedUntil ?? '') - Date.now();
+    expect(until).toBeGreaterThan(55 * 60_000);
+    expect(until).toBeLessThanOrEqual(60 * 60_000);
+    await poll(() => edited.locator('td').nth(5).innerText()).not.toBe('—');
+
+    // History: the two changes the tile went through.
+    await edited.getByRole('button', { name: 'History' }).click();
+    const drawer = page.getByTestId('alert-history');
+    await drawer.getByText('History of Longest wait (raised)').waitFor();
+    await poll(() => drawer.getByText('firing → ok').count()).toBe(1);
+    expect(await drawer.getByText('ok → firing').count()).toBe(1);
+    await h.shot('alert-history');
   });
 });

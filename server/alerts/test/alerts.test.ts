@@ -21,11 +21,16 @@ let s: TestServer;
 let rx: TestReceiver;
 let smtp: TestSmtpServer;
 let n = 0;
+/** A tiny cap on the records held per watched source (the tests' sources hold fewer). */
+const MAX_RECORDS = 60;
+let slidingRule: Awaited<ReturnType<typeof startSlidingRule>>;
 
 beforeAll(async () => {
   rx = await startReceiver();
   smtp = await startSmtpServer();
-  s = await startTestServer({ OUTBOUND_ALLOWED_HOSTS: rx.hostPort, SMTP_URL: smtp.url, MAIL_FROM: 'LiveDash <dash@example.com>' });
+  s = await startTestServer({ OUTBOUND_ALLOWED_HOSTS: rx.hostPort, SMTP_URL: smtp.url, MAIL_FROM: 'LiveDash <dash@example.com>', ALERT_MAX_RECORDS: String(MAX_RECORDS) });
+  // Started first: the minute boundary its record waits for passes while the other tests run.
+  slidingRule = await startSlidingRule();
 });
 afterAll(async () => {
   await s?.close();
@@ -168,9 +173,13 @@ describe('evaluated as data arrives', () => {
     expect(calls[1].at - resolvedAt).toBeLessThan(2_000);
     expect(calls[1].json).toMatchObject({ state: 'resolved', value: 2 });
     expect(calls[1].headers['x-livedash-delivery']).not.toBe(fired.headers['x-livedash-delivery']);
-    const history = (await s.http('GET', `/api/admin/alerts/${created.id}/history`)).body;
+    // The receiver has the message a moment before the outbox writes down its answer (and the change its history).
+    const history = await eventually(async () => {
+      const h = (await s.http('GET', `/api/admin/alerts/${created.id}/history`)).body;
+      return h.changes.length === 2 && h.deliveries.every((d: { status: string }) => d.status === 'delivered') && h;
+    });
     expect(history.changes.map((c: { to: string }) => c.to)).toEqual(['ok', 'firing']);
-    expect(history.deliveries.every((d: { status: string }) => d.status === 'delivered')).toBe(true);
+    expect(history.deliveries).toHaveLength(2);
   });
 
   it('sends Slack (text and blocks), Teams (an Adaptive Card) and email, and a test message to every channel', async () => {
@@ -229,9 +238,13 @@ describe('evaluated as data arrives', () => {
 
   it('holds for forSeconds before firing, and does not fire when the value goes back within it', async () => {
     const { ds, path } = await setup();
-    await create(maxAbove(ds, path, { forSeconds: 1 }));
+    const created = await create(maxAbove(ds, path, { forSeconds: 1 }));
+    // Each value is evaluated before the next comes (evaluations coalesce writes closer than 250 ms).
+    const evaluated = (v: number) => eventually(async () => (await s.http('GET', `/api/admin/alerts/${created.id}`)).body.lastValue === v);
     await ingest(ds, [{ id: 'b', v: 50 }]);
+    await evaluated(50);
     await ingest(ds, [{ id: 'b', v: 5 }]);
+    await evaluated(5);
     const at = await ingest(ds, [{ id: 'b', v: 51 }]);
     const [fired] = await eventually(() => rx.on(path).length === 1 && rx.on(path), { timeout: 4_000 });
     expect(fired.at - at).toBeGreaterThanOrEqual(950);
@@ -287,5 +300,105 @@ describe('evaluated as data arrives', () => {
     });
     expect(history.deliveries[0].attempts[0].message).toMatch(/refused.*loopback/);
     expect(rx.calls.filter((c) => c.path === '/sneaky')).toHaveLength(0);
+  });
+});
+
+const MINUTE = 60_000;
+
+/**
+ * A rule over the last 15 minutes (by the records' own date) and one record that leaves that range
+ * at the next minute boundary: no write comes after it, only time passes.
+ */
+async function startSlidingRule() {
+  // Too close to a boundary, the record could leave the range before it is counted: start after it.
+  if (MINUTE - (Date.now() % MINUTE) < 3_000) await eventually(() => MINUTE - (Date.now() % MINUTE) > 10_000, { timeout: 5_000 });
+  const boundary = Math.ceil(Date.now() / MINUTE) * MINUTE;
+  // The oldest minute still in the range: the range is the current minute and the 14 before it.
+  const at = new Date(boundary - 15 * MINUTE + 500).toISOString();
+  const { ds, path } = await setup([]);
+  await create({ name: 'Recent orders', dataSourceId: ds.id, metric: 'count', dateField: 'at', range: { kind: 'relative', last: '15m' }, condition: { operator: 'gte', value: 1 }, channels: [{ type: 'webhook', url: `${rx.url}${path}` }] });
+  await ingest(ds, [{ id: 'old', at }]);
+  return { path, boundary };
+}
+
+describe('time passing', () => {
+  it('resolves a rule over a sliding range when its records age out, with no new write', async () => {
+    const { path, boundary } = slidingRule;
+    const [fired] = await eventually(() => rx.on(path).length >= 1 && rx.on(path), { timeout: 5_000 });
+    expect(fired.json).toMatchObject({ state: 'firing', value: 1 });
+    expect(fired.at).toBeLessThan(boundary);
+    const calls = await eventually(() => rx.on(path).length === 2 && rx.on(path), { timeout: Math.max(5_000, boundary - Date.now() + 5_000) });
+    expect(calls[1].json).toMatchObject({ state: 'resolved', value: 0 });
+    expect(calls[1].at).toBeGreaterThanOrEqual(boundary);
+    expect(calls[1].at - boundary).toBeLessThan(2_000);
+  }, 75_000);
+
+  it('sends "firing" again every repeatMinutes while it fires, also after another process took the rule over', async () => {
+    const { ds, path } = await setup();
+    const created = await create(maxAbove(ds, path, { repeatMinutes: 1 }));
+    await ingest(ds, [{ id: 'b', v: 50 }]);
+    await eventually(async () => rx.on(path).length === 1 && (await s.http('GET', `/api/admin/alerts/${created.id}`)).body.state === 'firing');
+    // The last message went out 58 s ago and the lease ran out: whoever takes the rule repeats 2 s later.
+    const { Alert } = s.app.ctx.conn.models;
+    const notified = Date.now() - MINUTE + 2_000;
+    await Alert.updateOne({ _id: created.id }, { $set: { lastNotifiedAt: new Date(notified), lease: { owner: null, until: null } } });
+    await alertsHandle.of(s.app.ctx).leases.tick();
+    const calls = await eventually(() => rx.on(path).length === 2 && rx.on(path), { timeout: 6_000 });
+    expect(calls[1].json).toMatchObject({ state: 'firing', value: 50 });
+    expect(calls[1].at).toBeGreaterThanOrEqual(notified + MINUTE);
+    expect(calls[1].headers['x-livedash-delivery']).not.toBe(calls[0].headers['x-livedash-delivery']);
+    // A repeat is a message, not a change: the history holds one change, the rule still fires.
+    const history = (await s.http('GET', `/api/admin/alerts/${created.id}/history`)).body;
+    expect(history.changes.map((c: { to: string }) => c.to)).toEqual(['firing']);
+    expect(history.deliveries.map((d: { kind: string }) => d.kind)).toEqual(['firing', 'firing']);
+    // The next repeat is a minute after this one.
+    const saved = await eventually(async () => {
+      const doc = await Alert.findById(created.id).lean<{ lastNotifiedAt: Date; state: string }>();
+      return doc && doc.lastNotifiedAt.getTime() > notified && doc;
+    });
+    expect(saved.state).toBe('firing');
+    expect(saved.lastNotifiedAt.getTime()).toBeGreaterThanOrEqual(notified + MINUTE);
+  });
+});
+
+describe('a source past ALERT_MAX_RECORDS', () => {
+  it('is not evaluated live: the rule says why, and is evaluated again once the source holds fewer', async () => {
+    const { ds, path } = await setup([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
+    const created = await create({ name: 'Many', dataSourceId: ds.id, metric: 'count', condition: { operator: 'gte', value: 10 }, channels: [{ type: 'webhook', url: `${rx.url}${path}` }] });
+    expect(created.problem).toBeNull();
+    await ingest(ds, Array.from({ length: MAX_RECORDS }, (_, i) => ({ id: `m${i}`, batch: i < 50 ? 'drop' : 'keep' })));
+    const read = async () => (await s.http('GET', `/api/admin/alerts/${created.id}`)).body;
+    const parked = await eventually(async () => { const a = await read(); return a.problem !== null && a; });
+    expect(parked.problem).toMatch(/too many records to evaluate live.*60/i);
+    // 63 records would break "count at least 10", but the rule is not evaluated: its state stays, nothing is sent.
+    expect(parked.state).toBe('ok');
+    expect((await s.http('GET', '/api/admin/alerts')).body.find((a: { id: string }) => a.id === created.id).problem).toBe(parked.problem);
+    const removed = await s.http('POST', `/api/data/sources/${ds.sourceId}/records/delete`, { body: { filters: [{ field: 'batch', operator: 'eq', value: 'drop' }] } });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    const [fired] = await eventually(() => rx.on(path).length === 1 && rx.on(path));
+    expect(fired.json).toMatchObject({ state: 'firing', value: 13 });
+    expect((await read()).problem).toBeNull();
+    expect(rx.on(path)).toHaveLength(1);
+  });
+});
+
+describe('delivered once', () => {
+  it('sends a change once when the process that decided it died between writing its messages and its state', async () => {
+    const { ds, path } = await setup();
+    const created = await create(maxAbove(ds, path));
+    const engine = alertsHandle.of(s.app.ctx).engine;
+    const run = engine.rules.get(created.id)!;
+    // What such a process leaves: change 1's "firing" message in the outbox (sent by any process), the rule still "ok" at change 0.
+    await engine.enqueue(run, 'firing', 50, run.doc.seq + 1, Date.now());
+    await eventually(() => rx.on(path).length === 1);
+    // The holder decides the same change again: its message is the one already written.
+    await ingest(ds, [{ id: 'b', v: 50 }]);
+    const history = await eventually(async () => {
+      const h = (await s.http('GET', `/api/admin/alerts/${created.id}/history`)).body;
+      return h.changes.length === 1 && h.deliveries.every((d: { status: string }) => d.status !== 'pending') && h;
+    });
+    expect(history.changes[0]).toMatchObject({ from: 'ok', to: 'firing' });
+    expect(history.deliveries).toHaveLength(1);
+    expect(rx.on(path)).toHaveLength(1);
   });
 });

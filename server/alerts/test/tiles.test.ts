@@ -62,3 +62,37 @@ it('pushes a tied tile\'s state to anonymous viewers and share-link viewers, and
   expect((await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 'b', wait: 2 }] } })).status).toBe(200);
   expect(await back).toMatchObject({ state: 'ok', since: null });
 });
+
+it('shows a share link with locked filters only the states counted within them', async () => {
+  const ds = await buildSource(s, { name: 'Queues', primaryKey: 'id', records: [{ id: 'a', queue: 'EU', wait: 1 }] });
+  const widgets = ['all', 'eu'].map((id) => ({ id, type: 'kpi', configuration: { metric: 'max', valueField: 'wait' } }));
+  const d = await buildDashboard(s, { source: ds, published: false, widgets });
+  const eu = [{ field: 'queue', operator: 'eq', value: 'EU' }];
+  const lockedLink = await s.http('POST', `/api/admin/dashboards/${d.id}/links`, { body: { label: 'EU wall', filters: eu } });
+  expect(lockedLink.status, JSON.stringify(lockedLink.body)).toBe(201);
+  const open = (await s.http('POST', `/api/admin/dashboards/${d.id}/links`, { body: { label: 'Everything' } })).body;
+  const rule = (widgetId: string, filters: unknown[]) => ({ name: widgetId, dataSourceId: ds.id, metric: 'max', valueField: 'wait', filters, condition: { operator: 'gte', value: 30 }, widget: { dashboardId: d.id, widgetId } });
+  // Over every queue (records the EU link may not see), and over the EU queue only.
+  expect((await s.http('POST', '/api/admin/alerts', { body: rule('all', []) })).status).toBe(201);
+  expect((await s.http('POST', '/api/admin/alerts', { body: rule('eu', eu) })).status).toBe(201);
+  const tiles = async (token: string) => (await s.http('GET', `/api/share/${token}/alerts`, { token: null })).body.map((t: { widgetId: string }) => t.widgetId).sort();
+  expect(await tiles(lockedLink.body.token)).toEqual(['eu']);
+  expect(await tiles(open.token)).toEqual(['all', 'eu']);
+
+  const locked = await openSocket(s.url);
+  const whole = await openSocket(s.url);
+  sockets.push(locked, whole);
+  const seen: { widgetId: string }[] = [];
+  locked.on('alert:state', (e) => seen.push(e));
+  expect(await new Promise((r) => locked.emit('share:join', lockedLink.body.token, r))).toMatchObject({ ok: true });
+  expect(await new Promise((r) => whole.emit('share:join', open.token, r))).toMatchObject({ ok: true });
+  // A long wait in the US queue fires the rule over every queue: the open link sees it, the EU link does not.
+  const allFires = nextWhere(whole, 'alert:state', (e) => e.widgetId === 'all');
+  expect((await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 'b', queue: 'US', wait: 45 }] } })).status).toBe(200);
+  expect(await allFires).toMatchObject({ state: 'firing' });
+  // Then one in the EU queue: pushed after the first on the same connection, so the EU link has had both.
+  const euFires = nextWhere(locked, 'alert:state', (e) => e.widgetId === 'eu');
+  expect((await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 'c', queue: 'EU', wait: 50 }] } })).status).toBe(200);
+  expect(await euFires).toMatchObject({ state: 'firing' });
+  expect(seen.map((e) => e.widgetId)).toEqual(['eu']);
+});

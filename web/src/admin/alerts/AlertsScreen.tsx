@@ -67,7 +67,15 @@ export default function AlertsScreen() {
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
         onRow={(a) => ({ 'data-alert-row': a.name } as React.HTMLAttributes<HTMLElement>)}
         columns={[
-          { title: 'Name', dataIndex: 'name' },
+          {
+            title: 'Name',
+            render: (_, a) => (
+              <Flex vertical>
+                {a.name}
+                {a.problem && <Typography.Text type="warning" data-testid="alert-problem">{a.problem}</Typography.Text>}
+              </Flex>
+            ),
+          },
           { title: 'State', render: (_, a) => <Tag color={a.state === 'firing' ? 'red' : 'green'} icon={a.state === 'firing' ? <BellOutlined /> : undefined} data-testid="alert-state">{a.state === 'firing' ? 'Firing' : 'OK'}</Tag> },
           { title: 'Last value', render: (_, a) => (a.lastValue ?? '—') },
           { title: 'Last change', render: (_, a) => when(a.stateSince) },
@@ -90,7 +98,7 @@ export default function AlertsScreen() {
         ]}
       />
       {form && <AlertForm editing={form.editing} onClose={() => setForm(null)} onSaved={() => void load()} />}
-      <Drawer open={Boolean(history)} onClose={() => setHistory(null)} title={history ? `History of ${history.alert.name}` : ''} size="min(720px, 100vw)">
+      <Drawer open={Boolean(history)} data-testid="alert-history" onClose={() => setHistory(null)} title={history ? `History of ${history.alert.name}` : ''} size="min(720px, 100vw)">
         {history && (
           <>
             <Typography.Title level={5}>State changes</Typography.Title>
