@@ -2,7 +2,7 @@ import { createContext } from 'react';
 import { CSV_OPTIONS, csvCell } from '@common/csv';
 import { fieldLabel } from '@common/formats';
 import type { RecordDto } from '@common/schemas/records/record';
-import { fieldValue } from '../cells';
+import { fieldValue } from '@common/cells';
 import { LAST_UPDATED, specFormat, type ColumnSpec } from './table/tableModel';
 
 /** The id of the dashboard tab a view is drawn in (set by the viewer page around each tab). */
@@ -37,7 +37,7 @@ export async function tableCsv({ specs, rows }: TableSnapshot, labels: Record<st
   const { stringify } = await import('csv-stringify/browser/esm/sync');
   const header = specs.map((s) => csvCell('', s.field === LAST_UPDATED ? 'Last Updated' : fieldLabel(s.field, labels)));
   const body = rows.map((r) =>
-    specs.map((s) => (s.field === LAST_UPDATED ? new Date(r.lastUpdated).toISOString() : csvCell(s.field, fieldValue(r, s.field), specFormat(s)))),
+    specs.map((s) => (s.field === LAST_UPDATED ? new Date(r.lastUpdated).toISOString() : csvCell(s.field, fieldValue(r.data, s.field), specFormat(s)))),
   );
   return stringify([header, ...body], { ...CSV_OPTIONS });
 }
