@@ -1,6 +1,5 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { RouteLoading } from './public/viewer/ui/kit';
 import { SHELL_SECTIONS } from './public/shell/sections';
 
 type Page = { default: ComponentType };
@@ -27,9 +26,12 @@ const ComingSoon = lazy(() => import('./public/shell/ComingSoonPage'));
 const Viewer = lazy(() => import('./public/viewer/ViewerPage'));
 const Share = lazy(() => import('./public/share/SharePage'));
 
-// Its room at the top is padding, not margin (viewerUi.css): a child's top margin would collapse
-// through #root and push <body> down, and the page would jump back when the chunk arrives.
-const fallback = <RouteLoading />;
+// A spinner drawn by index.html's own style: the entry chunk imports no look of any page.
+const fallback = (
+  <div className="route-loading" role="status" aria-label="Loading">
+    <span />
+  </div>
+);
 
 /**
  * Every route is its own lazily loaded chunk. The named shell sections (analytics, reports,

@@ -9,7 +9,7 @@ import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { publicApi as api } from '../../api/client';
 import { useConnection } from '../../realtime/socket';
 import { dashboardFeed, type ViewerFeed } from './feed';
-import { tableCsv, tableViewOf } from './viewerExport';
+import { tableViewOf } from './viewerExport';
 import { useViewerStore } from './viewerStore';
 
 /** The download name: "<dashboard> - <tab>.csv", "dashboard" when the name has nothing usable. */
@@ -39,6 +39,7 @@ async function exportSeen(dashboard: PublicDashboardResponse['dashboard'], path:
   if (!view) return exportAll(dashboard, path, tabName);
   const head = useViewerStore.getState().head;
   const labels = head?.dataSource?.keyMappings ?? head?.dashboard.configuration.keyMappings ?? {};
+  const { tableCsv } = await import('./table/tableCsv');
   download(await tableCsv(view(), labels), csvFileName(dashboard.name, tabName));
 }
 

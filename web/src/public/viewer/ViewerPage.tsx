@@ -1,5 +1,5 @@
 import { LazyResult } from './lazy/LazyResult';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { dashboardFeed, type ViewerFeed } from './feed';
 import type { PublicTabDto } from '@common/schemas/dashboard';
@@ -13,7 +13,6 @@ import { TabShownContext } from './widgets/widgetContext';
 import { Alert, Button, Card, Empty, SkeletonBlock, SkeletonLines } from './ui/kit';
 import { ViewerTabs } from './ui/ViewerTabs';
 import { ThemeToggle } from './ThemeToggle';
-import { TvViewer } from './tv/TvViewer';
 import { rotateSeconds } from './tv/useWakeLock';
 import { pageSeconds } from './tv/useTvPaging';
 import { useFieldTyping, useKeyMappings } from './useKeyMappings';
@@ -26,6 +25,9 @@ import { useFilterBar } from './filters/useFilterBar';
 import { pageNarrowing, type Narrowing } from './widgets/emptyReason';
 
 type Bar = ReturnType<typeof useFilterBar>;
+
+// TV mode's page (rotation, paging, wake lock) loads only on a TV.
+const TvViewer = lazy(() => import('./tv/TvViewer').then((m) => ({ default: m.TvViewer })));
 
 /**
  * The public dashboard viewer at /dashboards/:id; a share link's page passes its own
@@ -62,7 +64,11 @@ function TvPage({ feed, rotate }: { feed: ViewerFeed; rotate: number }) {
   useViewerSync(feed);
   const status = useViewerStore((s) => s.status);
   const head = useViewerStore((s) => s.head);
-  return <TvViewer head={head} status={status} rotate={rotate} />;
+  return (
+    <Suspense fallback={<SkeletonLines rows={10} />}>
+      <TvViewer head={head} status={status} rotate={rotate} />
+    </Suspense>
+  );
 }
 
 function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; given?: ViewerFeed; embed: boolean; bar: Bar; locked: WidgetFilter[] }) {

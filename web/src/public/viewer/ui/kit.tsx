@@ -2,7 +2,6 @@ import { useEffect, useId, useRef, useState, type CSSProperties, type HTMLAttrib
 import type { IconDefinition } from '@ant-design/icons-svg/es/types';
 import InfoCircleFilled from '@ant-design/icons-svg/es/asn/InfoCircleFilled';
 import ExclamationCircleFilled from '@ant-design/icons-svg/es/asn/ExclamationCircleFilled';
-import LoadingOutlined from '@ant-design/icons-svg/es/asn/LoadingOutlined';
 import './viewerUi.css';
 
 /*
@@ -24,10 +23,10 @@ const draw = (node: SvgNode, key?: number): ReactNode => {
 };
 
 /** An icon of antd's set (its SVG paths alone): decorative unless given a label. */
-export function Icon({ icon, label, style, spin }: { icon: IconDefinition; label?: string; style?: CSSProperties; spin?: boolean }) {
+export function Icon({ icon, label, style }: { icon: IconDefinition; label?: string; style?: CSSProperties }) {
   const svg = icon.icon as unknown as SvgNode;
   return (
-    <span className={spin ? 'lv-icon lv-spin' : 'lv-icon'} role={label ? 'img' : undefined} aria-label={label} aria-hidden={label ? undefined : true} style={style}>
+    <span className="lv-icon" role={label ? 'img' : undefined} aria-label={label} aria-hidden={label ? undefined : true} style={style}>
       {draw({ ...svg, attrs: { ...svg.attrs, 'aria-hidden': 'true' } })}
     </span>
   );
@@ -40,7 +39,7 @@ export function Button({ icon, kind = 'default', loading, disabled, children, cl
   const classes = ['lv-btn', kind !== 'default' && `lv-btn-${kind}`, !children && kind !== 'text' && 'lv-btn-icon', className].filter(Boolean).join(' ');
   return (
     <button type="button" className={classes} disabled={disabled} aria-busy={loading || undefined} {...rest}>
-      {loading ? <Icon icon={LoadingOutlined} spin /> : icon && <Icon icon={icon} />}
+      {loading ? <span className="lv-busy" aria-hidden="true" /> : icon && <Icon icon={icon} />}
       {children != null && <span>{children}</span>}
     </button>
   );
@@ -173,10 +172,3 @@ export function Alert({ type = 'info', title, text, banner, style, ...rest }: { 
     </div>
   );
 }
-
-/** The spinner a route shows while its chunk loads. */
-export const RouteLoading = () => (
-  <div className="lv-loading" role="status" aria-label="Loading">
-    <span />
-  </div>
-);
