@@ -63,7 +63,7 @@ describe.skipIf(process.env.SKIP_WEB_BUILD === '1' && !fs.existsSync(MANIFEST))(
     const chunks = [...firstVisit(m)].map((key) => ({ key, file: m[key].file, bytes: brotliBytes(m[key].file) }));
     const total = chunks.reduce((n, c) => n + c.bytes, 0);
     const listing = chunks.sort((a, b) => b.bytes - a.bytes).map((c) => `${(c.bytes / 1024).toFixed(1).padStart(6)} KB  ${c.file}`).join('\n');
-    expect(total / 1024, `first-visit JavaScript:\n${listing}`).toBeLessThanOrEqual(BUDGET_KB);
+    expect.soft(total / 1024, `first-visit JavaScript:\n${listing}`).toBeLessThanOrEqual(BUDGET_KB);
     // antd stays in the chunks that open on demand (filter bar, tables, boards, error pages): no
     // chunk of the first visit holds its style engine, which every antd component imports.
     expect(chunks.filter((c) => fs.readFileSync(path.join(DIST, c.file), 'utf8').includes(ANTD_MARK)).map((c) => c.file)).toEqual([]);
@@ -72,7 +72,9 @@ describe.skipIf(process.env.SKIP_WEB_BUILD === '1' && !fs.existsSync(MANIFEST))(
   it('leaves the tooltip, tables, boards and the filter bar to load when used', () => {
     const m = manifest();
     const eager = firstVisit(m);
-    expect([...eager].filter((key) => m[key].name === 'echarts-tooltip')).toEqual([]);
+    const tooltip = Object.keys(m).filter((key) => m[key].name === 'echarts-tooltip');
+    expect(tooltip.length, 'the ECharts tooltip chunk').toBe(1);
+    expect(eager.has(tooltip[0])).toBe(false);
     const lazy = ['src/public/viewer/table/TableView.tsx', 'src/public/viewer/buckets/BucketView.tsx', 'src/public/viewer/filters/FilterBar.tsx', 'src/public/viewer/lazy/ViewerAntd.tsx'];
     expect(lazy.filter((key) => eager.has(key))).toEqual([]);
     for (const key of lazy) expect(m[key], key).toBeDefined();
