@@ -18,7 +18,7 @@ interface Finding {
 /** The critical and serious axe violations of the page, and whether it has exactly one level-1 heading. */
 async function audit(page: Page, screen: string): Promise<Finding> {
   // Lazy screens show a spinner or skeleton first; the audit reads the screen once it has drawn.
-  await page.locator('.ant-spin-spinning, .ant-skeleton-active').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => {});
+  await page.locator('.ant-spin-spinning, .ant-skeleton-active, [aria-busy=true]').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => {});
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ url: AXE_URL });
   const violations = await page.evaluate(async () => {
     type Node = { target: string[]; any: { data?: { fgColor?: string; bgColor?: string; contrastRatio?: number } | null }[] };

@@ -239,7 +239,7 @@ describe('one way to save: every editor keeps its edits until Save, and every wa
       const wide = () => page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.querySelector('[data-testid=config-editor] > div:last-child')!.scrollWidth));
       expect(await wide()).toBeLessThanOrEqual(390);
       for (const card of await editor.getByTestId('widget').all()) {
-        const title = await card.locator('.ant-card-head-title').boundingBox();
+        const title = await card.getByTestId('widget-title').boundingBox();
         const value = card.getByTestId('kpi-value');
         if (!(await value.count())) continue;
         const number = (await value.boundingBox())!;

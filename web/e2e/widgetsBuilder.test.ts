@@ -238,7 +238,7 @@ describe('admin console: templates and the widget builder', () => {
 
     // The public dashboard counts each KPI's statuses, and follows an ingest live.
     await page.goto(`/dashboards/${d.id}`);
-    const tile = (name: string) => page.locator('[data-testid=widget]').filter({ has: page.locator('.ant-card-head-title', { hasText: new RegExp(`^${name}$`) }) }).getByTestId('kpi-value');
+    const tile = (name: string) => page.locator('[data-testid=widget]').filter({ has: page.getByTestId('widget-title').getByText(name, { exact: true }) }).getByTestId('kpi-value');
     await poll(() => tile('Closed').getAttribute('data-value')).toBe('8');
     expect([await tile('Open').getAttribute('data-value'), await tile('In progress').getAttribute('data-value')]).toEqual(['5', '3']);
     await h.shot('template-values-dashboard');

@@ -1,25 +1,36 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { Flex, Spin } from 'antd';
-import { PublicTheme } from './public/PublicTheme';
 import { SHELL_SECTIONS } from './public/shell/sections';
 
-const Landing = lazy(() => import('./public/LandingPage'));
-const NotFound = lazy(() => import('./public/NotFoundPage'));
-const Admin = lazy(() => import('./admin/AdminPage'));
-const Invite = lazy(() => import('./admin/account/AcceptInvite'));
-const UserShell = lazy(() => import('./public/shell/UserShell'));
+type Page = { default: ComponentType };
+
+/**
+ * A page drawn with antd: its chunk and antd's theme shell (AntdShell.tsx) load together, so the
+ * public viewer's chunks — drawn without antd — never pull antd in.
+ */
+function antdPage(page: () => Promise<Page>, publicPage = false) {
+  return lazy(async () => {
+    const [shell, { default: Content }] = await Promise.all([import('./AntdShell'), page()]);
+    const Shell = shell.default;
+    return { default: () => <Shell publicPage={publicPage}><Content /></Shell> };
+  });
+}
+
+const Landing = antdPage(() => import('./public/LandingPage'), true);
+const NotFound = antdPage(() => import('./public/NotFoundPage'), true);
+const Admin = antdPage(() => import('./admin/AdminPage'));
+const Invite = antdPage(() => import('./admin/account/AcceptInvite'));
+const UserShell = antdPage(() => import('./public/shell/UserShell'), true);
 const DashboardsList = lazy(() => import('./public/DashboardsListPage'));
 const ComingSoon = lazy(() => import('./public/shell/ComingSoonPage'));
 const Viewer = lazy(() => import('./public/viewer/ViewerPage'));
 const Share = lazy(() => import('./public/share/SharePage'));
 
-// Padding, not margin: a child's top margin would collapse through #root and push <body> down,
-// and the page would jump back up when the route's chunk arrives (a layout shift).
+// A spinner drawn by index.html's own style: the entry chunk imports no look of any page.
 const fallback = (
-  <Flex justify="center" style={{ paddingTop: '20vh' }}>
-    <Spin />
-  </Flex>
+  <div className="route-loading" role="status" aria-label="Loading">
+    <span />
+  </div>
 );
 
 /**
@@ -31,9 +42,9 @@ export function AppRoutes() {
   return (
     <Suspense fallback={fallback}>
       <Routes>
-        <Route path="/" element={<PublicTheme><Landing /></PublicTheme>} />
+        <Route path="/" element={<Landing />} />
         <Route path="/admin" element={<Admin />} />
-        <Route path="/dashboards" element={<PublicTheme><UserShell /></PublicTheme>}>
+        <Route path="/dashboards" element={<UserShell />}>
           <Route index element={<DashboardsList />} />
           {Object.entries(SHELL_SECTIONS).map(([section, { pages }]) => (
             <Route key={section} path={section}>
@@ -42,10 +53,10 @@ export function AppRoutes() {
             </Route>
           ))}
         </Route>
-        <Route path="/dashboards/:id" element={<PublicTheme><Viewer /></PublicTheme>} />
-        <Route path="/s/:token" element={<PublicTheme><Share /></PublicTheme>} />
+        <Route path="/dashboards/:id" element={<Viewer />} />
+        <Route path="/s/:token" element={<Share />} />
         <Route path="/invite/:token" element={<Invite />} />
-        <Route path="*" element={<PublicTheme><NotFound /></PublicTheme>} />
+        <Route path="*" element={<NotFound />} />
       </Routes>
     </Suspense>
   );

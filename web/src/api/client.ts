@@ -1,5 +1,4 @@
 import { SIGN_IN_AGAIN_CODES } from '@common/schemas/errors';
-import { useSession } from './session';
 
 /** A failed call: its message is "<status>: <response text>", which callers show as it is. */
 export class ApiCallError extends Error {
@@ -16,6 +15,16 @@ export class ApiCallError extends Error {
 }
 
 type Audience = 'admin' | 'public';
+
+/**
+ * What a console call does when the server says the session has ended: the session store
+ * (session.ts) registers it. A hook rather than an import, so the public pages' calls do not
+ * bring the session store and its schemas (zod) along.
+ */
+let onSessionEnded: (reason: string) => void = () => {};
+export function whenSessionEnds(handler: (reason: string) => void): void {
+  onSessionEnded = handler;
+}
 
 /**
  * The one way the web app talks to the server: cookies sent (the console's session is its HttpOnly
@@ -37,7 +46,7 @@ async function request<T>(audience: Audience, method: string, path: string, body
     } catch {
       // not JSON: keep the text
     }
-    if (audience === 'admin' && code && SIGN_IN_AGAIN_CODES.includes(code)) useSession.getState().signOut(detail);
+    if (audience === 'admin' && code && SIGN_IN_AGAIN_CODES.includes(code)) onSessionEnded(detail);
     throw new ApiCallError(res.status, `${res.status}: ${detail}`, detail, code);
   }
   if (res.status === 204) return undefined as T;

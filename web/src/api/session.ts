@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { roleIncludes, type MeDto, type Role } from '@common/schemas/auth';
+import { whenSessionEnds } from './client';
 
 interface SessionState {
   /** Who is signed in (from GET /api/auth/me), or null. */
@@ -35,6 +36,9 @@ export const useSession = create<SessionState>((set) => ({
     } else set({ me: null, checked: true });
   },
 }));
+
+// A console call told "sign in again" returns to sign-in with the server's reason.
+whenSessionEnds((reason) => useSession.getState().signOut(reason));
 
 /** Whether the signed-in role includes `needed` (admin ⊃ editor ⊃ viewer). */
 export function useCan(needed: Role): boolean {

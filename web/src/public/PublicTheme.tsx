@@ -22,16 +22,3 @@ export function ReadableTag({ color, style, ...props }: TagProps & { color?: str
   const shade = color ? TEXT_SHADE[color] : undefined;
   return <Tag color={color} style={shade ? { color: token[shade], ...style } : style} {...props} />;
 }
-
-/** Secondary text on the dark theme: white at 72 % (about 9:1 on antd's dark background). */
-const DARK_SECONDARY_TEXT = 'rgba(255, 255, 255, 0.72)';
-
-/** The viewer's theme switch: antd's dark algorithm (with readable secondary text) and, for TV mode, larger type. */
-export function ViewerTheme({ dark, large, children }: { dark: boolean; large?: boolean; children: ReactNode }) {
-  const token = {
-    // The app's blue (#2563eb) reads at 3.3:1 on the dark background; blue-500 reads at 5.6:1.
-    ...(dark ? { colorTextSecondary: DARK_SECONDARY_TEXT, colorTextDescription: DARK_SECONDARY_TEXT, colorPrimary: '#3b82f6' } : {}),
-    ...(large ? { fontSize: 18 } : {}),
-  };
-  return <ConfigProvider theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, token }}>{children}</ConfigProvider>;
-}

@@ -1,16 +1,17 @@
-import { Card, Empty, Flex, Skeleton } from 'antd';
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import type { PublicTabDto, TabConfiguration, Widget } from '@common/schemas/dashboard';
 import { isChartWidgetType } from '@common/schemas/widgets/widget';
 import { EmptyText } from './EmptyText';
+import { Card, Empty, SkeletonLines } from './ui/kit';
 import { ChartWidget, WidgetFrame } from './widgets/charts/ChartWidget';
 import { WidgetGrid } from './widgets/WidgetGrid';
 import { useWidgetEnv, WidgetContext } from './widgets/widgetContext';
 
 // A table (its table engine and virtual scroller) and a bucket board load when a tab shows one: a
-// dashboard of charts never downloads them.
-const TableView = lazy(() => import('./table/TableView').then((m) => ({ default: m.TableView })));
-const BucketView = lazy(() => import('./buckets/BucketView').then((m) => ({ default: m.BucketView })));
+// dashboard of charts never downloads them. Both are drawn with antd, which comes with them.
+const antd = () => import('./lazy/ViewerAntd');
+const TableView = lazy(() => Promise.all([import('./table/TableView'), antd()]).then(([m, t]) => ({ default: t.withViewerAntd(m.TableView) })));
+const BucketView = lazy(() => Promise.all([import('./buckets/BucketView'), antd()]).then(([m, t]) => ({ default: t.withViewerAntd(m.BucketView) })));
 
 /** A widget that opts out of the dashboard's filter bar reads every record. */
 function WidgetFeed({ widget, children }: { widget: Widget; children: ReactNode }) {
@@ -23,7 +24,7 @@ function WidgetFeed({ widget, children }: { widget: Widget; children: ReactNode 
 /** One view of the records: "table" is a table, any other type a bucket board. */
 function View({ type, configuration, height }: { type: string | null; configuration: TabConfiguration; height?: number }) {
   return (
-    <Suspense fallback={<Skeleton active />}>
+    <Suspense fallback={<SkeletonLines />}>
       {type === 'table' ? <TableView configuration={configuration} height={height} /> : <BucketView configuration={configuration} />}
     </Suspense>
   );
@@ -54,22 +55,22 @@ export function TabContent({ tab }: { tab: PublicTabDto }) {
   if (visible.length === 0) {
     return (
       <Card>
-        <Empty description={<EmptyText title="No Widgets" text="This tab has no visible widgets configured." />} />
+        <Empty><EmptyText title="No Widgets" text="This tab has no visible widgets configured." /></Empty>
       </Card>
     );
   }
   // Tables and bucket boards never laid out on the grid stack at their natural height, as before widgets had layouts.
   if (visible.every((w) => !w.layout && !isChartWidgetType(w.type))) {
     return (
-      <Flex vertical gap={16}>
+      <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
         {visible.map((w) => (
-          <Card key={w.id} title={w.name || w.id} data-testid="widget" styles={{ body: { padding: 12 } }}>
+          <Card key={w.id} title={w.name || w.id} data-testid="widget" bodyStyle={{ padding: 12 }}>
             <WidgetFeed widget={w}>
               <View type={w.type === 'table' ? 'table' : 'bucket'} configuration={w.configuration ?? {}} />
             </WidgetFeed>
           </Card>
         ))}
-      </Flex>
+      </div>
     );
   }
   return <WidgetGrid widgets={visible} fill={tv} render={(w, height) => <GridWidget widget={w} height={height} />} />;

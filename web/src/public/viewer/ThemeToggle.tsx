@@ -1,13 +1,19 @@
-import { MoonOutlined, SunOutlined } from '@ant-design/icons';
-import { Switch, Tooltip } from 'antd';
+import MoonOutlined from '@ant-design/icons-svg/es/asn/MoonOutlined';
+import SunOutlined from '@ant-design/icons-svg/es/asn/SunOutlined';
+import { Icon, Tip } from './ui/kit';
 import { useViewerTheme } from './viewerTheme';
 
 /** Switches the viewer between the light and the dark theme. */
 export function ThemeToggle() {
   const { dark, setDark } = useViewerTheme();
   return (
-    <Tooltip title={dark ? 'Light theme' : 'Dark theme'}>
-      <Switch checked={dark} onChange={setDark} aria-label="Dark theme" checkedChildren={<MoonOutlined />} unCheckedChildren={<SunOutlined />} />
-    </Tooltip>
+    <Tip title={dark ? 'Light theme' : 'Dark theme'}>
+      <button type="button" role="switch" className="lv-switch" aria-checked={dark} aria-label="Dark theme" onClick={() => setDark(!dark)}>
+        <span className="lv-switch-handle" />
+        <span className="lv-switch-inner">
+          <Icon icon={dark ? MoonOutlined : SunOutlined} />
+        </span>
+      </button>
+    </Tip>
   );
 }

@@ -1,5 +1,7 @@
-import { ArrowLeftOutlined, DownOutlined, DownloadOutlined } from '@ant-design/icons';
-import { App, Badge, Button, Dropdown, Flex, Skeleton, Space, Tooltip, Typography, theme } from 'antd';
+import ArrowLeftOutlined from '@ant-design/icons-svg/es/asn/ArrowLeftOutlined';
+import DownOutlined from '@ant-design/icons-svg/es/asn/DownOutlined';
+import DownloadOutlined from '@ant-design/icons-svg/es/asn/DownloadOutlined';
+import { Alert, Button, MenuButton, SkeletonBlock, Tip } from './ui/kit';
 import { csvFileName } from '@common/csv';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -7,7 +9,7 @@ import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { publicApi as api } from '../../api/client';
 import { useConnection } from '../../realtime/socket';
 import { dashboardFeed, type ViewerFeed } from './feed';
-import { tableCsv, tableViewOf } from './viewerExport';
+import { tableViewOf } from './viewerExport';
 import { useViewerStore } from './viewerStore';
 
 /** The download name: "<dashboard> - <tab>.csv", "dashboard" when the name has nothing usable. */
@@ -37,6 +39,7 @@ async function exportSeen(dashboard: PublicDashboardResponse['dashboard'], path:
   if (!view) return exportAll(dashboard, path, tabName);
   const head = useViewerStore.getState().head;
   const labels = head?.dataSource?.keyMappings ?? head?.dashboard.configuration.keyMappings ?? {};
+  const { tableCsv } = await import('./table/tableCsv');
   download(await tableCsv(view(), labels), csvFileName(dashboard.name, tabName));
 }
 
@@ -46,12 +49,11 @@ async function exportSeen(dashboard: PublicDashboardResponse['dashboard'], path:
  */
 export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed, extra }: { dashboard: PublicDashboardResponse['dashboard'] | null; loading: boolean; tabId: string | null; actions?: boolean; feed?: ViewerFeed; extra?: ReactNode }) {
   const navigate = useNavigate();
-  const { token } = theme.useToken();
-  const { message } = App.useApp();
   // Only a lost connection says so: the first connect takes a moment, and the 30 s refetch runs anyway.
   const connection = useConnection((s) => s.public);
   const live = connection === 'live' || connection === 'connecting';
   const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
   // A share link may forbid CSV (no button) and has no list to go back to (no back button).
   const exportPath = dashboard ? (feed ?? dashboardFeed(dashboard.id)).exportPath(tabId) : null;
   const backTo = feed ? feed.backTo : '/dashboards';
@@ -60,69 +62,78 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed, 
   const onExport = async (all: boolean) => {
     if (!dashboard || !exportPath) return;
     setBusy(true);
+    setFailed(false);
     try {
       await (all ? exportAll(dashboard, exportPath, tabName) : exportSeen(dashboard, exportPath, tabId, tabName));
     } catch (e) {
       console.error('CSV export failed', e);
-      message.error('Failed to export dashboard');
+      setFailed(true);
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <header style={{ background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}`, padding: '12px clamp(12px, 3vw, 24px)' }}>
-      <Flex gap={12} align="center" wrap style={{ maxWidth: 1600, margin: '0 auto' }}>
-        {backTo && <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(backTo)} aria-label="Back" />}
+    <header className="lv-header">
+      <div className="lv-row" style={{ maxWidth: 1600, margin: '0 auto' }}>
+        {backTo && <Button icon={ArrowLeftOutlined} onClick={() => navigate(backTo)} aria-label="Back" />}
         <div style={{ flex: '1 1 240px', minWidth: 0 }}>
           {dashboard ? (
             <>
-              <Typography.Title level={1} style={{ margin: 0, fontSize: token.fontSizeHeading3, lineHeight: token.lineHeightHeading3 }} ellipsis={{ rows: 2, tooltip: dashboard.name }}>
+              <h1 className="lv-title lv-clamp2" title={dashboard.name}>
                 {dashboard.name}
-              </Typography.Title>
+              </h1>
               {dashboard.description && (
-                <Typography.Paragraph type="secondary" ellipsis={{ rows: 2, tooltip: dashboard.description }} style={{ margin: 0 }}>
+                <p className="lv-desc lv-clamp2" title={dashboard.description}>
                   {dashboard.description}
-                </Typography.Paragraph>
+                </p>
               )}
             </>
           ) : (
             // As tall as a title and a description line, so nothing moves when they arrive.
             loading && (
-              <Flex vertical gap={4} data-testid="viewer-header-skeleton">
-                <Skeleton.Input active style={{ width: 'min(240px, 100%)', minWidth: 0, height: 30 }} />
-                <Skeleton.Input active size="small" style={{ width: 'min(320px, 100%)', minWidth: 0, height: 20 }} />
-              </Flex>
+              <div data-testid="viewer-header-skeleton" style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+                <SkeletonBlock style={{ width: 'min(240px, 100%)', height: 30, borderRadius: 8 }} />
+                <SkeletonBlock style={{ width: 'min(320px, 100%)', height: 20, borderRadius: 8 }} />
+              </div>
             )
           )}
         </div>
         {actions && (
-          <Flex gap={12} align="center" wrap>
+          <div className="lv-row">
             {extra}
             <span data-testid="live-indicator">
               {live ? (
-                <Tooltip title="Updates are pushed live, the moment records arrive; the page also checks every 30 s.">
-                  <Badge status="processing" color={token.colorSuccess} text="Live • Updates every 30s" />
-                </Tooltip>
-              ) : <Badge status="warning" text="Reconnecting…" />}
+                <Tip title="Updates are pushed live, the moment records arrive; the page also checks every 30 s.">
+                  <span className="lv-status">
+                    <span className="lv-dot lv-dot-live" style={{ color: 'var(--lv-success)' }} />
+                    <span>Live • Updates every 30s</span>
+                  </span>
+                </Tip>
+              ) : (
+                <span className="lv-status">
+                  <span className="lv-dot" style={{ color: 'var(--lv-warning)' }} />
+                  <span>Reconnecting…</span>
+                </span>
+              )}
             </span>
             {(!dashboard || exportPath) && (
-              <Space.Compact data-testid="export-csv">
-                <Button icon={<DownloadOutlined />} onClick={() => void onExport(false)} loading={busy} disabled={!dashboard}>
+              <span className="lv-compact" data-testid="export-csv">
+                <Button icon={DownloadOutlined} onClick={() => void onExport(false)} loading={busy} disabled={!dashboard}>
                   Export CSV
                 </Button>
-                <Dropdown
+                <MenuButton
+                  label="More export options"
+                  icon={DownOutlined}
                   disabled={!dashboard || busy}
-                  trigger={['click']}
-                  menu={{ items: [{ key: 'all', label: 'Export all records', icon: <DownloadOutlined /> }], onClick: () => void onExport(true) }}
-                >
-                  <Button icon={<DownOutlined />} aria-label="More export options" />
-                </Dropdown>
-              </Space.Compact>
+                  items={[{ key: 'all', label: 'Export all records', icon: DownloadOutlined, onClick: () => void onExport(true) }]}
+                />
+              </span>
             )}
-          </Flex>
+          </div>
         )}
-      </Flex>
+      </div>
+      {failed && <Alert type="warning" title="Failed to export dashboard" style={{ maxWidth: 1600, margin: '12px auto 0' }} />}
     </header>
   );
 }

@@ -1,6 +1,5 @@
-import { Alert, Button, Card, Empty, Layout, Skeleton, Tabs, theme } from 'antd';
 import { LazyResult } from './lazy/LazyResult';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { dashboardFeed, type ViewerFeed } from './feed';
 import type { PublicTabDto } from '@common/schemas/dashboard';
@@ -11,9 +10,9 @@ import { useViewerStore } from './viewerStore';
 import { useViewerSync } from './useViewerSync';
 import { ViewerTabContext } from './viewerExport';
 import { TabShownContext } from './widgets/widgetContext';
-import { ViewerTheme } from '../PublicTheme';
+import { Alert, Button, Card, Empty, SkeletonBlock, SkeletonLines } from './ui/kit';
+import { ViewerTabs } from './ui/ViewerTabs';
 import { ThemeToggle } from './ThemeToggle';
-import { TvViewer } from './tv/TvViewer';
 import { rotateSeconds } from './tv/useWakeLock';
 import { pageSeconds } from './tv/useTvPaging';
 import { useFieldTyping, useKeyMappings } from './useKeyMappings';
@@ -26,6 +25,9 @@ import { useFilterBar } from './filters/useFilterBar';
 import { pageNarrowing, type Narrowing } from './widgets/emptyReason';
 
 type Bar = ReturnType<typeof useFilterBar>;
+
+// TV mode's page (rotation, paging, wake lock) loads only on a TV.
+const TvViewer = lazy(() => import('./tv/TvViewer').then((m) => ({ default: m.TvViewer })));
 
 /**
  * The public dashboard viewer at /dashboards/:id; a share link's page passes its own
@@ -50,11 +52,11 @@ export default function ViewerPage({ feed: given, locked = [] }: { feed?: Viewer
   const narrowing = useMemo(() => JSON.parse(narrowingKey) as Narrowing, [narrowingKey]);
   const env = useMemo(() => ({ feed: bar.feed, unfiltered: viewerFeed, keyMappings, typing, timeField, dark, tv, pageSeconds: paging, narrowing }), [bar.feed, keyMappings, typing, timeField, dark, tv, paging, narrowing]);
   return (
-    <ViewerTheme dark={dark} large={tv}>
+    <div className={['lv-page', dark && 'lv-dark', tv && 'lv-large'].filter(Boolean).join(' ')}>
       <WidgetContext.Provider value={env}>
         {tv ? <TvPage feed={feed} rotate={rotateSeconds(search.get('rotate'))} /> : <NormalViewer feed={feed} given={given} embed={embed} bar={bar} locked={locked} />}
       </WidgetContext.Provider>
-    </ViewerTheme>
+    </div>
   );
 }
 
@@ -62,7 +64,11 @@ function TvPage({ feed, rotate }: { feed: ViewerFeed; rotate: number }) {
   useViewerSync(feed);
   const status = useViewerStore((s) => s.status);
   const head = useViewerStore((s) => s.head);
-  return <TvViewer head={head} status={status} rotate={rotate} />;
+  return (
+    <Suspense fallback={<SkeletonLines rows={10} />}>
+      <TvViewer head={head} status={status} rotate={rotate} />
+    </Suspense>
+  );
 }
 
 function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; given?: ViewerFeed; embed: boolean; bar: Bar; locked: WidgetFilter[] }) {
@@ -73,7 +79,6 @@ function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; g
   const total = useViewerStore((s) => s.order.length);
   const navigate = useNavigate();
   const keyMappings = useKeyMappings();
-  const { token } = theme.useToken();
   const [selected, setSelected] = useState<string | null>(null);
   const name = head?.dashboard.name;
   useDocumentTitle(name);
@@ -85,17 +90,17 @@ function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; g
         status="404"
         title="Dashboard Not Found"
         subTitle="The requested dashboard could not be found."
-        extra={<Button type="primary" onClick={() => navigate('/dashboards')}>Back to Dashboards</Button>}
+        extra={<Button kind="primary" onClick={() => navigate('/dashboards')}>Back to Dashboards</Button>}
       />
     );
   } else if (status === 'error') {
-    body = <LazyResult status="error" title="Failed to fetch dashboard" extra={<Button type="primary" onClick={retry}>Retry</Button>} />;
+    body = <LazyResult status="error" title="Failed to fetch dashboard" extra={<Button kind="primary" onClick={retry}>Retry</Button>} />;
   } else if (status === 'loading' || !head) {
     body = <ViewerSkeleton />;
   } else if (head.tabs.length === 0) {
     body = (
       <Card>
-        <Empty description={<EmptyText title="No Tabs Configured" text="This dashboard has no tabs configured yet." />} />
+        <Empty><EmptyText title="No Tabs Configured" text="This dashboard has no tabs configured yet." /></Empty>
       </Card>
     );
   } else {
@@ -103,15 +108,15 @@ function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; g
     body = (
       <>
         <LazyFilterBar filters={bar.filters} choices={bar.choices} onChange={bar.onChange} onClear={bar.onClear} records={viewerFeed} countsTest={bar.countsTest} locked={locked} label={(f) => keyMappings[f] ?? f} />
-        {truncated && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={`Showing the first ${total.toLocaleString()} records of this data source.`} />}
-        <Tabs activeKey={active} onChange={setSelected} items={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, children: <ViewerTabContext.Provider value={tab.id}><TabShownContext.Provider value={tab.id === active}><TabContent tab={tab} /></TabShownContext.Provider></ViewerTabContext.Provider> }))} />
+        {truncated && <Alert style={{ marginBottom: 16 }} title={`Showing the first ${total.toLocaleString()} records of this data source.`} />}
+        <ViewerTabs active={active} onChange={setSelected} tabs={head.tabs.map((tab: PublicTabDto) => ({ key: tab.id, label: tab.name, content: <ViewerTabContext.Provider value={tab.id}><TabShownContext.Provider value={tab.id === active}><TabContent tab={tab} /></TabShownContext.Provider></ViewerTabContext.Provider> }))} />
       </>
     );
   }
 
   const activeTab = head?.tabs.find((t) => t.id === selected) ?? head?.tabs[0] ?? null;
   return (
-    <Layout style={{ minHeight: '100vh', background: token.colorBgLayout }}>
+    <>
       {!embed && (
         <ViewerHeader
           dashboard={status === 'ready' ? (head?.dashboard ?? null) : null}
@@ -122,17 +127,17 @@ function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; g
           extra={<ThemeToggle />}
         />
       )}
-      <Layout.Content style={{ padding: 'clamp(12px, 3vw, 24px)', maxWidth: 1600, width: '100%', margin: '0 auto' }}>{body}</Layout.Content>
-    </Layout>
+      <main style={{ padding: 'clamp(12px, 3vw, 24px)', maxWidth: 1600, width: '100%', margin: '0 auto' }}>{body}</main>
+    </>
   );
 }
 
 function ViewerSkeleton() {
   return (
     <div data-testid="viewer-skeleton">
-      <Skeleton.Button active style={{ width: 240, marginBottom: 16 }} />
+      <SkeletonBlock style={{ width: 240, height: 32, marginBottom: 16 }} />
       <Card>
-        <Skeleton active paragraph={{ rows: 8 }} />
+        <SkeletonLines rows={8} />
       </Card>
     </div>
   );

@@ -1,9 +1,6 @@
 import { createContext } from 'react';
-import { CSV_OPTIONS, csvCell } from '@common/csv';
-import { fieldLabel } from '@common/formats';
 import type { RecordDto } from '@common/schemas/records/record';
-import { fieldValue } from '../cells';
-import { LAST_UPDATED, specFormat, type ColumnSpec } from './table/tableModel';
+import type { ColumnSpec } from './table/tableModel';
 
 /** The id of the dashboard tab a view is drawn in (set by the viewer page around each tab). */
 export const ViewerTabContext = createContext<string | null>(null);
@@ -26,18 +23,3 @@ export function registerTableView(tabId: string, snapshot: () => TableSnapshot):
 
 /** The table view of a tab, if that tab draws one. */
 export const tableViewOf = (tabId: string) => views.get(tabId) ?? null;
-
-/**
- * The CSV of what a table shows (its filter, sort and visible columns, "Show All Fields" included):
- * headers by one name per field, values in each column's format, formulas neutralised, RFC 4180 with
- * a BOM — the rules of the server's export (common/csv.ts). The CSV writer loads on the first
- * export: most visits never export, and it would weigh on every first visit.
- */
-export async function tableCsv({ specs, rows }: TableSnapshot, labels: Record<string, string>): Promise<string> {
-  const { stringify } = await import('csv-stringify/browser/esm/sync');
-  const header = specs.map((s) => csvCell('', s.field === LAST_UPDATED ? 'Last Updated' : fieldLabel(s.field, labels)));
-  const body = rows.map((r) =>
-    specs.map((s) => (s.field === LAST_UPDATED ? new Date(r.lastUpdated).toISOString() : csvCell(s.field, fieldValue(r, s.field), specFormat(s)))),
-  );
-  return stringify([header, ...body], { ...CSV_OPTIONS });
-}

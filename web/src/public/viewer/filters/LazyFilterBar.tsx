@@ -1,7 +1,8 @@
 import { lazy, Suspense } from 'react';
 import type { FilterBarProps } from './FilterBar';
 
-const FilterBar = lazy(() => import('./FilterBar'));
+// The bar is drawn with antd (selects, pickers): its chunk and the viewer's antd theme load together.
+const FilterBar = lazy(() => Promise.all([import('./FilterBar'), import('../lazy/ViewerAntd')]).then(([bar, t]) => ({ default: t.withViewerAntd(bar.default) })));
 
 /** The filter bar, fetched only when the dashboard has filters or the share link locks some. */
 export function LazyFilterBar(props: FilterBarProps) {

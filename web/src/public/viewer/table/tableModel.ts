@@ -5,8 +5,8 @@ import type { DateOrder, FieldType } from '@common/schemas/dataSource';
 import { fieldTypeOf, type FieldTyping } from '@common/types/fieldTyping';
 import type { TabConfiguration } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/records/record';
-import { recordFields } from '../../cells';
-import { fieldsOfRecords } from '@common/cells';
+// From common, not ../../cells: the viewer's CSV export reads this module, and cells.tsx draws with antd.
+import { fieldsOfRecords, recordFields } from '@common/cells';
 
 /** A column the table draws; `extra` marks fields shown only by "Show All Fields". */
 export interface ColumnSpec {

@@ -1,5 +1,6 @@
-import { Alert, Flex, Skeleton, Typography, theme } from 'antd';
 import { LazyResult } from '../lazy/LazyResult';
+import { Alert, SkeletonLines } from '../ui/kit';
+import { useViewerPalette } from '../ui/palette';
 import { useEffect, useRef, useState } from 'react';
 import { useConnection } from '../../../realtime/socket';
 import { TabContent } from '../TabContent';
@@ -14,7 +15,7 @@ import { useTvPaging } from './useTvPaging';
  * `?page=N` seconds (useTvPaging.ts). A click or key asks the browser for full screen.
  */
 export function TvViewer({ head, status, rotate }: { head: ViewerHead | null; status: ViewerStatus; rotate: number }) {
-  const { token } = theme.useToken();
+  const token = useViewerPalette();
   const connection = useConnection((s) => s.public);
   const [index, setIndex] = useState(0);
   const tabs = head?.tabs ?? [];
@@ -46,28 +47,28 @@ export function TvViewer({ head, status, rotate }: { head: ViewerHead | null; st
   let body;
   if (status === 'notFound') body = <LazyResult status="404" title="Dashboard Not Found" subTitle="The requested dashboard could not be found." />;
   else if (status === 'error') body = <LazyResult status="error" title="Failed to fetch dashboard" subTitle="Trying again…" />;
-  else if (!head) body = <Skeleton active paragraph={{ rows: 10 }} />;
+  else if (!head) body = <SkeletonLines rows={10} />;
   else if (!tab) body = <LazyResult title="No Tabs Configured" subTitle="This dashboard has no tabs configured yet." />;
   else body = <TabContent key={tab.id} tab={tab} />;
 
   return (
-    <div data-testid="tv-mode" data-wake-lock={wakeLock} style={{ minHeight: '100vh', boxSizing: 'border-box', background: token.colorBgLayout, color: token.colorText, cursor: 'none', padding: 'clamp(12px, 2vw, 32px)' }}>
-      <Flex align="center" justify="space-between" gap={24} wrap style={{ marginBottom: 20 }}>
-        <Typography.Title level={1} style={{ margin: 0, fontSize: 40 }} ellipsis>
+    <div data-testid="tv-mode" data-wake-lock={wakeLock} style={{ minHeight: '100vh', boxSizing: 'border-box', background: 'var(--lv-bg-layout)', color: 'var(--lv-text)', cursor: 'none', padding: 'clamp(12px, 2vw, 32px)' }}>
+      <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 24, flexWrap: 'wrap', marginBottom: 20 }}>
+        <h1 className="lv-title" style={{ fontSize: 40, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis', minWidth: 0, flex: '0 1 auto' }}>
           {head?.dashboard.name ?? 'LiveDash'}
-          {tab && count > 1 && <Typography.Text type="secondary" style={{ fontSize: 28, fontWeight: 400 }}> · {tab.name}</Typography.Text>}
-        </Typography.Title>
-        <Flex align="center" gap={16}>
+          {tab && count > 1 && <span className="lv-secondary" style={{ fontSize: 28, fontWeight: 400 }}> · {tab.name}</span>}
+        </h1>
+        <div style={{ display: 'flex', alignItems: 'center', gap: 16 }}>
           {count > 1 && (
-            <Flex gap={8} role="img" aria-label={`Tab ${index % count + 1} of ${count}`}>
-              {tabs.map((t, i) => <span key={t.id} style={{ width: 12, height: 12, borderRadius: 6, background: i === index % count ? token.colorPrimary : token.colorFillSecondary }} />)}
-            </Flex>
+            <div style={{ display: 'flex', gap: 8 }} role="img" aria-label={`Tab ${index % count + 1} of ${count}`}>
+              {tabs.map((t, i) => <span key={t.id} style={{ width: 12, height: 12, borderRadius: 6, background: i === index % count ? token.primary : token.fillSecondary }} />)}
+            </div>
           )}
-          {connection === 'live' && <Typography.Text type="secondary" style={{ fontSize: 22 }} data-testid="tv-live">● Live</Typography.Text>}
-        </Flex>
-      </Flex>
+          {connection === 'live' && <span className="lv-secondary" style={{ fontSize: 22 }} data-testid="tv-live">● Live</span>}
+        </div>
+      </div>
       {connection !== 'live' && connection !== 'connecting' && (
-        <Alert data-testid="tv-reconnecting" type="warning" showIcon banner title={<span style={{ fontSize: 28 }}>Reconnecting… the numbers may be out of date</span>} style={{ marginBottom: 20 }} />
+        <Alert data-testid="tv-reconnecting" type="warning" banner title={<span style={{ fontSize: 28 }}>Reconnecting… the numbers may be out of date</span>} style={{ marginBottom: 20 }} />
       )}
       {body}
     </div>

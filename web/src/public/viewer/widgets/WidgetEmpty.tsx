@@ -1,5 +1,5 @@
-import { Flex, Typography } from 'antd';
-import { InfoCircleOutlined } from '@ant-design/icons';
+import InfoCircleOutlined from '@ant-design/icons-svg/es/asn/InfoCircleOutlined';
+import { Icon } from '../ui/kit';
 import type { TimeRange } from '@common/time/timeRanges';
 import { emptyReason, NO_NARROWING, widgetFilters } from './emptyReason';
 import { useFieldLabel, useWidgetEnv } from './widgetContext';
@@ -17,9 +17,9 @@ export function useEmptyReason(config: object): string {
 export function WidgetEmpty({ reason }: { reason: string }) {
   const { tv } = useWidgetEnv();
   return (
-    <Flex vertical align="center" justify="center" gap={8} style={{ flex: 1, minHeight: 0, textAlign: 'center', padding: 8 }} data-testid="widget-empty">
-      <InfoCircleOutlined style={{ fontSize: tv ? 32 : 20 }} aria-hidden />
-      <Typography.Text type="secondary" style={{ fontSize: tv ? 24 : undefined }}>{reason}</Typography.Text>
-    </Flex>
+    <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 8, flex: 1, minHeight: 0, textAlign: 'center', padding: 8 }} data-testid="widget-empty">
+      <Icon icon={InfoCircleOutlined} style={{ fontSize: tv ? 32 : 20 }} />
+      <span className="lv-secondary" style={{ fontSize: tv ? 24 : undefined }}>{reason}</span>
+    </div>
   );
 }

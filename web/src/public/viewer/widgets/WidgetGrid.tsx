@@ -1,8 +1,8 @@
-import { Grid } from 'antd';
 import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { Widget } from '@common/schemas/dashboard';
 import { GRID_COLUMNS, GRID_ROW_HEIGHT, type WidgetLayout } from '@common/schemas/widgets/widget';
 import { placeWidgets, readingOrder } from '@common/widgets/layout';
+import { useMediaQuery } from '../../../useMediaQuery';
 
 const GAP = 16;
 /** Room TV mode keeps under the grid (its padding). */
@@ -48,14 +48,14 @@ export const rowsHeight = (h: number, rowHeight = GRID_ROW_HEIGHT) => h * rowHei
  * order with each widget keeping its height.
  */
 export function WidgetGrid({ widgets, render, fill = false }: { widgets: Widget[]; render(widget: Widget, height: number): ReactNode; fill?: boolean }) {
-  const screens = Grid.useBreakpoint();
   const placed = fill ? widen(placeWidgets(widgets)) : placeWidgets(widgets);
   const ref = useRef<HTMLDivElement>(null);
   const height = useFillHeight(fill, ref);
   // Filling the screen (TV mode): rows share the height from the grid's top to the screen's bottom, never under the builder's row height.
   const rows = placed.reduce((m, w) => Math.max(m, w.layout.y + w.layout.h), 1);
   const rowHeight = fill ? Math.max(GRID_ROW_HEIGHT, Math.floor((height - (rows - 1) * GAP) / rows)) : GRID_ROW_HEIGHT;
-  const narrow = screens.md === false;
+  // Under antd's md breakpoint (768 px): a phone.
+  const narrow = !useMediaQuery('(min-width: 768px)');
   const cell = (l: WidgetLayout) => (narrow ? { gridColumn: '1 / -1' } : { gridColumn: `${l.x + 1} / span ${l.w}`, gridRow: `${l.y + 1} / span ${l.h}` });
   return (
     <div

@@ -1,4 +1,3 @@
-import { Typography } from 'antd';
 import { OTHER_GROUP } from '@common/widgets/charts/groups';
 import type { DrawnData } from './chartOptions';
 
@@ -28,5 +27,5 @@ export function chartNotes(data: DrawnData): string[] {
 export function ChartNotes({ data }: { data: DrawnData }) {
   const notes = chartNotes(data);
   if (!notes.length) return null;
-  return <Typography.Text type="secondary" data-testid="chart-notes" style={{ fontSize: 12 }}>{notes.join(' ')}</Typography.Text>;
+  return <span className="lv-secondary" data-testid="chart-notes" style={{ fontSize: 12 }}>{notes.join(' ')}</span>;
 }

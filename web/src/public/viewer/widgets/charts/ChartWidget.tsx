@@ -1,10 +1,11 @@
-import { BellFilled, DownloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Skeleton, Tooltip, Typography } from 'antd';
+import BellFilled from '@ant-design/icons-svg/es/asn/BellFilled';
+import DownloadOutlined from '@ant-design/icons-svg/es/asn/DownloadOutlined';
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { Widget } from '@common/schemas/dashboard';
 import type { ChartConfigs, ChartWidgetType, GaugeConfig, KpiConfig, WidgetFilter } from '@common/schemas/widgets/widget';
 import { downloadCsv } from '../csvDownload';
 import { SR_ONLY } from '../../../srOnly';
+import { Alert, Button, Card, Icon, SkeletonLines, Tip } from '../../ui/kit';
 import { ChartNotes } from './ChartNotes';
 import { GaugeValue } from '../numbers/GaugeValue';
 import { KpiValue } from '../numbers/KpiValue';
@@ -31,7 +32,7 @@ export function WidgetFrame({ title, extra, alert, children }: { title: string; 
   const firing = alert?.state === 'firing';
   const bell = firing ? (
     <span data-testid="alert-bell" role="status" style={{ color: alertText(Boolean(dark)), fontWeight: 600, marginRight: 8, whiteSpace: 'nowrap' }}>
-      <BellFilled aria-label="Alert firing" /> {alert.since ? `since ${hhmm(alert.since)}` : 'firing'}
+      <Icon icon={BellFilled} label="Alert firing" /> {alert.since ? `since ${hhmm(alert.since)}` : 'firing'}
     </span>
   ) : null;
   return (
@@ -39,10 +40,10 @@ export function WidgetFrame({ title, extra, alert, children }: { title: string; 
       data-testid="widget"
       data-alert-state={alert?.state}
       title={title}
-      size={tv ? 'default' : 'small'}
+      large={tv}
       extra={bell || extra ? <>{bell}{extra}</> : undefined}
-      style={{ height: '100%', display: 'flex', flexDirection: 'column', position: 'relative', ...(firing ? { borderColor: ALERT_COLOR, boxShadow: `0 0 0 2px ${ALERT_COLOR}` } : {}) }}
-      styles={{ header: tv ? { fontSize: 22 } : undefined, body: { flex: 1, minHeight: 0, padding: 12, display: 'flex', flexDirection: 'column' } }}
+      style={{ height: '100%', position: 'relative', ...(firing ? { borderColor: ALERT_COLOR, boxShadow: `0 0 0 2px ${ALERT_COLOR}` } : {}) }}
+      bodyStyle={{ flex: 1, minHeight: 0, padding: 12, display: 'flex', flexDirection: 'column' }}
     >
       {children}
     </Card>
@@ -63,7 +64,7 @@ export function ChartWidget({ widget }: { widget: Widget }) {
   if (!parsed.ok) {
     return (
       <WidgetFrame title={title}>
-        <Alert type="warning" showIcon title="Incomplete widget" description={parsed.message} data-testid="widget-problem" />
+        <Alert type="warning" title="Incomplete widget" text={parsed.message} data-testid="widget-problem" />
       </WidgetFrame>
     );
   }
@@ -79,14 +80,14 @@ function LiveChart({ widgetId, title, type, config }: { widgetId: string; title:
   const reason = useEmptyReason(config);
   const empty = !data.counting && showsNothing(data);
   const extra = tv ? null : (
-    <Tooltip title="Download as CSV">
-      <Button size="small" type="text" icon={<DownloadOutlined />} aria-label={`Download ${title} as CSV`} onClick={() => downloadCsv(title, table)} />
-    </Tooltip>
+    <Tip title="Download as CSV" end>
+      <Button kind="text" icon={DownloadOutlined} aria-label={`Download ${title} as CSV`} onClick={() => downloadCsv(title, table)} />
+    </Tip>
   );
   return (
     <WidgetFrame title={title} extra={extra} alert={type === 'kpi' ? alert : undefined}>
       {data.counting ? (
-        <Skeleton active title={false} paragraph={{ rows: 2 }} data-testid="widget-counting" />
+        <SkeletonLines title={false} rows={2} data-testid="widget-counting" />
       ) : data.type === 'kpi' ? (
         <KpiValue value={data.value} config={data.config} caption={empty ? reason : kpiCaption(data.config, label)} large={tv} comparison={data.comparison} spark={data.spark} dark={dark} />
       ) : empty ? (
@@ -94,11 +95,11 @@ function LiveChart({ widgetId, title, type, config }: { widgetId: string; title:
       ) : data.type === 'gauge' ? (
         <GaugeValue value={data.value} percent={data.percent} config={data.config} caption={kpiCaption(data.config, label)} large={tv} />
       ) : (
-        <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
+        <Suspense fallback={<SkeletonLines />}>
           {data.type === 'line' && data.axis === 'time' && data.buckets > data.starts.length && (
-            <Typography.Text type="secondary" data-testid="chart-limit">
+            <span className="lv-secondary" data-testid="chart-limit">
               The last {data.starts.length} of {data.buckets.toLocaleString('en-US')} {data.bucket}s: a chart draws at most {data.starts.length} points; pick a larger bucket or a range.
-            </Typography.Text>
+            </span>
           )}
           <ChartNotes data={data} />
           <div style={{ flex: 1, minHeight: 0 }}>

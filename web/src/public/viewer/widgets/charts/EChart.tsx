@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type PointerEvent } from 'react';
 import { useReducedMotion } from '../../../../useReducedMotion';
-import { init, loadParts, partsReady, type EChartsCoreOption } from './echarts/parts';
+import { init, loadParts, loadTooltip, onTooltipReady, partsReady, tooltipReady, type EChartsCoreOption } from './echarts/parts';
 
 export type ChartOption = EChartsCoreOption;
 
@@ -20,13 +20,16 @@ function keepZoom(option: ChartOption, current: ChartOption | undefined): { opti
  * change animates the bars, slices or line to their new values instead of drawing the chart anew
  * (or moves them at once, when the person asked their system to reduce motion). The chart types
  * and components an option needs load on first use; the instance is created again once they have
- * (it only takes the layouts registered when it was created).
+ * (it only takes the layouts registered when it was created). So is the tooltip, when the pointer
+ * first comes over a chart: the chart then shows it where the pointer is.
  */
 export function EChart({ option, dark, label }: { option: ChartOption; dark: boolean; label: string }) {
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<ReturnType<typeof init> | null>(null);
   const reducedMotion = useReducedMotion();
   const [generation, setGeneration] = useState(0);
+  const withTooltip = useSyncExternalStore(onTooltipReady, tooltipReady);
+  const pointer = useRef<{ x: number; y: number } | null>(null);
 
   useEffect(() => {
     const el = host.current!;
@@ -39,7 +42,7 @@ export function EChart({ option, dark, label }: { option: ChartOption; dark: boo
       instance.dispose();
       chart.current = null;
     };
-  }, [dark, generation]);
+  }, [dark, generation, withTooltip]);
 
   useEffect(() => {
     if (!partsReady(option)) {
@@ -51,9 +54,28 @@ export function EChart({ option, dark, label }: { option: ChartOption; dark: boo
     }
     const instance = chart.current;
     if (!instance) return;
-    const next = keepZoom(option, instance.getOption());
+    const { tooltip, ...drawn } = option;
+    const next = keepZoom(withTooltip ? option : drawn, instance.getOption());
     instance.setOption({ backgroundColor: 'transparent', animation: !reducedMotion, animationDurationUpdate: 400, ...next.option }, next.replaceMerge ? { replaceMerge: next.replaceMerge } : undefined);
-  }, [option, dark, reducedMotion, generation]);
+    if (withTooltip && tooltip && pointer.current) instance.dispatchAction({ type: 'showTip', ...pointer.current });
+  }, [option, dark, reducedMotion, generation, withTooltip]);
 
-  return <div ref={host} role="img" aria-label={label} data-zoomable={option.dataZoom ? true : undefined} style={{ width: '100%', height: '100%', minHeight: 120 }} />;
+  const point = (e: PointerEvent<HTMLDivElement>) => {
+    const box = e.currentTarget.getBoundingClientRect();
+    pointer.current = { x: e.clientX - box.left, y: e.clientY - box.top };
+    if (!tooltipReady()) void loadTooltip();
+  };
+
+  return (
+    <div
+      ref={host}
+      role="img"
+      aria-label={label}
+      data-zoomable={option.dataZoom ? true : undefined}
+      style={{ width: '100%', height: '100%', minHeight: 120 }}
+      onPointerEnter={point}
+      onPointerMove={point}
+      onPointerLeave={() => (pointer.current = null)}
+    />
+  );
 }

@@ -1,4 +1,3 @@
-import { Typography, theme } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import type { KpiConfig } from '@common/schemas/widgets/widget';
 import { formatKpi, thresholdColor } from '@common/widgets/format';
@@ -7,6 +6,7 @@ import { previousLabel } from '@common/time/timeRanges';
 import { Sparkline } from './Sparkline';
 import { REDUCED_MOTION_QUERY } from '../../../../useReducedMotion';
 import type { Series } from '../widgetData';
+import { paletteOf } from '../../ui/palette';
 
 const TWEEN_MS = 400;
 /** A caption of at most two lines, cut with "…": it never spills out of a small tile. */
@@ -62,12 +62,12 @@ export function trendOf(c: Comparison, better: KpiConfig['better'] = 'higher'): 
 export function KpiValue({ value, config, caption, large, comparison, spark, dark }: {
   value: number | null; config: KpiConfig; caption: string; large: boolean; comparison?: Comparison | null; spark?: Series | null; dark?: boolean;
 }) {
-  const { token } = theme.useToken();
+  const token = paletteOf(Boolean(dark));
   const shown = useTween(value);
   const color = thresholdColor(value, config.thresholds);
   // Shade 7 (8 for gold and orange) reads at 3:1 or more for large text: on white, and on the
-  // dark algorithm's palette, where higher shades are the lighter ones.
-  const shade = (c: Palette) => token[`${c}${c === 'gold' || c === 'orange' ? 8 : 7}` as `${Palette}6`];
+  // dark palette, where higher shades are the lighter ones (palette.ts).
+  const shade = (c: Palette) => token[c];
   const trend = comparison ? trendOf(comparison, config.better) : 'same';
   const rounded = shown === null ? null : value !== null && shown === value ? value : Number(shown.toFixed(config.decimals));
   const text = formatKpi(rounded, config);
@@ -84,22 +84,22 @@ export function KpiValue({ value, config, caption, large, comparison, spark, dar
         data-testid="kpi-value"
         data-value={value ?? ''}
         aria-live="polite"
-        style={{ fontSize: numberSize, fontWeight: 600, lineHeight: 1.1, whiteSpace: 'nowrap', color: color ? shade(color) : token.colorText, fontVariantNumeric: 'tabular-nums', transition: 'color 0.4s' }}
+        style={{ fontSize: numberSize, fontWeight: 600, lineHeight: 1.1, whiteSpace: 'nowrap', color: color ? shade(color) : token.text, fontVariantNumeric: 'tabular-nums', transition: 'color 0.4s' }}
       >
         {text}
       </div>
       {comparison && (
-        <Typography.Text
+        <span
           data-testid="kpi-change"
           data-trend={trend}
           title={trend === 'same' ? undefined : `${trend === 'better' ? 'Better' : 'Worse'} than the previous period (${config.better === 'lower' ? 'lower' : 'higher'} is better)`}
-          style={{ ...small, color: trend === 'same' ? token.colorTextSecondary : trend === 'better' ? shade('green') : shade('red') }}
+          style={{ ...small, color: trend === 'same' ? token.textSecondary : trend === 'better' ? shade('green') : shade('red') }}
         >
           {changeText(comparison)} vs {previousLabel(config.range)}
-        </Typography.Text>
+        </span>
       )}
-      <Typography.Text type="secondary" style={small}>{caption}</Typography.Text>
-      {spark && spark.rows.length > 1 && <Sparkline rows={spark.rows} color={color ? shade(color) : token.colorPrimary} height={large ? 48 : 32} dark={dark} />}
+      <span className="lv-secondary" style={small}>{caption}</span>
+      {spark && spark.rows.length > 1 && <Sparkline rows={spark.rows} color={color ? shade(color) : token.primary} height={large ? 48 : 32} dark={dark} />}
     </div>
   );
 }

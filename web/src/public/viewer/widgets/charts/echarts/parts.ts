@@ -1,9 +1,9 @@
 import { init, use, type EChartsCoreOption } from 'echarts/core';
-import { GridComponent, TooltipComponent } from 'echarts/components';
+import { GridComponent } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
 
-// The renderer, the axes and the tooltip every chart uses come with the core.
-use([SVGRenderer, GridComponent, TooltipComponent]);
+// The renderer and the axes every chart uses come with the core.
+use([SVGRenderer, GridComponent]);
 
 type Part = Parameters<typeof use>[0];
 type Loader = () => Promise<{ part: Part }>;
@@ -65,5 +65,21 @@ export const partsReady = (option: Option) => loadersOf(option).every((l) => loa
 /** Registers the parts the option draws with. */
 export const loadParts = (option: Option) => Promise.all(loadersOf(option).map(load)).then(() => undefined);
 
+// The tooltip (and its axis pointer, ~12 KB) loads when a person first points at a chart: a
+// dashboard looked at from across the room, or printed, never needs it.
+const loadTooltipPart: Loader = () => import('./tooltip');
+const tooltipListeners = new Set<() => void>();
+
+/** Whether the tooltip is registered (an option can show it). */
+export const tooltipReady = () => loaded.has(loadTooltipPart);
+
+/** Registers the tooltip; every chart is told (it creates its instance again to take it). */
+export const loadTooltip = () => load(loadTooltipPart).then(() => tooltipListeners.forEach((l) => l()));
+
+/** Follows the tooltip's registration (for useSyncExternalStore). */
+export function onTooltipReady(listener: () => void): () => void {
+  tooltipListeners.add(listener);
+  return () => tooltipListeners.delete(listener);
+}
 
 export { init, type EChartsCoreOption };
