@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../test/harness';
 import { eventually } from '../test/eventually';
 import { buildDashboard, buildSource } from '../test/factories';
-import { caughtUp, collect, join, next, openSocket, type TestSocket } from '../test/sockets';
+import { caughtUp, collect, join, next, openSocket, socketsPerTest } from '../test/sockets';
 
 let s: TestServer;
-let sockets: TestSocket[] = [];
+const sockets = socketsPerTest(() => s.url);
 let ds: { id: string; sourceId: string };
 let dash: { id: string };
 
@@ -18,21 +18,8 @@ beforeEach(async () => {
   ds = await buildSource(s, { records: [{ id: 1, status: 'open' }] });
   dash = await buildDashboard(s, { source: ds, published: true });
 });
-afterEach(() => {
-  sockets.forEach((x) => x.disconnect());
-  sockets = [];
-});
-
-const viewer = async () => {
-  const v = await openSocket(s.url);
-  sockets.push(v);
-  return v;
-};
-const admin = async () => {
-  const a = await openSocket(s.url, ADMIN_TOKEN);
-  sockets.push(a);
-  return a;
-};
+const viewer = () => sockets.open();
+const admin = () => sockets.open(ADMIN_TOKEN);
 const ingest = (records: unknown[]) => s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records } });
 
 describe('rooms and auth', () => {

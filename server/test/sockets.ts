@@ -1,4 +1,5 @@
 import { io as connect, type Socket } from 'socket.io-client';
+import { afterEach, expect } from 'vitest';
 import type { ClientToServerEvents, JoinAck, ServerToClientEvents } from '@common/realtime';
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -76,3 +77,28 @@ export async function caughtUp(socket: TestSocket): Promise<void> {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The sockets of a test file's tests, each disconnected after its test: `open(token?)` connects one
+ * (with the admin token if given), `viewerOf(dashboardId)` one that joined the dashboard's view.
+ */
+export function socketsPerTest(url: () => string) {
+  let held: TestSocket[] = [];
+  afterEach(() => {
+    held.forEach((x) => x.disconnect());
+    held = [];
+  });
+  const open = async (token?: string) => {
+    const socket = await openSocket(url(), token);
+    held.push(socket);
+    return socket;
+  };
+  return {
+    open,
+    async viewerOf(dashboardId: string) {
+      const v = await open();
+      expect((await join(v, 'dashboard:join', dashboardId)).ok).toBe(true);
+      return v;
+    },
+  };
+}

@@ -1,12 +1,12 @@
 import zlib from 'node:zlib';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../test/eventually';
 import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
-import { collect, join, openSocket, type TestSocket } from '../../test/sockets';
+import { collect, socketsPerTest } from '../../test/sockets';
 
 let s: TestServer;
-let sockets: TestSocket[] = [];
+const sockets = socketsPerTest(() => s.url);
 let ds: { id: string; sourceId: string; ingestKey: string };
 let other: { id: string; sourceId: string; ingestKey: string };
 let dash: { id: string };
@@ -24,17 +24,7 @@ beforeEach(async () => {
   other = await buildSource(s, { name: 'Other' });
   dash = await buildDashboard(s, { source: ds, name: 'Orders', published: true });
 });
-afterEach(() => {
-  sockets.forEach((x) => x.disconnect());
-  sockets = [];
-});
-
-const viewer = async () => {
-  const v = await openSocket(s.url);
-  sockets.push(v);
-  expect((await join(v, 'dashboard:join', dash.id)).ok).toBe(true);
-  return v;
-};
+const viewer = () => sockets.viewerOf(dash.id);
 const recordIds = async () => ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=1000`)).body.records as { recordId: string }[]).map((r) => r.recordId).sort();
 /** The first of a collected event's payloads, once one has come. */
 const first = <T>(c: { items: T[] }) => eventually(() => c.items[0] ?? null);

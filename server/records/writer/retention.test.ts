@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../test/eventually';
 import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
-import { collect, join, openSocket, type TestSocket } from '../../test/sockets';
+import { collect, socketsPerTest } from '../../test/sockets';
 
 let s: TestServer;
-let sockets: TestSocket[] = [];
+const sockets = socketsPerTest(() => s.url);
 let ds: { id: string; sourceId: string };
 let dash: { id: string };
 
@@ -19,17 +19,7 @@ beforeEach(async () => {
   ds = await buildSource(s, { name: 'Stream' });
   dash = await buildDashboard(s, { source: ds, published: true });
 });
-afterEach(() => {
-  sockets.forEach((x) => x.disconnect());
-  sockets = [];
-});
-
-const viewer = async () => {
-  const v = await openSocket(s.url);
-  sockets.push(v);
-  expect((await join(v, 'dashboard:join', dash.id)).ok).toBe(true);
-  return v;
-};
+const viewer = () => sockets.viewerOf(dash.id);
 const ingest = (records: unknown[]) => s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records } });
 const patch = (body: unknown) => s.http('PATCH', `/api/admin/data-sources/${ds.id}`, { body });
 const recordIds = async () => ((await s.http('GET', `/api/data/raw?dataSourceId=${ds.id}&limit=100`)).body.records as { recordId: string }[]).map((r) => r.recordId).sort();
