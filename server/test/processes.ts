@@ -41,7 +41,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<{
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const port = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`server process did not start within 90 s:\n${out}`)), 40_000);
+    const t = setTimeout(() => reject(new Error(`server process did not start within 90 s:\n${out}`)), 90_000);
     child.stdout!.on('data', () => {
       const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
       if (m && out.includes('admin console:')) {
