@@ -7,6 +7,7 @@ import {
 } from '@common/schemas/imports';
 import { api, errorText } from '../../api/client';
 import { useCan } from '../../api/session';
+import { emitRoom, useLiveResource } from '../../realtime/useLiveResource';
 import { useAdminSocket } from '../stores/useAdminRealtime';
 import { useDataSources } from '../stores/dataSources';
 import { ImportNextStep } from './ImportNextStep';
@@ -59,15 +60,21 @@ export default function ImportScreen() {
   useEffect(() => setDry(null), [columns, targetKind, name, sourceId, key, mode]);
 
   const following = progress?.id;
-  useEffect(() => {
-    if (!socket || !following) return;
-    const on = (e: ImportProgressDto) => {
-      if (e.id === following) setProgress(e);
+  useLiveResource<ImportProgressDto>(() => {
+    if (!socket || !following) return null;
+    return {
+      socket,
+      // Read once joined too: an event sent before this screen listened (a short import can end first).
+      load: (signal) => api.get<ImportProgressDto>(`/api/admin/imports/${following}`, { signal }),
+      // The import's end, once shown, stays: a read answered before it is older.
+      loaded: (now) => setProgress((p) => (p && p.state !== 'running' ? p : now)),
+      room: (on, ack) => emitRoom(on, () => on.emit('import:join', following, ack)),
+      pushes: () => ({
+        'import:progress': (e) => {
+          if (e.id === following) setProgress(e);
+        },
+      }),
     };
-    socket.on('import:progress', on);
-    // An event sent before this listener (a short import can end first) is read back once.
-    void api.get<ImportProgressDto>(`/api/admin/imports/${following}`).then((now) => setProgress((p) => (p && p.state !== 'running' ? p : now)), () => undefined);
-    return () => void socket.off('import:progress', on);
   }, [socket, following]);
 
   const fromPreview = (p: ImportPreviewDto) => {
