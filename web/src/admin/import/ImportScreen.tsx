@@ -5,7 +5,8 @@ import type { FieldType } from '@common/schemas/dataSource';
 import {
   IMPORT_DELIMITERS, IMPORT_ENCODINGS, IMPORT_FORMATS, type DryRunDto, type ImportMode, type ImportPlan, type ImportPreviewDto, type ImportProgressDto, type ImportSettings,
 } from '@common/schemas/imports';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
+import { useSubmit } from '../../api/useSubmit';
 import { useCan } from '../../api/session';
 import { emitRoom, useLiveResource } from '../../realtime/useLiveResource';
 import { useAdminSocket } from '../stores/useAdminRealtime';
@@ -36,8 +37,10 @@ export default function ImportScreen() {
   const socket = useAdminSocket();
   const sources = useDataSources((s) => s.items);
   const [step, setStep] = useState(0);
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A failure is said in the page's alert (with the file's own problems), not in a toast.
+  const submit = useSubmit({ success: () => {}, error: (_title, text) => setError(text ?? null) });
+  const busy = submit.busy;
   const [preview, setPreview] = useState<ImportPreviewDto | null>(null);
   const [columns, setColumns] = useState<Column[]>([]);
   const [targetKind, setTargetKind] = useState<'new' | 'existing'>(isAdmin ? 'new' : 'existing');
@@ -82,16 +85,9 @@ export default function ImportScreen() {
     setColumns(p.columns.map((c) => ({ name: c.name, field: c.name, type: c.type, skip: false })));
     if (!name) setName(p.fileName.replace(/\.[^.]*$/, ''));
   };
-  const guard = async (fn: () => Promise<void>) => {
-    setBusy(true);
+  const guard = (fn: () => Promise<void>) => {
     setError(null);
-    try {
-      await fn();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    return submit.run(fn, { failure: 'Import' });
   };
 
   const pick = (file: File) => {

@@ -1,10 +1,11 @@
 import { ArrowLeftOutlined, DownOutlined, DownloadOutlined } from '@ant-design/icons';
 import { App, Badge, Button, Dropdown, Flex, Skeleton, Space, Tooltip, Typography, theme } from 'antd';
 import { csvFileName } from '@common/csv';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { publicApi as api } from '../../api/client';
+import { useSubmit } from '../../api/useSubmit';
 import { useConnection } from '../../realtime/socket';
 import { dashboardFeed, type ViewerFeed } from './feed';
 import { tableCsv, tableViewOf } from './viewerExport';
@@ -51,7 +52,8 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed, 
   // Only a lost connection says so: the first connect takes a moment, and the 30 s refetch runs anyway.
   const connection = useConnection((s) => s.public);
   const live = connection === 'live' || connection === 'connecting';
-  const [busy, setBusy] = useState(false);
+  const submit = useSubmit({ success: (title) => void message.success(title), error: (title) => void message.error(title) });
+  const busy = submit.busy;
   // A share link may forbid CSV (no button) and has no list to go back to (no back button).
   const exportPath = dashboard ? (feed ?? dashboardFeed(dashboard.id)).exportPath(tabId) : null;
   const backTo = feed ? feed.backTo : '/dashboards';
@@ -59,15 +61,12 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed, 
   const tabName = useViewerStore((s) => s.head?.tabs.find((t) => t.id === tabId)?.name ?? null);
   const onExport = async (all: boolean) => {
     if (!dashboard || !exportPath) return;
-    setBusy(true);
-    try {
-      await (all ? exportAll(dashboard, exportPath, tabName) : exportSeen(dashboard, exportPath, tabId, tabName));
-    } catch (e) {
-      console.error('CSV export failed', e);
-      message.error('Failed to export dashboard');
-    } finally {
-      setBusy(false);
-    }
+    await submit.run(() => (all ? exportAll(dashboard, exportPath, tabName) : exportSeen(dashboard, exportPath, tabId, tabName)), {
+      failure: (e) => {
+        console.error('CSV export failed', e);
+        return 'Failed to export dashboard';
+      },
+    });
   };
 
   return (
