@@ -10,6 +10,11 @@ export interface Notifier {
   error(title: string, text?: string): void;
 }
 
+/** A notifier for pages that say a failure in place (an alert above the form) and a success by what changes. */
+export function sayInPlace(setFailure: (text: string | null) => void): Notifier {
+  return { success: () => {}, error: (title, text) => setFailure(text ?? title) };
+}
+
 export interface SubmitTexts<T> {
   /** Said when the call succeeds; made from its answer when a function (undefined: nothing said). */
   success?: Notice | ((answer: T) => Notice | undefined);

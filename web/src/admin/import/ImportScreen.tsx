@@ -6,7 +6,7 @@ import {
   IMPORT_DELIMITERS, IMPORT_ENCODINGS, IMPORT_FORMATS, type DryRunDto, type ImportMode, type ImportPlan, type ImportPreviewDto, type ImportProgressDto, type ImportSettings,
 } from '@common/schemas/imports';
 import { api } from '../../api/client';
-import { useSubmit } from '../../api/useSubmit';
+import { sayInPlace, useSubmit } from '../../api/useSubmit';
 import { useCan } from '../../api/session';
 import { emitRoom, useLiveResource } from '../../realtime/useLiveResource';
 import { useAdminSocket } from '../stores/useAdminRealtime';
@@ -39,7 +39,7 @@ export default function ImportScreen() {
   const [step, setStep] = useState(0);
   const [error, setError] = useState<string | null>(null);
   // A failure is said in the page's alert (with the file's own problems), not in a toast.
-  const submit = useSubmit({ success: () => {}, error: (_title, text) => setError(text ?? null) });
+  const submit = useSubmit(sayInPlace(setError));
   const busy = submit.busy;
   const [preview, setPreview] = useState<ImportPreviewDto | null>(null);
   const [columns, setColumns] = useState<Column[]>([]);
