@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { PASSWORD_MIN_LENGTH, type MeDto, type SetupStateDto } from '@common/schemas/auth';
 import { useSession } from '../api/session';
 import { publicApi, errorText } from '../api/client';
+import { useSubmit } from '../api/useSubmit';
 import { closeAdminSocket } from '../realtime/socket';
 import { useDocumentTitle } from '../useDocumentTitle';
 
@@ -34,7 +35,7 @@ export function SignIn() {
   const reason = useSession((s) => s.signedOutReason);
   const signedIn = useSession((s) => s.signedIn);
   const [setup, setSetup] = useState<SetupStateDto | null>(null);
-  const [busy, setBusy] = useState(false);
+  const submit = useSubmit();
   const [failure, setFailure] = useState<string | null>(null);
   useDocumentTitle('Sign in');
 
@@ -42,21 +43,14 @@ export function SignIn() {
     publicApi.get<SetupStateDto>('/api/auth/setup').then(setSetup, (e: unknown) => setFailure(errorText(e)));
   }, []);
 
-  const send = (path: string) => async (values: Record<string, string>) => {
-    setBusy(true);
-    setFailure(null);
-    try {
+  const send = (path: string) => (values: Record<string, string>) =>
+    submit.run(async () => {
       const me = await publicApi.post<MeDto>(path, values);
       closeAdminSocket();
       signedIn(me);
-    } catch (e) {
-      setFailure(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
-  const shown = failure ?? reason;
+  const shown = failure ?? submit.error ?? reason;
   const error = shown && <Alert type="error" showIcon title={shown} style={{ marginBottom: 16 }} data-testid="sign-in-error" />;
   if (!setup) return <Gate title="Admin Console" intro="Checking…">{error ?? <Skeleton active />}</Gate>;
   if (setup.needed) {
@@ -77,7 +71,7 @@ export function SignIn() {
             <Form.Item label="Password" name="password" rules={passwordRules}>
               <Input.Password autoComplete="new-password" />
             </Form.Item>
-            <Button type="primary" htmlType="submit" block loading={busy}>Create admin and sign in</Button>
+            <Button type="primary" htmlType="submit" block loading={submit.busy}>Create admin and sign in</Button>
           </Form>
         </div>
       </Gate>
@@ -94,7 +88,7 @@ export function SignIn() {
           <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Password is required' }]}>
             <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
           </Form.Item>
-          <Button type="primary" htmlType="submit" block loading={busy}>Sign in</Button>
+          <Button type="primary" htmlType="submit" block loading={submit.busy}>Sign in</Button>
         </Form>
       </div>
     </Gate>

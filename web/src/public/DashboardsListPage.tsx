@@ -1,54 +1,13 @@
 import { ClockCircleOutlined, EyeOutlined } from '@ant-design/icons';
 import { Badge, Button, Card, Col, Empty, Flex, Result, Row, Skeleton, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
-import type { PublicDashboardSummaryDto } from '@common/schemas/dashboard';
-import { publicApi as api } from '../api/client';
-import { getPublicSocket } from '../realtime/socket';
 import { formatTimestamp } from './cells';
 import { LinkButton } from './landing/LinkButton';
 import { ReadableTag } from './PublicTheme';
-
-type ListState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; dashboards: PublicDashboardSummaryDto[] };
-
-const byNewest = (a: PublicDashboardSummaryDto, b: PublicDashboardSummaryDto) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0);
+import { usePublishedDashboards } from './usePublishedDashboards';
 
 /** The public list of published dashboards, kept live over Socket.IO (the shell's Overview page). */
 export default function DashboardsListPage() {
-  const [state, setState] = useState<ListState>({ status: 'loading' });
-
-  const load = useCallback(async (quiet: boolean) => {
-    if (!quiet) setState({ status: 'loading' });
-    try {
-      const dashboards = await api.get<PublicDashboardSummaryDto[]>('/api/dashboards');
-      setState({ status: 'ready', dashboards });
-    } catch (e) {
-      console.error('Failed to fetch dashboards', e);
-      setState((s) => (quiet && s.status === 'ready' ? s : { status: 'error' }));
-    }
-  }, []);
-
-  useEffect(() => {
-    const socket = getPublicSocket();
-    const join = () => socket.emit('dashboards:join', () => {});
-    const onConnect = () => {
-      join();
-      void load(true);
-    };
-    const onChanged = ({ dashboard }: { dashboard: PublicDashboardSummaryDto }) =>
-      setState((s) => (s.status !== 'ready' ? s : { status: 'ready', dashboards: [dashboard, ...s.dashboards.filter((d) => d.id !== dashboard.id)].sort(byNewest) }));
-    const onRemoved = ({ dashboardId }: { dashboardId: string }) =>
-      setState((s) => (s.status !== 'ready' ? s : { status: 'ready', dashboards: s.dashboards.filter((d) => d.id !== dashboardId) }));
-    socket.on('connect', onConnect);
-    socket.on('dashboards:changed', onChanged);
-    socket.on('dashboards:removed', onRemoved);
-    if (socket.connected) join();
-    void load(false);
-    return () => {
-      socket.off('connect', onConnect);
-      socket.off('dashboards:changed', onChanged);
-      socket.off('dashboards:removed', onRemoved);
-    };
-  }, [load]);
+  const { state, retry } = usePublishedDashboards();
 
   return (
     <Flex vertical gap={16} style={{ maxWidth: 1200, margin: '0 auto' }}>
@@ -64,7 +23,7 @@ export default function DashboardsListPage() {
         </Row>
       )}
       {state.status === 'error' && (
-        <Result status="error" title="Failed to fetch dashboards" extra={<Button type="primary" onClick={() => void load(false)}>Retry</Button>} />
+        <Result status="error" title="Failed to fetch dashboards" extra={<Button type="primary" onClick={retry}>Retry</Button>} />
       )}
       {state.status === 'ready' && state.dashboards.length === 0 && (
         <Card>

@@ -4,6 +4,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import type { InvitationDto, MeDto } from '@common/schemas/auth';
 import { errorText, publicApi } from '../../api/client';
 import { useSession } from '../../api/session';
+import { useSubmit } from '../../api/useSubmit';
 import { Gate, passwordRules } from '../SignIn';
 
 /** /invite/<token>: an invitation or reset link: choose name and password, then on to the console. */
@@ -13,26 +14,20 @@ export default function AcceptInvite() {
   const signedIn = useSession((s) => s.signedIn);
   const [invitation, setInvitation] = useState<InvitationDto | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const submit = useSubmit();
 
   useEffect(() => {
     publicApi.get<InvitationDto>(`/api/auth/invite/${encodeURIComponent(token)}`).then(setInvitation, (e: unknown) => setFailure(errorText(e)));
   }, [token]);
 
-  const accept = async (v: { name: string; password: string }) => {
-    setBusy(true);
-    setFailure(null);
-    try {
+  const accept = (v: { name: string; password: string }) =>
+    submit.run(async () => {
       signedIn(await publicApi.post<MeDto>('/api/auth/accept-invite', { token, ...v }));
       navigate('/admin');
-    } catch (e) {
-      setFailure(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
-  const error = failure && <Alert type="error" showIcon title={failure} style={{ marginBottom: 16 }} data-testid="sign-in-error" />;
+  const shown = failure ?? submit.error;
+  const error = shown && <Alert type="error" showIcon title={shown} style={{ marginBottom: 16 }} data-testid="sign-in-error" />;
   if (!invitation) return <Gate title="Invitation" intro="Checking the link…">{error ?? <Skeleton active />}</Gate>;
   const reset = invitation.kind === 'reset';
   return (
@@ -42,7 +37,7 @@ export default function AcceptInvite() {
         <Form layout="vertical" requiredMark={false} initialValues={{ name: invitation.name }} onFinish={accept}>
           <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}><Input autoComplete="name" autoFocus /></Form.Item>
           <Form.Item label="Password" name="password" rules={passwordRules}><Input.Password autoComplete="new-password" /></Form.Item>
-          <Button type="primary" htmlType="submit" block loading={busy}>{reset ? 'Set password and sign in' : 'Join and sign in'}</Button>
+          <Button type="primary" htmlType="submit" block loading={submit.busy}>{reset ? 'Set password and sign in' : 'Join and sign in'}</Button>
         </Form>
       </div>
     </Gate>

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ApiTokenDto, CreatedApiTokenDto, SessionDto } from '@common/schemas/auth';
 import { errorText } from '../../api/client';
 import { useSession } from '../../api/session';
+import { sayInPlace, useSubmit } from '../../api/useSubmit';
 import { closeAdminSocket } from '../../realtime/socket';
 import { passwordRules } from '../SignIn';
 import { accountApi } from './api';
@@ -28,13 +29,13 @@ function Account() {
   }, []);
   useEffect(load, [load]);
 
-  const run = async <T,>(fn: () => Promise<T>, done?: (v: T) => void) => {
+  // One action at a time; its failure is said in the alert above.
+  const submit = useSubmit(sayInPlace(setFailure));
+  const run = <T,>(fn: () => Promise<T>, done?: (v: T) => void) => {
     setFailure(null);
-    try {
+    return submit.run(async () => {
       done?.(await fn());
-    } catch (e) {
-      setFailure(errorText(e));
-    }
+    }, { failure: 'Failed' });
   };
 
   if (!me?.user) return <Typography.Paragraph>The admin token has no account: sign in as a person to manage one.</Typography.Paragraph>;

@@ -2,6 +2,7 @@ import { Alert, Button, Modal, Popconfirm, Table, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiTokenDto, UserDto } from '@common/schemas/auth';
 import { errorText } from '../../api/client';
+import { sayInPlace, useSubmit } from '../../api/useSubmit';
 import { usersApi } from './api';
 
 const when = (iso: string | null, none: string) => (iso ? new Date(iso).toLocaleString() : none);
@@ -14,7 +15,8 @@ export function UserTokens({ user, onClose }: { user: UserDto; onClose(): void }
     usersApi.tokens(user.id).then(setTokens, (e: unknown) => setFailure(errorText(e)));
   }, [user.id]);
   useEffect(load, [load]);
-  const revoke = (t: ApiTokenDto) => usersApi.revokeToken(user.id, t.id).then(load, (e: unknown) => setFailure(errorText(e)));
+  const submit = useSubmit(sayInPlace(setFailure));
+  const revoke = (t: ApiTokenDto) => submit.run(() => usersApi.revokeToken(user.id, t.id).then(load), { failure: 'Failed' });
 
   return (
     <Modal open title={`Personal API tokens of ${user.email}`} onCancel={onClose} footer={null} width={720} destroyOnHidden>

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { ROLES, type InviteLinkDto, type Role, type UserDto } from '@common/schemas/auth';
 import { errorText } from '../../api/client';
 import { useSession } from '../../api/session';
+import { sayInPlace, useSubmit } from '../../api/useSubmit';
 import { useDashboards } from '../stores/dashboards';
 import { LoadError } from '../ui/States';
 import { usersApi } from './api';
@@ -62,14 +63,14 @@ export default function UsersScreen() {
   }, []);
   useEffect(load, [load]);
 
-  const run = async <T,>(fn: () => Promise<T>, done?: (v: T) => void) => {
+  // One action at a time; its failure is said in the alert above.
+  const submit = useSubmit(sayInPlace(setFailure));
+  const run = <T,>(fn: () => Promise<T>, done?: (v: T) => void) => {
     setFailure(null);
-    try {
+    return submit.run(async () => {
       done?.(await fn());
       load();
-    } catch (e) {
-      setFailure(errorText(e));
-    }
+    }, { failure: 'Failed' });
   };
 
   if (error && !users) return <LoadError title="Failed to fetch users" detail={error} onRetry={load} />;

@@ -2,9 +2,9 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Flex, Input, Select, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import type { ActivityCategory, ActivityEntryDto } from '@common/schemas/activity';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
 import { LoadError, SECONDARY_TEXT } from '../ui/States';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 import { activityQuery, useActivity, type ActivityFilter } from './useActivity';
 
 const CATEGORIES: { value: ActivityCategory; label: string }[] = [
@@ -40,19 +40,9 @@ export default function ActivityLogScreen() {
   const [filter, setFilter] = useState<ActivityFilter>({});
   const [objectText, setObjectText] = useState('');
   const { entries, error, reload } = useActivity(filter);
-  const toast = useToast();
-  const [busy, setBusy] = useState(false);
+  const submit = useToastSubmit();
 
-  const exportCsv = async () => {
-    setBusy(true);
-    try {
-      await downloadCsv(filter);
-    } catch (e) {
-      toast.error('Failed to export activity log', errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const exportCsv = () => submit.run(() => downloadCsv(filter), { failure: 'Failed to export activity log' });
 
   if (error && !entries) return <LoadError title="Failed to fetch activity log" detail={error} onRetry={() => void reload()} />;
   return (
@@ -70,7 +60,7 @@ export default function ActivityLogScreen() {
           allowClear placeholder="Object id" style={{ width: 260 }} aria-label="Object id" value={objectText}
           onChange={(e) => setObjectText(e.target.value)} onSearch={(v) => setFilter((f) => ({ ...f, objectId: v.trim() || undefined }))}
         />
-        <Button icon={<DownloadOutlined />} onClick={() => void exportCsv()} loading={busy} style={{ marginLeft: 'auto' }}>Export CSV</Button>
+        <Button icon={<DownloadOutlined />} onClick={() => void exportCsv()} loading={submit.busy} style={{ marginLeft: 'auto' }}>Export CSV</Button>
       </Flex>
       <Table<ActivityEntryDto>
         size="small"

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ActivityCategory, ActivityEntryDto } from '@common/schemas/activity';
 import { api, errorText } from '../../api/client';
+import { useLiveResource } from '../../realtime/useLiveResource';
 import { useAdminSocket } from '../stores/useAdminRealtime';
 
 export interface ActivityFilter {
@@ -30,32 +31,25 @@ export function useActivity(filter: ActivityFilter) {
   const socket = useAdminSocket();
   const { category, kind, objectId } = filter;
 
-  const load = useCallback(async () => {
-    try {
-      setError(null);
-      setEntries(await api.get<ActivityEntryDto[]>(`/api/admin/activity${activityQuery({ category, kind, objectId }, { limit: String(SHOWN) })}`));
-    } catch (e) {
-      setError(errorText(e));
-    }
-  }, [category, kind, objectId]);
-
-  useEffect(() => {
+  const reload = useLiveResource<ActivityEntryDto[]>(() => {
     setEntries(null);
-    void load();
-    if (!socket) return;
-    const onEntry = ({ entry }: { entry: ActivityEntryDto }) => {
-      if (!matches(entry, { category, kind, objectId })) return;
-      // A per-minute summary comes again with its counts grown: it replaces itself in place.
-      setEntries((list) => (!list ? list : list.some((e) => e.id === entry.id) ? list.map((e) => (e.id === entry.id ? entry : e)) : [entry, ...list].slice(0, SHOWN)));
+    return {
+      socket,
+      load: (signal) => {
+        setError(null);
+        return api.get<ActivityEntryDto[]>(`/api/admin/activity${activityQuery({ category, kind, objectId }, { limit: String(SHOWN) })}`, { signal });
+      },
+      loaded: setEntries,
+      failed: (e) => setError(errorText(e)),
+      pushes: () => ({
+        'admin:activity': ({ entry }) => {
+          if (!matches(entry, { category, kind, objectId })) return;
+          // A per-minute summary comes again with its counts grown: it replaces itself in place.
+          setEntries((list) => (!list ? list : list.some((e) => e.id === entry.id) ? list.map((e) => (e.id === entry.id ? entry : e)) : [entry, ...list].slice(0, SHOWN)));
+        },
+      }),
     };
-    const onConnect = () => void load();
-    socket.on('admin:activity', onEntry);
-    socket.on('connect', onConnect);
-    return () => {
-      socket.off('admin:activity', onEntry);
-      socket.off('connect', onConnect);
-    };
-  }, [socket, load, category, kind, objectId]);
+  }, [socket, category, kind, objectId]);
 
-  return { entries, error, reload: load };
+  return { entries, error, reload };
 }

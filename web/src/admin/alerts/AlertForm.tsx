@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { ALERT_OPERATORS, ALERT_OPERATOR_WORDS, CHANNEL_TYPES, type AlertDto, type AlertOperator, type ChannelType, type CreatedAlertDto } from '@common/schemas/alert';
 import { METRICS, type Metric, type WidgetFilter } from '@common/schemas/widgets/widget';
 import type { TimeRange } from '@common/time/timeRanges';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
+import { useSubmit } from '../../api/useSubmit';
 import { useDataSources } from '../stores/dataSources';
 
 /** What a new rule starts from: a KPI's settings ("Alert on this number") or nothing. */
@@ -44,8 +45,8 @@ export function AlertForm({ seed, editing, onClose, onSaved }: { seed?: AlertSee
   const [resolveAt, setResolveAt] = useState<number | null>(editing?.resolveAt ?? null);
   const [repeatMinutes, setRepeatMinutes] = useState<number | null>(editing?.repeatMinutes ?? null);
   const [channels, setChannels] = useState<ChannelRow[]>(editing?.channels.map((c) => ({ id: c.id, type: c.type, target: c.target })) ?? []);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // The failure is said in the form (`submit.error`), under "The alert was not saved".
+  const submit = useSubmit();
   const [secrets, setSecrets] = useState<CreatedAlertDto['secrets'] | null>(null);
   const [created, setCreated] = useState<AlertDto | null>(null);
   const fields = sources.find((s) => s.id === dataSourceId)?.fields ?? [];
@@ -70,9 +71,7 @@ export function AlertForm({ seed, editing, onClose, onSaved }: { seed?: AlertSee
   });
 
   const save = async () => {
-    setSaving(true);
-    setError(null);
-    try {
+    await submit.run(async () => {
       if (editing) {
         onSaved(await api.patch<AlertDto>(`/api/admin/alerts/${editing.id}`, body()));
         onClose();
@@ -84,11 +83,7 @@ export function AlertForm({ seed, editing, onClose, onSaved }: { seed?: AlertSee
           setSecrets(made.secrets);
         } else onClose();
       }
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   if (secrets && created) {
@@ -104,7 +99,7 @@ export function AlertForm({ seed, editing, onClose, onSaved }: { seed?: AlertSee
 
   const setChannel = (i: number, patch: Partial<ChannelRow>) => setChannels((cs) => cs.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   return (
-    <Modal open title={editing ? `Edit alert ${editing.name}` : 'New alert'} onCancel={onClose} onOk={() => void save()} okText={editing ? 'Save' : 'Create alert'} confirmLoading={saving} width={640} data-testid="alert-form">
+    <Modal open title={editing ? `Edit alert ${editing.name}` : 'New alert'} onCancel={onClose} onOk={() => void save()} okText={editing ? 'Save' : 'Create alert'} confirmLoading={submit.busy} width={640} data-testid="alert-form">
       <Form layout="vertical" requiredMark={false}>
         <Form.Item label="Name"><Input aria-label="Alert name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} /></Form.Item>
         {!seed?.widget && (
@@ -155,7 +150,7 @@ export function AlertForm({ seed, editing, onClose, onSaved }: { seed?: AlertSee
           </Flex>
         ))}
         <Button icon={<PlusOutlined />} onClick={() => setChannels((cs) => [...cs, { type: 'webhook', url: '' }])}>Add channel</Button>
-        {error && <Alert style={{ marginTop: 12 }} type="error" showIcon title="The alert was not saved" description={error} data-testid="alert-form-error" />}
+        {submit.error && <Alert style={{ marginTop: 12 }} type="error" showIcon title="The alert was not saved" description={submit.error} data-testid="alert-form-error" />}
       </Form>
     </Modal>
   );

@@ -3,6 +3,7 @@ import { Button, Drawer, Dropdown, Flex, Popconfirm, Table, Tag, Typography } fr
 import { useCallback, useEffect, useState } from 'react';
 import type { AlertDto, AlertHistoryDto } from '@common/schemas/alert';
 import { api, errorText } from '../../api/client';
+import { useSubmit } from '../../api/useSubmit';
 import { useDataSources } from '../stores/dataSources';
 import { LoadError } from '../ui/States';
 import { useToast } from '../ui/toast';
@@ -35,14 +36,9 @@ export default function AlertsScreen() {
     return () => window.clearInterval(t);
   }, [load]);
 
+  const submit = useSubmit(toast);
   const act = async (what: string, fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-      toast.success(what);
-      await load();
-    } catch (e) {
-      toast.error(`${what} failed`, errorText(e));
-    }
+    if (await submit.run(fn, { success: what, failure: `${what} failed` })) await load();
   };
   const openHistory = async (alert: AlertDto) => {
     setHistory({ alert, data: null });

@@ -1,7 +1,7 @@
-import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { DashboardAnalyticsDto, ViewersChangedEvent } from '@common/schemas/analytics';
 import { api, errorText } from '../../api/client';
+import { useLiveResource } from '../../realtime/useLiveResource';
 import { useAdminSocket } from '../stores/useAdminRealtime';
 
 interface AnalyticsState {
@@ -36,15 +36,5 @@ function applyViewers(e: ViewersChangedEvent) {
 /** Loads the figures and keeps them live while the calling screen is open. */
 export function useAnalyticsLive(): void {
   const socket = useAdminSocket();
-  useEffect(() => {
-    void loadAnalytics();
-    if (!socket) return;
-    const reload = () => void loadAnalytics();
-    socket.on('admin:viewers', applyViewers);
-    socket.on('connect', reload);
-    return () => {
-      socket.off('admin:viewers', applyViewers);
-      socket.off('connect', reload);
-    };
-  }, [socket]);
+  useLiveResource(() => ({ socket, load: loadAnalytics, loaded: () => {}, pushes: () => ({ 'admin:viewers': applyViewers }) }), [socket]);
 }

@@ -5,11 +5,11 @@ import type { DashboardDto } from '@common/schemas/dashboard';
 import { DashboardFilters, MAX_DASHBOARD_FILTERS, type DashboardFilter, type DashboardFilterKind } from '@common/schemas/widgets/dashboardFilter';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { ALL_TIME, RANGE_PRESETS } from '@common/time/timeRanges';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
 import { useDashboards } from '../stores/dashboards';
 import { useSourceTyping } from '../stores/dataSources';
 import { FieldSelect, pickerFields } from '../ui/FieldSelect';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 import { SaveBar } from './SaveBar';
 import { useReportUnsaved } from './unsavedEdits';
 
@@ -31,9 +31,8 @@ export function FiltersEditor({ dashboard, source }: { dashboard: DashboardDto; 
   const saved = JSON.stringify(dashboard.configuration.filters ?? []);
   const [draft, setDraft] = useState<DashboardFilter[]>(() => JSON.parse(saved) as DashboardFilter[]);
   const [open, setOpen] = useState(false);
-  const [saving, setSaving] = useState(false);
+  const submit = useToastSubmit();
   const [tried, setTried] = useState(false);
-  const toast = useToast();
   useEffect(() => setDraft(JSON.parse(saved) as DashboardFilter[]), [saved]);
   const dirty = JSON.stringify(draft) !== saved;
   const discard = () => {
@@ -69,17 +68,11 @@ export function FiltersEditor({ dashboard, source }: { dashboard: DashboardDto; 
   const save = async () => {
     setTried(true);
     if (!checked.success) return;
-    setSaving(true);
-    try {
-      const answer = await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(dashboard.id)}`, { configuration: { filters: checked.data } });
-      useDashboards.getState().upsert(answer);
+    const filters = checked.data;
+    await submit.run(async () => {
+      useDashboards.getState().upsert(await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(dashboard.id)}`, { configuration: { filters } }));
       setTried(false);
-      toast.success('Filters saved', 'Viewers see the new filter bar.');
-    } catch (e) {
-      toast.error('Filters not saved', errorText(e));
-    } finally {
-      setSaving(false);
-    }
+    }, { success: ['Filters saved', 'Viewers see the new filter bar.'], failure: 'Filters not saved' });
   };
   const problem = (path: string) => (tried || draft.length > MAX_DASHBOARD_FILTERS ? problems[path] : undefined);
 
@@ -88,7 +81,7 @@ export function FiltersEditor({ dashboard, source }: { dashboard: DashboardDto; 
       <Badge count={draft.length} size="small" color={dirty ? 'orange' : 'blue'}>
         <Button icon={<FilterOutlined />} onClick={() => setOpen(true)} data-testid="filters-open">Filters</Button>
       </Badge>
-      <Drawer open={open} onClose={() => setOpen(false)} title="Dashboard filters" size="min(640px, 100vw)" data-testid="filters-editor" extra={<SaveBar dirty={dirty} saving={saving} onSave={() => void save()} onDiscard={discard} saveLabel="Save filters" />}>
+      <Drawer open={open} onClose={() => setOpen(false)} title="Dashboard filters" size="min(640px, 100vw)" data-testid="filters-editor" extra={<SaveBar dirty={dirty} saving={submit.busy} onSave={() => void save()} onDiscard={discard} saveLabel="Save filters" />}>
         <Typography.Paragraph type="secondary">
           Viewers narrow every widget, table and bucket board of this dashboard with these (at most {MAX_DASHBOARD_FILTERS}); their choice is part of the page address, so a filtered view is a link. A widget can opt out in its settings.
         </Typography.Paragraph>

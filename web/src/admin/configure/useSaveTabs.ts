@@ -1,5 +1,6 @@
 import type { DashboardDto, DashboardTab } from '@common/schemas/dashboard';
 import { api, errorText } from '../../api/client';
+import { sendAndSay } from '../../api/useSubmit';
 import { useDashboards } from '../stores/dashboards';
 import { useToast } from '../ui/toast';
 
@@ -9,21 +10,24 @@ import { useToast } from '../ui/toast';
  */
 export function useSaveTabs(dashboard: DashboardDto | undefined) {
   const toast = useToast();
+  // Saves may overlap (a tab added while another is renamed): said one by one, busy flags are the editors'.
   return async (tabs: DashboardTab[], successToast?: string): Promise<boolean> => {
     if (!dashboard) return false;
     const store = useDashboards.getState();
     store.upsert({ ...dashboard, configuration: { ...dashboard.configuration, tabs } });
-    try {
-      const saved = await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(dashboard.id)}`, { configuration: { tabs } });
-      useDashboards.getState().upsert(saved);
-      if (successToast) toast.success(successToast, 'Your dashboard configuration has been saved.');
-      return true;
-    } catch (e) {
-      toast.error('Error', 'Failed to update dashboard. Please try again.');
-      console.warn('save tabs failed', errorText(e));
-      void useDashboards.getState().load();
-      return false;
-    }
+    const outcome = await sendAndSay(
+      async () => useDashboards.getState().upsert(await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(dashboard.id)}`, { configuration: { tabs } })),
+      {
+        success: successToast ? [successToast, 'Your dashboard configuration has been saved.'] : undefined,
+        failure: (e) => {
+          console.warn('save tabs failed', errorText(e));
+          void useDashboards.getState().load();
+          return ['Error', 'Failed to update dashboard. Please try again.'];
+        },
+      },
+      toast,
+    );
+    return outcome.ok;
   };
 }
 

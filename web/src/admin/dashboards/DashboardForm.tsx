@@ -1,8 +1,9 @@
 import { Button, Card, Flex, Form, Input, Select, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { DASHBOARD_REFRESH_MS } from '@common/constants';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import { api, errorText } from '../../api/client';
+import { useSubmit } from '../../api/useSubmit';
 import { useDashboards } from '../stores/dashboards';
 import { useDataSources } from '../stores/dataSources';
 import { useToast } from '../ui/toast';
@@ -21,7 +22,7 @@ export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto 
   const sources = useDataSources((s) => s.items);
   const toast = useToast();
   const { setPublished } = useDashboardActions();
-  const [busy, setBusy] = useState(false);
+  const sending = useSubmit(toast);
   const name = Form.useWatch('name', form);
   const dataSourceId = Form.useWatch('dataSourceId', form);
   const filled = Boolean(name?.trim() && dataSourceId);
@@ -39,31 +40,27 @@ export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto 
       return;
     }
     const source = sources.find((s) => s.id === v.dataSourceId);
-    setBusy(true);
-    try {
-      let saved: DashboardDto;
-      if (dashboard) {
-        saved = await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(dashboard.id)}`, {
+    await sending.run(async () => {
+      const saved = dashboard
+        ? await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(dashboard.id)}`, {
           name: v.name.trim(), description: v.description ?? '', dataSourceId: v.dataSourceId,
-        });
-        toast.success('Dashboard Updated', `"${saved.name}" has been updated.`);
-      } else {
-        saved = await api.post<DashboardDto>('/api/admin/dashboards', {
+        })
+        : await api.post<DashboardDto>('/api/admin/dashboards', {
           name: v.name.trim(),
           description: v.description ?? '',
           dataSourceId: v.dataSourceId,
           configuration: { keyMappings: source?.keyMappings ?? {}, refreshInterval: DASHBOARD_REFRESH_MS },
         });
-        toast.success('Dashboard Created', `"${saved.name}" has been created.`);
-      }
       useDashboards.getState().upsert(saved);
       onSaved(saved);
-    } catch (e) {
-      toast.error('Error', dashboard ? 'Failed to update dashboard. Please try again.' : 'Failed to create dashboard. Please try again.');
-      console.warn('save dashboard failed', errorText(e));
-    } finally {
-      setBusy(false);
-    }
+      return saved;
+    }, {
+      success: (saved) => (dashboard ? ['Dashboard Updated', `"${saved.name}" has been updated.`] : ['Dashboard Created', `"${saved.name}" has been created.`]),
+      failure: (e) => {
+        console.warn('save dashboard failed', errorText(e));
+        return ['Error', dashboard ? 'Failed to update dashboard. Please try again.' : 'Failed to create dashboard. Please try again.'];
+      },
+    });
   };
 
   return (
@@ -106,7 +103,7 @@ export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto 
             </Flex>
           </Form.Item>
         )}
-        <Button type="primary" htmlType="submit" disabled={!filled} loading={busy}>
+        <Button type="primary" htmlType="submit" disabled={!filled} loading={sending.busy}>
           {dashboard ? 'Update Dashboard' : 'Create Dashboard'}
         </Button>
       </Form>

@@ -1,8 +1,7 @@
 import { Alert, Button, Card, Col, Flex, Row, Skeleton, Tooltip, Typography } from 'antd';
 import { AppstoreAddOutlined, DeleteOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { DashboardDto } from '@common/schemas/dashboard';
-import { errorText } from '../../api/client';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 import { addWidgets } from '../widgets/addWidgets';
 import { useState } from 'react';
 import { navigateAdmin } from '../shell/nav';
@@ -19,7 +18,7 @@ export function DashboardsManager() {
   const { confirmDelete } = useDashboardActions();
   const selected = items.find((d) => d.id === selectedId) ?? null;
   const [created, setCreated] = useState<DashboardDto | null>(null);
-  const toast = useToast();
+  const submit = useToastSubmit();
 
   let list: React.ReactNode;
   if (status === 'error' && items.length === 0) list = <LoadError title="Failed to fetch dashboards" detail={error} onRetry={() => void load()} />;
@@ -105,7 +104,7 @@ export function DashboardsManager() {
             title={`"${created.name}" is created. Next, add widgets to it.`}
             action={
               <Flex gap={8} wrap>
-                <Button type="primary" icon={<AppstoreAddOutlined />} onClick={() => void addWidgets(items.find((d) => d.id === created.id) ?? created).catch((e) => toast.error('Error', errorText(e)))}>Add widgets</Button>
+                <Button type="primary" icon={<AppstoreAddOutlined />} onClick={() => void submit.run(() => addWidgets(items.find((d) => d.id === created.id) ?? created), { failure: 'Error' })}>Add widgets</Button>
                 <Button onClick={() => navigateAdmin('dashboard-builder', 'templates')}>Use a template</Button>
               </Flex>
             }

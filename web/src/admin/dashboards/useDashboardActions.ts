@@ -1,6 +1,7 @@
 import { App } from 'antd';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import { api, errorText } from '../../api/client';
+import { sendAndSay } from '../../api/useSubmit';
 import { useDashboards } from '../stores/dashboards';
 import { useToast } from '../ui/toast';
 
@@ -16,31 +17,37 @@ export function useDashboardActions() {
       okText: 'Delete',
       okButtonProps: { danger: true },
       cancelText: 'Cancel',
-      onOk: async () => {
-        try {
+      // The dialog's OK button is busy until the answer (and closes either way).
+      onOk: () =>
+        sendAndSay(async () => {
           await api.delete(`/api/admin/dashboards/${encodeURIComponent(d.id)}`);
           useDashboards.getState().remove(d.id);
-          toast.success('Dashboard Deleted', 'Dashboard has been deleted successfully.');
+        }, {
+          success: ['Dashboard Deleted', 'Dashboard has been deleted successfully.'],
+          failure: (e) => {
+            console.warn('delete dashboard failed', errorText(e));
+            return ['Error', 'Failed to delete dashboard. Please try again.'];
+          },
+        }, toast).then((outcome) => {
+          if (!outcome.ok) return;
           afterDelete?.();
           void useDashboards.getState().load();
-        } catch (e) {
-          toast.error('Error', 'Failed to delete dashboard. Please try again.');
-          console.warn('delete dashboard failed', errorText(e));
-        }
-      },
+        }),
     });
 
   const setPublished = async (d: Pick<DashboardDto, 'id' | 'name'>, isPublished: boolean) => {
-    try {
-      const updated = await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(d.id)}`, { isPublished });
-      useDashboards.getState().upsert(updated);
-      toast.success('Dashboard Updated', isPublished ? `"${d.name}" is now Live.` : `"${d.name}" is now a Draft.`);
-      return true;
-    } catch (e) {
-      toast.error('Error', 'Failed to update dashboard. Please try again.');
-      console.warn('publish dashboard failed', errorText(e));
-      return false;
-    }
+    const outcome = await sendAndSay(
+      async () => useDashboards.getState().upsert(await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(d.id)}`, { isPublished })),
+      {
+        success: ['Dashboard Updated', isPublished ? `"${d.name}" is now Live.` : `"${d.name}" is now a Draft.`],
+        failure: (e) => {
+          console.warn('publish dashboard failed', errorText(e));
+          return ['Error', 'Failed to update dashboard. Please try again.'];
+        },
+      },
+      toast,
+    );
+    return outcome.ok;
   };
 
   return { confirmDelete, setPublished };

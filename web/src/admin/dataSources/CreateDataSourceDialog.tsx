@@ -1,49 +1,41 @@
 import { Form, Input, Modal, type InputRef } from 'antd';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import type { DataSourceWithKeyDto } from '@common/schemas/dataSource';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
 import { useDataSources, useFreshIngestKeys } from '../stores/dataSources';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 import { useSubmitValidation } from '../ui/submitValidation';
 
 /** Create Custom Data Source: name (required) and description. */
 export function CreateDataSourceDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const [form] = Form.useForm<{ name: string; description?: string }>();
   const submitValidation = useSubmitValidation(open);
-  const [busy, setBusy] = useState(false);
+  const submit = useToastSubmit();
   const name = useRef<InputRef>(null);
-  const toast = useToast();
 
-  const submit = async (values: { name: string; description?: string }) => {
-    setBusy(true);
-    try {
+  const create = (values: { name: string; description?: string }) =>
+    submit.run(async () => {
       const created = await api.post<DataSourceWithKeyDto>('/api/admin/data-sources', { name: values.name.trim(), description: values.description ?? '' });
       useFreshIngestKeys.getState().remember(created.id, created.ingestKey);
       const { ingestKey: _key, ...ds } = created;
       useDataSources.getState().upsert(ds);
-      toast.success('Data source created successfully');
       form.resetFields();
       onClose();
-    } catch (e) {
-      toast.error('Error', errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, { success: 'Data source created successfully', failure: 'Error' });
 
   return (
     <Modal
       open={open}
       title="Create Custom Data Source"
       okText="Create"
-      confirmLoading={busy}
+      confirmLoading={submit.busy}
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
       // Once the dialog has opened (it takes focus itself), the Name field gets it — with or without motion.
       afterOpenChange={(opened) => opened && name.current?.focus()}
     >
-      <Form {...submitValidation} form={form} name="createDataSource" layout="vertical" onFinish={submit}>
+      <Form {...submitValidation} form={form} name="createDataSource" layout="vertical" onFinish={create}>
         <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}>
           <Input ref={name} placeholder="e.g. Support Tickets" />
         </Form.Item>

@@ -3,13 +3,13 @@ import { PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import { useState } from 'react';
 import { sourceKind } from '@common/constants';
 import type { DataSourceDto } from '@common/schemas/dataSource';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
 import { navigateAdmin } from '../shell/nav';
 import { useDashboards } from '../stores/dashboards';
 import { useDataSources } from '../stores/dataSources';
 import { DeleteSourceText } from './DeleteSourceText';
 import { EmptyState, LoadError } from '../ui/States';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 import { CreateDataSourceDialog } from './CreateDataSourceDialog';
 import { DataSourceCard } from './DataSourceCard';
 import { EngineLine } from '../engine/EngineLine';
@@ -40,7 +40,7 @@ export function DataSourcesOverview() {
   const [viewing, setViewing] = useState<DataSourceDto | null>(null);
   const [typing, setTyping] = useState<DataSourceDto | null>(null);
   const { modal } = App.useApp();
-  const toast = useToast();
+  const submit = useToastSubmit();
 
   const confirmDelete = (ds: DataSourceDto) =>
     modal.confirm({
@@ -50,15 +50,12 @@ export function DataSourcesOverview() {
       okText: 'Delete',
       okButtonProps: { danger: true },
       cancelText: 'Cancel',
-      onOk: async () => {
-        try {
+      // The dialog's OK button is busy until the answer (and closes either way).
+      onOk: () =>
+        submit.run(async () => {
           await api.delete(`/api/admin/data-sources/${encodeURIComponent(ds.id)}`);
           useDataSources.getState().remove(ds.id);
-          toast.success('Data source deleted successfully');
-        } catch (e) {
-          toast.error('Error', errorText(e));
-        }
-      },
+        }, { success: 'Data source deleted successfully', failure: 'Error' }),
     });
 
   const custom = items.filter((d) => sourceKind(d.sourceId) === 'custom');

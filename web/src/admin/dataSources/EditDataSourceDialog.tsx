@@ -1,9 +1,9 @@
 import { AutoComplete, Flex, Form, Input, InputNumber, Modal, Radio, Select, Typography } from 'antd';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import type { DataSourceDto, UpdateMode } from '@common/schemas/dataSource';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
 import { useDataSources } from '../stores/dataSources';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 import { useSubmitValidation } from '../ui/submitValidation';
 
 interface Values {
@@ -39,8 +39,7 @@ const keyingOf = (ds: DataSourceDto): Values['keying'] => (ds.appendOnly ? 'appe
 export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: DataSourceDto | null; onClose(): void }) {
   const [form] = Form.useForm<Values>();
   const submitValidation = useSubmitValidation(dataSource?.id ?? null);
-  const [busy, setBusy] = useState(false);
-  const toast = useToast();
+  const submit = useToastSubmit();
   // The closing dialog keeps showing the source it was opened for.
   const last = useRef(dataSource);
   if (dataSource) last.current = dataSource;
@@ -62,10 +61,9 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
     }
     : undefined;
 
-  const submit = async (v: Values) => {
+  const save = async (v: Values) => {
     if (!dataSource) return;
-    setBusy(true);
-    try {
+    await submit.run(async () => {
       const keyMappings = Object.fromEntries(fields.map((f) => [f, (v.labels?.[f] ?? '').trim()]).filter(([, label]) => label));
       // How records are identified is sent only when it changed (it may change only while the source is empty).
       const primaryKey = v.keying === 'key' ? (v.primaryKey ?? '').trim() || null : null;
@@ -82,18 +80,13 @@ export function EditDataSourceDialog({ dataSource, onClose }: { dataSource: Data
         retention: { maxRecords: v.maxRecords ?? null, ...(v.maxAge ? { maxAgeSeconds: v.maxAge * v.maxAgeUnit } : {}) },
       });
       useDataSources.getState().upsert(updated);
-      toast.success('Data source updated successfully');
       onClose();
-    } catch (e) {
-      toast.error('Error', errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    }, { success: 'Data source updated successfully', failure: 'Error' });
   };
 
   return (
-    <Modal open={Boolean(dataSource)} title="Edit Data Source" okText="Save" confirmLoading={busy} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden width={560}>
-      <Form {...submitValidation} form={form} key={shown?.id} name="editDataSource" layout="vertical" initialValues={initialValues} onFinish={submit}>
+    <Modal open={Boolean(dataSource)} title="Edit Data Source" okText="Save" confirmLoading={submit.busy} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden width={560}>
+      <Form {...submitValidation} form={form} key={shown?.id} name="editDataSource" layout="vertical" initialValues={initialValues} onFinish={save}>
         <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}>
           <Input />
         </Form.Item>

@@ -2,10 +2,10 @@ import { Empty, Flex, Modal, Select, Table, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DataSourceDto, DateOrder, FieldType } from '@common/schemas/dataSource';
 import { fieldLabel } from '@common/formats';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
 import { useDataSources, useSourceTyping } from '../stores/dataSources';
 import { FIELD_TYPE_LABELS, pickerFields } from '../ui/FieldSelect';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 
 const AUTOMATIC = '';
 const TYPES = Object.keys(FIELD_TYPE_LABELS) as FieldType[];
@@ -26,8 +26,7 @@ export function FieldTypesDialog({ dataSource, onClose }: { dataSource: DataSour
   const typing = useSourceTyping(shown);
   const [draft, setDraft] = useState<Record<string, FieldType | typeof AUTOMATIC>>({});
   const [dateOrder, setDateOrder] = useState<DateOrder>(shown?.dateOrder ?? 'mdy');
-  const [busy, setBusy] = useState(false);
-  const toast = useToast();
+  const submit = useToastSubmit();
   useEffect(() => {
     setDraft({});
     setDateOrder(dataSource?.dateOrder ?? 'mdy');
@@ -44,21 +43,15 @@ export function FieldTypesDialog({ dataSource, onClose }: { dataSource: DataSour
 
   const save = async () => {
     if (!dataSource) return;
-    setBusy(true);
-    try {
+    await submit.run(async () => {
       const fieldTypes = Object.fromEntries(changes.map(([path, v]) => [path, v || null]));
       const updated = await api.patch<DataSourceDto>(`/api/admin/data-sources/${encodeURIComponent(dataSource.id)}`, {
         ...(changes.length ? { fieldTypes } : {}),
         ...(dateOrder !== dataSource.dateOrder ? { dateOrder } : {}),
       });
       useDataSources.getState().upsert(updated);
-      toast.success('Field types saved');
       onClose();
-    } catch (e) {
-      toast.error('Error', errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    }, { success: 'Field types saved', failure: 'Error' });
   };
 
   return (
@@ -67,7 +60,7 @@ export function FieldTypesDialog({ dataSource, onClose }: { dataSource: DataSour
       title={`Fields of ${shown?.name ?? 'the data source'}`}
       okText="Save"
       okButtonProps={{ disabled: !dirty }}
-      confirmLoading={busy}
+      confirmLoading={submit.busy}
       onOk={() => void save()}
       onCancel={onClose}
       destroyOnHidden

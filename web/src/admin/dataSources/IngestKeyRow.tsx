@@ -1,32 +1,23 @@
 import { Button, Flex, Popconfirm, Tooltip, Typography } from 'antd';
 import { KeyOutlined, ReloadOutlined } from '@ant-design/icons';
-import { useState } from 'react';
 import type { DataSourceDto, DataSourceWithKeyDto } from '@common/schemas/dataSource';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
 import { useDataSources, useFreshIngestKeys } from '../stores/dataSources';
 import { CopyButton } from '../ui/CopyButton';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 
 /** The ingest key of a custom source: in full only right after creation or rotation, else its hint. */
 export function IngestKeyRow({ dataSource: ds }: { dataSource: DataSourceDto }) {
-  const toast = useToast();
   const fresh = useFreshIngestKeys((s) => s.keys[ds.id]);
-  const [busy, setBusy] = useState(false);
+  const submit = useToastSubmit();
 
-  const rotate = async () => {
-    setBusy(true);
-    try {
+  const rotate = () =>
+    submit.run(async () => {
       const answer = await api.post<DataSourceWithKeyDto>(`/api/admin/data-sources/${encodeURIComponent(ds.id)}/ingest-key`);
       useFreshIngestKeys.getState().remember(ds.id, answer.ingestKey);
       const { ingestKey: _key, ...rest } = answer;
       useDataSources.getState().upsert(rest);
-      toast.success('Ingest key rotated', 'Copy the new key now: it is shown in full only this once. The old key no longer works.');
-    } catch (e) {
-      toast.error('Error', errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, { success: ['Ingest key rotated', 'Copy the new key now: it is shown in full only this once. The old key no longer works.'], failure: 'Error' });
 
   return (
     <Flex align="center" gap={4} wrap style={{ margin: '4px 0' }} data-testid="ingest-key">
@@ -48,7 +39,7 @@ export function IngestKeyRow({ dataSource: ds }: { dataSource: DataSourceDto }) 
         okText="Rotate"
         onConfirm={rotate}
       >
-        <Button size="small" type="link" icon={<ReloadOutlined />} loading={busy}>Rotate</Button>
+        <Button size="small" type="link" icon={<ReloadOutlined />} loading={submit.busy}>Rotate</Button>
       </Popconfirm>
     </Flex>
   );

@@ -5,8 +5,10 @@ import type { FieldType } from '@common/schemas/dataSource';
 import {
   IMPORT_DELIMITERS, IMPORT_ENCODINGS, IMPORT_FORMATS, type DryRunDto, type ImportMode, type ImportPlan, type ImportPreviewDto, type ImportProgressDto, type ImportSettings,
 } from '@common/schemas/imports';
-import { api, errorText } from '../../api/client';
+import { api } from '../../api/client';
+import { sayInPlace, useSubmit } from '../../api/useSubmit';
 import { useCan } from '../../api/session';
+import { emitRoom, useLiveResource } from '../../realtime/useLiveResource';
 import { useAdminSocket } from '../stores/useAdminRealtime';
 import { useDataSources } from '../stores/dataSources';
 import { ImportNextStep } from './ImportNextStep';
@@ -35,8 +37,10 @@ export default function ImportScreen() {
   const socket = useAdminSocket();
   const sources = useDataSources((s) => s.items);
   const [step, setStep] = useState(0);
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A failure is said in the page's alert (with the file's own problems), not in a toast.
+  const submit = useSubmit(sayInPlace(setError));
+  const busy = submit.busy;
   const [preview, setPreview] = useState<ImportPreviewDto | null>(null);
   const [columns, setColumns] = useState<Column[]>([]);
   const [targetKind, setTargetKind] = useState<'new' | 'existing'>(isAdmin ? 'new' : 'existing');
@@ -59,15 +63,21 @@ export default function ImportScreen() {
   useEffect(() => setDry(null), [columns, targetKind, name, sourceId, key, mode]);
 
   const following = progress?.id;
-  useEffect(() => {
-    if (!socket || !following) return;
-    const on = (e: ImportProgressDto) => {
-      if (e.id === following) setProgress(e);
+  useLiveResource<ImportProgressDto>(() => {
+    if (!socket || !following) return null;
+    return {
+      socket,
+      // Read once joined too: an event sent before this screen listened (a short import can end first).
+      load: (signal) => api.get<ImportProgressDto>(`/api/admin/imports/${following}`, { signal }),
+      // The import's end, once shown, stays: a read answered before it is older.
+      loaded: (now) => setProgress((p) => (p && p.state !== 'running' ? p : now)),
+      room: (on, ack) => emitRoom(on, () => on.emit('import:join', following, ack)),
+      pushes: () => ({
+        'import:progress': (e) => {
+          if (e.id === following) setProgress(e);
+        },
+      }),
     };
-    socket.on('import:progress', on);
-    // An event sent before this listener (a short import can end first) is read back once.
-    void api.get<ImportProgressDto>(`/api/admin/imports/${following}`).then((now) => setProgress((p) => (p && p.state !== 'running' ? p : now)), () => undefined);
-    return () => void socket.off('import:progress', on);
   }, [socket, following]);
 
   const fromPreview = (p: ImportPreviewDto) => {
@@ -75,16 +85,9 @@ export default function ImportScreen() {
     setColumns(p.columns.map((c) => ({ name: c.name, field: c.name, type: c.type, skip: false })));
     if (!name) setName(p.fileName.replace(/\.[^.]*$/, ''));
   };
-  const guard = async (fn: () => Promise<void>) => {
-    setBusy(true);
+  const guard = (fn: () => Promise<void>) => {
     setError(null);
-    try {
-      await fn();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    return submit.run(fn, { failure: 'Import' });
   };
 
   const pick = (file: File) => {

@@ -1,8 +1,6 @@
-import { useState } from 'react';
 import { Form, Input, Modal, Select } from 'antd';
 import type { IntegrationDto, IntegrationType } from '@common/schemas/integration';
-import { errorText } from '../../api/client';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 import { integrationsApi } from './api';
 import { useIntegrations } from './store';
 import { useSubmitValidation } from '../ui/submitValidation';
@@ -15,29 +13,21 @@ const TYPES: { value: IntegrationType; label: string; disabled: boolean }[] = [
 
 /** Add Integration: name, description, type; a Zendesk one goes on to the OAuth configuration. */
 export function AddIntegrationDialog({ open, onClose, onCreated }: { open: boolean; onClose(): void; onCreated(it: IntegrationDto): void }) {
-  const toast = useToast();
   const [form] = Form.useForm<{ name: string; description: string; type: IntegrationType }>();
   const submitValidation = useSubmitValidation(open);
-  const [busy, setBusy] = useState(false);
+  const submit = useToastSubmit();
 
-  const submit = async (v: { name: string; description: string; type: IntegrationType }) => {
-    setBusy(true);
-    try {
+  const create = (v: { name: string; description: string; type: IntegrationType }) =>
+    submit.run(async () => {
       const created = await integrationsApi.create({ name: v.name, description: v.description ?? '', type: v.type });
       useIntegrations.getState().upsert(created);
-      toast.success('Integration Created', "Now let's configure your OAuth credentials");
       form.resetFields();
       onCreated(created);
-    } catch (e) {
-      toast.error('Error', errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, { success: ['Integration Created', "Now let's configure your OAuth credentials"], failure: 'Error' });
 
   return (
-    <Modal title="Add Integration" open={open} okText="Create" okButtonProps={{ loading: busy }} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden data-testid="add-integration-dialog">
-      <Form {...submitValidation} form={form} layout="vertical" initialValues={{ type: 'zendesk' }} onFinish={(v) => void submit(v)}>
+    <Modal title="Add Integration" open={open} okText="Create" okButtonProps={{ loading: submit.busy }} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden data-testid="add-integration-dialog">
+      <Form {...submitValidation} form={form} layout="vertical" initialValues={{ type: 'zendesk' }} onFinish={(v) => void create(v)}>
         <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: 'Name is required' }]}><Input placeholder="Acme Support" /></Form.Item>
         <Form.Item name="description" label="Description"><Input.TextArea rows={2} /></Form.Item>
         <Form.Item name="type" label="Type" rules={[{ required: true, message: 'Type is required' }]}><Select options={TYPES} aria-label="Integration type" /></Form.Item>

@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Card, Collapse, Flex, Progress, Space, Switch, Ta
 import { ClockCircleOutlined, DeleteOutlined, KeyOutlined, SyncOutlined } from '@ant-design/icons';
 import type { IntegrationDto } from '@common/schemas/integration';
 import { AUTO_SYNC_DEFAULT_SECONDS } from '@common/constants';
-import { errorText } from '../../api/client';
+import { useSubmit } from '../../api/useSubmit';
 import { SECONDARY_TEXT } from '../ui/States';
 import { useToast } from '../ui/toast';
 import { integrationsApi } from './api';
@@ -28,50 +28,36 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
   const totals = useIntegrations((s) => s.totals[it.id]);
   const sync = useIntegrations((s) => s.syncs[it.id]);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [busy, setBusy] = useState(false);
+  const submit = useSubmit(toast);
+  const busy = submit.busy;
   const status = STATUS[it.status] ?? { text: 'Unknown', status: 'default' as const };
   const running = Boolean(sync?.running) || it.isSyncing;
   const incremental = Boolean(it.config.lastCursor);
 
   const startSync = async (startDate?: string) => {
     setDialog(null);
-    try {
+    await submit.run(async () => {
       const res = await integrationsApi.startSync(it.id, startDate);
-      if (res.status !== 'started') return;
-      toast.success('Sync Started', incremental && !startDate ? 'Fetching new and changed Zendesk data.' : 'Importing your Zendesk data.');
-      followSync(it.id, toast);
-    } catch (e) {
-      toast.error('Sync Error', errorText(e));
-    }
+      if (res.status === 'started') followSync(it.id, toast);
+      return res;
+    }, {
+      success: (res) => (res.status === 'started' ? ['Sync Started', incremental && !startDate ? 'Fetching new and changed Zendesk data.' : 'Importing your Zendesk data.'] : undefined),
+      failure: 'Sync Error',
+    });
   };
 
-  const saveSettings = async (autoSync: boolean, syncInterval: number) => {
-    setBusy(true);
-    try {
-      const updated = await integrationsApi.saveSettings(it.id, { autoSync, syncInterval });
-      useIntegrations.getState().upsert(updated);
+  const saveSettings = (autoSync: boolean, syncInterval: number) =>
+    submit.run(async () => {
+      useIntegrations.getState().upsert(await integrationsApi.saveSettings(it.id, { autoSync, syncInterval }));
       setDialog(null);
-      toast.success('Settings Updated', autoSync ? `Auto sync runs ${everyText(syncInterval)}.` : 'Auto sync is off.');
-    } catch (e) {
-      toast.error('Settings Error', errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, { success: ['Settings Updated', autoSync ? `Auto sync runs ${everyText(syncInterval)}.` : 'Auto sync is off.'], failure: 'Settings Error' });
 
-  const remove = async () => {
-    setBusy(true);
-    try {
+  const remove = () =>
+    submit.run(async () => {
       await integrationsApi.remove(it.id);
       useIntegrations.getState().remove(it.id);
       setDialog(null);
-      toast.success('Integration deleted successfully');
-    } catch (e) {
-      toast.error('Error', errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, { success: 'Integration deleted successfully', failure: 'Error' });
 
   return (
     <Card size="small" data-testid={`integration-${it.id}`} style={{ marginBottom: 12 }}>

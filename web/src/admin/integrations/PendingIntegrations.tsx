@@ -1,9 +1,7 @@
 import { Alert, Button, Flex, Popconfirm, Typography } from 'antd';
 import { DeleteOutlined, PlayCircleOutlined } from '@ant-design/icons';
-import { useState } from 'react';
 import type { IntegrationDto } from '@common/schemas/integration';
-import { errorText } from '../../api/client';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 import { integrationsApi } from './api';
 import { relativeTime } from './relativeTime';
 import { useIntegrations } from './store';
@@ -13,22 +11,14 @@ import { useIntegrations } from './store';
 export function PendingIntegrations({ onResume }: { onResume(it: IntegrationDto): void }) {
   const items = useIntegrations((s) => s.items);
   const pending = items.filter((i) => i.type === 'zendesk' && i.status === 'pending');
-  const [busy, setBusy] = useState<string | null>(null);
-  const toast = useToast();
+  const submit = useToastSubmit();
   if (pending.length === 0) return null;
 
-  const discard = async (it: IntegrationDto) => {
-    setBusy(it.id);
-    try {
+  const discard = (it: IntegrationDto) =>
+    submit.run(async () => {
       await integrationsApi.remove(it.id);
       useIntegrations.getState().remove(it.id);
-      toast.success('Integration discarded', `"${it.name}" was never connected and is gone.`);
-    } catch (e) {
-      toast.error('Error', errorText(e));
-    } finally {
-      setBusy(null);
-    }
-  };
+    }, { success: ['Integration discarded', `"${it.name}" was never connected and is gone.`], failure: 'Error', key: it.id });
 
   return (
     <Alert
@@ -54,7 +44,7 @@ export function PendingIntegrations({ onResume }: { onResume(it: IntegrationDto)
                   okButtonProps={{ danger: true }}
                   onConfirm={() => void discard(it)}
                 >
-                  <Button size="small" danger icon={<DeleteOutlined />} loading={busy === it.id}>Discard</Button>
+                  <Button size="small" danger icon={<DeleteOutlined />} loading={submit.busyFor === it.id}>Discard</Button>
                 </Popconfirm>
               </Flex>
             </Flex>

@@ -3,8 +3,7 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import type { CreatedShareLinkDto } from '@common/schemas/shareLink';
 import { SHARE_LINK_LABEL_MAX } from '@common/sharing';
-import { errorText } from '../../api/client';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 import { shareLinksApi } from './api';
 import { LockedFilterInput, lockedFilters, type LockDraft } from './LockedFilterInput';
 
@@ -17,13 +16,11 @@ interface Values {
 /** Label, optional expiry and "Allow CSV export" of a new link. */
 export function CreateLinkForm({ dashboardId, onCreated }: { dashboardId: string; onCreated(created: CreatedShareLinkDto): void }) {
   const [form] = Form.useForm<Values>();
-  const [busy, setBusy] = useState(false);
+  const submit = useToastSubmit();
   const [lock, setLock] = useState<LockDraft>({ operator: 'eq', value: '' });
-  const toast = useToast();
 
-  const submit = async (values: Values) => {
-    setBusy(true);
-    try {
+  const create = (values: Values) =>
+    submit.run(async () => {
       const created = await shareLinksApi.create(dashboardId, {
         label: values.label.trim(),
         allowCsv: values.allowCsv,
@@ -33,15 +30,10 @@ export function CreateLinkForm({ dashboardId, onCreated }: { dashboardId: string
       form.resetFields();
       setLock({ operator: 'eq', value: '' });
       onCreated(created);
-    } catch (e) {
-      toast.error('Failed to create share link', errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, { failure: 'Failed to create share link' });
 
   return (
-    <Form form={form} layout="vertical" initialValues={{ allowCsv: true }} onFinish={(v) => void submit(v)} data-testid="create-link-form">
+    <Form form={form} layout="vertical" initialValues={{ allowCsv: true }} onFinish={(v) => void create(v)} data-testid="create-link-form">
       <Flex gap={12} wrap align="end">
         <Form.Item
           name="label"
@@ -62,7 +54,7 @@ export function CreateLinkForm({ dashboardId, onCreated }: { dashboardId: string
       <Form.Item label="Locked filter (the link's viewers see, export and are sent only the matching records)" style={{ marginTop: 12, marginBottom: 12 }}>
         <LockedFilterInput dashboardId={dashboardId} value={lock} onChange={setLock} />
       </Form.Item>
-      <Button type="primary" htmlType="submit" loading={busy}>Create Link</Button>
+      <Button type="primary" htmlType="submit" loading={submit.busy}>Create Link</Button>
     </Form>
   );
 }

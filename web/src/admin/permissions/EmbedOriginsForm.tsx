@@ -4,7 +4,7 @@ import type { EmbeddingDto } from '@common/schemas/embedding';
 import { embedOriginProblem, MAX_EMBED_ORIGINS } from '@common/sharing';
 import { api, errorText } from '../../api/client';
 import { SECONDARY_TEXT } from '../ui/States';
-import { useToast } from '../ui/toast';
+import { useToast, useToastSubmit } from '../ui/toast';
 import { iframeSnippet } from './api';
 
 const path = (dashboardId: string) => `/api/admin/dashboards/${encodeURIComponent(dashboardId)}/embedding`;
@@ -14,7 +14,7 @@ export function EmbedOriginsForm({ dashboardId, isPublished }: { dashboardId: st
   const [origins, setOrigins] = useState<string[] | null>(null);
   const [saved, setSaved] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const submit = useToastSubmit();
   const toast = useToast();
 
   useEffect(() => {
@@ -34,17 +34,15 @@ export function EmbedOriginsForm({ dashboardId, isPublished }: { dashboardId: st
 
   const save = async () => {
     if (!origins || problem) return;
-    setBusy(true);
-    try {
+    await submit.run(async () => {
       const e = await api.put<EmbeddingDto>(path(dashboardId), { origins });
       setOrigins(e.origins);
       setSaved(e.origins);
-      toast.success('Embedding origins saved', e.origins.length ? `${e.origins.join(', ')} may embed this dashboard.` : 'No other site may embed this dashboard.');
-    } catch (e) {
-      toast.error('Failed to save embedding origins', errorText(e));
-    } finally {
-      setBusy(false);
-    }
+      return e;
+    }, {
+      success: (e) => ['Embedding origins saved', e.origins.length ? `${e.origins.join(', ')} may embed this dashboard.` : 'No other site may embed this dashboard.'],
+      failure: 'Failed to save embedding origins',
+    });
   };
 
   const unchanged = origins !== null && origins.join(' ') === saved.join(' ');
@@ -65,7 +63,7 @@ export function EmbedOriginsForm({ dashboardId, isPublished }: { dashboardId: st
           open={false}
           tokenSeparators={[' ', ',']}
         />
-        <Button onClick={() => void save()} loading={busy} disabled={origins === null || Boolean(problem) || unchanged}>Save Origins</Button>
+        <Button onClick={() => void save()} loading={submit.busy} disabled={origins === null || Boolean(problem) || unchanged}>Save Origins</Button>
       </Flex>
       {problem ? (
         <Typography.Text type="danger">{problem}</Typography.Text>

@@ -2,6 +2,7 @@ import { Alert, Button, Flex, Popconfirm, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { CreatedShareLinkDto, ShareLinkDto } from '@common/schemas/shareLink';
 import { errorText } from '../../api/client';
+import { useSubmit } from '../../api/useSubmit';
 import { useToast } from '../ui/toast';
 import { SECONDARY_TEXT } from '../ui/States';
 import { iframeSnippet, shareLinksApi, shareUrl } from './api';
@@ -37,6 +38,7 @@ export function ShareLinksPanel({ dashboardId }: { dashboardId: string }) {
   const [links, setLinks] = useState<ShareLinkDto[] | null>(null);
   const [created, setCreated] = useState<CreatedShareLinkDto | null>(null);
   const toast = useToast();
+  const submit = useSubmit(toast);
 
   const load = useCallback(async () => {
     try {
@@ -47,16 +49,12 @@ export function ShareLinksPanel({ dashboardId }: { dashboardId: string }) {
   }, [dashboardId, toast]);
   useEffect(() => void load(), [load]);
 
-  const revoke = async (link: ShareLinkDto) => {
-    try {
+  const revoke = (link: ShareLinkDto) =>
+    submit.run(async () => {
       const after = await shareLinksApi.revoke(dashboardId, link.id);
       setLinks((list) => list?.map((l) => (l.id === after.id ? after : l)) ?? null);
       if (created?.link.id === link.id) setCreated(null);
-      toast.success('Link revoked', `"${link.label}" no longer opens the dashboard.`);
-    } catch (e) {
-      toast.error('Failed to revoke link', errorText(e));
-    }
-  };
+    }, { success: ['Link revoked', `"${link.label}" no longer opens the dashboard.`], failure: 'Failed to revoke link' });
 
   return (
     <Flex vertical gap={12}>

@@ -1,8 +1,6 @@
-import { useEffect } from 'react';
-import type { DashboardDto } from '@common/schemas/dashboard';
-import type { DataSourceDto } from '@common/schemas/dataSource';
 import { useSession } from '../../api/session';
 import { getAdminSocket, type LiveSocket } from '../../realtime/socket';
+import { useLiveResource } from '../../realtime/useLiveResource';
 import { useDashboards } from './dashboards';
 import { useDataSources } from './dataSources';
 
@@ -13,32 +11,19 @@ export function useAdminSocket(): LiveSocket | null {
   return getAdminSocket(key, () => void useSession.getState().refresh());
 }
 
-/** Loads the lists once, applies admin pushes to the stores and refetches after every (re)connect. */
+/** Loads the lists, applies admin pushes to the stores and refetches after every (re)connect. */
 export function useAdminRealtime(): void {
   const socket = useAdminSocket();
-  useEffect(() => {
-    void useDataSources.getState().load();
-    void useDashboards.getState().load();
-    if (!socket) return;
-    const reload = () => {
-      void useDataSources.getState().load();
-      void useDashboards.getState().load();
-    };
-    const dsChanged = (e: { dataSource: DataSourceDto }) => useDataSources.getState().upsert(e.dataSource);
-    const dsRemoved = (e: { dataSourceId: string }) => useDataSources.getState().remove(e.dataSourceId);
-    const dChanged = (e: { dashboard: DashboardDto }) => useDashboards.getState().upsert(e.dashboard);
-    const dRemoved = (e: { dashboardId: string }) => useDashboards.getState().remove(e.dashboardId);
-    socket.on('connect', reload);
-    socket.on('admin:datasource:changed', dsChanged);
-    socket.on('admin:datasource:removed', dsRemoved);
-    socket.on('admin:dashboard:changed', dChanged);
-    socket.on('admin:dashboard:removed', dRemoved);
-    return () => {
-      socket.off('connect', reload);
-      socket.off('admin:datasource:changed', dsChanged);
-      socket.off('admin:datasource:removed', dsRemoved);
-      socket.off('admin:dashboard:changed', dChanged);
-      socket.off('admin:dashboard:removed', dRemoved);
-    };
-  }, [socket]);
+  useLiveResource(() => ({
+    socket,
+    // The stores keep their own state (an error keeps the old items): nothing to hand over.
+    load: () => Promise.all([useDataSources.getState().load(), useDashboards.getState().load()]),
+    loaded: () => {},
+    pushes: () => ({
+      'admin:datasource:changed': (e) => useDataSources.getState().upsert(e.dataSource),
+      'admin:datasource:removed': (e) => useDataSources.getState().remove(e.dataSourceId),
+      'admin:dashboard:changed': (e) => useDashboards.getState().upsert(e.dashboard),
+      'admin:dashboard:removed': (e) => useDashboards.getState().remove(e.dashboardId),
+    }),
+  }), [socket]);
 }

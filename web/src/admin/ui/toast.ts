@@ -1,6 +1,7 @@
 import { App } from 'antd';
 import type { NotificationPlacement } from 'antd/es/notification/interface';
 import { useMemo } from 'react';
+import { useSubmit, type Submit } from '../../api/useSubmit';
 
 /**
  * Where a toast goes so it never covers the buttons of the card (or dialog) it belongs to — the one
@@ -48,4 +49,9 @@ export async function copyText(text: string): Promise<void> {
   area.select();
   document.execCommand('copy');
   area.remove();
+}
+
+/** `useSubmit` saying its outcome in the console's toasts. */
+export function useToastSubmit(): Submit {
+  return useSubmit(useToast());
 }

@@ -18,6 +18,7 @@ import { TYPE_LABELS, duplicateWidget, newWidget, widgetProblems } from './widge
 import { WidgetEditor } from './WidgetEditor';
 import { AlertForm, type AlertSeed } from '../alerts/AlertForm';
 import { useToast } from '../ui/toast';
+import { useSubmit } from '../../api/useSubmit';
 
 /**
  * Builds a tab's widgets: add, edit, duplicate and remove them, lay them out on the grid, and save
@@ -30,7 +31,8 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
   const preview = useLivePreview(dashboard.dataSourceId);
   const [draft, setDraft] = useState<Widget[]>(tab.widgets);
   const [editing, setEditing] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  // The save says its outcome itself (useSaveTabs): this gives the busy flag and one save at a time.
+  const submit = useSubmit();
   const [tried, setTried] = useState(false);
   const [alertSeed, setAlertSeed] = useState<AlertSeed | null>(null);
   const toast = useToast();
@@ -64,10 +66,8 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
   const save = async () => {
     setTried(true);
     if (problems.length) return;
-    setSaving(true);
     const tabs = dashboard.configuration.tabs.map((t) => (t.id === tab.id ? { ...t, widgets: draft } : t));
-    await saveTabs(tabs, 'Widgets saved');
-    setSaving(false);
+    await submit.run(() => saveTabs(tabs, 'Widgets saved'));
     setTried(false);
   };
   // As on the viewer's grid (TabContent): the card's toolbar above it takes no grid row.
@@ -80,7 +80,7 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
           <Dropdown menu={{ items: WIDGET_TYPES.map((t) => ({ key: t, label: TYPE_LABELS[t] })), onClick: ({ key }) => add(key as WidgetType) }}>
             <Button type="primary" icon={<PlusOutlined />}>Add widget</Button>
           </Dropdown>
-          <SaveBar dirty={dirty} saving={saving} onSave={() => void save()} onDiscard={discard} saveLabel="Save widgets" />
+          <SaveBar dirty={dirty} saving={submit.busy} onSave={() => void save()} onDiscard={discard} saveLabel="Save widgets" />
           <PreviewSummary preview={preview} sourceName={source?.name ?? dashboard.dataSourceName ?? 'the data source'} />
         </Flex>
         <PreviewError preview={preview} />

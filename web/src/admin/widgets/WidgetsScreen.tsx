@@ -1,8 +1,7 @@
 import { Button, Card, Flex, Segmented, Select, Skeleton, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { DashboardDto } from '@common/schemas/dashboard';
-import { errorText } from '../../api/client';
-import { useToast } from '../ui/toast';
+import { useToastSubmit } from '../ui/toast';
 import { withTab } from './addWidgets';
 import { useState } from 'react';
 import { useDashboards } from '../stores/dashboards';
@@ -20,7 +19,7 @@ function widgetCount(d: DashboardDto): string {
 export default function WidgetsScreen({ initialDashboardId = null }: { initialDashboardId?: string | null }) {
   const { items, status } = useDashboards();
   const [dashboardId, setDashboardId] = useState<string | null>(initialDashboardId);
-  const toast = useToast();
+  const submit = useToastSubmit();
   const [tabId, setTabId] = useState<string | null>(null);
   // Unsaved widgets: another dashboard or tab, the sidebar, back and reload ask first, as in Configure.
   useUnsavedGuard();
@@ -54,7 +53,7 @@ export default function WidgetsScreen({ initialDashboardId = null }: { initialDa
       {!tab ? (
         <Flex vertical align="start" gap={8} data-testid="widgets-no-tab">
           <Typography.Text>This dashboard has no tab yet: widgets sit on a tab.</Typography.Text>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => void withTab(dashboard).catch((e) => toast.error('Error', errorText(e)))}>Add a tab and build it</Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => void submit.run(() => withTab(dashboard), { failure: 'Error' })}>Add a tab and build it</Button>
         </Flex>
       ) : !dashboard.dataSourceId ? (
         <EmptyState title="No data source" text="Link this dashboard to a data source to build widgets from its records." />

@@ -3,10 +3,11 @@ import DownOutlined from '@ant-design/icons-svg/es/asn/DownOutlined';
 import DownloadOutlined from '@ant-design/icons-svg/es/asn/DownloadOutlined';
 import { Alert, Button, MenuButton, SkeletonBlock, Tip } from './ui/kit';
 import { csvFileName } from '@common/csv';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import { publicApi as api } from '../../api/client';
+import { useSubmit } from '../../api/useSubmit';
 import { useConnection } from '../../realtime/socket';
 import { dashboardFeed, type ViewerFeed } from './feed';
 import { tableViewOf } from './viewerExport';
@@ -52,8 +53,10 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed, 
   // Only a lost connection says so: the first connect takes a moment, and the 30 s refetch runs anyway.
   const connection = useConnection((s) => s.public);
   const live = connection === 'live' || connection === 'connecting';
-  const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState(false);
+  // The viewer says a failed export in place (an alert under the header), not in a toast.
+  const submit = useSubmit();
+  const busy = submit.busy;
+  const failed = submit.error !== null;
   // A share link may forbid CSV (no button) and has no list to go back to (no back button).
   const exportPath = dashboard ? (feed ?? dashboardFeed(dashboard.id)).exportPath(tabId) : null;
   const backTo = feed ? feed.backTo : '/dashboards';
@@ -61,16 +64,12 @@ export function ViewerHeader({ dashboard, loading, tabId, actions = true, feed, 
   const tabName = useViewerStore((s) => s.head?.tabs.find((t) => t.id === tabId)?.name ?? null);
   const onExport = async (all: boolean) => {
     if (!dashboard || !exportPath) return;
-    setBusy(true);
-    setFailed(false);
-    try {
-      await (all ? exportAll(dashboard, exportPath, tabName) : exportSeen(dashboard, exportPath, tabId, tabName));
-    } catch (e) {
-      console.error('CSV export failed', e);
-      setFailed(true);
-    } finally {
-      setBusy(false);
-    }
+    await submit.run(() => (all ? exportAll(dashboard, exportPath, tabName) : exportSeen(dashboard, exportPath, tabId, tabName)), {
+      failure: (e) => {
+        console.error('CSV export failed', e);
+        return 'Failed to export dashboard';
+      },
+    });
   };
 
   return (

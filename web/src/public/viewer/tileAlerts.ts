@@ -1,9 +1,9 @@
-import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { TileAlertState } from '@common/schemas/alert';
 import { PUBLIC_REFRESH_MS } from '@common/constants';
 import { publicApi } from '../../api/client';
 import { getPublicSocket } from '../../realtime/socket';
+import { useLiveResource } from '../../realtime/useLiveResource';
 import type { ViewerFeed } from './feed';
 
 /** The alert states of the shown dashboard's tiles, by widget id: only tiles tied to an alert are here. */
@@ -17,32 +17,26 @@ export const useTileAlert = (widgetId: string): TileAlertState | undefined => us
  * 30 s fallback), then pushed as they change (`alert:state`, to every viewer of the dashboard).
  */
 export function useTileAlertSync(feed: ViewerFeed): void {
-  useEffect(() => {
-    let disposed = false;
+  useLiveResource<TileAlertState[] | null>(() => {
     useTileAlerts.setState({ dashboardId: feed.dashboardId, byWidget: {} });
-    const socket = getPublicSocket();
-    const load = async () => {
-      const list = await publicApi.get<TileAlertState[]>(feed.alertsPath).catch(() => null);
-      if (disposed || !list) return;
-      const byWidget: Record<string, TileAlertState> = {};
-      for (const s of list) byWidget[s.widgetId] = s;
-      useTileAlerts.setState({ dashboardId: list[0]?.dashboardId ?? useTileAlerts.getState().dashboardId, byWidget });
-    };
-    const onState = (s: TileAlertState) => {
-      const shown = useTileAlerts.getState().dashboardId;
-      if (shown && s.dashboardId !== shown) return;
-      useTileAlerts.setState((st) => ({ dashboardId: s.dashboardId, byWidget: { ...st.byWidget, [s.widgetId]: s } }));
-    };
-    const onConnect = () => void load();
-    socket.on('alert:state', onState);
-    socket.on('connect', onConnect);
-    void load();
-    const timer = window.setInterval(() => void load(), PUBLIC_REFRESH_MS);
-    return () => {
-      disposed = true;
-      window.clearInterval(timer);
-      socket.off('alert:state', onState);
-      socket.off('connect', onConnect);
+    return {
+      socket: getPublicSocket(),
+      // A failed read keeps the states shown: the next push, reconnect or fallback read brings them.
+      load: (signal) => publicApi.get<TileAlertState[]>(feed.alertsPath, { signal }).catch(() => null),
+      loaded: (list) => {
+        if (!list) return;
+        const byWidget: Record<string, TileAlertState> = {};
+        for (const s of list) byWidget[s.widgetId] = s;
+        useTileAlerts.setState({ dashboardId: list[0]?.dashboardId ?? useTileAlerts.getState().dashboardId, byWidget });
+      },
+      pushes: () => ({
+        'alert:state': (s) => {
+          const shown = useTileAlerts.getState().dashboardId;
+          if (shown && s.dashboardId !== shown) return;
+          useTileAlerts.setState((st) => ({ dashboardId: s.dashboardId, byWidget: { ...st.byWidget, [s.widgetId]: s } }));
+        },
+      }),
+      pollMs: PUBLIC_REFRESH_MS,
     };
   }, [feed.key]);
 }

@@ -16,6 +16,7 @@ import { HighlightRulesEditor } from './HighlightRulesEditor';
 import { useReportUnsaved } from '../unsavedEdits';
 import { SaveBar } from '../SaveBar';
 import { BUCKET_ORDER_LABELS, bucketOrderOf, groupIds, type BucketOrder } from '../../../public/viewer/buckets/bucketModel';
+import { useSubmit } from '../../../api/useSubmit';
 
 interface Props {
   tab: DashboardTab;
@@ -34,7 +35,8 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
   const [listed, setListed] = useState<string[]>(config.bucketGroups ?? []);
   const [displayKeys, setDisplayKeys] = useState<string[]>(config.displayKeys ?? []);
   const [rules, setRules] = useState<HighlightRule[]>(config.highlightRules ?? []);
-  const [saving, setSaving] = useState(false);
+  // The save says its outcome itself (useSaveTabs): this gives the busy flag and one save at a time.
+  const submit = useSubmit();
   const [dirty, setDirty] = useState(false);
   useReportUnsaved(`${tab.id}:bucket`, tab.name, dirty, () => setDirty(false));
 
@@ -64,8 +66,8 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
 
   const save = async () => {
     if (widthProblem || width === null) return;
-    setSaving(true);
-    const ok = await onConfig(
+    await submit.run(async () => {
+      const ok = await onConfig(
       {
         ...config,
         bucketKey: bucketKey ?? null,
@@ -76,9 +78,9 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
         highlightRules: rules.filter((r) => r.key),
       },
       'Configuration Saved',
-    );
-    setSaving(false);
-    if (ok) setDirty(false);
+      );
+      if (ok) setDirty(false);
+    });
   };
 
   if (status === 'error') return <LoadError title="Failed to fetch raw data" detail={error} onRetry={reload} />;
@@ -121,7 +123,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
       <Col xs={24} xl={14}>
         <Card
           title="Bucket Configuration"
-          extra={<SaveBar dirty={dirty} saving={saving} onSave={() => void save()} onDiscard={() => setDirty(false)} />}
+          extra={<SaveBar dirty={dirty} saving={submit.busy} onSave={() => void save()} onDiscard={() => setDirty(false)} />}
           styles={{ header: { flexWrap: 'wrap', gap: 8, paddingBlock: 8 } }}
         >
           <Form layout="vertical">

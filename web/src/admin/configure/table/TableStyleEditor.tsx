@@ -14,6 +14,7 @@ import { ColumnFormatsEditor } from './ColumnFormatsEditor';
 import { PreviewTable } from './PreviewTable';
 import { useReportUnsaved } from '../unsavedEdits';
 import { SaveBar } from '../SaveBar';
+import { useSubmit } from '../../../api/useSubmit';
 
 interface Props {
   tab: DashboardTab;
@@ -28,7 +29,8 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const [draft, setDraft] = useState<TableColumn[] | null>(null);
   // Sortable and Filterable are edits like the columns: kept until Save Changes.
   const [flags, setFlags] = useState<{ sortable: boolean; filterable: boolean } | null>(null);
-  const [saving, setSaving] = useState(false);
+  // The save says its outcome itself (useSaveTabs): this gives the busy flag and one save at a time.
+  const submit = useSubmit();
   const config = tab.configuration ?? {};
   const source = useDataSources((s) => s.items.find((d) => d.id === dataSourceId));
   const labels = source?.keyMappings;
@@ -54,12 +56,10 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const shown = records.slice(0, PREVIEW_RECORDS);
 
   const change = (next: TableColumn[]) => setDraft(next.map((c, order) => ({ ...c, order })));
-  const save = async () => {
-    setSaving(true);
-    const ok = await onConfig({ ...config, ...shownFlags, columns: normalizeColumns(columns) }, 'Configuration Saved');
-    setSaving(false);
-    if (ok) discard();
-  };
+  const save = () =>
+    submit.run(async () => {
+      if (await onConfig({ ...config, ...shownFlags, columns: normalizeColumns(columns) }, 'Configuration Saved')) discard();
+    });
 
   return (
     <Card data-testid="table-editor">
@@ -74,7 +74,7 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
           ) : (
             <Button icon={<EditOutlined />} onClick={() => { setDraft(draft ?? saved); setEditing(true); }}>Edit Mode</Button>
           )}
-          <SaveBar dirty={dirty} saving={saving} onSave={() => void save()} onDiscard={discard} />
+          <SaveBar dirty={dirty} saving={submit.busy} onSave={() => void save()} onDiscard={discard} />
         </Flex>
       </Flex>
       {editing && missing.length > 0 && (

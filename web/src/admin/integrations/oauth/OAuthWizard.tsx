@@ -1,7 +1,7 @@
 import { useLayoutEffect, useState } from 'react';
 import { Alert, Button, Flex, Form, Input, Modal, Result, Steps, Typography } from 'antd';
 import type { IntegrationDto } from '@common/schemas/integration';
-import { errorText } from '../../../api/client';
+import { useSubmit } from '../../../api/useSubmit';
 import { useToast } from '../../ui/toast';
 import { integrationsApi } from '../api';
 import { useIntegrations } from '../store';
@@ -35,7 +35,7 @@ export function OAuthWizard({ start, onClose }: { start: WizardStart | null; onC
   const [step, setStep] = useState<WizardStep>('setup');
   const [integration, setIntegration] = useState<IntegrationDto | null>(null);
   const [authUrl, setAuthUrl] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const submit = useSubmit(toast);
   const [detailsForm] = Form.useForm<{ name: string; description: string }>();
   const detailsValidation = useSubmitValidation(start === null ? null : step);
   const configValidation = useSubmitValidation(start === null ? null : step);
@@ -52,40 +52,24 @@ export function OAuthWizard({ start, onClose }: { start: WizardStart | null; onC
     configForm.setFieldsValue({ redirectUri: callbackUrl(), scope: 'read', hostUrl: start.integration?.config.hostUrl ?? '' });
   }, [start, detailsForm, configForm]);
 
-  const createIntegration = async (v: { name: string; description: string }) => {
-    setBusy(true);
-    try {
+  const createIntegration = (v: { name: string; description: string }) =>
+    submit.run(async () => {
       const created = await integrationsApi.create({ name: v.name, description: v.description ?? '', type: 'zendesk' });
       useIntegrations.getState().upsert(created);
       setIntegration(created);
-      toast.success('Integration Created', "Now let's configure your OAuth credentials");
       setStep('config');
-    } catch (e) {
-      toast.error('Error', errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, { success: ['Integration Created', "Now let's configure your OAuth credentials"], failure: 'Error' });
 
   const saveConfig = async (v: ConfigForm) => {
     if (!integration) return;
-    setBusy(true);
-    try {
+    await submit.run(async () => {
       const res = await integrationsApi.configure({
         integrationId: integration.id, clientId: v.clientId, clientSecret: v.clientSecret, hostUrl: v.hostUrl, redirectUri: v.redirectUri || undefined, scope: v.scope || undefined,
       });
-      if (!res?.authUrl) {
-        toast.error('Error', 'No authorization URL received from server');
-        return;
-      }
+      if (!res?.authUrl) throw new Error('No authorization URL received from server');
       setAuthUrl(res.authUrl);
-      toast.success('Configuration Saved', 'Now authorize access in Zendesk');
       setStep('authorize');
-    } catch (e) {
-      toast.error('Error', errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    }, { success: ['Configuration Saved', 'Now authorize access in Zendesk'], failure: 'Error' });
   };
 
   const authorize = () => {
@@ -144,7 +128,7 @@ export function OAuthWizard({ start, onClose }: { start: WizardStart | null; onC
           <Form.Item name="description" label="Description"><Input.TextArea rows={2} placeholder="Tickets from our support desk" /></Form.Item>
           <Flex justify="space-between">
             <Button onClick={() => setStep('setup')}>Back</Button>
-            <Button type="primary" htmlType="submit" loading={busy}>Create Integration</Button>
+            <Button type="primary" htmlType="submit" loading={submit.busy}>Create Integration</Button>
           </Flex>
         </Form>
       )}
@@ -159,7 +143,7 @@ export function OAuthWizard({ start, onClose }: { start: WizardStart | null; onC
           <Form.Item name="scope" label="Scope"><Input placeholder="read" /></Form.Item>
           <Flex justify="space-between">
             <Button onClick={() => setStep('setup')}>Back</Button>
-            <Button type="primary" htmlType="submit" loading={busy}>Save &amp; Continue</Button>
+            <Button type="primary" htmlType="submit" loading={submit.busy}>Save &amp; Continue</Button>
           </Flex>
         </Form>
       )}

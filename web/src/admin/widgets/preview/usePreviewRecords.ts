@@ -1,10 +1,10 @@
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useStore } from 'zustand';
-import type { RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { RawDataResponse, RecordDto } from '@common/schemas/records/record';
 import { api, errorText } from '../../../api/client';
 import { orderedRecords } from '../../../public/viewer/recordStore';
 import { followSource } from '../../../realtime/sourceRooms';
+import { useLiveResource } from '../../../realtime/useLiveResource';
 import { useAdminSocket } from '../../stores/useAdminRealtime';
 import { PREVIEW_LIMIT, PREVIEW_MAX, PreviewRecords, type PreviewDelta } from './previewStore';
 
@@ -24,69 +24,46 @@ export function useLivePreview(dataSourceId: string | null): PreviewRecords {
     if (!dataSourceId) p.loaded({ records: [], total: 0, revision: 0 });
     return p;
   }, [dataSourceId]);
-  useEffect(() => {
+  useLiveResource<RawDataResponse>(() => {
     const id = preview.dataSourceId;
-    if (!id) return;
-    let disposed = false;
-    let inFlight = false;
-    let again = false;
-    const refetch = async (): Promise<void> => {
-      if (inFlight) {
-        again = true;
-        return;
-      }
-      inFlight = true;
-      preview.fetching();
-      try {
-        const page = (offset: number) => api.get<RawDataResponse>(`/api/data/raw?dataSourceId=${encodeURIComponent(id)}&limit=${PREVIEW_LIMIT}&offset=${offset}`);
-        const raw = await page(0);
-        if (!disposed) preview.loaded(raw);
+    if (!id) return null;
+    const page = (offset: number, signal: AbortSignal) =>
+      api.get<RawDataResponse>(`/api/data/raw?dataSourceId=${encodeURIComponent(id)}&limit=${PREVIEW_LIMIT}&offset=${offset}`, { signal });
+    return {
+      socket,
+      load: (signal) => {
+        preview.fetching();
+        return page(0, signal);
+      },
+      loaded: async (raw, signal) => {
+        preview.loaded(raw);
         // The rest, a page at a time, while the first is already drawn and deltas apply.
         const until = Math.min(raw.total, PREVIEW_MAX);
-        for (let offset = raw.records.length; !disposed && raw.records.length > 0 && offset < until; ) {
-          const next = await page(offset);
+        for (let offset = raw.records.length; !signal.aborted && raw.records.length > 0 && offset < until; ) {
+          const next = await page(offset, signal);
           offset += next.records.length;
-          if (!disposed) preview.more(next.records, next.records.length === 0 || offset >= Math.min(next.total, PREVIEW_MAX));
+          if (!signal.aborted) preview.more(next.records, next.records.length === 0 || offset >= Math.min(next.total, PREVIEW_MAX));
           if (next.records.length === 0) break;
         }
-      } catch (e) {
-        if (!disposed) preview.failed(errorText(e));
-      } finally {
-        inFlight = false;
-      }
-      if (disposed) return;
-      if (again || preview.store.getState().stale) {
-        again = false;
-        await refetch();
-      }
-    };
-    const receive = (d: PreviewDelta) => {
-      if (!disposed && preview.receive(d) === 'stale') void refetch();
-    };
-    const onUpserted = (e: RecordsUpserted) => receive({ kind: 'upserted', e });
-    const onRemoved = (e: RecordsRemoved) => receive({ kind: 'removed', e });
-    const room = socket ? followSource(socket, id, (ack) => !disposed && preview.setLive(ack.ok)) : null;
-    let connectedBefore = socket?.connected ?? false;
-    const onDisconnect = () => preview.setLive(false);
-    const onConnect = () => {
-      // Back within the server's recovery window: the room and the missed deltas came with it.
-      if (socket?.recovered) return preview.setLive(true);
-      room?.rejoin();
-      if (connectedBefore) void refetch();
-      connectedBefore = true;
-    };
-    socket?.on('records:upserted', onUpserted);
-    socket?.on('records:removed', onRemoved);
-    socket?.on('connect', onConnect);
-    socket?.on('disconnect', onDisconnect);
-    void refetch();
-    return () => {
-      disposed = true;
-      socket?.off('records:upserted', onUpserted);
-      socket?.off('records:removed', onRemoved);
-      socket?.off('connect', onConnect);
-      socket?.off('disconnect', onDisconnect);
-      room?.leave();
+      },
+      failed: (e) => preview.failed(errorText(e)),
+      // A delta that showed a gap marked the preview stale: read it again.
+      settled: (live) => {
+        if (preview.store.getState().stale) void live.refetch();
+      },
+      pushes: (live) => {
+        const receive = (d: PreviewDelta) => {
+          if (!live.left && preview.receive(d) === 'stale') void live.refetch();
+        };
+        return {
+          'records:upserted': (e) => receive({ kind: 'upserted', e }),
+          'records:removed': (e) => receive({ kind: 'removed', e }),
+        };
+      },
+      room: (on, ack) => followSource(on, id, ack),
+      joined: (ack) => preview.setLive(ack.ok),
+      recovered: () => preview.setLive(true),
+      disconnected: () => preview.setLive(false),
     };
   }, [preview, socket]);
   return preview;

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import { TEMPLATES, fieldRoles, valueRoles, type DashboardTemplate } from '@common/widgets/templates';
 import { api, errorText } from '../../../api/client';
+import { useSubmit } from '../../../api/useSubmit';
 import { navigateAdmin } from '../../shell/nav';
 import { useDashboards } from '../../stores/dashboards';
 import { useDataSources, useSourceTyping } from '../../stores/dataSources';
@@ -44,7 +45,7 @@ function UseTemplateDialog({ template, onClose }: { template: DashboardTemplate;
   const [sourceId, setSourceId] = useState<string | null>(sources[0]?.id ?? null);
   const [name, setName] = useState(template.name);
   const [publish, setPublish] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const submit = useSubmit(toast);
   const [tried, setTried] = useState(false);
   const preview = usePreviewRecords(sourceId);
   const mapping = useTemplateMapping(template, preview.records);
@@ -55,24 +56,22 @@ function UseTemplateDialog({ template, onClose }: { template: DashboardTemplate;
   const create = async () => {
     setTried(true);
     if (!sourceId || !name.trim() || Object.keys(mapping.problems).length) return;
-    setBusy(true);
-    try {
+    await submit.run(async () => {
       const created = await api.post<DashboardDto>('/api/admin/dashboards', {
         name: name.trim(), description: template.description, dataSourceId: sourceId, isPublished: publish, configuration: { tabs: template.build(mapping.mapping) },
       });
       useDashboards.getState().upsert(created);
-      toast.success('Dashboard Created', `"${created.name}" was created from the ${template.name} template.`);
       onClose();
       navigateAdmin('dashboard-builder', 'widgets');
-    } catch (e) {
-      toast.error('Error', `Failed to create the dashboard: ${errorText(e)}`);
-    } finally {
-      setBusy(false);
-    }
+      return created;
+    }, {
+      success: (created) => ['Dashboard Created', `"${created.name}" was created from the ${template.name} template.`],
+      failure: (e) => ['Error', `Failed to create the dashboard: ${errorText(e)}`],
+    });
   };
 
   return (
-    <Modal open width={600} title={`New dashboard from "${template.name}"`} okText="Create dashboard" onOk={create} confirmLoading={busy} onCancel={onClose} data-testid="template-dialog">
+    <Modal open width={600} title={`New dashboard from "${template.name}"`} okText="Create dashboard" onOk={create} confirmLoading={submit.busy} onCancel={onClose} data-testid="template-dialog">
       <Form layout="vertical" requiredMark={false}>
         <Form.Item label="Name" validateStatus={tried && !name.trim() ? 'error' : undefined} help={tried && !name.trim() ? 'Name is required' : undefined}>
           <Input aria-label="Name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
