@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { Server } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents, SocketData } from '@common/realtime';
 import type { AppContext } from '../core';
@@ -32,6 +33,13 @@ export async function startRealtimeServer(server: http.Server, ctx: AppContext, 
     perMessageDeflate: { threshold: 4096, serverNoContextTakeover: true, clientNoContextTakeover: true, zlibDeflateOptions: { level: 3, memLevel: 7 } },
     // A viewer back within two minutes gets the packets it missed and its rooms again (no refetch).
     connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: true },
+  });
+  // A WebSocket upgrade answers 101 and, a moment later (the handshake's microtask), Engine.IO's
+  // open packet: held back until the turn ends, both go in one write — in a restart storm every
+  // viewer's upgrade at once, and each write a syscall.
+  server.prependListener('upgrade', (_req: http.IncomingMessage, socket: Duplex) => {
+    socket.cork();
+    setImmediate(() => socket.uncork());
   });
   try {
     const cluster = ctx.config.REDIS_URL ? await joinCluster(io, ctx, ctx.config.REDIS_URL, opts.onRedisReset, opts.relays) : null;
