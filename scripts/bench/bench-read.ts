@@ -31,9 +31,27 @@ const STORM = (process.env.BENCH_STORM ?? '1000,5000').split(',').map(Number).fi
 const PER_PROCESS = 2500;
 const STORM_TIMEOUT_MS = 90_000;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+/** `BENCH_PROF=<dir>`: the storm's restarted server (and with BENCH_PROF_VIEWERS=1 its viewer processes) write a `--cpu-prof` profile there. */
+const PROF = process.env.BENCH_PROF;
+const profArgs = PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : [];
 
-function child(script: string): Promise<ChildProcess> {
-  const p = fork(script, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** Connections the kernel dropped since boot because a listen queue was full (Linux, every process of the machine). */
+function listenDrops(): number {
+  const lines = fs.readFileSync('/proc/net/netstat', 'utf8').split('\n');
+  const i = lines.findIndex((l) => l.startsWith('TcpExt:'));
+  const names = lines[i].split(' ');
+  return Number(lines[i + 1].split(' ')[names.indexOf('ListenDrops')]);
+}
+
+/** CPU time (user + system) a process has used so far, in ms (Linux: /proc/<pid>/stat, in clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function child(script: string, execArgv: string[] = []): Promise<ChildProcess> {
+  const p = fork(script, { execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve) => p.once('message', () => resolve(p)));
 }
 const ask = <T>(p: ChildProcess, msg: unknown, type?: string) =>
@@ -220,23 +238,32 @@ async function storm(n: number) {
         res.on('end', () => resolve(n));
       });
     });
-    for (let i = 0; i * PER_PROCESS < n; i++) procs.push(await child('scripts/bench/bench-read-viewers.ts'));
+    for (let i = 0; i * PER_PROCESS < n; i++) procs.push(await child('scripts/bench/bench-read-viewers.ts', process.env.BENCH_PROF_VIEWERS ? profArgs : []));
     await Promise.all(procs.map((p, i) => ask(p, { cmd: 'grow', url: server.url, dashboardId: demo.id, count: Math.min(PER_PROCESS, n - i * PER_PROCESS) }, 'grown')));
     await Promise.all(procs.map((p) => ask(p, { cmd: 'arm' }, 'armed')));
     type Done = { at: number; bytes: number; refetches: number; notModified: number; recovered: number; reconnects: number[] };
     const done = Promise.all(procs.map((p) => new Promise<Done>((resolve) => p.once('message', (m: Done & { type: string }) => m.type === 'converged' && resolve(m)))));
     const killed = performance.timeOrigin + performance.now();
+    const viewersCpu = () => procs.reduce((sum, p) => sum + cpuMs(p.pid), 0);
+    const viewersAtStop = viewersCpu();
+    const dropsAtStop = listenDrops();
     await server.stop();
-    server = await startServerProcess({ ...env, LOG_LEVEL: 'info' });
+    server = await startServerProcess({ ...env, LOG_LEVEL: 'info' }, profArgs);
     const up = performance.timeOrigin + performance.now();
+    const serverAtUp = cpuMs(server.child.pid);
+    const viewersAtUp = viewersCpu();
     const timeout = new Promise<null>((r) => setTimeout(() => r(null), STORM_TIMEOUT_MS).unref());
     const results = await Promise.race([done, timeout]);
     if (!results) {
       const status = await Promise.all(procs.map((p) => ask<{ total: number; connected: number; pending: number; errors: number }>(p, { cmd: 'status' }, 'status')));
       const sum = (k: 'total' | 'connected' | 'pending' | 'errors') => status.reduce((a, x) => a + x[k], 0);
       console.log(`\nreconnect storm, ${n} viewers: not converged within ${STORM_TIMEOUT_MS / 1000} s of the restart — ${sum('connected')} of ${sum('total')} connected, ${sum('pending')} without the view, ${sum('errors')} failed fetches`);
+      console.log(`  the server's last log lines:\n${server.log().split('\n').filter((l) => !/ info +\[[^\]]*\] request /.test(l)).slice(-15).join('\n')}`);
       return;
     }
+    const serverCpu = cpuMs(server.child.pid) - serverAtUp;
+    const viewersAfter = viewersCpu();
+    const drops = listenDrops() - dropsAtStop;
     const last = Math.max(...results.map((r) => r.at));
     const bytes = results.reduce((s, r) => s + r.bytes, 0);
     const refetches = results.reduce((s, r) => s + r.refetches, 0);
@@ -246,6 +273,8 @@ async function storm(n: number) {
     const back = results.flatMap((r) => r.reconnects).map((t) => (t - up) / 1000).sort((a, b) => a - b);
     const at = (q: number) => back[Math.min(back.length - 1, Math.floor(q * back.length))]?.toFixed(1);
     console.log(`  sockets connected again after the new process listened: p50 ${at(0.5)} s, p90 ${at(0.9)} s, last ${at(1)} s`);
+    const stormS = (performance.timeOrigin + performance.now() - up) / 1000;
+    console.log(`  CPU from the new process listening to the last viewer converged (${stormS.toFixed(1)} s, 2 cores = ${(2 * stormS).toFixed(1)} CPU s): server ${(serverCpu / 1000).toFixed(1)} s (${(serverCpu / n).toFixed(2)} ms per viewer), viewer processes ${((viewersAfter - viewersAtUp) / 1000).toFixed(1)} s (${((viewersAfter - viewersAtUp) / n).toFixed(2)} ms per viewer; ${((viewersAtUp - viewersAtStop) / 1000).toFixed(1)} s more while the server was down); connection attempts the kernel dropped with a full listen queue: ${drops} (machine-wide)`);
     console.log(`  ${refetches} conditional refetches (${notModified} answered 304), ${kb(bytes)} served in all, ${(bytes / n).toFixed(0)} B per viewer`);
     console.log(`  vs a full refetch each: ${full} B identity (${((full * n) / bytes).toFixed(0)}× more), ${fullBr} B brotli (${((fullBr * n) / bytes).toFixed(0)}× more)`);
   } finally {

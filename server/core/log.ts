@@ -24,22 +24,38 @@ const show = (v: unknown) => {
 };
 
 /**
- * stdout, shared by every logger of the process and written asynchronously: while one write is
- * under way the next lines gather and go in one (a storm of requests is not a storm of syscalls).
- * What is still buffered at exit is written synchronously then.
+ * stdout, shared by every logger of the process and written asynchronously: the lines of one turn
+ * of the event loop go in one write (a restart storm's thousands of request lines a second were a
+ * syscall each), and while one write is under way the next lines gather too. What is still
+ * buffered at exit is written synchronously then.
  */
-let stdout: ReturnType<typeof pino.destination> | null = null;
-function sharedStdout() {
+interface LogSink {
+  write(line: string): boolean;
+}
+let stdout: LogSink | null = null;
+function sharedStdout(): LogSink {
   if (!stdout) {
     const dest = pino.destination({ dest: 1, sync: false });
+    let pending = '';
+    const flush = () => {
+      if (pending) dest.write(pending);
+      pending = '';
+    };
     process.once('exit', () => {
       try {
+        flush();
         dest.flushSync();
       } catch {
         // stdout already closed: nothing more can be said
       }
     });
-    stdout = dest;
+    stdout = {
+      write(line) {
+        if (!pending) setImmediate(flush);
+        pending += line;
+        return true;
+      },
+    };
   }
   return stdout;
 }

@@ -31,9 +31,9 @@ export async function startRedis(atPort?: number): Promise<{ url: string; port: 
   return { url: `redis://127.0.0.1:${port}`, port, stop: () => stopChild(child) };
 }
 
-/** Runs `server/main.ts` as its own process; resolves once it listens. */
-export async function startServerProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; log: () => string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+/** Runs `server/main.ts` as its own process (with node's `execArgv`, e.g. `--cpu-prof`); resolves once it listens. */
+export async function startServerProcess(env: Record<string, string>, execArgv: string[] = []): Promise<{ url: string; child: ChildProcess; log: () => string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [...execArgv, '--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...TEST_ENGINE, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
