@@ -22,6 +22,9 @@ import { startFieldTypes, type FieldTypesService } from './dataSources';
 import { embeddingHeaders, startSharingCascades } from './sharing';
 import { closeInOrder, startOperations, type Operations, type ShutdownStep } from './operations';
 
+/** Connections the kernel queues for accept (capped by net.core.somaxconn, 4096 on current Linux). */
+const LISTEN_BACKLOG = 4096;
+
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface RunningApp {
@@ -125,7 +128,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     operations.observeRealtime(realtime.io);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.PORT, config.HOST, () => resolve());
+      // A restarted process meets every viewer's reconnect at once: a short accept queue (node's
+      // default 511) drops the surplus, and each dropped client waits out TCP's retry (1 s, 3 s, 7 s…).
+      server.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG }, () => resolve());
     }).catch(async (e: unknown) => {
       await realtime.close();
       throw e;
