@@ -35,6 +35,9 @@ function resource(extra: Partial<LiveResourceOptions<number>> = {}) {
 }
 
 
+/** A round trip to the server: whatever a connect caused on this socket has happened by its answer. */
+const probe = (socket: unknown) => (socket as { emitWithAck(e: string): Promise<void> }).emitWithAck('probe');
+
 describe('a live resource: reads', () => {
   it('reads one at a time: refetches asked during a read run once, after it', async () => {
     const r = resource();
@@ -201,7 +204,7 @@ describe('a live resource: the socket', () => {
     await vi.waitFor(() => expect(removed).toEqual(['d1', 'd2']));
     expect(socket.recovered).toBe(true);
     // A later round trip: a join or read the recovery caused would have come before its answer.
-    await (socket as unknown as { emitWithAck(e: string): Promise<void> }).emitWithAck('probe');
+    await probe(socket);
     expect(joins).toBe(1);
     expect(r.reads).toHaveLength(1);
   });
@@ -224,7 +227,7 @@ describe('a live resource: the socket', () => {
       await vi.waitFor(() => expect(r.shown).toEqual([5]));
       socket.connect();
       await vi.waitFor(() => expect(acks).toHaveLength(1));
-      await (socket as unknown as { emitWithAck(e: string): Promise<void> }).emitWithAck('probe');
+      await probe(socket);
       expect(r.reads.length, JSON.stringify(c.ack)).toBe(c.again ? 2 : 1);
     }
   });
