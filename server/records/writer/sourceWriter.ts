@@ -8,11 +8,11 @@ import { checkRecords, checkRecordsInSlices, isObject, type CheckedRecords, type
 import { effectiveRetentionWhy, enforceRetention, evictionFor, exceedsMaxRecords, logEviction } from './retention';
 import { withSourceLock } from './sourceLock';
 import { metricsOf, secondsSince } from '../../core';
-import { planRecords, storeRecords, type RecordWrite } from './writeRecords';
+import { KeysAlreadyStored, planRecords, storeRecords, type RecordsPlan, type RecordWrite } from './writeRecords';
 
 /**
  * Group commit: the writes of one source queue up and one writer drains them inside the source
- * lock, so a burst of concurrent requests costs one openChange / writeRecords / closeChange and
+ * lock, so a burst of concurrent requests costs one openChange / storeRecords / closeChange and
  * one `records.upserted` per flush, not per request. Each request is answered after its own
  * records are stored, with its own counts, rejections and warnings.
  */
@@ -57,6 +57,8 @@ const REJOIN_MS = 3;
 
 interface WriterState {
   queues: Map<string, SourceQueue>;
+  /** Sources whose last flush here stored only new keys (guessesNew), oldest first. */
+  newKeys: Map<string, true>;
   /** Flushes that wrote records, for tests and benchmarks (never timing). */
   flushes: number;
   /** Announcements of flushes already answered, still to go out (they follow the answers by one turn). */
@@ -64,7 +66,31 @@ interface WriterState {
   /** Called once no source's queue is draining and every answered write is announced (a stop waits for both). */
   settled: (() => void)[];
 }
-const writers = new AppHandle<WriterState>('the source writers', () => ({ queues: new Map(), flushes: 0, announcing: 0, settled: [] }));
+const writers = new AppHandle<WriterState>('the source writers', () => ({ queues: new Map(), newKeys: new Map(), flushes: 0, announcing: 0, settled: [] }));
+
+/** Sources remembered by guessesNew at most (a map that cannot grow with the sources of a long day). */
+const NEW_KEYS_REMEMBERED = 1000;
+
+/**
+ * Whether a flush plans its keys as new without reading them first. Reading a thousand keys that
+ * turn out new is most of a keyed flush's cost besides the insert (on the offline engine a read
+ * scans the collection); a wrong guess costs a failed insert, its undo and the read after all. So:
+ * only for a source that holds nothing yet or whose last flush here stored only new keys (events,
+ * readings, new tickets), and only where retention would remove nothing even if every key were
+ * new — the removal is planned before the write from the count of new records.
+ */
+function guessesNew(ctx: AppContext, st: WriterState, ds: DataSourceDoc, writes: number): boolean {
+  const held = ds.recordCount ?? 0;
+  if (exceedsMaxRecords(ctx, ds, held + writes)) return false;
+  return held === 0 || st.newKeys.has(String(ds._id));
+}
+
+function rememberNewKeys(st: WriterState, id: string, plan: RecordsPlan): void {
+  st.newKeys.delete(id);
+  if (plan.replacements.length || !plan.fresh.length) return;
+  st.newKeys.set(id, true);
+  if (st.newKeys.size > NEW_KEYS_REMEMBERED) st.newKeys.delete(st.newKeys.keys().next().value!);
+}
 
 /** Calls the stop's waiters once nothing is written or left to announce. */
 const settleIfIdle = (st: WriterState) => {
@@ -182,7 +208,9 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
   // The flush's events (viewers' deltas, caches, the console): sent once its requests are answered.
   let announce: (() => void) | null = null;
   if (writes.length) {
-    const plan = await planRecords(ctx, ds, writes, slicer);
+    // Keys that are probably new (see guessesNew) are planned without reading them first.
+    const assumeNew = guessesNew(ctx, st, ds, writes.length);
+    let plan = await planRecords(ctx, ds, writes, slicer, { assumeNew });
     counts = plan.counts;
     keysByGroup = plan.keysByGroup;
     // Retention as one change: what the source would hold above maxRecords goes BEFORE the write,
@@ -201,15 +229,31 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
     const change = await openChange(ctx.models, ds._id);
     if (!change) throw NotFoundError(`Data source ${ds.sourceId}`);
     revision = change.revision;
-    const records = await storeRecords(ctx, ds, plan, revision, going?.freshIds);
-    const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [removal.change, change] : change, prepared.flatMap((p) => p.checked.newFields));
+    let stored;
+    try {
+      stored = await storeRecords(ctx, ds, plan, revision, going?.freshIds, { assumedNew: assumeNew });
+    } catch (e) {
+      if (!(e instanceof KeysAlreadyStored)) throw e;
+      // Within the limit even if every key were new (guessesNew), so nothing was evicted for the guess.
+      plan = await planRecords(ctx, ds, writes, slicer);
+      counts = plan.counts;
+      keysByGroup = plan.keysByGroup;
+      stored = await storeRecords(ctx, ds, plan, revision, going?.freshIds);
+    }
+    const { records } = stored;
+    rememberNewKeys(st, id, plan);
+    const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [removal.change, change] : change, {
+      added: stored.inserted - (removal?.removed ?? 0),
+      newFields: prepared.flatMap((p) => p.checked.newFields),
+    });
     st.flushes++;
     metricsOf(ctx).ingestRecords.inc({ outcome: 'accepted' }, writes.length);
     const removedNow = (removal?.removed ?? 0) + (going?.freshIds.size ?? 0);
     const source = ds;
+    const freshCount = plan.fresh.length;
     announce = () => {
       if (removal) {
-        const beforeWrite = recordCount - (plan.fresh.length - (going?.freshIds.size ?? 0));
+        const beforeWrite = recordCount - (freshCount - (going?.freshIds.size ?? 0));
         ctx.events.emit('records.removed', { dataSourceId: id, sourceId: source.sourceId, revision: removal.change.revision, total: beforeWrite, recordIds: removal.recordIds, all: false });
       }
       ctx.events.emit('records.upserted', { dataSourceId: id, sourceId: source.sourceId, revision, total: recordCount, records });

@@ -82,12 +82,14 @@ export interface RecordsPlan {
 
 /**
  * Plans the writes of one source in order, reading only the stored records of the keys they name
- * (a thousand keys a read): new keys become fresh records, known keys replacements. `merge` keeps
+ * (a thousand keys a read): new keys become fresh records, known keys replacements. With
+ * `assumeNew` nothing is read and every key is planned as new: the store then finds out
+ * (KeysAlreadyStored) and the caller plans again with the reads. `merge` keeps
  * the stored fields a record does not send (top level); `replace` stores the record as sent.
  * Counts per group: a record whose key was stored or came earlier in the flush is an update.
  * Nothing is written: the caller decides what goes first (retention's removal, see sourceWriter).
  */
-export async function planRecords(ctx: AppContext, ds: DataSourceDoc, writes: RecordWrite[], slicer = new Slicer()): Promise<RecordsPlan> {
+export async function planRecords(ctx: AppContext, ds: DataSourceDoc, writes: RecordWrite[], slicer = new Slicer(), opts: { assumeNew?: boolean } = {}): Promise<RecordsPlan> {
   const now = new Date();
   // Retention and ordering: each record's time (its time field, else when this version arrived), for the {dataSourceId, recordedAt} index.
   const timeOf = recordTimeReader(ds.timeField, ds.dateOrder === 'dmy' ? 'dmy' : 'mdy');
@@ -98,7 +100,7 @@ export async function planRecords(ctx: AppContext, ds: DataSourceDoc, writes: Re
   const docs = new Map<string, RecordDoc>();
   for (let i = 0; i < writes.length; i += BATCH) {
     const chunk = writes.slice(i, i + BATCH);
-    await readStates(ctx, ds, chunk, states);
+    if (!opts.assumeNew) await readStates(ctx, ds, chunk, states);
     const touched = new Set<string>();
     for (const w of chunk) {
       const c = counts.get(w.group) ?? { inserted: 0, updated: 0 };
@@ -150,15 +152,30 @@ export async function planRecords(ctx: AppContext, ds: DataSourceDoc, writes: Re
  * (replaceRecords, by _id). Records in `dropped` (retention removed them before they landed) are
  * not stored. Answers the records as the public view shows them.
  */
-export async function storeRecords(ctx: AppContext, ds: DataSourceDoc, plan: RecordsPlan, revision: number, dropped: ReadonlySet<string> = new Set()): Promise<RecordDto[]> {
+export async function storeRecords(
+  ctx: AppContext,
+  ds: DataSourceDoc,
+  plan: RecordsPlan,
+  revision: number,
+  dropped: ReadonlySet<string> = new Set(),
+  opts: { assumedNew?: boolean } = {},
+): Promise<{ records: RecordDto[]; inserted: number }> {
   const now = new Date();
   const keep = (d: { recordId: string }) => !dropped.has(d.recordId);
   const fresh = plan.fresh.filter(keep);
   for (const d of [...fresh, ...plan.replacements]) d.revision = revision;
   // One command each for a flush (on the offline engine every write command costs time growing with the square of the collection).
-  for (const part of insertCommands(fresh)) await insertFresh(ctx, ds, part, revision, now);
+  let inserted = 0;
+  try {
+    for (const part of insertCommands(fresh)) inserted += await insertFresh(ctx, ds, part, revision, now, !opts.assumedNew);
+  } catch (e) {
+    if (!(e instanceof KeysAlreadyStored)) throw e;
+    // A plan made without reads met a stored key: what of it landed goes again, so the plan made with the reads starts from the stored records.
+    await ctx.models.Record.deleteMany({ _id: { $in: fresh.map((d) => d._id) } });
+    throw e;
+  }
   if (plan.replacements.length) await replaceRecords(ctx, plan.replacements);
-  return plan.records.filter(keep).map((r) => ({ ...r, revision }));
+  return { records: plan.records.filter(keep).map((r) => ({ ...r, revision })), inserted };
 }
 
 /** Fields a value holds at any depth (a record's size as the encoder sees it), counted up to `limit`. */
@@ -200,12 +217,22 @@ async function readStates(ctx: AppContext, ds: DataSourceDoc, chunk: RecordWrite
   }
 }
 
-async function insertFresh(ctx: AppContext, ds: DataSourceDoc, fresh: RecordDoc[], revision: number, now: Date): Promise<void> {
+/** A plan made without reads (planRecords' assumeNew) named a key that is stored: plan again with the reads. */
+export class KeysAlreadyStored extends Error {
+  constructor() {
+    super('a key planned as new is stored');
+  }
+}
+
+/** Inserts new records; answers how many documents it added (the source's count moves by it). */
+async function insertFresh(ctx: AppContext, ds: DataSourceDoc, fresh: RecordDoc[], revision: number, now: Date, upsertOnDuplicate: boolean): Promise<number> {
   const { Record } = ctx.models;
   try {
     await Record.insertMany(fresh, { ordered: true, lean: true });
+    return fresh.length;
   } catch (e) {
     if (!isDuplicateKey(e)) throw e;
+    if (!upsertOnDuplicate) throw new KeysAlreadyStored();
     // Another process inserted some of these keys meanwhile: upsert them all instead (as sent).
     await Record.bulkWrite(
       fresh.map((d) => ({
@@ -217,5 +244,7 @@ async function insertFresh(ctx: AppContext, ds: DataSourceDoc, fresh: RecordDoc[
       })),
       { ordered: true },
     );
+    // Ours are the documents that carry our ids (inserted before the duplicate, or upserted now); the other process counts its own.
+    return Record.countDocuments({ _id: { $in: fresh.map((d) => d._id) } });
   }
 }
