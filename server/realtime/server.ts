@@ -26,11 +26,12 @@ export async function startRealtimeServer(server: http.Server, ctx: AppContext, 
     // reads a handshake's answer (our own pages need none). WebSocket upgrades know no CORS: the
     // handshake's Origin decides whether its cookie counts (server/sockets/adminAccess).
     maxHttpBufferSize: 1e6,
-    // Large frames (a big ingest's delta) go deflated; small ones as they are, so the common case
-    // costs no CPU. ws honours the threshold only without context takeover: with it, every frame
-    // to every socket was deflated (a single-record delta to 200 viewers: 200 deflates, most of
-    // the server's CPU under sustained ingest, and viewers falling seconds behind).
-    perMessageDeflate: { threshold: 4096, serverNoContextTakeover: true, clientNoContextTakeover: true, zlibDeflateOptions: { level: 3, memLevel: 7 } },
+    // No permessage-deflate: with it, Engine.IO encodes and frames every packet again for every
+    // socket (and deflates each one over the threshold for each socket: a 256 KB part of a big
+    // delta to 10,000 viewers was 10,000 deflates). Without it a push to a room is encoded and
+    // framed once, and the same bytes go to every socket. Deltas come in parts of at most 256 KB
+    // (common/realtime.ts); reads over HTTP stay compressed (once per change, in the view cache).
+    perMessageDeflate: false,
     // A viewer back within two minutes gets the packets it missed and its rooms again (no refetch).
     connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_WINDOW_MS, skipMiddlewares: true },
   });

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/test/harness';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -21,15 +20,31 @@ export interface BrowserHarness {
   close(): Promise<void>;
 }
 
-/** Starts the real server and Debian's chromium with a fresh profile. */
-export async function startBrowser(opts: { env?: Record<string, string>; viewport?: { width: number; height: number }; reducedMotion?: 'reduce' | 'no-preference' } = {}): Promise<BrowserHarness> {
+let shared: Promise<Browser> | null = null;
+
+/**
+ * Debian's chromium, one per test worker: a launch costs about a second of both cores (a browser,
+ * GPU, zygote and UI processes), and the browser files of a worker run one after another. Each
+ * harness gets a context of its own — its own cookies, storage and cache, as a fresh profile had.
+ * Playwright ends the browser when the worker exits; one that crashed is launched again.
+ */
+export async function sharedBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Browser tests need chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  shared ??= chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  const browser = await shared.catch((e: unknown) => {
+    shared = null;
+    throw e;
+  });
+  if (browser.isConnected()) return browser;
+  shared = null;
+  return sharedBrowser();
+}
+
+/** Starts the real server, and a fresh context of the worker's chromium on it. */
+export async function startBrowser(opts: { env?: Record<string, string>; viewport?: { width: number; height: number }; reducedMotion?: 'reduce' | 'no-preference' } = {}): Promise<BrowserHarness> {
+  const browser = await sharedBrowser();
   const server = await startTestServer(opts.env);
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'livedash-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ARGS,
-    headless: true,
+  const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1366, height: 900 },
     // The tests browse as someone who asked for reduced motion: lists, dialogs and drawers appear at
     // once, so a click never lands on an option still sliding in (reducedMotion.test.ts checks both).
@@ -37,7 +52,7 @@ export async function startBrowser(opts: { env?: Record<string, string>; viewpor
     acceptDownloads: true,
     baseURL: server.url,
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   return {
     server,
@@ -51,7 +66,6 @@ export async function startBrowser(opts: { env?: Record<string, string>; viewpor
     async close() {
       await context.close().catch(() => {});
       await server.close();
-      fs.rmSync(profile, { recursive: true, force: true });
     },
   };
 }

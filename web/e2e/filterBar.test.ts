@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM } from './browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { sharedBrowser } from './browser';
 import { sidebar, signIn } from './adminHelpers';
 import { DESKTOP, usePublicBrowser } from './publicFixtures';
 
@@ -58,9 +58,9 @@ async function dropdownOf(page: Page, label: string) {
   return page.locator('.ant-select-dropdown', { has: page.locator(`[id="${list}"]`) });
 }
 
-/** A browser of its own (nothing shared with the test's page: no cookies, no storage). */
-async function otherBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+/** Somewhere else: a context of its own (nothing shared with the test's page: no cookies, no storage). */
+async function elsewhere(baseURL: string): Promise<BrowserContext> {
+  return (await sharedBrowser()).newContext({ viewport: DESKTOP, baseURL });
 }
 
 describe('the dashboard filter bar', () => {
@@ -122,9 +122,8 @@ describe('the dashboard filter bar', () => {
     expect(url.searchParams.get('f.rating')).toBe('5..');
     expect(url.searchParams.get('f.released')).toBe('1990-01-01T00:00:00.000Z..2006-01-01T00:00:00.000Z');
     await h.shot('filter-bar-viewer');
-    const other = await otherBrowser();
+    const context = await elsewhere(h.server.url);
     try {
-      const context = await other.newContext({ viewport: DESKTOP, baseURL: h.server.url });
       const again = await context.newPage();
       await again.goto(url.pathname + url.search);
       await poll(() => kpi(again, 'Movies shown')).toBe(String(expected));
@@ -141,7 +140,7 @@ describe('the dashboard filter bar', () => {
       await poll(() => kpi(again, 'Movies shown')).toBe('40');
       expect(new URL(again.url()).search).toBe('');
     } finally {
-      await other.close();
+      await context.close();
     }
   }, 120_000);
 
@@ -193,9 +192,8 @@ describe('the dashboard filter bar', () => {
     ];
     const created = await h.server.http('POST', '/api/admin/dashboards', { body: { name: 'Big', dataSourceId: ds.id, configuration: { tabs: [{ id: 'tab1', name: 'Overview', style: null, configuration: {}, widgets }] } } });
     expect(created.status).toBe(201);
-    const other = await otherBrowser();
+    const context = await elsewhere(h.server.url);
     try {
-      const context = await other.newContext({ viewport: DESKTOP, baseURL: h.server.url });
       const page = await context.newPage();
       await signIn(page, '/admin?tab=dashboard-builder&sub=widgets');
       await page.getByTestId('widgets-screen').waitFor();
@@ -242,7 +240,7 @@ describe('the dashboard filter bar', () => {
       expect(((await h.server.http('GET', `/api/share/${url.split('/s/')[1]}`, { token: null })).body as { records: unknown[] }).records).toHaveLength(400);
       await h.shot('filter-bar-share-dialog', page);
     } finally {
-      await other.close();
+      await context.close();
     }
   }, 120_000);
 });
