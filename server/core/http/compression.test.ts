@@ -81,7 +81,7 @@ describe('compression', () => {
     expect(br.headers['cache-control']).toMatch(/immutable/);
   });
 
-  it('deflates large Socket.IO frames on the wire', async () => {
+  it('sends Socket.IO frames undeflated, though the client offers permessage-deflate (a push is framed once for all its sockets)', async () => {
     const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Big' } })).body;
     await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 0 }] } });
     const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Big', dataSourceId: ds.id, isPublished: true } })).body;
@@ -89,13 +89,13 @@ describe('compression', () => {
     try {
       await join(v, 'dashboard:join', d.id);
       const tcp = (v.io.engine.transport as unknown as { ws: { _socket: { bytesRead: number }; extensions: string } }).ws;
-      expect(tcp.extensions).toContain('permessage-deflate');
+      expect(tcp.extensions).toBe('');
       const before = tcp._socket.bytesRead;
       const delta = next(v, 'records:upserted', 10_000);
       await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: Array.from({ length: 200 }, (_, i) => ({ id: i + 1, subject: 'The same words again and again' })) } });
       const size = JSON.stringify(await delta).length;
       expect(size).toBeGreaterThan(20_000);
-      expect(tcp._socket.bytesRead - before).toBeLessThan(size / 4);
+      expect(tcp._socket.bytesRead - before).toBeGreaterThanOrEqual(size);
     } finally {
       v.disconnect();
     }

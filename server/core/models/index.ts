@@ -35,6 +35,8 @@ const dataSourceSchema = new Schema(
     integrationId: { type: String, default: null },
     /** Changes of the records under way (token → start), see models/ingestJournal. */
     ingestJournal: { type: Schema.Types.Mixed, default: {} },
+    /** Bumped when a recount starts; only the latest recount stores recordCount. */
+    countSeq: { type: Number, default: 0 },
   },
   { ...options, timestamps: true },
 );

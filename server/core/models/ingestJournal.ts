@@ -6,8 +6,7 @@ import type { DataSourceDoc, Models } from './index';
  * A data source's recordCount, fields and revision are derived from its records. Every change of
  * its records is journalled: an entry is written into the source (with the revision bump) before
  * the first record write and removed after the recount. A process killed in between leaves the
- * entry behind, and the next start repairs that source from its records (a full count: the
- * killed change's increment never landed).
+ * entry behind, and the next start repairs that source from its records.
  */
 
 type Id = mongoose.Types.ObjectId;
@@ -42,31 +41,38 @@ export async function openChange(models: Models, dataSourceId: Id): Promise<Open
 }
 
 /**
- * Ends journalled changes (a write, and the retention removal that followed it under the same
- * lock): the record count moves by what they inserted less what they deleted (the commands'
- * own counts, exact on every engine), new field names are added and the entries removed, in
- * one write. An increment, not a recount: counting a big source's records after every flush
- * costs a scan of its index each time, and increments from several processes add up without a
- * race (a recount started before another process's insert would store a stale count).
+ * Counts the source's records and stores the count unless a later count began meanwhile
+ * (`countSeq`): under concurrent changes the last count started is the one that stays, and it
+ * started after every finished write. Optionally adds field names and closes journal entries.
  */
-export async function closeChange(
+export async function recount(
   models: Models,
   dataSourceId: Id,
-  change: OpenChange | OpenChange[],
-  counted: { added: number; newFields?: string[] },
+  opts: { newFields?: string[]; tokens?: string[] } = {},
 ): Promise<{ after: DataSourceDoc | null; recordCount: number }> {
-  const tokens = [change].flat().map((c) => c.token);
-  const after = await models.DataSource.findByIdAndUpdate(
+  const { DataSource, Record } = models;
+  const started = await DataSource.findByIdAndUpdate(
     dataSourceId,
-    {
-      $inc: { recordCount: counted.added },
-      ...(tokens.length ? { $unset: Object.fromEntries(tokens.map((t) => [entry(t), ''])) } : {}),
-      ...(counted.newFields?.length ? { $addToSet: { fields: { $each: counted.newFields } } } : {}),
-    },
+    { $inc: { countSeq: 1 }, ...(opts.newFields?.length ? { $addToSet: { fields: { $each: opts.newFields } } } : {}) },
     { returnDocument: 'after' },
   ).lean<DataSourceDoc>();
-  return { after, recordCount: after?.recordCount ?? 0 };
+  if (!started) return { after: null, recordCount: 0 };
+  const recordCount = await Record.countDocuments({ dataSourceId });
+  const tokens = opts.tokens ?? [];
+  const close = tokens.length ? { $unset: Object.fromEntries(tokens.map((t) => [entry(t), ''])) } : {};
+  let after = await DataSource.findOneAndUpdate(
+    { _id: dataSourceId, countSeq: started.countSeq },
+    { $set: { recordCount }, ...close },
+    { returnDocument: 'after' },
+  ).lean<DataSourceDoc>();
+  // A later count owns recordCount now; our entry still closes.
+  if (!after) after = await DataSource.findByIdAndUpdate(dataSourceId, close, { returnDocument: 'after' }).lean<DataSourceDoc>();
+  return { after, recordCount };
 }
+
+/** Ends journalled changes (a write, and the retention removal that followed it under the same lock): new field names, one recount, the entries removed. */
+export const closeChange = (models: Models, dataSourceId: Id, change: OpenChange | OpenChange[], newFields: string[] = []) =>
+  recount(models, dataSourceId, { newFields, tokens: [change].flat().map((c) => c.token) });
 
 /** Every field name the source's records carry, in first-seen order (custom_fields stays one value). */
 async function fieldsOfRecords(models: Models, dataSourceId: Id): Promise<string[]> {
@@ -100,7 +106,7 @@ export async function repairInterruptedChanges(models: Models): Promise<Repaired
       { _id: ds._id },
       {
         // The bump makes every viewer's next delta a gap: they refetch what the killed change wrote.
-        $inc: { revision: 1 },
+        $inc: { revision: 1, countSeq: 1 },
         $set: { recordCount },
         $unset: Object.fromEntries(tokens.map((t) => [entry(t), ''])),
         ...(missing.length ? { $addToSet: { fields: { $each: missing } } } : {}),
