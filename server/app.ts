@@ -83,7 +83,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
 
     const stopSharingCascades = startSharingCascades(ctx);
     cleanups.push({ name: 'sharing cascades', run: async () => stopSharingCascades() });
-    const retention = startRetentionSweep(ctx);
+    // The repaired sources are counted again on the sweep's first ticks: an insert the stopped process had sent may land after the repair.
+    const retention = startRetentionSweep(ctx, { recount: repaired.map((ds) => ds.id) });
     cleanups.push({ name: 'retention sweep', run: () => retention.close() });
     // The type model follows the records as they arrive (server/dataSources/fieldTypes).
     const fieldTypes = startFieldTypes(ctx);

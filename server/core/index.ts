@@ -33,7 +33,7 @@ export type { ActivityEntryDoc } from './models/activityEntry';
 export type { IdempotencyKeyDoc } from './models/idempotencyKey';
 export { createModels } from './models';
 export type { DashboardDoc, DataSourceDoc, RecordDoc, ShareLinkDoc } from './models';
-export { closeChange, openChange, repairInterruptedChanges, settledRevision } from './models/ingestJournal';
+export { closeChange, openChange, reconcileCount, repairInterruptedChanges, settledRevision } from './models/ingestJournal';
 export type { OpenChange } from './models/ingestJournal';
 export { LAST_USED_RESOLUTION_MS, hashShareToken, lockedFiltersOf } from './models/shareLink';
 export { dashboardConfiguration, presentDashboard, presentDataSource, presentPublicSummary, presentPublicTab, presentRecord } from './models/presenters';

@@ -35,7 +35,7 @@ const dataSourceSchema = new Schema(
     integrationId: { type: String, default: null },
     /** Changes of the records under way (token → start), see models/ingestJournal. */
     ingestJournal: { type: Schema.Types.Mixed, default: {} },
-    /** Bumped when a recount starts; only the latest recount stores recordCount. */
+    /** Bumped by every change's open and close: a reconciling count stores recordCount only if it did not move (models/ingestJournal). */
     countSeq: { type: Number, default: 0 },
   },
   { ...options, timestamps: true },

@@ -6,7 +6,8 @@ import type { DataSourceDoc, Models } from './index';
  * A data source's recordCount, fields and revision are derived from its records. Every change of
  * its records is journalled: an entry is written into the source (with the revision bump) before
  * the first record write and removed after the recount. A process killed in between leaves the
- * entry behind, and the next start repairs that source from its records.
+ * entry behind, and the next start repairs that source from its records (a full count: the
+ * killed change's increment never landed).
  */
 
 type Id = mongoose.Types.ObjectId;
@@ -29,50 +30,64 @@ export function settledRevision(ds: Pick<DataSourceDoc, 'revision' | 'ingestJour
   return Math.max(0, (ds.revision ?? 0) - Object.keys((ds.ingestJournal ?? {}) as object).length);
 }
 
-/** Journals a change of a source's records and bumps its revision, in one write. Null when the source is gone. */
+/**
+ * Journals a change of a source's records and bumps its revision, in one write (and `countSeq`:
+ * a reconciling count started before it does not store its count). Null when the source is gone.
+ */
 export async function openChange(models: Models, dataSourceId: Id): Promise<OpenChange | null> {
   const token = crypto.randomBytes(8).toString('hex');
   const doc = await models.DataSource.findByIdAndUpdate(
     dataSourceId,
-    { $inc: { revision: 1 }, $set: { [entry(token)]: new Date() } },
+    { $inc: { revision: 1, countSeq: 1 }, $set: { [entry(token)]: new Date() } },
     { returnDocument: 'after' },
   ).lean<DataSourceDoc>();
   return doc ? { token, revision: doc.revision } : null;
 }
 
 /**
- * Counts the source's records and stores the count unless a later count began meanwhile
- * (`countSeq`): under concurrent changes the last count started is the one that stays, and it
- * started after every finished write. Optionally adds field names and closes journal entries.
+ * Ends journalled changes (a write, and the retention removal that followed it under the same
+ * lock): the record count moves by what they inserted less what they deleted (the commands'
+ * own counts, exact on every engine), new field names are added and the entries removed, in
+ * one write. An increment, not a recount: counting a big source's records after every flush
+ * costs a scan of its index each time, and increments from several processes add up without a
+ * race. What an increment cannot see (an insert a killed process had sent, landing after the
+ * repair at start) is put right by reconcileCount.
  */
-export async function recount(
+export async function closeChange(
   models: Models,
   dataSourceId: Id,
-  opts: { newFields?: string[]; tokens?: string[] } = {},
+  change: OpenChange | OpenChange[],
+  counted: { added: number; newFields?: string[] },
 ): Promise<{ after: DataSourceDoc | null; recordCount: number }> {
-  const { DataSource, Record } = models;
-  const started = await DataSource.findByIdAndUpdate(
+  const tokens = [change].flat().map((c) => c.token);
+  const after = await models.DataSource.findByIdAndUpdate(
     dataSourceId,
-    { $inc: { countSeq: 1 }, ...(opts.newFields?.length ? { $addToSet: { fields: { $each: opts.newFields } } } : {}) },
+    {
+      $inc: { recordCount: counted.added, countSeq: 1 },
+      ...(tokens.length ? { $unset: Object.fromEntries(tokens.map((t) => [entry(t), ''])) } : {}),
+      ...(counted.newFields?.length ? { $addToSet: { fields: { $each: counted.newFields } } } : {}),
+    },
     { returnDocument: 'after' },
   ).lean<DataSourceDoc>();
-  if (!started) return { after: null, recordCount: 0 };
-  const recordCount = await Record.countDocuments({ dataSourceId });
-  const tokens = opts.tokens ?? [];
-  const close = tokens.length ? { $unset: Object.fromEntries(tokens.map((t) => [entry(t), ''])) } : {};
-  let after = await DataSource.findOneAndUpdate(
-    { _id: dataSourceId, countSeq: started.countSeq },
-    { $set: { recordCount }, ...close },
-    { returnDocument: 'after' },
-  ).lean<DataSourceDoc>();
-  // A later count owns recordCount now; our entry still closes.
-  if (!after) after = await DataSource.findByIdAndUpdate(dataSourceId, close, { returnDocument: 'after' }).lean<DataSourceDoc>();
-  return { after, recordCount };
+  return { after, recordCount: after?.recordCount ?? 0 };
 }
 
-/** Ends journalled changes (a write, and the retention removal that followed it under the same lock): new field names, one recount, the entries removed. */
-export const closeChange = (models: Models, dataSourceId: Id, change: OpenChange | OpenChange[], newFields: string[] = []) =>
-  recount(models, dataSourceId, { newFields, tokens: [change].flat().map((c) => c.token) });
+/**
+ * Counts a source's records and stores the count — only if no change of its records was open when
+ * the count began and none opened or closed until it is stored (`countSeq` unchanged): so it never
+ * overwrites an increment it did not see. Answers `busy` when a change got in the way (try again
+ * later), `agrees` when the stored count was right, `stored` with the counts when it was not.
+ */
+export async function reconcileCount(models: Models, dataSourceId: Id): Promise<{ status: 'busy' | 'agrees' } | { status: 'stored'; was: number; now: number }> {
+  const before = await models.DataSource.findById(dataSourceId).lean<DataSourceDoc>();
+  if (!before) return { status: 'agrees' };
+  if (Object.keys((before.ingestJournal ?? {}) as object).length) return { status: 'busy' };
+  const recordCount = await models.Record.countDocuments({ dataSourceId });
+  const was = before.recordCount ?? 0;
+  if (recordCount === was) return { status: 'agrees' };
+  const res = await models.DataSource.updateOne({ _id: dataSourceId, countSeq: before.countSeq ?? 0 }, { $set: { recordCount } });
+  return res.modifiedCount === 1 ? { status: 'stored', was, now: recordCount } : { status: 'busy' };
+}
 
 /** Every field name the source's records carry, in first-seen order (custom_fields stays one value). */
 async function fieldsOfRecords(models: Models, dataSourceId: Id): Promise<string[]> {
@@ -84,6 +99,7 @@ async function fieldsOfRecords(models: Models, dataSourceId: Id): Promise<string
 
 /** A data source repaired at start, with the record count derived from its records. */
 export interface RepairedSource {
+  id: string;
   sourceId: string;
   name: string;
   recordCount: number;
@@ -106,13 +122,13 @@ export async function repairInterruptedChanges(models: Models): Promise<Repaired
       { _id: ds._id },
       {
         // The bump makes every viewer's next delta a gap: they refetch what the killed change wrote.
-        $inc: { revision: 1, countSeq: 1 },
+        $inc: { revision: 1 },
         $set: { recordCount },
         $unset: Object.fromEntries(tokens.map((t) => [entry(t), ''])),
         ...(missing.length ? { $addToSet: { fields: { $each: missing } } } : {}),
       },
     );
-    repaired.push({ sourceId: ds.sourceId, name: ds.name, recordCount });
+    repaired.push({ id: String(ds._id), sourceId: ds.sourceId, name: ds.name, recordCount });
   }
   return repaired;
 }

@@ -160,22 +160,24 @@ export async function replaceAllRecords(ctx: AppContext, who: IngestCredential, 
       } as RecordDoc;
     });
     const atomic = transactional(ctx);
+    // The count moves by what was deleted and inserted (a transaction retried counts its last try).
+    let deleted = 0;
     if (atomic) {
       const session = await ctx.conn.startSession();
       try {
         await session.withTransaction(async () => {
-          await Record.deleteMany({ dataSourceId: ds._id }, { session });
+          deleted = (await Record.deleteMany({ dataSourceId: ds._id }, { session })).deletedCount ?? 0;
           if (docs.length) await Record.insertMany(docs, { session, ordered: true, lean: true });
         });
       } finally {
         await session.endSession();
       }
     } else {
-      await Record.deleteMany({ dataSourceId: ds._id });
+      deleted = (await Record.deleteMany({ dataSourceId: ds._id })).deletedCount ?? 0;
       if (docs.length) await Record.insertMany(docs, { ordered: true, lean: true });
     }
-    if (removal) await closeChange(ctx.models, ds._id, removal);
-    const { after, recordCount } = await closeChange(ctx.models, ds._id, change, keyed.newFields);
+    if (removal) await closeChange(ctx.models, ds._id, removal, { added: 0 });
+    const { after, recordCount } = await closeChange(ctx.models, ds._id, change, { added: docs.length - deleted, newFields: keyed.newFields });
     if (removal) ctx.events.emit('records.removed', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision: removal.revision, total: recordCount, recordIds: removedIds, all: false });
     if (docs.length) ctx.events.emit('records.upserted', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision: change.revision, total: recordCount, records: docs.map(presentRecord) });
     if (after) ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });

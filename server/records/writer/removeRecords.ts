@@ -15,8 +15,7 @@ export async function removeRecordsInLock(ctx: AppContext, ds: DataSourceDoc, re
   if (!change) return 0;
   const res = await ctx.models.Record.deleteMany({ dataSourceId: ds._id, recordId: { $in: recordIds } });
   const removed = res.deletedCount ?? 0;
-  // The count is recounted, as ingest does, so it never drifts.
-  const { after, recordCount } = await closeChange(ctx.models, ds._id, change);
+  const { after, recordCount } = await closeChange(ctx.models, ds._id, change, { added: -removed });
   if (!after) return removed;
   ctx.events.emit('records.removed', { dataSourceId: String(ds._id), sourceId: ds.sourceId, revision: change.revision, total: recordCount, recordIds, all: false });
   ctx.events.emit('datasource.changed', { dataSource: presentDataSource(after) });

@@ -1,6 +1,7 @@
 import { recordTimeReader } from '@common/time/recordTime';
+import mongoose from 'mongoose';
 import type { AppContext, DataSourceDoc, RecordDoc } from '../../core';
-import { decodeKeys } from '../../core';
+import { decodeKeys, reconcileCount } from '../../core';
 import { removeRecordsInLock } from './removeRecords';
 import { withSourceLock } from './sourceLock';
 import { replaceRecords } from './writeRecords';
@@ -169,18 +170,25 @@ const hasRetention = (d: { retention?: unknown; appendOnly?: boolean | null }) =
   return Boolean(r.maxAgeSeconds || r.maxRecords || d.appendOnly);
 };
 
+/** Ticks a repaired source's count is checked on: at start, and once more a tick later (an insert the stopped process sent lands within it). */
+const RECOUNT_TICKS = 2;
+
 /**
  * The one retention loop of the process: every RETENTION_SWEEP_MS it removes records past their
  * source's maxAgeSeconds (and above maxRecords, after a limit was lowered), at most
  * RETENTION_SWEEP_MAX_RECORDS per tick; the rest waits for the next tick. The sources it watches
  * are read once at start and then followed through `datasource.changed`, so a tick with nothing to
- * do costs no database call. `close()` stops it and waits for a tick under way.
+ * do costs no database call. `close()` stops it and waits for a tick under way. Sources named in
+ * `recount` (repaired at start) get their count checked against their records on the first
+ * RECOUNT_TICKS ticks where no change of theirs is under way.
  */
-export function startRetentionSweep(ctx: AppContext): { close(): Promise<void>; tick(): Promise<number> } {
+export function startRetentionSweep(ctx: AppContext, opts: { recount?: string[] } = {}): { close(): Promise<void>; tick(): Promise<number> } {
   let running: Promise<number> | null = null;
   let closed = false;
   let started = false;
   const watched = new Set<string>();
+  // Sources whose count is checked against their records (reconcileCount) on this many more ticks.
+  const recount = new Map((opts.recount ?? []).map((id) => [id, RECOUNT_TICKS]));
   const off = [
     ctx.events.on('datasource.changed', ({ dataSource }) => void (hasRetention(dataSource) ? watched.add(dataSource.id) : watched.delete(dataSource.id))),
     ctx.events.on('datasource.removed', ({ dataSourceId }) => void watched.delete(dataSourceId)),
@@ -194,6 +202,15 @@ export function startRetentionSweep(ctx: AppContext): { close(): Promise<void>; 
       for (const ds of await DataSource.find({ _id: { $in: ids } }).lean<DataSourceDoc[]>()) if (!closed) await recomputeRecordTimes(ctx, ds);
       for (const ds of await DataSource.find().lean<DataSourceDoc[]>()) if (hasRetention(ds)) watched.add(String(ds._id));
       started = true;
+    }
+    for (const [id, left] of recount) {
+      if (closed) break;
+      const result = await withSourceLock(ctx, id, () => reconcileCount(ctx.models, new mongoose.Types.ObjectId(id)));
+      if (result.status === 'stored') ctx.log.warn(`data source ${id}: its record count said ${result.was}, its records are ${result.now}; stored ${result.now}`);
+      // A change under way leaves the tick to a later one; a count done counts.
+      if (result.status === 'busy') continue;
+      if (left <= 1) recount.delete(id);
+      else recount.set(id, left - 1);
     }
     if (!watched.size) return 0;
     let budget = ctx.config.RETENTION_SWEEP_MAX_RECORDS;

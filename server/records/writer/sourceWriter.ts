@@ -240,9 +240,12 @@ async function flush(ctx: AppContext, st: WriterState, id: string, batch: Queued
       keysByGroup = plan.keysByGroup;
       stored = await storeRecords(ctx, ds, plan, revision, going?.freshIds);
     }
-    const records = stored;
+    const { records } = stored;
     rememberNewKeys(st, id, plan);
-    const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [removal.change, change] : change, prepared.flatMap((p) => p.checked.newFields));
+    const { after, recordCount } = await closeChange(ctx.models, ds._id, removal ? [removal.change, change] : change, {
+      added: stored.inserted - (removal?.removed ?? 0),
+      newFields: prepared.flatMap((p) => p.checked.newFields),
+    });
     st.flushes++;
     metricsOf(ctx).ingestRecords.inc({ outcome: 'accepted' }, writes.length);
     const removedNow = (removal?.removed ?? 0) + (going?.freshIds.size ?? 0);

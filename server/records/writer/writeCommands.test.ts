@@ -21,7 +21,7 @@ describe('the commands one write costs', () => {
     expect(inserts).toHaveBeenCalledTimes(1);
   }, 60_000);
 
-  it('removes a flush\'s excess over maxRecords inside the flush, closed by the same recount', async () => {
+  it('removes a flush\'s excess over maxRecords inside the flush; the count moves by what was written, without a recount', async () => {
     const ds = await newSource({ appendOnly: true, retention: { maxRecords: 5 } });
     expect((await s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { body: Array.from({ length: 5 }, (_, n) => ({ n })) })).status).toBe(200);
     const counts = vi.spyOn(s.app.ctx.models.Record, 'countDocuments');
@@ -33,7 +33,7 @@ describe('the commands one write costs', () => {
     offRemoved();
     offUpserted();
     expect(res.body).toMatchObject({ inserted: 3 });
-    expect(counts).toHaveBeenCalledTimes(1);
+    expect(counts).not.toHaveBeenCalled();
     // Viewers apply the removal of the three oldest first (its own revision), then the write right
     // after it: no viewer ever holds more than maxRecords.
     expect(removed).toHaveLength(1);

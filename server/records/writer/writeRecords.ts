@@ -159,14 +159,15 @@ export async function storeRecords(
   revision: number,
   dropped: ReadonlySet<string> = new Set(),
   opts: { assumedNew?: boolean } = {},
-): Promise<RecordDto[]> {
+): Promise<{ records: RecordDto[]; inserted: number }> {
   const now = new Date();
   const keep = (d: { recordId: string }) => !dropped.has(d.recordId);
   const fresh = plan.fresh.filter(keep);
   for (const d of [...fresh, ...plan.replacements]) d.revision = revision;
   // One command each for a flush (on the offline engine every write command costs time growing with the square of the collection).
+  let inserted = 0;
   try {
-    for (const part of insertCommands(fresh)) await insertFresh(ctx, ds, part, revision, now, !opts.assumedNew);
+    for (const part of insertCommands(fresh)) inserted += await insertFresh(ctx, ds, part, revision, now, !opts.assumedNew);
   } catch (e) {
     if (!(e instanceof KeysAlreadyStored)) throw e;
     // A plan made without reads met a stored key: what of it landed goes again, so the plan made with the reads starts from the stored records.
@@ -174,7 +175,7 @@ export async function storeRecords(
     throw e;
   }
   if (plan.replacements.length) await replaceRecords(ctx, plan.replacements);
-  return plan.records.filter(keep).map((r) => ({ ...r, revision }));
+  return { records: plan.records.filter(keep).map((r) => ({ ...r, revision })), inserted };
 }
 
 /** Fields a value holds at any depth (a record's size as the encoder sees it), counted up to `limit`. */
@@ -223,10 +224,12 @@ export class KeysAlreadyStored extends Error {
   }
 }
 
-async function insertFresh(ctx: AppContext, ds: DataSourceDoc, fresh: RecordDoc[], revision: number, now: Date, upsertOnDuplicate: boolean): Promise<void> {
+/** Inserts new records; answers how many documents it added (the source's count moves by it). */
+async function insertFresh(ctx: AppContext, ds: DataSourceDoc, fresh: RecordDoc[], revision: number, now: Date, upsertOnDuplicate: boolean): Promise<number> {
   const { Record } = ctx.models;
   try {
     await Record.insertMany(fresh, { ordered: true, lean: true });
+    return fresh.length;
   } catch (e) {
     if (!isDuplicateKey(e)) throw e;
     if (!upsertOnDuplicate) throw new KeysAlreadyStored();
@@ -241,5 +244,7 @@ async function insertFresh(ctx: AppContext, ds: DataSourceDoc, fresh: RecordDoc[
       })),
       { ordered: true },
     );
+    // Ours are the documents that carry our ids (inserted before the duplicate, or upserted now); the other process counts its own.
+    return Record.countDocuments({ _id: { $in: fresh.map((d) => d._id) } });
   }
 }
