@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { activityHandle } from '../activity';
+import { SOURCE_CACHE_MS } from './sourceCache';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -25,14 +26,18 @@ describe('the write path reads no data source per request (sourceCache)', () => 
       if (filter && ('ingestKeyHash' in filter || 'sourceId' in filter)) reads.push(filter);
       return findOne(filter, ...(rest as []));
     }) as typeof DataSource.findOne);
+    const started = performance.now();
     for (let n = 0; n < 10; n++) {
       expect((await s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { body: { n }, token: ds.ingestKey })).status).toBe(200);
       expect((await s.http('POST', `/api/data/sources/${ds.sourceId}/records`, { body: { n } })).status).toBe(200);
     }
     await activityHandle.of(s.app.ctx).flush();
     expect(await total(ds.id)).toBe(20);
-    // One read by the key's hash and one by the sourceId, cached for the other 18 requests (and the activity log's entries).
-    expect(reads.length).toBeLessThanOrEqual(2);
+    // One read by the key's hash and one by the sourceId, cached for the other 18 requests (and the
+    // activity log's entries) — and again each time the cache's time ran out, on a machine slow enough
+    // for that (a busy CI run took longer than SOURCE_CACHE_MS for the 20 requests).
+    const windows = Math.ceil((performance.now() - started) / SOURCE_CACHE_MS);
+    expect(reads.length).toBeLessThanOrEqual(2 * windows);
   });
 
   it('writes nothing with a key another process replaced, though this process still has it cached', async () => {
