@@ -1,7 +1,7 @@
 import { fieldReader } from '../cells';
 import { timeOf, type DateReading } from '../types/dates';
 import { type GroupOrder } from '../schemas/widgets/widget';
-import { ALL_TIME, autoBucket, bucketStart, bucketsIn, isSliding, MAX_CHART_POINTS, previousWindow, rangeSpanMs, resolveRange, shiftBucket, TIME_BUCKETS, type TimeBucket, type TimeRange } from '../time/timeRanges';
+import { ALL_TIME, autoBucket, bucketStart, bucketsIn, isSliding, previousWindow, rangeSpanMs, resolveRange, shiftBucket, TIME_BUCKETS, type TimeBucket, type TimeRange } from '../time/timeRanges';
 import { binReader } from './charts/bins';
 import { compileFilters } from './filters';
 import { emptyValueOf, numberReader } from './charts/numberAxis';
@@ -11,6 +11,7 @@ import { OTHER_GROUP, rankGroups, SPLIT_SEPARATOR, type GroupRow, type SplitGrou
 export { EMPTY_GROUP } from './charts/groupTotal';
 export * from './aggregateSpec';
 import { Data, MINUTE, AggregateSpec, GroupKey, Slot, isYearValue, LineSeries, LineCache, DataHolder, SlotWindow, staticBucket, slotBucket } from './aggregateSpec';
+import { computeLines, patchLines, type LineSource } from './aggregateLines';
 
 /**
  * Totals of one widget kept up to date record by record: a change takes the record's old part out
@@ -370,16 +371,34 @@ export class Aggregator {
   lines(limit = 10, otherSeries: 'combine' | 'omit' = 'combine'): LineSeries {
     const bucket = this.drawnBucket();
     const c = this.lineCache;
+    const source = this.lineSource();
     if (c && c.limit === limit && c.otherSeries === otherSeries && c.bucket === bucket) {
-      const patched = this.patchLines(c);
+      const patched = patchLines(source, c, this.touched);
       this.touched.clear();
       if (patched) return patched;
     }
     this.touched.clear();
     const ranks = new Map<GroupKey, number | null>();
-    const result = this.computeLines(limit, otherSeries, bucket, ranks);
+    const result = computeLines(source, limit, otherSeries, bucket, ranks);
     this.lineCache = { limit, otherSeries, bucket, result, ranks, startAt: new Map(result.starts.map((s, i) => [s, i])) };
     return result;
+  }
+
+  /** What the line series read of this aggregator's state (aggregateLines.ts). */
+  private lineSource(): LineSource {
+    return {
+      slot: this.slot,
+      slots: this.slots,
+      current: this.current,
+      range: this.range,
+      now: this.now,
+      split: this.splitOf !== null,
+      groupsIn: (w) => this.groupsIn(w),
+      rollup: (slot, bucket) => this.rollup(slot, bucket),
+      metricOver: (groups, minutes) => this.metricOver(groups, minutes),
+      emptyValue: () => this.emptyValue(),
+      ranked: (byKey, limit, order, minutes, ranks) => this.ranked(byKey, limit, order, minutes, ranks),
+    };
   }
 
   /** The (slot, key) pairs changed since the last `lines()`; too many, and the next read computes everything again. */
@@ -392,166 +411,6 @@ export class Aggregator {
     let keys = this.touched.get(slot);
     if (!keys) this.touched.set(slot, (keys = new Set()));
     keys.add(key);
-  }
-
-  /** Some keys' totals over the range: looked up in each slot, not every group of every slot visited. */
-  private keyTotals(only: ReadonlySet<GroupKey>): Map<GroupKey, GroupTotal[]> {
-    const byKey = new Map<GroupKey, GroupTotal[]>();
-    for (const [slot, groups] of this.slots) {
-      if (slot < this.current.from || slot >= this.current.to) continue;
-      for (const key of only) {
-        const g = groups.get(key);
-        if (!g) continue;
-        const list = byKey.get(key);
-        if (list) list.push(g);
-        else byKey.set(key, [g]);
-      }
-    }
-    return byKey;
-  }
-
-  /** The totals of some keys in the drawn bucket starting at `start`. */
-  private bucketTotals(start: number, bucket: TimeBucket, keys: Iterable<GroupKey>): GroupTotal[] {
-    const out: GroupTotal[] = [];
-    const slots = bucket === this.slot ? [start / MINUTE] : [...this.slots.keys()].filter((slot) => this.rollup(slot, bucket) === start);
-    for (const slot of slots) {
-      const groups = this.slots.get(slot);
-      if (!groups) continue;
-      for (const k of keys) {
-        const g = groups.get(k);
-        if (g) out.push(g);
-      }
-    }
-    return out;
-  }
-
-  /**
-   * The last `lines()` brought up to date by recomputing only the buckets and series that changed
-   * (a pushed record: one bucket of one series, and that series' rank); null when the change reaches
-   * further (a new bucket, a series entering or leaving the drawn ones) and everything is computed again.
-   */
-  private patchLines(c: LineCache): LineSeries | null {
-    if (!this.touched.size) return c.result;
-    const { result, bucket } = c;
-    const changed = new Map<number, Set<GroupKey>>();
-    const keys = new Set<GroupKey>();
-    for (const [slot, ks] of this.touched) {
-      if (slot < this.current.from || slot >= this.current.to) continue;
-      const at = c.startAt.get(this.rollup(slot, bucket));
-      // All time spans the records' first and last buckets: a change there may move them.
-      if (at === undefined || (this.range.kind === 'all' && (at === 0 || at === result.starts.length - 1))) return null;
-      let set = changed.get(at);
-      if (!set) changed.set(at, (set = new Set()));
-      for (const k of ks) {
-        set.add(k);
-        keys.add(k);
-      }
-    }
-    if (!changed.size) return c.result;
-    // The touched series' ranks; the drawn series must stay the same ones.
-    const drawn = new Map(result.series.map((x, i) => [x.key, i]));
-    let rest: GroupKey[] = [];
-    if (this.splitOf) {
-      const totals = this.keyTotals(keys);
-      for (const k of keys) {
-        const gs = totals.get(k);
-        if (gs) c.ranks.set(k, this.metricOver(gs, 0));
-        else c.ranks.delete(k);
-      }
-      const ranked = rankGroups([...c.ranks].map(([key, value]) => ({ key, value })), c.limit, 'label');
-      const kept = result.series.slice(0, result.series.length - (result.leftSeries > 0 && c.otherSeries === 'combine' ? 1 : 0));
-      if (ranked.kept.length !== kept.length || ranked.kept.some((r, i) => r.key !== kept[i].key)) return null;
-      if ((ranked.rest.length > 0) !== (result.leftSeries > 0)) return null;
-      rest = ranked.rest;
-    }
-    const series = result.series.map((x) => ({ ...x }));
-    const copied = new Set<number>();
-    const own = (i: number) => {
-      if (!copied.has(i)) series[i].values = [...series[i].values];
-      copied.add(i);
-    };
-    const minutes = (s: number) => (shiftBucket(s, bucket, 1) - s) / MINUTE;
-    const empty = this.emptyValue();
-    for (const [at, ks] of changed) {
-      const start = result.starts[at];
-      let other = false;
-      for (const k of ks) {
-        const i = this.splitOf ? drawn.get(k) : 0;
-        if (i === undefined) {
-          other = true;
-          continue;
-        }
-        own(i);
-        const gs = this.bucketTotals(start, bucket, [k]);
-        series[i].values[at] = gs.length ? this.metricOver(gs, minutes(start)) : empty;
-      }
-      const o = result.leftSeries > 0 && c.otherSeries === 'combine' ? result.series.length - 1 : undefined;
-      if (other && o !== undefined && c.otherSeries === 'combine') {
-        own(o);
-        const gs = this.bucketTotals(start, bucket, rest);
-        series[o].values[at] = gs.length ? this.metricOver(gs, minutes(start)) : empty;
-      }
-    }
-    c.result = { ...result, series, leftSeries: this.splitOf ? rest.length : 0 };
-    return c.result;
-  }
-
-  /** Computes every bucket of every series (see `lines`). */
-  private computeLines(limit: number, otherSeries: 'combine' | 'omit', bucket: TimeBucket, ranks: Map<GroupKey, number | null>): LineSeries {
-    const byStart = new Map<number, Map<GroupKey, GroupTotal[]>>();
-    const byKey = new Map<GroupKey, GroupTotal[]>();
-    for (const [key, g, slot] of this.groupsIn(this.current)) {
-      const start = this.rollup(slot, bucket);
-      let keys = byStart.get(start);
-      if (!keys) byStart.set(start, (keys = new Map()));
-      const list = keys.get(key);
-      if (list) list.push(g);
-      else keys.set(key, [g]);
-      const all = byKey.get(key);
-      if (all) all.push(g);
-      else byKey.set(key, [g]);
-    }
-    let first: number;
-    let last: number;
-    const w = resolveRange(this.range, this.now);
-    if (this.range.kind === 'all') {
-      if (!byStart.size) return { starts: [], bucket, buckets: 0, series: [], leftSeries: 0, omitted: otherSeries === 'omit' };
-      first = Infinity;
-      last = -Infinity;
-      for (const s of byStart.keys()) {
-        if (s < first) first = s;
-        if (s > last) last = s;
-      }
-    } else {
-      first = bucketStart(this.range.kind === 'fixed' ? w.from! : this.current.from * MINUTE, bucket);
-      last = bucketStart(this.range.kind === 'relative' ? this.now : w.to! - 1, bucket);
-    }
-    const starts: number[] = [];
-    for (let s = last; s >= first && starts.length < MAX_CHART_POINTS; s = shiftBucket(s, bucket, -1)) starts.push(s);
-    starts.reverse();
-    const buckets = starts.length < MAX_CHART_POINTS ? starts.length : Math.max(MAX_CHART_POINTS, bucketsIn(last - first, bucket) + 1);
-    const minutes = (s: number) => (shiftBucket(s, bucket, 1) - s) / MINUTE;
-    const empty = this.emptyValue();
-    const split = this.splitOf !== null;
-    const { kept, rest, other } = split ? this.ranked(byKey, limit, 'label', 0, ranks) : { kept: [{ key: '', value: null }], rest: [], other: null };
-    const series = kept.map(({ key }) => ({
-      key,
-      values: starts.map((s) => {
-        const gs = byStart.get(s)?.get(key);
-        return gs ? this.metricOver(gs, minutes(s)) : empty;
-      }),
-    }));
-    if (other && otherSeries === 'combine') {
-      series.push({
-        key: OTHER_GROUP,
-        values: starts.map((s) => {
-          const keys = byStart.get(s);
-          const gs = keys ? rest.flatMap((k) => keys.get(k) ?? []) : [];
-          return gs.length ? this.metricOver(gs, minutes(s)) : empty;
-        }),
-      });
-    }
-    return { starts, bucket, buckets, series, leftSeries: rest.length, omitted: otherSeries === 'omit' };
   }
 
   /** The start (epoch ms) of the drawn bucket holding a slot. */
