@@ -108,8 +108,9 @@ describe('a server process killed in the middle of an ingest', () => {
   it('with an Idempotency-Key, a retry after the kill stores each record of an append-only request once', async () => {
     const first = await start();
     const { sourceId, id } = (await call<{ id: string; sourceId: string }>(first, 'POST', '/api/admin/data-sources', { name: 'Retried' })).body;
-    // Two insert commands (5,000 a command): the kill comes once the first has landed.
-    const body = JSON.stringify(Array.from({ length: 6_000 }, (_, i) => ({ n: i, note: `Event ${i}` })));
+    // Two insert commands (5,000 a command): the kill comes once the first has landed, while the
+    // second (as large, so it takes long enough on a busy machine) is under way.
+    const body = JSON.stringify(Array.from({ length: 10_000 }, (_, i) => ({ n: i, note: `Event ${i}` })));
     const send = (p: ServerProcess) =>
       fetch(`${p.url}/api/data/sources/${sourceId}/records`, {
         method: 'POST',
@@ -136,9 +137,9 @@ describe('a server process killed in the middle of an ingest', () => {
     await db.conn.collection('idempotencykeys').updateMany({}, { $set: { startedAt: new Date(Date.now() - 5 * 60_000) } });
     const retried = await send(second);
     expect(retried.status).toBe(200);
-    expect(await storedCount(id)).toBe(6_000);
+    expect(await storedCount(id)).toBe(10_000);
     const replay = await send(second);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(await storedCount(id)).toBe(6_000);
+    expect(await storedCount(id)).toBe(10_000);
   }, 180_000);
 });
