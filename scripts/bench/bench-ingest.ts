@@ -42,7 +42,7 @@ async function main() {
     process.exit(0);
   }
   const s = await startTestServer({ INGEST_MAX_RECORDS: String(Math.max(BATCH, 10_000)), RATE_LIMIT_INGEST: '1000000' });
-  const { models, conn } = s.app.ctx;
+  const { conn } = s.app.ctx;
   console.log(`engine: ${s.app.ctx.db.mode}; ${BATCHES} batches of ${BATCH} records, ~${JSON.stringify(record(1, 1)).length} bytes each`);
   const raw = conn.collection('bench_raw');
   await raw.createIndex({ dataSourceId: 1, recordId: 1 }, { unique: true });
@@ -129,7 +129,6 @@ async function main() {
   }
   console.log(`\nCPU per record: ingest pipeline ${perRecord(pipeUs).toFixed(1)} µs, JSON.parse ${perRecord(parseUs).toFixed(1)} µs, ratio ${(perRecord(pipeUs) / perRecord(parseUs)).toFixed(1)}×`);
   await raw.deleteMany({});
-  void models;
   await s.reset();
   await benchSourceUrl(s);
   await s.close();

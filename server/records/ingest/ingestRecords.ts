@@ -5,7 +5,8 @@ import type { AppContext, DataSourceDoc, IngestCredential } from '../../core';
 import { ApiError, BadRequestError, ForbiddenError, NotFoundError, findDataSource, UnreadRecord, cachedSource } from '../../core';
 import type { ParsedRecords } from './parseRecords';
 import { isObject, structureProblem } from '../manage/recordRules';
-import { keyingFor, writeToSource, type WriteOutcome } from '../writer/sourceWriter';
+import { keyingFor } from '../writer/keying';
+import { writeToSource, type WriteOutcome } from '../writer/sourceWriter';
 import { keyWritesTo, mayIngestInto, rateLimitsHandle } from '../../access';
 
 type Json = Record<string, unknown>;

@@ -140,6 +140,23 @@ describe('a live resource: the socket', () => {
   };
   /** The list room, joined through the socket. */
   const listRoom: LiveResourceOptions<number>['room'] = (socket, ack) => emitRoom(socket, () => socket.emit('dashboards:join', ack));
+  /**
+   * A resource following the list room over a connected socket, its first read answered and
+   * joined, and one push ('d1' removed) received into `removed`.
+   */
+  async function followList(recovery: boolean, extra: (r: ReturnType<typeof resource>) => Partial<LiveResourceOptions<number>>, removed: string[]) {
+    const { io, url } = await start(recovery);
+    const socket = client(url);
+    await vi.waitFor(() => expect(socket.connected).toBe(true));
+    const r = resource({ socket, room: listRoom });
+    Object.assign(r.options, extra(r));
+    follow(r.options);
+    r.reads[0].answer(1);
+    await vi.waitFor(() => expect(joins).toBe(1));
+    io.to('list').emit('dashboards:removed', { dashboardId: 'd1' });
+    await vi.waitFor(() => expect(removed).toEqual(['d1']));
+    return { io, socket, r };
+  }
 
   beforeAll(() => {
     http = [];
@@ -155,16 +172,8 @@ describe('a live resource: the socket', () => {
   });
 
   it('applies pushes; a reconnect the server could not recover joins again, then reads again once the join is answered', async () => {
-    const { io, url } = await start(false);
-    const socket = client(url);
-    await vi.waitFor(() => expect(socket.connected).toBe(true));
     const removed: string[] = [];
-    const r = resource({ socket, room: listRoom, joined: () => void r.log.push('joined'), pushes: () => ({ 'dashboards:removed': (e) => void removed.push(e.dashboardId) }) });
-    follow(r.options);
-    r.reads[0].answer(1);
-    await vi.waitFor(() => expect(joins).toBe(1));
-    io.to('list').emit('dashboards:removed', { dashboardId: 'd1' });
-    await vi.waitFor(() => expect(removed).toEqual(['d1']));
+    const { socket, r } = await followList(false, (r) => ({ joined: () => void r.log.push('joined'), pushes: () => ({ 'dashboards:removed': (e) => void removed.push(e.dashboardId) }) }), removed);
 
     socket.io.engine.close();
     await vi.waitFor(() => expect(r.reads).toHaveLength(2));
@@ -184,18 +193,10 @@ describe('a live resource: the socket', () => {
   });
 
   it('reads nothing again after a connect the server recovered: the room and the missed pushes came with it', async () => {
-    const { io, url } = await start(true);
-    const socket = client(url);
-    await vi.waitFor(() => expect(socket.connected).toBe(true));
     const removed: string[] = [];
     let recovered = 0;
-    const r = resource({ socket, room: listRoom, recovered: () => void recovered++, pushes: () => ({ 'dashboards:removed': (e) => void removed.push(e.dashboardId) }) });
-    follow(r.options);
-    r.reads[0].answer(1);
-    await vi.waitFor(() => expect(joins).toBe(1));
-    // A broadcast gives the socket an offset to recover from.
-    io.to('list').emit('dashboards:removed', { dashboardId: 'd1' });
-    await vi.waitFor(() => expect(removed).toEqual(['d1']));
+    // Its broadcast gives the socket an offset to recover from.
+    const { io, socket, r } = await followList(true, () => ({ recovered: () => void recovered++, pushes: () => ({ 'dashboards:removed': (e) => void removed.push(e.dashboardId) }) }), removed);
 
     socket.io.engine.close();
     await vi.waitFor(() => expect(socket.connected).toBe(false));
