@@ -59,17 +59,20 @@ async function startNginx(ports: number[]): Promise<string> {
   return url;
 }
 
+let ports: number[] = [];
+/** One server process on `port`, sharing the database and Redis. */
+const startProc = (port: number) =>
+  startServerProcess({
+    PORT: String(port), MONGODB_URI: db.uri, REDIS_URL: redis.url, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0',
+    TRUST_PROXY: 'true', METRICS_PORT: '0', SHUTDOWN_GRACE_SECONDS: '1',
+  });
+
 beforeAll(async () => {
   if (!present) return;
   redis = await startRedis();
   db = await startDatabase(loadConfig({ SEED_DEMO: 'false', ...TEST_ENGINE }), createLogger('silent'));
-  const ports = [await freePort(), await freePort()];
-  for (const port of ports) {
-    procs.push(await startServerProcess({
-      PORT: String(port), MONGODB_URI: db.uri, REDIS_URL: redis.url, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0',
-      TRUST_PROXY: 'true', METRICS_PORT: '0', SHUTDOWN_GRACE_SECONDS: '1',
-    }));
-  }
+  ports = [await freePort(), await freePort()];
+  for (const port of ports) procs.push(await startProc(port));
   front = await startNginx(ports);
   const ds = (await (await fetch(`${front}/api/admin/data-sources`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Fleet', primaryKey: 'id' }) })).json()) as { id: string; sourceId: string };
   sourceId = ds.sourceId;
@@ -157,11 +160,21 @@ describe.skipIf(!present)('two processes behind nginx', () => {
   });
 
   it('one process drained with SIGTERM while 100 viewers stay live through the other: no viewer misses a change', async () => {
+    // A retry after a failed try: the process drained then comes back on its port first.
+    for (const [i, p] of procs.entries()) if (p.child.exitCode !== null || p.child.signalCode !== null) procs[i] = await startProc(ports[i]);
     const viewers = await Promise.all(Array.from({ length: 100 }, () => viewer()));
+    try {
+      await drainWhileViewing(viewers);
+    } finally {
+      for (const v of viewers) v.close();
+    }
+  }, 90_000);
+
+  async function drainWhileViewing(viewers: TestSocket[]) {
     const seen = viewers.map(received);
     // The viewers all came from one address: one process holds them; the other is drained.
-    const counts = await Promise.all(procs.map(socketsOn));
-    expect(counts.sort((a, b) => a - b)).toEqual([0, 100]);
+    // (Eventually: the viewers of a failed try leave a moment after their close.)
+    await eventually(async () => String((await Promise.all(procs.map(socketsOn))).sort((a, b) => a - b)) === '0,100', { what: 'the 100 viewers on one process, none on the other' });
     const drained = procs[(await socketsOn(procs[0])) === 0 ? 0 : 1];
     const exited = new Promise<number | null>((resolve) => drained.child.once('exit', (code) => resolve(code)));
     let gone = false;
@@ -186,6 +199,5 @@ describe.skipIf(!present)('two processes behind nginx', () => {
     expect(written.length).toBeGreaterThan(5);
     await eventually(() => seen.every((ids) => written.every((id) => ids().has(id))), { timeout: 10_000, what: 'every viewer holding every write' });
     expect(viewers.every((v) => v.connected)).toBe(true);
-    for (const v of viewers) v.close();
-  }, 60_000);
+  }
 });
