@@ -24,20 +24,26 @@ const show = (v: unknown) => {
 };
 
 /**
- * stdout, shared by every logger of the process and written asynchronously: the lines of one turn
- * of the event loop go in one write (a restart storm's thousands of request lines a second were a
- * syscall each), and while one write is under way the next lines gather too. What is still
- * buffered at exit is written synchronously then.
+ * stdout, shared by every logger of the process and written asynchronously: lines gather for up to
+ * FLUSH_MS or FLUSH_BYTES and go in one write (in a restart storm a write per turn of the event
+ * loop was still a write per request or two, each handed to the thread pool), and while one write
+ * is under way the next lines gather too. What is still buffered at exit is written synchronously
+ * then; a process killed outright loses at most FLUSH_MS of lines.
  */
 interface LogSink {
   write(line: string): boolean;
 }
+const FLUSH_MS = 50;
+const FLUSH_BYTES = 16 * 1024;
 let stdout: LogSink | null = null;
 function sharedStdout(): LogSink {
   if (!stdout) {
     const dest = pino.destination({ dest: 1, sync: false });
     let pending = '';
+    let timer: NodeJS.Timeout | null = null;
     const flush = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
       if (pending) dest.write(pending);
       pending = '';
     };
@@ -51,8 +57,9 @@ function sharedStdout(): LogSink {
     });
     stdout = {
       write(line) {
-        if (!pending) setImmediate(flush);
         pending += line;
+        if (pending.length >= FLUSH_BYTES) flush();
+        else timer ??= setTimeout(flush, FLUSH_MS).unref();
         return true;
       },
     };

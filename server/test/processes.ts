@@ -42,13 +42,16 @@ export async function startServerProcess(env: Record<string, string>, execArgv: 
   child.stderr!.on('data', (d) => (out += d));
   const port = await new Promise<string>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`server process did not start within 90 s:\n${out}`)), 90_000);
-    child.stdout!.on('data', () => {
+    // Detached once found: a long run's log (a storm's request lines) is not searched again per chunk.
+    const started = () => {
       const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
       if (m && out.includes('admin console:')) {
         clearTimeout(t);
+        child.stdout!.off('data', started);
         resolve(m[1]);
       }
-    });
+    };
+    child.stdout!.on('data', started);
     child.once('exit', (code) => reject(new Error(`server process exited with ${code}:\n${out}`)));
   });
   return { url: `http://127.0.0.1:${port}`, child, log: () => out, stop: () => stopChild(child) };
