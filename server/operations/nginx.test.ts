@@ -99,8 +99,10 @@ async function socketsOn(p: Proc): Promise<number> {
   return Number(/^livedash_socketio_connections (\d+)$/m.exec(text)?.[1] ?? NaN);
 }
 
-const write = async (base: string, id: string) => {
-  const res = await fetch(`${base}/api/data/sources/${sourceId}/records`, { method: 'POST', headers: admin, body: JSON.stringify([{ id, at: Date.now() }]) });
+/** One record written; with `keyed`, as a client that may send it again does (an Idempotency-Key: nginx's @keyed location). */
+const write = async (base: string, id: string, keyed = false) => {
+  const headers = keyed ? { ...admin, 'idempotency-key': `nginx-test-${id}` } : admin;
+  const res = await fetch(`${base}/api/data/sources/${sourceId}/records`, { method: 'POST', headers, body: JSON.stringify([{ id, at: Date.now() }]) });
   return res.status;
 };
 
@@ -183,12 +185,13 @@ describe.skipIf(!present)('two processes behind nginx', () => {
     const written: string[] = [];
     const statuses: number[] = [];
     drained.child.kill('SIGTERM');
-    // Writes through nginx all along the drain (both processes answer them until the drained one stops listening), and a few after.
-    // Four writers at once, so writes are under way on the drained process when it stops listening.
+    // Keyed writes through nginx all along the drain (both processes answer them until the drained one stops listening), and a few after.
+    // Four writers at once, so writes are under way on the drained process when it stops listening — and one
+    // may be reset in its accept queue as it closes, which nginx sends again to the other process because it is keyed.
     await Promise.all([0, 1, 2, 3].map(async (lane) => {
       for (let i = 0, after = 0; after < 3 && i < 300; i++) {
         const id = `w${lane}-${i}`;
-        const st = await write(front, id);
+        const st = await write(front, id, true);
         statuses.push(st);
         if (st === 200) written.push(id);
         if (gone) after++;

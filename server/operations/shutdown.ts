@@ -65,11 +65,18 @@ async function cutAfterGrace(server: http.Server | null, graceMs: number, step: 
   }
 }
 
-/** Stops listening; keep-alive connections between requests end at once (Node closes idle ones). */
+/**
+ * Stops listening; keep-alive connections between requests end at once (Node closes idle ones).
+ * The listener closes in the check phase, right after a poll phase accepted every connection
+ * queued until then: closing a listener resets the connections still in its accept queue, and a
+ * proxy that already sent a POST on one answers 502 (it never sends a POST twice).
+ */
 function closeHttp(server: http.Server): Promise<void> {
   return new Promise<void>((resolve) => {
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
+    setImmediate(() => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
   });
 }
 
