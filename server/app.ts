@@ -6,7 +6,7 @@ import type Router from '@koa/router';
 import mongoose from 'mongoose';
 import crypto from 'node:crypto';
 import type { Config, AppContext } from './core';
-import { startDatabase, DomainEventBus, createLogger, type Logger, errorHandler, logKoaError, securityHeaders, createModels, repairInterruptedChanges, connectRedis, type RedisClient, serveWebApp, compressResponses, activityHandle, announceRouteActivity, clientAddressOf, keyedHash } from './core';
+import { startDatabase, DomainEventBus, createLogger, type Logger, errorHandler, logKoaError, securityHeaders, createModels, repairInterruptedChanges, startHeartbeat, connectRedis, type RedisClient, serveWebApp, compressResponses, activityHandle, announceRouteActivity, clientAddressOf, keyedHash } from './core';
 import { createRateLimits, rateLimitsHandle, accountsHandle, createAccounts, createAccountModels } from './access';
 import { attachRealtime } from './sockets';
 import type { Realtime } from './realtime';
@@ -62,6 +62,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const conn = await mongoose.createConnection(db.uri, { autoCreate: false, autoIndex: false, serverSelectionTimeoutMS: 15_000 }).asPromise();
     cleanups.push({ name: 'database connection', run: () => conn.close() });
     const models = await createModels(conn);
+    // This run's heartbeat: a process starting beside this one leaves its changes under way alone.
+    const heartbeat = await startHeartbeat(models.ServerProcess, models.owner, (e) => log.error('heartbeat: could not write it', e));
+    cleanups.push({ name: 'heartbeat', run: () => heartbeat.close() });
     const repaired = await repairInterruptedChanges(models);
     if (repaired.length) {
       const which = repaired.map((ds) => `${ds.sourceId} ${JSON.stringify(ds.name)} (${ds.recordCount} records)`).join(', ');

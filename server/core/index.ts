@@ -35,6 +35,7 @@ export { createModels } from './models';
 export type { DashboardDoc, DataSourceDoc, RecordDoc, ShareLinkDoc } from './models';
 export { closeChange, openChange, reconcileCount, repairInterruptedChanges, settledRevision } from './models/ingestJournal';
 export type { OpenChange } from './models/ingestJournal';
+export { pidRunning, startHeartbeat } from './models/serverProcess';
 export { LAST_USED_RESOLUTION_MS, hashShareToken, lockedFiltersOf } from './models/shareLink';
 export { dashboardConfiguration, presentDashboard, presentDataSource, presentPublicSummary, presentPublicTab, presentRecord } from './models/presenters';
 export { SESSION_COOKIE } from './principal';

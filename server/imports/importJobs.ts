@@ -9,7 +9,7 @@ import type { FieldType } from '@common/schemas/dataSource';
 import { ErrorCode } from '@common/schemas/errors';
 import type { ImportPreviewDto, ImportProgressDto, ImportRejection, ImportSettings } from '@common/schemas/imports';
 import { TypeSampler } from '@common/types/infer';
-import { AppHandle, type AppContext, ApiError, BadRequestError, NotFoundError, PayloadTooLargeError, decodedBody, formatBytes } from '../core';
+import { AppHandle, type AppContext, ApiError, BadRequestError, NotFoundError, PayloadTooLargeError, decodedBody, formatBytes, pidRunning } from '../core';
 import type { Principal } from '../access';
 import { askerOf, mayUseImportJob, type Asker } from '../access';
 import { isObject } from '../records';
@@ -200,15 +200,6 @@ export async function uploadImport(app: AppContext, ctx: Context, principal: Pri
 
 const UPLOAD_PREFIX = 'livedash-import-';
 
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /**
  * At start-up: the uploads that a crashed or killed process left in the temp folder (its pid is
  * no longer running) are removed. Another live process's uploads on this machine stay.
@@ -218,7 +209,7 @@ export async function removeOrphanUploads(app: AppContext): Promise<void> {
   const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
   const orphans = names.filter((n) => {
     const m = /^livedash-import-(?:(\d+)-)?[0-9a-f]+$/.exec(n);
-    return m && (!m[1] || !isRunning(Number(m[1])));
+    return m && (!m[1] || !pidRunning(Number(m[1])));
   });
   await Promise.all(orphans.map((n) => fs.promises.rm(path.join(dir, n), { force: true }).catch(() => undefined)));
   if (orphans.length) app.log.info(`removed ${orphans.length} import upload${orphans.length === 1 ? '' : 's'} left by a process that stopped`);

@@ -1,6 +1,7 @@
 import mongoose, { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
 import { shareLinkSchema, type ShareLinkDoc } from './shareLink';
 import { idempotencyKeySchema, type IdempotencyKeyDoc } from './idempotencyKey';
+import { newOwner, serverProcessSchema, type ProcessOwner, type ServerProcessDoc } from './serverProcess';
 
 export type { ShareLinkDoc } from './shareLink';
 
@@ -33,7 +34,7 @@ const dataSourceSchema = new Schema(
     ingestKeyHash: { type: String, default: null },
     ingestKeyHint: { type: String, default: null },
     integrationId: { type: String, default: null },
-    /** Changes of the records under way (token → start), see models/ingestJournal. */
+    /** Changes of the records under way (token → { at, by: the run that opened it }), see models/ingestJournal. */
     ingestJournal: { type: Schema.Types.Mixed, default: {} },
     /** Bumped by every change's open and close: a reconciling count stores recordCount only if it did not move (models/ingestJournal). */
     countSeq: { type: Number, default: 0 },
@@ -87,6 +88,10 @@ export interface Models {
   Dashboard: Model<DashboardDoc>;
   ShareLink: Model<ShareLinkDoc>;
   IdempotencyKey: Model<IdempotencyKeyDoc>;
+  /** Live runs' heartbeats (models/serverProcess). */
+  ServerProcess: Model<ServerProcessDoc>;
+  /** This run: the owner its journal entries carry. */
+  owner: ProcessOwner;
 }
 
 export const schemas = { dataSource: dataSourceSchema, record: recordSchema, dashboard: dashboardSchema };
@@ -102,7 +107,10 @@ export async function createModels(conn: Connection): Promise<Models> {
     Dashboard: conn.model<DashboardDoc>('Dashboard', dashboardSchema, 'dashboards'),
     ShareLink: conn.model<ShareLinkDoc>('ShareLink', shareLinkSchema, 'sharelinks'),
     IdempotencyKey: conn.model<IdempotencyKeyDoc>('IdempotencyKey', idempotencyKeySchema, 'idempotencykeys'),
+    ServerProcess: conn.model<ServerProcessDoc>('ServerProcess', serverProcessSchema, 'serverprocesses'),
+    owner: newOwner(),
   };
-  await Promise.all(Object.values(models).map((m: Model<unknown>) => m.createIndexes()));
+  const { owner: _, ...withIndexes } = models;
+  await Promise.all(Object.values(withIndexes).map((m) => (m as Model<unknown>).createIndexes()));
   return models;
 }

@@ -1,13 +1,15 @@
 import crypto from 'node:crypto';
 import type mongoose from 'mongoose';
 import type { DataSourceDoc, Models } from './index';
+import { goneOwners } from './serverProcess';
 
 /**
  * A data source's recordCount, fields and revision are derived from its records. Every change of
  * its records is journalled: an entry is written into the source (with the revision bump) before
  * the first record write and removed after the recount. A process killed in between leaves the
  * entry behind, and the next start repairs that source from its records (a full count: the
- * killed change's increment never landed).
+ * killed change's increment never landed). An entry names the run that opened it
+ * (models/serverProcess): a start repairs only the entries of runs that are gone.
  */
 
 type Id = mongoose.Types.ObjectId;
@@ -38,7 +40,7 @@ export async function openChange(models: Models, dataSourceId: Id): Promise<Open
   const token = crypto.randomBytes(8).toString('hex');
   const doc = await models.DataSource.findByIdAndUpdate(
     dataSourceId,
-    { $inc: { revision: 1, countSeq: 1 }, $set: { [entry(token)]: new Date() } },
+    { $inc: { revision: 1, countSeq: 1 }, $set: { [entry(token)]: { at: new Date(), by: models.owner } } },
     { returnDocument: 'after' },
   ).lean<DataSourceDoc>();
   return doc ? { token, revision: doc.revision } : null;
@@ -107,14 +109,18 @@ export interface RepairedSource {
 
 /**
  * At start: sources with a journal entry left by a killed process get their count, fields and
- * revision re-derived from their records. Answers the repaired sources.
+ * revision re-derived from their records. A source with a change of a live run under way (another
+ * process, ingesting while this one starts) is left to that run: a count now would miss its
+ * inserts still to land, or its close would add them twice. Answers the repaired sources.
  */
 export async function repairInterruptedChanges(models: Models): Promise<RepairedSource[]> {
   const { DataSource, Record } = models;
+  const gone = await goneOwners(models.ServerProcess);
   const repaired: RepairedSource[] = [];
   for (const ds of await DataSource.find().lean<DataSourceDoc[]>()) {
-    const tokens = Object.keys((ds.ingestJournal ?? {}) as object);
-    if (!tokens.length) continue;
+    const journal = (ds.ingestJournal ?? {}) as { [token: string]: unknown };
+    const tokens = Object.keys(journal);
+    if (!tokens.length || !tokens.every((t) => gone(journal[t]))) continue;
     const known = new Set(ds.fields ?? []);
     const missing = (await fieldsOfRecords(models, ds._id)).filter((f) => !known.has(f));
     const recordCount = await Record.countDocuments({ dataSourceId: ds._id });

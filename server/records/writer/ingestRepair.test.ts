@@ -1,3 +1,4 @@
+import os from 'node:os';
 import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
 import { closeChange, openChange } from '../../core';
@@ -62,6 +63,59 @@ describe('the start-up repair of an interrupted change', () => {
       }
     } finally {
       await s.close();
+    }
+  });
+
+  it('repairs only the changes of runs that are gone: a live process\'s change under way is left to it (a rolling restart)', async () => {
+    const live = await startTestServer({ MONGODB_URI: db.uri });
+    const { models } = live.app.ctx;
+    const host = os.hostname();
+    const now = new Date();
+    const minute = 60_000;
+    // Each source: 3 records, a count that says 1, and one open change of a run that is…
+    const cases = {
+      liveHere: null, // this live server's own change under way: left alone
+      liveElsewhere: { id: 'run-elsewhere', host: 'other-host', pid: 4242, since: 0, beatAt: now },
+      gone: { id: 'run-gone', host: 'other-host', pid: 4243, since: 0, beatAt: null }, // no heartbeat at all
+      stale: { id: 'run-stale', host: 'other-host', pid: 4244, since: 0, beatAt: new Date(now.getTime() - 2 * minute) },
+      deadPid: { id: 'run-dead-pid', host, pid: 2 ** 22 + 1, since: 0, beatAt: now }, // above Linux's pid_max: not running
+      samePidBefore: { id: 'run-before', host, pid: process.pid, since: Date.now() - process.uptime() * 1000 - 10 * minute, beatAt: now },
+      ownerless: 'date', // an entry written before entries named their run
+    } as const;
+    const ids: Record<string, string> = {};
+    let liveChange: Awaited<ReturnType<typeof openChange>> = null;
+    for (const [name, run] of Object.entries(cases)) {
+      const ds = (await live.http('POST', '/api/admin/data-sources', { body: { name } })).body;
+      ids[name] = ds.id;
+      expect((await live.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 1 }, { id: 2 }, { id: 3 }] } })).status).toBe(200);
+      await models.DataSource.updateOne({ _id: ds.id }, { $set: { recordCount: 1 } });
+      if (run === null) liveChange = await openChange(models, new mongoose.Types.ObjectId(ds.id as string));
+      else if (run === 'date') await models.DataSource.updateOne({ _id: ds.id }, { $set: { 'ingestJournal.0000000000000001': now } });
+      else {
+        const { beatAt, ...by } = run;
+        if (beatAt) await models.ServerProcess.updateOne({ _id: by.id }, { $set: { host: by.host, pid: by.pid, beatAt } }, { upsert: true });
+        await models.DataSource.updateOne({ _id: ds.id }, { $set: { [`ingestJournal.${name}0000000000`]: { at: now, by } } });
+      }
+    }
+
+    const captured = capturedLog();
+    const starting = await startTestServer({ MONGODB_URI: db.uri }, captured.log);
+    try {
+      const counts = Object.fromEntries(await Promise.all(Object.entries(ids).map(async ([name, id]) => [name, (await models.DataSource.findById(id).lean())!.recordCount])));
+      expect(counts).toEqual({ liveHere: 1, liveElsewhere: 1, gone: 3, stale: 3, deadPid: 3, samePidBefore: 3, ownerless: 3 });
+      expect(captured.lines.find((l) => l.includes('repaired'))).toContain('repaired 5 data source(s)');
+      // The live change closes as it would have: its own increment, its entry gone.
+      await closeChange(models, new mongoose.Types.ObjectId(ids.liveHere), liveChange!, { added: 2 });
+      const closed = (await models.DataSource.findById(ids.liveHere).lean())!;
+      expect([closed.recordCount, closed.ingestJournal]).toEqual([3, {}]);
+      // A run's heartbeat is there while it runs, and gone after a clean stop.
+      const beats = () => models.ServerProcess.countDocuments({ _id: starting.app.ctx.models.owner.id });
+      expect(await beats()).toBe(1);
+      await starting.close();
+      expect(await beats()).toBe(0);
+    } finally {
+      await starting.close();
+      await live.close();
     }
   });
 });
