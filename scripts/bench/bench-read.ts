@@ -9,6 +9,8 @@
  * - the bytes of a first visit of the demo viewer in chromium (HTML + JS + CSS + data), compressed;
  * - a reconnect storm: N viewers (child processes, scripts/bench/bench-read-viewers.ts) on a server
  *   process that is restarted; time until every viewer has the view again, and the bytes it cost.
+ *   Its viewers are socket.io-client instances; BENCH_STORM_VIEWERS=minimal makes them raw WebSockets
+ *   speaking the Engine.IO frames (as bench:realtime's minimal viewers), leaving the cores to the server.
  * BENCH_STORM=1000,5000 and BENCH_SECONDS=3 change the sizes; BENCH_ONLY=storm runs the storm alone,
  * BENCH_ONLY=views the view table alone, BENCH_ONLY=visit the first visit's bytes alone.
  */
@@ -29,6 +31,8 @@ const CONNECTIONS = 16;
 const TURNS = 4;
 const STORM = (process.env.BENCH_STORM ?? '1000,5000').split(',').map(Number).filter(Boolean);
 const PER_PROCESS = 2500;
+/** BENCH_STORM_VIEWERS=minimal: the storm's viewers speak raw Engine.IO frames (scripts/bench/bench-read-viewers.ts), so the time is the server's. */
+const STORM_VIEWERS = process.env.BENCH_STORM_VIEWERS === 'minimal' ? 'minimal' : 'socketio';
 const STORM_TIMEOUT_MS = 90_000;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 /** `BENCH_PROF=<dir>`: the storm's restarted server (and with BENCH_PROF_VIEWERS=1 its viewer processes) write a `--cpu-prof` profile there. */
@@ -239,7 +243,7 @@ async function storm(n: number) {
       });
     });
     for (let i = 0; i * PER_PROCESS < n; i++) procs.push(await child('scripts/bench/bench-read-viewers.ts', process.env.BENCH_PROF_VIEWERS ? profArgs : []));
-    await Promise.all(procs.map((p, i) => ask(p, { cmd: 'grow', url: server.url, dashboardId: demo.id, count: Math.min(PER_PROCESS, n - i * PER_PROCESS) }, 'grown')));
+    await Promise.all(procs.map((p, i) => ask(p, { cmd: 'grow', kind: STORM_VIEWERS, url: server.url, dashboardId: demo.id, count: Math.min(PER_PROCESS, n - i * PER_PROCESS) }, 'grown')));
     await Promise.all(procs.map((p) => ask(p, { cmd: 'arm' }, 'armed')));
     type Done = { at: number; bytes: number; refetches: number; notModified: number; recovered: number; reconnects: number[] };
     const done = Promise.all(procs.map((p) => new Promise<Done>((resolve) => p.once('message', (m: Done & { type: string }) => m.type === 'converged' && resolve(m)))));
@@ -268,7 +272,7 @@ async function storm(n: number) {
     const bytes = results.reduce((s, r) => s + r.bytes, 0);
     const refetches = results.reduce((s, r) => s + r.refetches, 0);
     const notModified = results.reduce((s, r) => s + r.notModified, 0);
-    console.log(`\nreconnect storm, ${n.toLocaleString('en')} viewers, server process restarted (${((up - killed) / 1000).toFixed(1)} s down):`);
+    console.log(`\nreconnect storm, ${n.toLocaleString('en')} ${STORM_VIEWERS === 'minimal' ? 'minimal (raw Engine.IO) ' : 'socket.io-client '}viewers, server process restarted (${((up - killed) / 1000).toFixed(1)} s down):`);
     console.log(`  every viewer converged ${((last - up) / 1000).toFixed(1)} s after the new process listened (${((last - killed) / 1000).toFixed(1)} s after the stop)`);
     const back = results.flatMap((r) => r.reconnects).map((t) => (t - up) / 1000).sort((a, b) => a - b);
     const at = (q: number) => back[Math.min(back.length - 1, Math.floor(q * back.length))]?.toFixed(1);
