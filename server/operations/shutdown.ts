@@ -38,10 +38,11 @@ export async function closeInOrder(
   const steps: ShutdownStep[] = [];
   const { realtime, server, requests } = parts;
   const graceMs = requests?.graceMs ?? REQUESTS_GRACE_MS;
-  const closed = server ? closeHttp(server) : Promise.resolve();
+  const { stopped, closed } = server ? closeHttp(server) : { stopped: Promise.resolve(), closed: Promise.resolve() };
   if (requests) {
     requests.closeConnections();
-    steps.push({ name: 'requests under way', run: () => cutAfterGrace(server, graceMs, () => requests.idle()) });
+    // Counted once no connection can arrive any more: one accepted just before is waited for too.
+    steps.push({ name: 'requests under way', run: () => cutAfterGrace(server, graceMs, () => stopped.then(() => requests.idle())) });
   }
   if (realtime) steps.push({ name: 'Socket.IO', run: () => realtime.close() });
   if (server) steps.push({ name: 'HTTP server', run: () => cutAfterGrace(server, REQUESTS_GRACE_MS, () => closed) });
@@ -66,18 +67,23 @@ async function cutAfterGrace(server: http.Server | null, graceMs: number, step: 
 }
 
 /**
- * Stops listening; keep-alive connections between requests end at once (Node closes idle ones).
- * The listener closes in the check phase, right after a poll phase accepted every connection
- * queued until then: closing a listener resets the connections still in its accept queue, and a
- * proxy that already sent a POST on one answers 502 (it never sends a POST twice).
+ * Stops listening (`stopped`); keep-alive connections between requests end at once (Node closes
+ * idle ones), and `closed` once every connection has. The listener closes in the check phase,
+ * right after a poll phase accepted every connection queued until then: closing a listener resets
+ * the connections still in its accept queue, and a proxy that already sent a POST on one answers
+ * 502 (it never sends an unkeyed POST twice).
  */
-function closeHttp(server: http.Server): Promise<void> {
-  return new Promise<void>((resolve) => {
+function closeHttp(server: http.Server): { stopped: Promise<void>; closed: Promise<void> } {
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const closed = new Promise<void>((resolve) => {
     setImmediate(() => {
+      stop();
       if (!server.listening) return resolve();
       server.close(() => resolve());
     });
   });
+  return { stopped, closed };
 }
 
 /** What a signal stops: the app's readiness and its ordered close. */
