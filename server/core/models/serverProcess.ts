@@ -77,7 +77,17 @@ export async function startHeartbeat(ServerProcess: Model<ServerProcessDoc>, own
   const beat = () => ServerProcess.updateOne({ _id: owner.id }, { $set: { host: owner.host, pid: owner.pid, beatAt: new Date() } }, { upsert: true });
   await beat();
   await ServerProcess.deleteMany({ beatAt: { $lt: new Date(Date.now() - 24 * 3600_000) } });
-  const timer = setInterval(() => void beat().catch(onError), BEAT_MS);
+  // Said once per outage, not every beat (readiness reports the database meanwhile).
+  let failing = false;
+  const timer = setInterval(() => {
+    beat().then(
+      () => (failing = false),
+      (e) => {
+        if (!failing) onError(e);
+        failing = true;
+      },
+    );
+  }, BEAT_MS);
   timer.unref();
   return {
     async close() {
