@@ -41,7 +41,10 @@ export async function startServerProcess(env: Record<string, string>, execArgv: 
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const port = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`server process did not start within 90 s:\n${out}`)), 90_000);
+    const t = setTimeout(() => {
+      child.kill('SIGKILL'); // not left running past a failed start
+      reject(new Error(`server process did not start within 90 s:\n${out}`));
+    }, 90_000);
     // Detached once found: a long run's log (a storm's request lines) is not searched again per chunk.
     const started = () => {
       const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
