@@ -99,9 +99,13 @@ async function socketsOn(p: Proc): Promise<number> {
   return Number(/^livedash_socketio_connections (\d+)$/m.exec(text)?.[1] ?? NaN);
 }
 
+/** This run's part of the Idempotency-Keys: a retried test sends new keys, not the first try's with other bodies. */
+const KEYS = `nginx-test-${Date.now().toString(36)}`;
+let tries = 0;
+
 /** One record written; with `keyed`, as a client that may send it again does (an Idempotency-Key: nginx's @keyed location). */
 const write = async (base: string, id: string, keyed = false) => {
-  const headers = keyed ? { ...admin, 'idempotency-key': `nginx-test-${id}` } : admin;
+  const headers = keyed ? { ...admin, 'idempotency-key': `${KEYS}-${tries}-${id}`, 'x-request-id': `${KEYS}-${tries}-${id}` } : admin;
   const res = await fetch(`${base}/api/data/sources/${sourceId}/records`, { method: 'POST', headers, body: JSON.stringify([{ id, at: Date.now() }]) });
   return res.status;
 };
@@ -164,6 +168,7 @@ describe.skipIf(!present)('two processes behind nginx', () => {
   it('one process drained with SIGTERM while 100 viewers stay live through the other: no viewer misses a change', async () => {
     // A retry after a failed try: the process drained then comes back on its port first.
     for (const [i, p] of procs.entries()) if (p.child.exitCode !== null || p.child.signalCode !== null) procs[i] = await startProc(ports[i]);
+    tries++;
     const viewers = await Promise.all(Array.from({ length: 100 }, () => viewer()));
     try {
       await drainWhileViewing(viewers);
@@ -200,7 +205,12 @@ describe.skipIf(!present)('two processes behind nginx', () => {
     expect(await exited).toBe(0);
     expect(statuses.filter((st) => st !== 200)).toEqual([]);
     expect(written.length).toBeGreaterThan(5);
-    await eventually(() => seen.every((ids) => written.every((id) => ids().has(id))), { timeout: 10_000, what: 'every viewer holding every write' });
+    // On a miss, the error names each write some viewer lacks and the process lines that handled it.
+    const missing = () => written.filter((id) => seen.some((ids) => !ids().has(id)));
+    const handled = (id: string) => procs.flatMap((p, i) => p.log().split('\n').filter((l) => l.includes(`-${tries}-${id}]`)).map((l) => `process ${i}${p === drained ? ' (drained)' : ''}: ${l}`));
+    await eventually(() => !missing().length, { timeout: 10_000, what: 'every viewer holding every write' }).catch((e: Error) => {
+      throw new Error(`${e.message}; missing: ${missing().map((id) => `${id} (${seen.filter((ids) => !ids().has(id)).length} viewers) ← ${handled(id).join(' | ')}`).join('; ')}`);
+    });
     expect(viewers.every((v) => v.connected)).toBe(true);
   }
 });
