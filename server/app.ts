@@ -20,7 +20,7 @@ import { startActivityLog } from './activity';
 import { startRetentionSweep, writesSettled } from './records';
 import { startFieldTypes, type FieldTypesService } from './dataSources';
 import { embeddingHeaders, startSharingCascades } from './sharing';
-import { closeInOrder, startOperations, type Operations, type ShutdownStep } from './operations';
+import { closeInOrder, startOperations, watchNewConnections, type Operations, type ShutdownStep } from './operations';
 
 /** Connections the kernel queues for accept (capped by net.core.somaxconn, 4096 on current Linux). */
 const LISTEN_BACKLOG = 4096;
@@ -127,6 +127,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
 
     // Known public views are answered from memory before the Koa stack (server/publicView/viewCache/fastPath).
     const server = http.createServer(operations.observe(publicViewFastPath(ctx, koa.callback())));
+    const newConnections = watchNewConnections(server);
     const realtime = await attachRealtime(server, ctx);
     alerts.attachRealtime(realtime.io);
     operations.observeRealtime(realtime.io);
@@ -143,7 +144,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const url = config.PUBLIC_URL ?? `http://localhost:${port}`;
     const requestsGraceMs = Math.max(1_000, (config.SHUTDOWN_TIMEOUT_SECONDS - config.SHUTDOWN_GRACE_SECONDS) * 1000 - 2_000);
     const requests = { closeConnections: () => operations.closeConnections(), idle: () => operations.idle().then(() => writesSettled(ctx)), graceMs: requestsGraceMs };
-    const close = (onStep?: (name: string) => void) => closeInOrder({ realtime, server, requests, services: [...cleanups].reverse() }, log, onStep);
+    const close = (onStep?: (name: string) => void) => closeInOrder({ realtime, server, newConnections, requests, services: [...cleanups].reverse() }, log, onStep);
     return { ctx, url, port, seeded, realtime, api, fieldTypes, operations, metricsPort, close };
   } catch (e) {
     await stopServices();

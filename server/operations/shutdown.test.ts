@@ -3,9 +3,9 @@ import { eventually } from '../test/eventually';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { outlivingDatabase } from '../test/database';
-import { ADMIN_TOKEN } from '../test/harness';
+import { ADMIN_TOKEN, startTestServer } from '../test/harness';
 import { alive, descendants, exitOf, freePort, startServerProcess } from '../test/processes';
-import { join, openSocket, type TestSocket } from '../test/sockets';
+import { collect, join, openSocket, type TestSocket } from '../test/sockets';
 
 // The database outlives the server, so what its last flushes wrote can be read afterwards.
 const db = outlivingDatabase();
@@ -71,4 +71,37 @@ describe('SIGTERM', () => {
     expect(await portFree(port)).toBe(true);
     expect(out).toMatch(/SIGTERM: shutting down[\s\S]*stopped in \d+ ms/);
   }, 60_000);
+});
+
+describe('the stop', () => {
+  it('answers, stores and pushes a request whose connection was accepted before the listener closed but whose bytes came after', async () => {
+    const s = await startTestServer();
+    try {
+      const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Last words', primaryKey: 'id' } })).body;
+      const dash = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Last words', dataSourceId: ds.id, isPublished: true } })).body;
+      const viewer = await openSocket(s.url);
+      expect((await join(viewer, 'dashboard:join', dash.id)).ok).toBe(true);
+      const pushed = collect(viewer, 'records:upserted');
+      // A proxy's connection, accepted, its request not yet sent.
+      const server = s.app.realtime.io.httpServer;
+      const accepted = new Promise((resolve) => server.once('connection', resolve));
+      const conn = net.connect(s.app.port, '127.0.0.1');
+      let answer = '';
+      conn.on('data', (d) => (answer += d));
+      const ended = new Promise((resolve) => conn.once('close', resolve));
+      await accepted;
+
+      // The stop begins just after (as a proxy's request is in flight when it does).
+      const closing = s.app.close();
+      await eventually(() => !server.listening, { interval: 2, what: 'the listener closed' });
+      const body = JSON.stringify([{ id: 'last', note: 'sent as the listener closed' }]);
+      conn.write(`POST /api/data/sources/${ds.sourceId}/records HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      await ended;
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      await closing;
+      expect(pushed.items.flatMap((m) => m.records.map((r) => r.recordId))).toEqual(['last']);
+    } finally {
+      await s.close();
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import net from 'node:net';
 import type { Logger } from '../core';
 
 /** One step of a stop, named for the log when it fails or hangs. */
@@ -31,14 +32,14 @@ export interface RequestsUnderWay {
  * A failing step is logged and the next one still runs. `onStep` follows progress (the timeout names it).
  */
 export async function closeInOrder(
-  parts: { realtime: { close(): Promise<void> } | null; server: http.Server | null; requests?: RequestsUnderWay; services: ShutdownStep[] },
+  parts: { realtime: { close(): Promise<void> } | null; server: http.Server | null; newConnections?: NewConnections; requests?: RequestsUnderWay; services: ShutdownStep[] },
   log: Logger,
   onStep: (name: string) => void = () => {},
 ): Promise<void> {
   const steps: ShutdownStep[] = [];
   const { realtime, server, requests } = parts;
   const graceMs = requests?.graceMs ?? REQUESTS_GRACE_MS;
-  const { stopped, closed } = server ? closeHttp(server) : { stopped: Promise.resolve(), closed: Promise.resolve() };
+  const { stopped, closed } = server ? closeHttp(server, parts.newConnections) : { stopped: Promise.resolve(), closed: Promise.resolve() };
   if (requests) {
     requests.closeConnections();
     // Counted once no connection can arrive any more: one accepted just before is waited for too.
@@ -66,21 +67,62 @@ async function cutAfterGrace(server: http.Server | null, graceMs: number, step: 
   }
 }
 
+/** How long a connection accepted just before the listener closed has to begin its request before it counts as idle. */
+const LAST_REQUESTS_MS = 250;
+
+/** The server's connections that have not begun a request (nor an upgrade) yet. */
+export interface NewConnections {
+  /** Resolves once each connection accepted until now has begun its request, closed, or been silent LAST_REQUESTS_MS. */
+  spoken(): Promise<void>;
+}
+
+/** Follows the connections a server accepts until each begins its first request. */
+export function watchNewConnections(server: http.Server): NewConnections {
+  const silent = new Map<net.Socket, number>();
+  server.on('connection', (socket: net.Socket) => {
+    silent.set(socket, Date.now());
+    socket.once('close', () => silent.delete(socket));
+  });
+  const spoke = (req: http.IncomingMessage) => void silent.delete(req.socket);
+  server.prependListener('request', spoke);
+  server.prependListener('upgrade', spoke);
+  return {
+    async spoken() {
+      for (;;) {
+        const youngest = Math.max(-Infinity, ...silent.values());
+        const left = youngest + LAST_REQUESTS_MS - Date.now();
+        if (left <= 0) return;
+        await new Promise((r) => setTimeout(r, Math.min(left, 10)));
+      }
+    },
+  };
+}
+
 /**
- * Stops listening (`stopped`); keep-alive connections between requests end at once (Node closes
- * idle ones), and `closed` once every connection has. The listener closes in the check phase,
- * right after a poll phase accepted every connection queued until then: closing a listener resets
- * the connections still in its accept queue, and a proxy that already sent a POST on one answers
- * 502 (it never sends an unkeyed POST twice).
+ * Stops listening, then lets the last connections speak (`stopped`, once their requests count as
+ * under way), and `closed` once every connection has ended. A proxy that already sent a request
+ * on a connection we close answers 502 for it (nginx never sends an unkeyed POST twice), so:
+ * - the listener closes in the check phase, right after a poll phase accepted every connection
+ *   queued until then (closing a listener resets the connections still in its accept queue);
+ * - it closes as net.Server does, not http.Server: the latter also ends every connection without a
+ *   request under way at once — the ones just accepted, whose request is in flight, among them.
+ *   Those (followed by watchNewConnections) get up to LAST_REQUESTS_MS for their request to
+ *   arrive; then the idle ones (keep-alive between requests, or silent) are closed.
  */
-function closeHttp(server: http.Server): { stopped: Promise<void>; closed: Promise<void> } {
+function closeHttp(server: http.Server, newConnections?: NewConnections): { stopped: Promise<void>; closed: Promise<void> } {
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const closed = new Promise<void>((resolve) => {
     setImmediate(() => {
-      stop();
-      if (!server.listening) return resolve();
-      server.close(() => resolve());
+      if (!server.listening) {
+        stop();
+        return resolve();
+      }
+      net.Server.prototype.close.call(server, () => resolve());
+      void (newConnections?.spoken() ?? Promise.resolve()).then(() => {
+        server.closeIdleConnections();
+        stop();
+      });
     });
   });
   return { stopped, closed };

@@ -92,7 +92,8 @@ export async function startHeartbeat(ServerProcess: Model<ServerProcessDoc>, own
   return {
     async close() {
       clearInterval(timer);
-      await ServerProcess.deleteOne({ _id: owner.id });
+      // With the database already gone the heartbeat goes stale by itself: nothing to say.
+      await ServerProcess.deleteOne({ _id: owner.id }).catch(() => undefined);
     },
   };
 }
