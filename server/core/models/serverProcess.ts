@@ -32,11 +32,11 @@ export const serverProcessSchema = new Schema(
 );
 export type ServerProcessDoc = InferSchemaType<typeof serverProcessSchema> & { _id: string };
 
-export const BEAT_MS = 5_000;
+const BEAT_MS = 5_000;
 /** A run whose heartbeat is older than this is gone. */
-export const STALE_MS = 3 * BEAT_MS;
+const STALE_MS = 3 * BEAT_MS;
 /** A change open this long is taken for lost whoever opened it (its close never ran). */
-export const LOST_CHANGE_MS = 30 * 60_000;
+const LOST_CHANGE_MS = 30 * 60_000;
 
 /** Whether an OS process of this host runs under `pid` (one of another user's counts). */
 export const pidRunning = (pid: number) => {
@@ -47,9 +47,6 @@ export const pidRunning = (pid: number) => {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 };
-
-/** A journal entry as stored: `{ at, by }`; a bare date is an entry of a version before owners. */
-export type JournalEntry = { at: Date; by: ProcessOwner } | Date;
 
 /**
  * Reads the heartbeats once and answers, for a journal entry, whether the run that opened it is
@@ -62,6 +59,7 @@ export async function goneOwners(ServerProcess: Model<ServerProcessDoc>): Promis
   const now = Date.now();
   const host = os.hostname();
   return (entry) => {
+    // As stored: `{ at, by }`; a bare date is an entry written before entries named their run.
     const e = entry as Partial<{ at: Date; by: ProcessOwner }> | null;
     if (!e || entry instanceof Date || !e.by || !e.at) return true;
     if (now - new Date(e.at).getTime() > LOST_CHANGE_MS) return true;
