@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import type { AlertWebhookBody } from '@common/schemas/alert';
-import type { AppContext } from '../core';
+import { type AppContext, OutboundRefused, postOutbound } from '../core';
 import { sendMail } from '../access';
 import type { StoredChannel } from './models';
-import { OutboundRefused, postOutbound } from './outbound';
 
 /** What one attempt came to: delivered, or failed and worth trying again (or not). */
 export interface SendResult {

@@ -13,7 +13,6 @@ import { alertsRouter } from './routes';
 import { removeRules, type AlertsRuntime } from './service';
 import type { SourceEvent } from './watchedSource';
 
-export { OutboundRefused, checkOutboundUrl, postOutbound } from './outbound';
 
 export interface Alerts {
   router: Router;

@@ -4,13 +4,12 @@ import {
 } from '@common/schemas/alert';
 import { canonicalObjectId } from '@common/ids';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
-import { type AppContext, type DashboardDoc, findDataSource, NotFoundError, presentDashboard, ValidationError } from '../core';
+import { type AppContext, checkOutboundUrl, type DashboardDoc, findDataSource, NotFoundError, OutboundRefused, presentDashboard, ValidationError } from '../core';
 import { type Asker, checkSourceInBody, mayUseDashboard, mayUseSource, usableSources } from '../access';
 import { newChannelSecret } from './channels';
 import type { AlertEngine } from './engine';
 import type { AlertLeases } from './lease';
 import type { AlertDoc, AlertModels, StoredChannel } from './models';
-import { checkOutboundUrl, OutboundRefused } from './outbound';
 import { presentAlert, presentChange, presentDelivery, presentTileState, stateVisibleThrough } from './presenters';
 
 /** What the alerts' services share: the app, the collections, this process's engine and leases. */

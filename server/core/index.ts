@@ -27,6 +27,8 @@ export type { RouteContext } from './http/validate';
 export { keyedHash } from './keyedHash';
 export type { KeyedHash } from './keyedHash';
 export { createLogger } from './log';
+export { OUTBOUND_MAX_ANSWER_BYTES, OUTBOUND_TIMEOUT_MS, OutboundRefused, checkOutboundUrl, isInternalAddress, postOutbound } from './outbound';
+export type { OutboundAnswer } from './outbound';
 export type { Logger } from './log';
 export { activityModel } from './models/activityEntry';
 export type { ActivityEntryDoc } from './models/activityEntry';

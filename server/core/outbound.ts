@@ -4,11 +4,12 @@ import https from 'node:https';
 import net from 'node:net';
 
 /**
- * The one way alert channels call out, so a channel URL cannot be turned against us or the network
- * we run in: https, or plain http only to a host:port listed in OUTBOUND_ALLOWED_HOSTS; no
- * loopback, private, link-local or unique-local address unless listed — checked when a rule is
- * saved and again, after DNS resolution, when sending (the connection goes to the address checked,
- * so a second lookup cannot swap it); no redirects followed; at most 64 KB of the answer read; 10 s.
+ * The one way the server calls out (alert channels today; integrations and reports next), so a URL
+ * a person typed cannot be turned against us or the network we run in: https, or plain http only
+ * to a host:port listed in OUTBOUND_ALLOWED_HOSTS; no loopback, private, link-local or unique-local
+ * address unless listed — checked when saved and again, after DNS resolution, when sending (the
+ * connection goes to the address checked, so a second lookup cannot swap it); no redirects
+ * followed; at most 64 KB of the answer read; 10 s.
  */
 
 export const OUTBOUND_TIMEOUT_MS = 10_000;
