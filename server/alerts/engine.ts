@@ -4,7 +4,7 @@ import type { AlertState, AlertWebhookBody, TileAlertState } from '@common/schem
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import type { AppContext, DashboardDoc } from '../core';
 import type { AlertDoc, AlertModels } from './models';
-import type { Outbox } from './outbox';
+import type { AlertOutbox } from './outbox';
 import { breaks, conditionText, recovered, RuleRun } from './rule';
 import { WatchedSource, type SourceEvent } from './watchedSource';
 
@@ -51,7 +51,7 @@ export class AlertEngine {
   constructor(
     private readonly app: AppContext,
     private readonly models: AlertModels,
-    private readonly outbox: Outbox,
+    private readonly outbox: AlertOutbox,
     readonly owner: string,
   ) {
     this.saveTimer = setInterval(() => void this.saveValues(), SAVE_VALUES_MS);

@@ -1,14 +1,9 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import type { AlertRuleFields, AlertState, ChannelType, DeliveryStatus } from '@common/schemas/alert';
+import type { DeliveryAttempt, StoredChannel } from '../core';
 
-/** A channel as stored: its URL or addresses and (webhooks) its signing secret — secrets, never answered. */
-export interface StoredChannel {
-  id: string;
-  type: ChannelType;
-  url?: string;
-  to?: string[];
-  secret?: string;
-}
+/** A channel as stored (the core channels'): its URL or addresses and (webhooks) its signing secret — secrets, never answered. */
+export type { StoredChannel } from '../core';
 
 /** An alert rule, its state, and which process evaluates it (the lease). */
 export interface AlertDoc extends AlertRuleFields {
@@ -88,11 +83,7 @@ const changeSchema = new Schema(
 );
 changeSchema.index({ alertId: 1, at: -1 });
 
-export interface DeliveryAttempt {
-  at: Date;
-  status: number | null;
-  message: string;
-}
+export type { DeliveryAttempt } from '../core';
 
 /** One message of the outbox: written with the state change it announces, then sent (and retried) until answered. */
 export interface AlertDeliveryDoc {
