@@ -64,3 +64,5 @@ export { sendMail } from './mail';
 export type { Mail, MailFile, MailOutcome } from './mail';
 export { Outbox, OUTBOX_DUE_INDEX, outboxFields, RETRY_DELAYS_MS } from './outbox';
 export type { Attempted, DeliveryAttempt, OutboxConfig, OutboxDoc, OutboxStatus } from './outbox';
+export { signedLinksOf } from './signedLink';
+export type { SignedLinks, SignedTarget } from './signedLink';
