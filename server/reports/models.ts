@@ -70,6 +70,8 @@ export interface ReportRunDoc {
   reportId: string;
   at: Date;
   reason: 'schedule' | 'send';
+  /** The process that drew it (its lease owner). */
+  drawnBy: string;
   /** Drawn and handed to the channels, or not drawn (the error says why). */
   status: 'drawn' | 'failed';
   error: string | null;
@@ -89,6 +91,7 @@ const runSchema = new Schema(
     reportId: { type: String, required: true },
     at: { type: Date, required: true },
     reason: { type: String, required: true },
+    drawnBy: { type: String, default: '' },
     status: { type: String, required: true },
     error: { type: String, default: null },
     dashboardName: { type: String, default: '' },

@@ -41,7 +41,7 @@ export async function runReport(rt: ReportsRuntime, report: ReportDoc, reason: '
     const runId = new mongoose.Types.ObjectId();
     const kept = drawn ? await keepFiles(rt.models, id, String(runId), drawn.files, expiresAt) : [];
     await rt.models.ReportRun.create({
-      _id: runId, reportId: id, at, reason, status: drawn ? 'drawn' : 'failed', error,
+      _id: runId, reportId: id, at, reason, drawnBy: rt.owner, status: drawn ? 'drawn' : 'failed', error,
       dashboardName: drawn?.dashboardName ?? '', rangeText: drawn?.rangeText ?? '', kpis: drawn?.kpis ?? [],
       files: kept.filter((f) => held.formats.includes(f.format)), picture: kept.find((f) => f.format === 'png') ?? null, expiresAt,
     });
