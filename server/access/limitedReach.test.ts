@@ -138,6 +138,13 @@ const ROUTES: Record<string, Case> = {
     call: (p, i) => p.http('PATCH', `/api/admin/alerts/${alertOnA}`, { body: { dataSourceId: i.source, widget: { dashboardId: i.dashboard, widgetId: 'k1' } } }),
   },
   'GET /api/dashboards/:id/alerts': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/dashboards/${enc(i.dashboard)}/alerts`) },
+  // Reports: a limited editor's reports draw only its dashboards (the preview too).
+  'POST /api/admin/reports': {
+    names: ['dashboard'], ok: 201,
+    call: (p, i) => p.http('POST', '/api/admin/reports', { body: { name: 'Daily', dashboardId: i.dashboard, schedule: { everyMinutes: 60 }, formats: ['csv'], channels: [{ type: 'email', to: ['a@example.com'] }] } }),
+  },
+  'PATCH /api/admin/reports/:id': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('PATCH', `/api/admin/reports/${reportOnA}`, { body: { dashboardId: i.dashboard } }) },
+  'POST /api/admin/reports/preview': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('POST', '/api/admin/reports/preview', { body: { dashboardId: i.dashboard, width: 480 } }) },
   // Ingest and record management take the admin token, an admin's personal API token or the source's own key (a
   // session is no credential there): a limited admin's token reaches the sources of its dashboards only.
   'POST /api/data/ingest': { as: 'adminToken', names: ['source'], ok: 200, call: (p, i) => p.http('POST', '/api/data/ingest', { body: { sourceId: i.source, records: [{ team: 'x', n: 9 }] } }) },
@@ -250,6 +257,14 @@ beforeAll(async () => {
   const alert = await s.http('POST', '/api/admin/alerts', { body: { name: 'On A', dataSourceId: own.source, condition: { operator: 'gt', value: 5 }, widget: { dashboardId: own.dashboard, widgetId: 'k1' } } });
   expect(alert.status, JSON.stringify(alert.body)).toBe(201);
   alertOnA = alert.body.id;
+});
+
+/** A report of A (PATCH /api/admin/reports/:id moves it). */
+let reportOnA = '';
+beforeAll(async () => {
+  const report = await s.http('POST', '/api/admin/reports', { body: { name: 'Of A', dashboardId: own.dashboard, schedule: { everyMinutes: 60 }, formats: ['csv'], channels: [{ type: 'email', to: ['a@example.com'] }] } });
+  expect(report.status, JSON.stringify(report.body)).toBe(201);
+  reportOnA = report.body.id;
 });
 
 describe('a person limited to chosen dashboards reaches no other dashboard or data source', () => {
