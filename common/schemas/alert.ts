@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ALL_TIME, TimeRange } from '../time/timeRanges';
 import { Metric, WidgetFilter, MAX_WIDGET_FILTERS } from './widgets/widget';
-import { ChannelInput, KeptChannel, MAX_CHANNELS, type ChannelDto, type ChannelType } from './channel';
+import { ChannelInput, KeptChannel, MAX_CHANNELS, type ChannelDto, type ChannelType } from './messaging/channel';
 
-// The channels are shared with reports (./channel.ts); their alert names stay.
-export { CHANNEL_TYPES, MAX_CHANNELS, MAX_EMAIL_RECIPIENTS, type ChannelType } from './channel';
+// The channels are shared with reports (./messaging/channel.ts); their alert names stay.
+export { CHANNEL_TYPES, MAX_CHANNELS, MAX_EMAIL_RECIPIENTS, type ChannelType } from './messaging/channel';
 export const AlertChannelInput = ChannelInput;
 export type AlertChannelInput = ChannelInput;
 export type AlertChannelDto = ChannelDto;

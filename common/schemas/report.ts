@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChannelInput, KeptChannel, MAX_CHANNELS, type ChannelDto, type ChannelType } from './channel';
+import { ChannelInput, KeptChannel, MAX_CHANNELS, type ChannelDto, type ChannelType } from './messaging/channel';
 import { LockedFilters } from './widgets/dashboardFilter';
 import type { WidgetFilter } from './widgets/widget';
 

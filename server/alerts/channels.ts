@@ -3,7 +3,7 @@ import type { ChannelMessage } from '../core';
 
 /*
  * How an alert's change reads on each channel type. Sending, signing, retrying and the outbound
- * rules are the core channels' (server/core/channels.ts), shared with reports.
+ * rules are the core channels' (server/core/messaging/channels.ts), shared with reports.
  */
 
 const headline = (b: AlertWebhookBody) => `${b.test ? '[Test] ' : ''}${b.state === 'firing' ? '🔔 Firing' : '✅ Resolved'}: ${b.alert.name}`;

@@ -5,7 +5,7 @@ import type { AlertDeliveryDoc, AlertDoc, AlertModels } from './models';
 export type AlertOutbox = Outbox<AlertDeliveryDoc>;
 
 /**
- * The alerts' outbox: the core outbox (server/core/outbox.ts) over `AlertDelivery`. Per rule and
+ * The alerts' outbox: the core outbox (server/core/messaging/outbox.ts) over `AlertDelivery`. Per rule and
  * channel only the earliest pending change goes, so "resolved" never overtakes "firing" (test
  * messages go at once). Every outcome is an activity entry.
  */

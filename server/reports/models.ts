@@ -1,5 +1,5 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
-import type { ChannelType } from '@common/schemas/channel';
+import type { ChannelType } from '@common/schemas/messaging/channel';
 import type { ReportFormat, ReportSchedule, ReportTheme } from '@common/schemas/report';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { OUTBOX_DUE_INDEX, outboxFields, type OutboxDoc, type StoredChannel } from '../core';

@@ -1,6 +1,6 @@
-import type { ChannelDto } from '@common/schemas/channel';
+import type { ChannelDto } from '@common/schemas/messaging/channel';
 import type { ReportDeliveryDto, ReportDeliveryStatus, ReportDto, ReportFormat } from '@common/schemas/report';
-import { scheduleText } from '@common/reportSchedule';
+import { scheduleText } from '@common/time/reportSchedule';
 import { presentChannel } from '../core';
 import type { ReportDeliveryDoc, ReportDoc, ReportRunDoc } from './models';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scheduleText } from '@common/reportSchedule';
+import { scheduleText } from '@common/time/reportSchedule';
 import { checkSchedule, nextRunAfter } from '../schedule';
 
 /** Schedules: the 5-minute floor of cron expressions, next slots in a time zone, and the words the list shows. */

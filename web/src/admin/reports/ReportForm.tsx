@@ -1,9 +1,9 @@
 import { DeleteOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Checkbox, Flex, Form, Input, InputNumber, Modal, Segmented, Select, Spin, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { CHANNEL_TYPES, type ChannelType } from '@common/schemas/channel';
+import { CHANNEL_TYPES, type ChannelType } from '@common/schemas/messaging/channel';
 import { REPORT_DEFAULT_WIDTH, REPORT_FORMATS, REPORT_MIN_MINUTES, type CreatedReportDto, type ReportDto, type ReportFormat, type ReportSchedule } from '@common/schemas/report';
-import { scheduleText } from '@common/reportSchedule';
+import { scheduleText } from '@common/time/reportSchedule';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { api, errorText } from '../../api/client';
 import { useSubmit } from '../../api/useSubmit';
@@ -48,8 +48,7 @@ function Preview({ settings }: { settings: { dashboardId?: string; tabId: string
       window.clearTimeout(t);
       if (made) URL.revokeObjectURL(made);
     };
-    // The settings are compared by their JSON: a new object with the same values draws nothing again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The settings are compared by their JSON (`key`): a new object with the same values draws nothing again.
   }, [key, again]);
   return (
     <Flex vertical gap={8} style={{ flex: 1, minWidth: 280 }} data-testid="report-preview">
@@ -98,7 +97,8 @@ export function ReportForm({ editing, dashboardId: startDashboard, onClose, onSa
   const name0 = dashboard ? `${dashboard.name} report` : '';
   const schedule: ReportSchedule = kind === 'cron' ? { cron: cron.trim() } : { everyMinutes: everyMinutes ?? 0 };
   const filters = manyFilters ? editing!.filters : dashboardId ? lockedFilters(lock) : [];
-  const previewSettings = useMemo(() => ({ dashboardId, tabId, filters, width: width ?? REPORT_DEFAULT_WIDTH, theme, timezone }), [dashboardId, tabId, JSON.stringify(filters), width, theme, timezone]); // eslint-disable-line react-hooks/exhaustive-deps
+  const filtersKey = JSON.stringify(filters);
+  const previewSettings = useMemo(() => ({ dashboardId, tabId, filters: JSON.parse(filtersKey) as WidgetFilter[], width: width ?? REPORT_DEFAULT_WIDTH, theme, timezone }), [dashboardId, tabId, filtersKey, width, theme, timezone]);
 
   const body = () => ({
     name: name.trim() || name0,

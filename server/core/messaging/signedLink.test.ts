@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { outlivingDatabase } from '../test/database';
-import { loadConfig } from './config';
-import type { AppContext } from './context';
+import { outlivingDatabase } from '../../test/database';
+import { loadConfig } from '../config';
+import type { AppContext } from '../context';
 import { signedLinksOf } from './signedLink';
 
 /**

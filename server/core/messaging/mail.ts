@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { AppHandle, type AppContext } from './context';
+import { AppHandle, type AppContext } from '../context';
 
 /** How long one send may take (connect, greeting, each command) before it counts as failed. */
 const SMTP_TIMEOUT_MS = 10_000;

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import type { ChannelDto, ChannelInput, ChannelType, KeptChannel } from '@common/schemas/channel';
-import type { AppContext } from './context';
-import { ValidationError } from './errors';
+import type { ChannelDto, ChannelInput, ChannelType, KeptChannel } from '@common/schemas/messaging/channel';
+import type { AppContext } from '../context';
+import { ValidationError } from '../errors';
 import { sendMail, type MailFile } from './mail';
-import { checkOutboundUrl, OutboundRefused, postOutbound } from './outbound';
+import { checkOutboundUrl, OutboundRefused, postOutbound } from '../outbound';
 
 /**
  * The channels alerts and reports send to — a webhook (signed), Slack, Microsoft Teams, email — as

@@ -1,7 +1,7 @@
 import { Schema, type Model } from 'mongoose';
 import type { SendResult } from './channels';
-import { type Lease, releaseLeases, takeLease } from './lease';
-import type { Logger } from './log';
+import { type Lease, releaseLeases, takeLease } from '../lease';
+import type { Logger } from '../log';
 
 /** Waits before the 2nd, 3rd, … attempt: about 1 s, 5 s, 30 s, 2 min, 10 min; then the delivery has failed. */
 export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];

@@ -1,4 +1,4 @@
-import type { ReportSchedule } from './schemas/report';
+import type { ReportSchedule } from '../schemas/report';
 
 /*
  * A report's schedule in words, for its list and the messages: "every weekday at 08:00 Berlin",

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Schema, type Model } from 'mongoose';
-import { AppHandle, type AppContext } from './context';
+import { AppHandle, type AppContext } from '../context';
 
 /**
  * Signed links: a URL that is its own credential for one thing until a time (a report's file sent
