@@ -68,7 +68,7 @@ export function reportsRouter(rt: ReportsRuntime): Router {
     c.body = { success: true };
   });
 
-  router.post('/admin/reports/:id/send', auth.editor(), about({ summary: 'Send a report now, outside its schedule; answers at once (the delivery log follows the run)', answer: '{id, requestedAt}', status: 202, activity: activity('report.sendRequested', 'report', 'sent now report', 'param:id') }), reportId, async (c) => {
+  router.post('/admin/reports/:id/send', auth.editor(), about({ summary: 'Send a report now, outside its schedule; answers at once (the delivery log follows the run)', answer: '{id, requestedAt}', status: 202, activity: activity('report.sendRequested', 'report', 'asked for a run now of report', 'param:id') }), reportId, async (c) => {
     c.status = 202;
     c.body = await sendReportNow(rt, askerOfRequest(c), c.params.id);
   });
