@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvFileName } from '@common/csv';
 import type { ReportDeliveryDto, ReportWebhookBody } from '@common/schemas/report';
 import { signedLinksOf } from '../../core';
 import { buildDashboard, buildSource } from '../../test/factories';
@@ -184,7 +185,10 @@ describe('a report sent to email, Slack, Teams and a webhook', () => {
     expect(mail.html).toContain(`cid:${inline!.cid}`);
     expect(inline!.contentType).toBe('image/png');
     const attached = mail.attachments.filter((a) => !a.cid);
-    expect(attached.map((a) => a.filename).sort()).toEqual([`${DASHBOARD}.csv`, `${DASHBOARD}.pdf`, `${DASHBOARD}.png`]);
+    // Named as the dashboard's own Export CSV names its file (safe for any name: the quotes become _).
+    const base = csvFileName(DASHBOARD).replace(/\.csv$/, '');
+    expect(base).toBe('Team _Red_ orders');
+    expect(attached.map((a) => a.filename).sort()).toEqual([`${base}.csv`, `${base}.pdf`, `${base}.png`]);
     expect((await pictureFacts('mail.png', attached.find((a) => a.filename!.endsWith('.png'))!.content)).w).toBe(960);
     expect(await pdfText('mail.pdf', attached.find((a) => a.filename!.endsWith('.pdf'))!.content)).toContain(DASHBOARD);
     expect(csvRows(attached.find((a) => a.filename!.endsWith('.csv'))!.content).length).toBe(4);
