@@ -1,9 +1,4 @@
 import crypto from 'node:crypto';
-import { execFile } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvFileName } from '@common/csv';
@@ -14,6 +9,7 @@ import { eventually } from '../../test/eventually';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { startReceiver, type TestReceiver } from '../../test/receiver';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp';
+import { pdfText, pngInfo } from '../../test/reportFiles';
 import { FILE_LINK_PURPOSE } from '../deliver';
 import { reportsHandle } from '../runtime';
 
@@ -24,18 +20,15 @@ import { reportsHandle } from '../runtime';
  * signed links answer only untouched and in time; failed sends are retried with the same id.
  */
 
-const run = promisify(execFile);
 let s: TestServer;
 let rx: TestReceiver;
 let smtp: TestSmtpServer;
-let dir: string;
 let dashboardId: string;
 const DASHBOARD = 'Team "Red" orders';
 
 beforeAll(async () => {
   rx = await startReceiver();
   smtp = await startSmtpServer();
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'reports-'));
   s = await startTestServer({ OUTBOUND_ALLOWED_HOSTS: rx.hostPort, SMTP_URL: smtp.url, MAIL_FROM: 'LiveDash <dash@example.com>', REPORTS_TICK_MS: '200' });
   const records = [
     { id: 1, team: 'red', amount: 10, customer: 'Ada' }, { id: 2, team: 'red', amount: 20, customer: 'Bea' }, { id: 3, team: 'red', amount: 12, customer: 'Cy' },
@@ -57,7 +50,6 @@ afterAll(async () => {
   await s?.close();
   await rx?.close();
   await smtp?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
 const deliveriesOf = async (id: string) => (await s.http<ReportDeliveryDto[]>('GET', `/api/admin/reports/${id}/deliveries`)).body;
@@ -68,17 +60,6 @@ const channels = () => [
   { type: 'webhook', url: `${rx.url}/hook` },
 ];
 
-/** Opens a file with a Debian tool and answers what it printed. */
-async function opened(name: string, bytes: Buffer, tool: string, args: (file: string) => string[]): Promise<string> {
-  const file = path.join(dir, name);
-  await fs.writeFile(file, bytes);
-  return (await run(tool, args(file))).stdout;
-}
-const pictureFacts = async (name: string, bytes: Buffer) => {
-  const [w, h, colours] = (await opened(name, bytes, 'identify', (f) => ['-format', '%w %h %k', f])).trim().split(' ').map(Number);
-  return { w, h, colours };
-};
-const pdfText = (name: string, bytes: Buffer) => opened(name, bytes, 'pdftotext', (f) => ['-layout', f, '-']);
 const csvRows = (bytes: Buffer) => bytes.toString('utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
 
 describe('a report sent to email, Slack, Teams and a webhook', () => {
@@ -132,11 +113,12 @@ describe('a report sent to email, Slack, Teams and a webhook', () => {
 
   it('draws the picture at the report\'s width, not blank, and the PDF and CSV hold only the locked records', async () => {
     const file = async (format: string) => Buffer.from(await (await fetch(hook.files.find((f) => f.format === format)!.url)).arrayBuffer());
-    const picture = await pictureFacts('report.png', await file('png'));
-    expect(picture.w).toBe(960);
-    expect(picture.h).toBeGreaterThan(200);
-    expect(picture.colours).toBeGreaterThan(20);
-    const text = await pdfText('report.pdf', await file('pdf'));
+    const picture = await pngInfo(await file('png'));
+    expect(picture).toMatchObject({ format: 'PNG', width: 960 });
+    expect(picture.height).toBeGreaterThan(200);
+    expect(picture.colors).toBeGreaterThan(20);
+    expect(picture.deviation).toBeGreaterThan(0.01);
+    const { text } = await pdfText(await file('pdf'));
     expect(text).toContain(DASHBOARD);
     expect(text).toMatch(/Orders/);
     expect(text).toMatch(/\bAda\b/);
@@ -189,8 +171,8 @@ describe('a report sent to email, Slack, Teams and a webhook', () => {
     const base = csvFileName(DASHBOARD).replace(/\.csv$/, '');
     expect(base).toBe('Team _Red_ orders');
     expect(attached.map((a) => a.filename).sort()).toEqual([`${base}.csv`, `${base}.pdf`, `${base}.png`]);
-    expect((await pictureFacts('mail.png', attached.find((a) => a.filename!.endsWith('.png'))!.content)).w).toBe(960);
-    expect(await pdfText('mail.pdf', attached.find((a) => a.filename!.endsWith('.pdf'))!.content)).toContain(DASHBOARD);
+    expect((await pngInfo(attached.find((a) => a.filename!.endsWith('.png'))!.content)).width).toBe(960);
+    expect((await pdfText(attached.find((a) => a.filename!.endsWith('.pdf'))!.content)).text).toContain(DASHBOARD);
     expect(csvRows(attached.find((a) => a.filename!.endsWith('.csv'))!.content).length).toBe(4);
   });
 
