@@ -11,6 +11,9 @@ export const REPORT_FORMATS = ['png', 'pdf', 'csv'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 export const REPORT_THEMES = ['light', 'dark'] as const;
 export type ReportTheme = (typeof REPORT_THEMES)[number];
+/** The PDF's paper, landscape. */
+export const REPORT_PAPERS = ['A4', 'Letter'] as const;
+export type ReportPaper = (typeof REPORT_PAPERS)[number];
 export const REPORT_DEFAULT_WIDTH = 1440;
 export const REPORT_MIN_WIDTH = 480;
 export const REPORT_MAX_WIDTH = 3840;
@@ -86,6 +89,8 @@ const reportShape = {
     .min(REPORT_MIN_WIDTH, `width must be at least ${REPORT_MIN_WIDTH} px`)
     .max(REPORT_MAX_WIDTH, `width must be at most ${REPORT_MAX_WIDTH} px`),
   theme: z.enum(REPORT_THEMES, { error: 'theme is light or dark' }),
+  /** The PDF's paper (landscape). */
+  paper: z.enum(REPORT_PAPERS, { error: 'paper is A4 or Letter' }),
   /** Dates in the files and the default of a cron schedule's timezone. */
   timezone: TimeZone('timezone'),
   /** A paused report keeps its settings and sends nothing on its schedule ("Send now" still sends). */
@@ -100,6 +105,7 @@ export const CreateReport = z
     filters: reportShape.filters.default([]),
     width: reportShape.width.default(REPORT_DEFAULT_WIDTH),
     theme: reportShape.theme.default('light'),
+    paper: reportShape.paper.default('A4'),
     timezone: reportShape.timezone.default('UTC'),
     paused: reportShape.paused.default(false),
   })
@@ -148,6 +154,7 @@ export interface ReportDto {
   formats: ReportFormat[];
   width: number;
   theme: ReportTheme;
+  paper: ReportPaper;
   timezone: string;
   filters: WidgetFilter[];
   channels: ChannelDto[];

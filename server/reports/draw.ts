@@ -19,12 +19,14 @@ export interface DrawSettings {
   formats: ReportFormat[];
   width: number;
   theme: 'light' | 'dark';
+  /** The PDF's paper (default A4). */
+  paper?: 'A4' | 'Letter';
   timezone: string;
 }
 
 /** Draws a report with the renderer (server/reports/render): the one seam between the room and its drawing. */
 export async function drawReport(app: AppContext, s: DrawSettings): Promise<DrawnReport> {
-  const out = await renderReport(app, { dashboardId: s.dashboardId, tabId: s.tabId ?? undefined, filters: s.filters, formats: s.formats, width: s.width, theme: s.theme, timezone: s.timezone });
+  const out = await renderReport(app, { dashboardId: s.dashboardId, tabId: s.tabId ?? undefined, filters: s.filters, formats: s.formats, width: s.width, theme: s.theme, timezone: s.timezone, ...(s.paper ? { paper: s.paper } : {}) });
   return {
     dashboardName: out.dashboard.name,
     rangeText: out.rangeText,

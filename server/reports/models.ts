@@ -1,6 +1,6 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import type { ChannelType } from '@common/schemas/messaging/channel';
-import type { ReportFormat, ReportSchedule, ReportTheme } from '@common/schemas/report';
+import type { ReportFormat, ReportPaper, ReportSchedule, ReportTheme } from '@common/schemas/report';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { OUTBOX_DUE_INDEX, outboxFields, type OutboxDoc, type StoredChannel } from '../core';
 
@@ -16,6 +16,7 @@ export interface ReportDoc {
   formats: ReportFormat[];
   width: number;
   theme: ReportTheme;
+  paper: ReportPaper;
   timezone: string;
   filters: WidgetFilter[];
   channels: StoredChannel[];
@@ -40,6 +41,7 @@ const reportSchema = new Schema(
     formats: { type: [String], default: [] },
     width: { type: Number, required: true },
     theme: { type: String, default: 'light' },
+    paper: { type: String, default: 'A4' },
     timezone: { type: String, default: 'UTC' },
     filters: { type: [Schema.Types.Mixed], default: [] },
     channels: { type: [Schema.Types.Mixed], default: [] },

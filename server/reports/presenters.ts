@@ -29,6 +29,7 @@ export function presentReport(d: ReportDoc, dashboardName: string | null, last: 
     formats: d.formats,
     width: d.width,
     theme: d.theme,
+    paper: d.paper ?? 'A4',
     timezone: d.timezone,
     filters: d.filters ?? [],
     channels: (d.channels ?? []).map(presentChannel),

@@ -31,7 +31,7 @@ export async function runReport(rt: ReportsRuntime, report: ReportDoc, reason: '
     let error: string | null = null;
     try {
       const formats = held.formats.includes('png') ? held.formats : [...held.formats, 'png' as const];
-      drawn = await drawReport(rt.app, { dashboardId: held.dashboardId, tabId: held.tabId, filters: held.filters, formats, width: held.width, theme: held.theme, timezone: held.timezone });
+      drawn = await drawReport(rt.app, { dashboardId: held.dashboardId, tabId: held.tabId, filters: held.filters, formats, width: held.width, theme: held.theme, paper: held.paper ?? 'A4', timezone: held.timezone });
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
       rt.app.log.warn(`reports: could not draw report ${id}: ${error}`);

@@ -51,7 +51,7 @@ export async function createReport(rt: ReportsRuntime, who: Asker, body: CreateR
   const channels = body.channels.map((c, i) => storeChannel(rt.app, c, i));
   const created = await rt.models.Report.create({
     name: body.name, dashboardId: String(dashboard._id), tabId: body.tabId, schedule: body.schedule, formats: body.formats, width: body.width,
-    theme: body.theme, timezone: body.timezone, filters: body.filters, channels, paused: body.paused, nextRunAt: nextRun(body), createdBy,
+    theme: body.theme, paper: body.paper, timezone: body.timezone, filters: body.filters, channels, paused: body.paused, nextRunAt: nextRun(body), createdBy,
   });
   const [dto] = await present(rt, [created.toObject() as ReportDoc]);
   return { ...dto, secrets: channels.filter((c) => c.secret).map((c) => ({ channelId: c.id, secret: c.secret! })) };
@@ -69,7 +69,7 @@ export const getReport = async (rt: ReportsRuntime, who: Asker, id: string): Pro
 export async function updateReport(rt: ReportsRuntime, who: Asker, id: string, body: UpdateReport): Promise<ReportDto> {
   const doc = await findReport(rt, who, id);
   const set: Record<string, unknown> = {};
-  for (const k of ['name', 'schedule', 'formats', 'filters', 'width', 'theme', 'timezone', 'paused'] as const) if (body[k] !== undefined) set[k] = body[k];
+  for (const k of ['name', 'schedule', 'formats', 'filters', 'width', 'theme', 'paper', 'timezone', 'paused'] as const) if (body[k] !== undefined) set[k] = body[k];
   if (body.dashboardId !== undefined || body.tabId !== undefined) {
     const dashboard = await dashboardFor(rt, who, body.dashboardId ?? doc.dashboardId, body.tabId !== undefined ? body.tabId : doc.tabId);
     set.dashboardId = String(dashboard._id);

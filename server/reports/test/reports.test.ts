@@ -48,7 +48,7 @@ describe('the reports API', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const r = res.body;
-    expect(r).toMatchObject({ name: 'Weekly', dashboardId: mine, dashboardName: 'Mine', tabId: null, width: 1440, theme: 'light', timezone: 'UTC', paused: false, scheduleText: 'every weekday at 08:00 Berlin', lastDelivery: null });
+    expect(r).toMatchObject({ name: 'Weekly', dashboardId: mine, dashboardName: 'Mine', tabId: null, width: 1440, theme: 'light', paper: 'A4', timezone: 'UTC', paused: false, scheduleText: 'every weekday at 08:00 Berlin', lastDelivery: null });
     const next = new Date(r.nextRunAt);
     expect(next.getTime()).toBeGreaterThan(Date.now());
     expect(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', weekday: 'short' }).format(next)).toMatch(/^(Mon|Tue|Wed|Thu|Fri) 08:00$/);
@@ -76,6 +76,7 @@ describe('the reports API', () => {
     expect(errorOf(await post({ formats: ['gif'] })).message).toMatch(/png, pdf, csv/);
     expect(errorOf(await post({ channels: [] })).message).toMatch(/at least one channel/);
     expect(errorOf(await post({ width: 100 })).message).toMatch(/width must be at least 480/);
+    expect(errorOf(await post({ paper: 'A3' })).message).toMatch(/paper is A4 or Letter/);
     expect(errorOf(await post({ tabId: 'nope' })).message).toMatch(/no tab nope/);
     const refused = await post({ channels: [{ type: 'webhook', url: 'http://10.0.0.1/hook' }] });
     expect(refused.status).toBe(400);
@@ -91,6 +92,7 @@ describe('the reports API', () => {
     expect(changed.scheduleText).toBe('every 5 minutes');
     const paused = (await editor.http('PATCH', `/api/admin/reports/${r.id}`, { body: { paused: true } })).body as ReportDto;
     expect(paused.nextRunAt).toBeNull();
+    expect(((await editor.http('PATCH', `/api/admin/reports/${r.id}`, { body: { paper: 'Letter' } })).body as ReportDto).paper).toBe('Letter');
     const resumed = (await editor.http('PATCH', `/api/admin/reports/${r.id}`, { body: { paused: false, channels: [{ id: r.channels[0].id, keep: true }, { type: 'teams', url: `${rx.url}/teams` }] } })).body as ReportDto;
     expect(resumed.nextRunAt).not.toBeNull();
     expect(resumed.channels.map((c) => c.type)).toEqual(['webhook', 'teams']);

@@ -87,6 +87,7 @@ export function ReportForm({ editing, dashboardId: startDashboard, onClose, onSa
   const [formats, setFormats] = useState<ReportFormat[]>(editing?.formats ?? ['png', 'pdf']);
   const [width, setWidth] = useState<number | null>(editing?.width ?? REPORT_DEFAULT_WIDTH);
   const [theme, setTheme] = useState<'light' | 'dark'>(editing?.theme ?? 'light');
+  const [paper, setPaper] = useState<'A4' | 'Letter'>(editing?.paper ?? 'A4');
   const manyFilters = (editing?.filters.length ?? 0) > 1;
   const [lock, setLock] = useState<LockDraft>(draftOf(editing?.filters[0]));
   const [channels, setChannels] = useState<ChannelRow[]>(editing?.channels.map((c) => ({ id: c.id, type: c.type, target: c.target })) ?? [{ type: 'email', to: '' }]);
@@ -108,6 +109,7 @@ export function ReportForm({ editing, dashboardId: startDashboard, onClose, onSa
     formats,
     width,
     theme,
+    paper,
     timezone,
     filters,
     channels: channels.map((c) =>
@@ -162,6 +164,7 @@ export function ReportForm({ editing, dashboardId: startDashboard, onClose, onSa
           <Flex gap={12}>
             <Form.Item label="Picture width"><InputNumber aria-label="Picture width" min={480} max={3840} step={80} value={width} onChange={setWidth} addonAfter="px" /></Form.Item>
             <Form.Item label="Theme"><Segmented aria-label="Theme" value={theme} onChange={(v) => setTheme(v as 'light' | 'dark')} options={[{ value: 'light', label: 'Light' }, { value: 'dark', label: 'Dark' }]} /></Form.Item>
+            {formats.includes('pdf') && <Form.Item label="PDF paper"><Segmented aria-label="PDF paper" value={paper} onChange={(v) => setPaper(v as 'A4' | 'Letter')} options={['A4', 'Letter']} /></Form.Item>}
           </Flex>
           <Form.Item label="Locked filter (every file holds only the matching records)">
             {manyFilters ? <Flex gap={4} wrap>{editing!.filters.map((f, i) => <Tag key={i}>{f.field} {f.operator} {f.operator === 'in' ? f.values?.join(', ') : f.value}</Tag>)}</Flex>
