@@ -33,7 +33,12 @@ const SWEEP_MS = 60_000;
  */
 export async function startReports(app: AppContext): Promise<Reports> {
   const models = await createReportModels(app.conn);
-  const rt = { app, models, owner: `${process.pid}-${crypto.randomUUID()}`, schedules: null, running: new Set<string>(), baseUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`, lastSweep: 0 } as unknown as ReportsRuntime;
+  const base: Omit<ReportsRuntime, 'outbox'> = {
+    app, models, owner: `${process.pid}-${crypto.randomUUID()}`, schedules: null, running: new Set<string>(),
+    baseUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`, lastSweep: 0,
+  };
+  // The outbox sends with the runtime it belongs to (its links follow `baseUrl` once the process listens).
+  const rt = base as ReportsRuntime;
   rt.outbox = reportOutbox(rt);
   reportsHandle.set(app, rt);
 
