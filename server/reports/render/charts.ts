@@ -23,16 +23,24 @@ export type ChartNumbers = Exclude<WidgetNumbers, { type: 'kpi' | 'gauge' }>;
 type Option = Record<string, unknown>;
 
 const FONT = 12;
+/** A scatter of more points than this draws them as one path per series. */
+const LARGE_SCATTER = 1000;
+/** Bars with their values written over them, at most. */
+const MAX_LABELLED_BARS = 12;
 /** Characters of a category label before it is shortened with "…". */
 const LABEL_CHARS = 18;
 const shortLabel = (text: string): string => (text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text);
 const shown = (v: unknown) => (typeof v === 'number' ? drawnNumber(v).toLocaleString('en-US') : '');
 
-/** The chart as an SVG document of `width` × `height` px; ids are prefixed with `idPrefix` so several charts live in one picture. */
-export function chartSvg(data: ChartNumbers, width: number, height: number, theme: ReportTheme, idPrefix: string): string {
+/**
+ * The chart as an SVG document of `width` × `height` px; ids are prefixed with `idPrefix` so several
+ * charts live in one picture. `dense: 'rect'` draws the points of a scatter of thousands as small
+ * squares (the PDF: a square is four path commands, a circle two arcs to turn into curves).
+ */
+export function chartSvg(data: ChartNumbers, width: number, height: number, theme: ReportTheme, idPrefix: string, dense: 'circle' | 'rect' = 'circle'): string {
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: Math.max(50, Math.round(width)), height: Math.max(50, Math.round(height)) });
   try {
-    chart.setOption({ animation: false, textStyle: { fontFamily: FONT_FAMILY, fontSize: FONT, color: theme.text }, ...chartOption(data, theme) });
+    chart.setOption({ animation: false, textStyle: { fontFamily: FONT_FAMILY, fontSize: FONT, color: theme.text }, ...chartOption(data, theme, dense) });
     // ECharts names its clip paths zr<N>-…: unique per chart in one picture.
     return chart.renderToSVGString().replace(/zr\d+-/g, `${idPrefix}-`);
   } finally {
@@ -45,7 +53,7 @@ function axisStyle(theme: ReportTheme) {
 }
 
 /** The ECharts option of a bar, donut, line or scatter widget. */
-export function chartOption(data: ChartNumbers, theme: ReportTheme): Option {
+export function chartOption(data: ChartNumbers, theme: ReportTheme, dense: 'circle' | 'rect' = 'circle'): Option {
   const text = theme.text;
   const axis = axisStyle(theme);
   if (data.type === 'scatter') {
@@ -53,7 +61,8 @@ export function chartOption(data: ChartNumbers, theme: ReportTheme): Option {
     const palette = split ? seriesColors(data.series.map((s) => s.key)) : null;
     const sizes = data.series.flatMap((s) => s.points.map((p) => p.size ?? 0));
     const top = Math.max(0, ...sizes);
-    const symbolSize = data.config.sizeField && top > 0 ? (v: number[]) => Math.max(4, Math.sqrt(Math.max(0, v[2] ?? 0) / top) * 28) : 8;
+    const many = data.drawn > LARGE_SCATTER;
+    const symbolSize = data.config.sizeField && top > 0 && !many ? (v: number[]) => Math.max(4, Math.sqrt(Math.max(0, v[2] ?? 0) / top) * 28) : 8;
     const valueAxis = (name: string, vertical: boolean) => ({
       type: 'value', scale: true, name, nameLocation: vertical ? 'end' : 'middle', nameGap: vertical ? 10 : FONT * 2,
       nameTextStyle: { fontSize: FONT, color: text, align: vertical ? 'left' : 'center' }, ...axis,
@@ -64,7 +73,8 @@ export function chartOption(data: ChartNumbers, theme: ReportTheme): Option {
       xAxis: valueAxis(data.config.xField, false),
       yAxis: valueAxis(data.config.yField, true),
       series: data.series.map((s) => ({
-        type: 'scatter', name: split ? s.key : undefined, symbolSize, color: palette?.get(s.key) ?? theme.primary, itemStyle: { opacity: 0.7 },
+        // Thousands of points are drawn as one path per series, not one element each (the same picture).
+        type: 'scatter', name: split ? s.key : undefined, symbolSize, large: many, largeThreshold: 0, ...(many && dense === 'rect' ? { symbol: 'rect' } : {}), color: palette?.get(s.key) ?? theme.primary, itemStyle: { opacity: 0.7 },
         data: s.points.map((p) => (data.config.sizeField ? [p.x, p.y, p.size ?? 0] : [p.x, p.y])),
       })),
     };
@@ -96,7 +106,8 @@ export function chartOption(data: ChartNumbers, theme: ReportTheme): Option {
   const rotate = data.type === 'bar' && !horizontal && (categories.length > 5 || categories.some((c) => c.length > 10)) ? 45 : 0;
   const category = {
     type: 'category', data: categories, boundaryGap: data.type !== 'line', inverse: horizontal, ...axis,
-    axisLabel: data.type === 'bar' ? { ...axis.axisLabel, interval: 0, rotate, formatter: shortLabel } : { ...axis.axisLabel, hideOverlap: true },
+    // A line's first and last labels sit inside the chart, not cut at its edges.
+    axisLabel: data.type === 'bar' ? { ...axis.axisLabel, interval: 0, rotate, formatter: shortLabel } : { ...axis.axisLabel, hideOverlap: true, alignMinLabel: 'left', alignMaxLabel: 'right' },
   };
   const value = { type: 'value', ...axis, minInterval: data.config.metric === 'count' ? 1 : undefined };
   const split = data.type === 'line' ? (data.config.splitField ? data.series : null) : (data.split?.series ?? null);
@@ -116,7 +127,8 @@ export function chartOption(data: ChartNumbers, theme: ReportTheme): Option {
     ...base,
     series: [{
       type: 'bar', data: data.rows.map((r) => r.value), color: theme.primary, ...(data.bins ? { barCategoryGap: '4%' } : { barMaxWidth: 48 }),
-      label: { show: true, position: horizontal ? 'right' : 'top', fontSize: FONT, color: text, formatter: (p: { value: unknown }) => shown(p.value) },
+      // Values over the bars while they have room for them (a still picture cannot show them on hover).
+      label: { show: categories.length <= MAX_LABELLED_BARS, position: horizontal ? 'right' : 'top', fontSize: FONT, color: text, formatter: (p: { value: unknown }) => shown(p.value) },
     }],
   };
 }

@@ -5,7 +5,8 @@ import { FONT_FILES } from './fonts';
 import type { WidgetModel } from './model';
 import { gridBoxes, headingSvg, type Heading } from './picture';
 import { reportTheme } from './theme';
-import { TABLE_ROW, tableSvg, tableRowsIn, tileSvg, type Box } from './tiles';
+import { pdfColor, tablePages } from './pdfTable';
+import { tableRowsIn, tileSvg, type Box, type NativePath } from './tiles';
 
 /**
  * The PDF: vector, every word real text (titles, numbers, table cells, axis labels) in the report's
@@ -70,7 +71,13 @@ export async function reportPdf(models: WidgetModel[], heading: Heading, opts: {
       pending.splice(pending.indexOf(p), 1);
       // A widget taller than a page is shortened to it.
       const box = { ...p.box, h: Math.min(p.box.h, bottom - p.box.y) };
-      draw(tileSvg(p.model, box, theme, `p${doc.bufferedPageRange().count}w${p.model.id.replace(/\W/g, '')}`), box.x, box.y, box.w, box.h);
+      const native: NativePath[] = [];
+      draw(tileSvg(p.model, box, theme, `p${doc.bufferedPageRange().count}w${p.model.id.replace(/\W/g, '')}`, native), box.x, box.y, box.w, box.h);
+      for (const n of native) {
+        doc.save().translate(PAGE_MARGIN + n.x * scale, PAGE_MARGIN + (n.y - pageTopPx) * scale).scale(scale);
+        doc.path(n.d).fillColor(pdfColor(n.fill)[0], n.opacity).fill();
+        doc.restore();
+      }
       if (p.model.kind === 'table') {
         const shown = tableRowsIn(box.h);
         if (p.model.rows.length > shown) continued.push({ model: p.model, from: shown });
@@ -81,18 +88,12 @@ export async function reportPdf(models: WidgetModel[], heading: Heading, opts: {
     if (!here.length && pending.length) pageTopPx = pending[0].box.y;
   }
 
-  // Tables go on over pages of their own, all columns across the page.
+  // Tables go on over pages of their own, all columns across the page (drawn by pdfkit: hundreds of cells).
   for (const t of continued) {
     let from = t.from;
     while (from < t.model.rows.length) {
       doc.addPage();
-      pageTopPx = 0;
-      const title = `${t.model.title} (continued)`;
-      const rows = Math.floor((pagePx - 40 - 30) / TABLE_ROW) - 1;
-      const drawn = tableSvg(t.model, { x: 0, y: 40, w: GRID_PX, h: pagePx - 40 }, theme, rows, from, 14);
-      const titleSvg = `<text x="0" y="26" font-family="DejaVu Sans" font-size="20" font-weight="bold" fill="${theme.text}">${title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`;
-      draw(titleSvg + drawn.svg, 0, 0, GRID_PX, pagePx);
-      from += Math.max(1, drawn.shown);
+      from = tablePages(doc, t.model, from, { x: PAGE_MARGIN, y: PAGE_MARGIN, w: pageW, h: pageH }, theme);
       await slicer.tick();
     }
   }

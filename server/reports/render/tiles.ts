@@ -1,6 +1,6 @@
 import { chartSvg } from './charts';
 import { textWidth } from './fonts';
-import type { WidgetModel } from './model';
+import type { TableModel, WidgetModel } from './model';
 import { esc, r, rect, text, wrap } from './svgParts';
 import type { ReportTheme } from './theme';
 
@@ -23,24 +23,43 @@ const PAD = 12;
 /** Rows of a table drawn in a widget's box: 28 px each, the header one too. */
 export const TABLE_ROW = 28;
 
-export function tileSvg(m: WidgetModel, box: Box, theme: ReportTheme, id: string): string {
+/** A path too long for svg-to-pdfkit (thousands of scatter points), drawn by pdfkit itself at (x, y). */
+export interface NativePath {
+  d: string;
+  fill: string;
+  opacity: number;
+  x: number;
+  y: number;
+}
+/** Path data longer than this goes to pdfkit's own path drawing (`native`). */
+const NATIVE_PATH_CHARS = 20_000;
+
+/** The widget's card as SVG; with `native` (the PDF), a chart's very long paths are handed there instead. */
+export function tileSvg(m: WidgetModel, box: Box, theme: ReportTheme, id: string, native?: NativePath[]): string {
   const parts = [
     rect(box.x, box.y, box.w, box.h, theme.card, `rx="8" stroke="${theme.border}"`),
     text(box.x + PAD + 4, box.y + 29, m.title, { size: TITLE, color: theme.text, bold: true, max: box.w - 2 * PAD - 8 }),
     `<line x1="${r(box.x)}" y1="${r(box.y + HEAD)}" x2="${r(box.x + box.w)}" y2="${r(box.y + HEAD)}" stroke="${theme.border}"/>`,
   ];
   const body: Box = { x: box.x + PAD, y: box.y + HEAD + PAD, w: box.w - 2 * PAD, h: box.h - HEAD - 2 * PAD };
-  parts.push(`<g data-widget="${esc(m.id)}" data-kind="${m.kind}">${bodySvg(m, body, theme, id)}</g>`);
+  parts.push(`<g data-widget="${esc(m.id)}" data-kind="${m.kind}">${bodySvg(m, body, theme, id, native)}</g>`);
   return parts.join('');
 }
 
-function bodySvg(m: WidgetModel, b: Box, theme: ReportTheme, id: string): string {
+function bodySvg(m: WidgetModel, b: Box, theme: ReportTheme, id: string, native?: NativePath[]): string {
   switch (m.kind) {
     case 'kpi': return kpiSvg(m, b, theme);
     case 'gauge': return gaugeSvg(m, b, theme);
     case 'chart': {
       if (m.empty) return emptySvg(b, theme, 'No data for this range');
-      const chart = chartSvg(m.numbers, b.w, b.h, theme, id);
+      let chart = chartSvg(m.numbers, b.w, b.h, theme, id, native ? 'rect' : 'circle');
+      if (native) {
+        chart = chart.replace(/<path d="([^"]+)" fill="([^"]+)"(?: fill-opacity="([\d.]+)")?[^>]*><\/path>/g, (all, d: string, fill: string, opacity?: string) => {
+          if (d.length < NATIVE_PATH_CHARS) return all;
+          native.push({ d, fill, opacity: opacity ? Number(opacity) : 1, x: b.x, y: b.y });
+          return '';
+        });
+      }
       // The chart's own <svg> placed in the box.
       return chart.replace(/^<svg width="(\d+)" height="(\d+)"/, `<svg x="${r(b.x)}" y="${r(b.y)}" width="$1" height="$2"`);
     }
@@ -134,7 +153,7 @@ function arc(cx: number, cy: number, radius: number, fromDeg: number, sweepDeg: 
 export const tableRowsIn = (h: number): number => Math.max(1, Math.floor((h - HEAD - 2 * PAD) / TABLE_ROW) - 2);
 
 /** Column widths sharing `w`: by the longest text of each column (header and rows), at least 60 px. */
-export function columnWidths(m: Extract<WidgetModel, { kind: 'table' }>, w: number, size: number): number[] {
+export function columnWidths(m: TableModel, w: number, size: number): number[] {
   const want = m.columns.map((c, i) => Math.min(320, Math.max(60, textWidth(c, size, true) + 16, ...m.rows.slice(0, 50).map((row) => textWidth(row[i]?.text ?? '', size) + 16))));
   const total = want.reduce((a, b) => a + b, 0);
   return want.map((x) => (x * w) / total);
