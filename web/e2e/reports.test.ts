@@ -48,7 +48,7 @@ it('schedules a report from a dashboard\'s card, previews its picture, refuses a
   await form.waitFor();
   expect(await form.getByLabel('Dashboard').locator('..').locator('..').innerText()).toContain('Sales');
   // The live preview: the server's picture of the tab.
-  await form.getByTestId('report-preview-image').waitFor({ timeout: 30_000 });
+  await form.getByTestId('report-preview-image').waitFor({ timeout: 90_000 });
   const drawn = await form.getByTestId('report-preview-image').evaluate((img: HTMLImageElement) => img.naturalWidth);
   expect(drawn).toBe(1440);
 
@@ -89,4 +89,4 @@ it('schedules a report from a dashboard\'s card, previews its picture, refuses a
   await h.shot('reports-deliveries');
   expect(smtp.mails.some((m) => m.to.includes('sales@example.com'))).toBe(true);
   expect(rx.on('/slack')).toHaveLength(1);
-}, 120_000);
+}, 240_000);

@@ -42,7 +42,12 @@ beforeAll(async () => {
   const made = await a.http('POST', '/api/admin/reports', { body: { name: 'Weekly', dashboardId: dashboard.id, schedule: { everyMinutes: 10_080 }, formats: ['csv'], channels: [{ type: 'webhook', url: `${rx.url}/hook` }] } });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   reportId = made.body.id;
-}, 120_000);
+  // The renderer loads on a process's first drawing (seconds on a busy machine): loaded here, so the waits below wait only for runs.
+  for (const url of [a.url, b.url]) {
+    const res = await fetch(`${url}/api/admin/reports/preview`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ dashboardId: dashboard.id, width: 480 }) });
+    expect(res.status).toBe(200);
+  }
+}, 240_000);
 afterAll(async () => {
   await b?.stop();
   await a?.close();
@@ -53,12 +58,12 @@ it('runs each due slot once across two processes', async () => {
   for (let round = 1; round <= 4; round++) {
     // The slot comes due now (as the clock makes it): both processes look every 200 ms.
     await reports().updateOne({ _id: oid() }, { $set: { nextRunAt: new Date() } });
-    await eventually(() => settled(round), { timeout: 30_000, interval: 50, what: `round ${round} run once and delivered` });
+    await eventually(() => settled(round), { timeout: 60_000, interval: 50, what: `round ${round} run once and delivered` });
     expect(rx.on('/hook')).toHaveLength(round);
   }
   // Each run announced once per channel, each with its own delivery id.
   expect(new Set(rx.on('/hook').map((c) => c.headers['x-livedash-delivery'])).size).toBe(4);
-}, 120_000);
+}, 300_000);
 
 it('draws a report in one process at a time: a "Send now" asked while another holds its lease waits for it, and then runs once', async () => {
   const before = await runs().countDocuments({ reportId });
@@ -71,13 +76,13 @@ it('draws a report in one process at a time: a "Send now" asked while another ho
   await eventually(async () => {
     const r = await reports().findOne({ _id: oid() });
     return r?.sendRequestedAt instanceof Date && r.sendRequestedAt.getTime() > Date.parse(requestedAt);
-  }, { timeout: 20_000, interval: 50 });
+  }, { timeout: 60_000, interval: 50 });
   expect(await runs().countDocuments({ reportId })).toBe(before);
   // The other process is done: the request is taken, drawn and sent once.
   await reports().updateOne({ _id: oid() }, { $set: { lease: { owner: null, until: null } } });
-  await eventually(() => settled(before + 1), { timeout: 30_000, interval: 50 });
+  await eventually(() => settled(before + 1), { timeout: 60_000, interval: 50 });
   expect((await runs().find({ reportId }).sort({ at: -1 }).limit(1).toArray())[0].reason).toBe('send');
-}, 60_000);
+}, 180_000);
 
 it('makes a run missed while every process was down up once at start, not once per missed slot', async () => {
   await b.stop();
@@ -86,8 +91,8 @@ it('makes a run missed while every process was down up once at start, not once p
   // Every 5 minutes, and down for half an hour: six slots missed.
   await reports().updateOne({ _id: oid() }, { $set: { schedule: { everyMinutes: 5 }, nextRunAt: new Date(Date.now() - 30 * 60_000) } });
   a = await startTestServer(env());
-  await eventually(() => settled(before + 1), { timeout: 30_000, interval: 50 });
+  await eventually(() => settled(before + 1), { timeout: 60_000, interval: 50 });
   const r = await reports().findOne({ _id: oid() });
   expect(r!.nextRunAt.getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
   expect(await runs().countDocuments({ reportId })).toBe(before + 1);
-}, 120_000);
+}, 300_000);

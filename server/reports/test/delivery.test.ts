@@ -45,7 +45,9 @@ beforeAll(async () => {
     ],
   });
   dashboardId = d.id;
-}, 60_000);
+  // The renderer loads on a process's first drawing (seconds on a busy machine): loaded here, so the waits below wait only for runs.
+  expect((await s.http('POST', '/api/admin/reports/preview', { body: { dashboardId, width: 480 } })).status).toBe(200);
+}, 180_000);
 afterAll(async () => {
   await s?.close();
   await rx?.close();
@@ -83,13 +85,13 @@ describe('a report sent to email, Slack, Teams and a webhook', () => {
     const all = await eventually(async () => {
       const d = await deliveriesOf(reportId);
       return d.length === 4 && d.every((x) => x.status === 'sent') ? d : null;
-    }, { timeout: 60_000 });
+    }, { timeout: 90_000, interval: 200 });
     expect(new Set(all.map((d) => d.runId)).size).toBe(1);
     expect(all[0].files.map((f) => f.format).sort()).toEqual(['csv', 'pdf', 'png']);
     // The HTML as sent (mailparser would turn cid: references into data: URLs).
     mail = await simpleParser(smtp.mails.find((m) => m.to.includes('boss@example.com'))!.data, { skipImageLinks: true });
     hook = rx.on('/hook')[0].json;
-  }, 90_000);
+  }, 180_000);
 
   it('sends the webhook its body, signed, with each file at a link that serves exactly the bytes it describes', async () => {
     const call = rx.on('/hook')[0];
@@ -209,7 +211,7 @@ describe('failed sends', () => {
     const settled = await eventually(async () => {
       const d = await deliveriesOf(made.body.id);
       return d.length === 2 && d.every((x) => x.status === 'sent' || x.status === 'failed') ? d : null;
-    }, { timeout: 30_000 });
+    }, { timeout: 60_000, interval: 200 });
     const flaky = settled.find((d) => d.channel.type === 'webhook')!;
     expect(flaky).toMatchObject({ status: 'sent', attempts: 2, error: null });
     const calls = rx.on('/flaky');
@@ -222,5 +224,5 @@ describe('failed sends', () => {
     // The list says how the last delivery went.
     const listed = (await s.http('GET', `/api/admin/reports/${made.body.id}`)).body;
     expect(['sent', 'failed']).toContain(listed.lastDelivery.status);
-  }, 60_000);
+  }, 120_000);
 });

@@ -30,7 +30,9 @@ beforeAll(async () => {
   editor = await buildPerson(s, 'editor');
   limited = await buildPerson(s, 'editor', { dashboardIds: [mine] });
   viewer = await buildPerson(s, 'viewer');
-}, 60_000);
+  // The renderer loads on a process's first drawing (seconds on a busy machine): loaded here, so the waits below wait only for runs.
+  expect((await s.http('POST', '/api/admin/reports/preview', { body: { dashboardId: mine, width: 480 } })).status).toBe(200);
+}, 180_000);
 afterAll(async () => {
   await s?.close();
   await rx?.close();
