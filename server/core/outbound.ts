@@ -2,7 +2,6 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import zlib from 'node:zlib';
 
 /**
  * The one way the server calls out (alert channels today; integrations and reports next), so a URL
