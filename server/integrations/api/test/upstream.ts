@@ -166,7 +166,7 @@ export async function startUpstream(opts: { items?: number; per?: number } = {})
       }
       if (route === 'link') {
         const more = page * per < items.length;
-        const link = more ? { link: `<${self({ page: page + 1 })}>; rel="next", <${self({ page: 1 })}>; rel="first"` } : {};
+        const link: Record<string, string> = more ? { link: `<${self({ page: page + 1 })}>; rel="next", <${self({ page: 1 })}>; rel="first"` } : {};
         return send(res, 200, slice((page - 1) * per, per), link);
       }
       if (route === 'cursor') {
