@@ -26,7 +26,6 @@ const DotPath = (what: string) =>
 const HeaderName = z
   .string({ error: 'A header name is required' })
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'A header name is letters, digits and - (e.g. X-Api-Key)');
-// eslint-disable-next-line no-control-regex
 const HeaderValue = z.string({ error: 'A header value must be text' }).max(8192, 'A header value must be at most 8192 characters').regex(/^[^\r\n\x00]*$/, 'A header value must be one line');
 const ParamName = (what: string) => text(what, 100);
 
