@@ -80,6 +80,8 @@ describe('trust boundary: every route declares its audience', () => {
       ['PUT', '/api/admin/dashboards/:id/embedding', 'editor'], ['POST', '/api/admin/dashboards/:id/links', 'editor'],
       ['GET', '/api/admin/analytics', 'editor'], ['GET', '/api/admin/activity', 'admin'],
       ['GET', '/api/integrations', 'admin'], ['POST', '/api/integrations/zendesk/config', 'admin'],
+      ['POST', '/api/integrations', 'admin'], ['GET', '/api/integrations/:id', 'admin'], ['PUT', '/api/integrations/:id/config', 'admin'],
+      ['POST', '/api/integrations/:id/test', 'admin'], ['POST', '/api/integrations/:id/sync', 'admin'], ['GET', '/api/integrations/:id/runs', 'admin'],
       ['GET', '/api/admin/users', 'admin'], ['POST', '/api/admin/users', 'admin'], ['PATCH', '/api/admin/users/:id', 'admin'],
       ['GET', '/api/admin/users/:id/tokens', 'admin'], ['DELETE', '/api/admin/users/:id/tokens/:tokenId', 'admin'],
       ['GET', '/api/auth/me', 'viewer'], ['POST', '/api/auth/tokens', 'viewer'], ['DELETE', '/api/auth/tokens', 'viewer'],

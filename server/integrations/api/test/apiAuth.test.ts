@@ -168,7 +168,7 @@ describe('HTTP API integration: sign-in and secrets', () => {
     expect(up.requests.at(-1)!.headers['x-api-key']).toBe(KEY);
 
     // Another host: the stored secrets are not sent there unless typed again.
-    const moved = await put(created.id, { ...masked, url: `https://api.example.com/v1/all?api_key=${MASK}` });
+    const moved: { status: number; body: any; text: string } = await put(created.id, { ...masked, url: `https://api.example.com/v1/all?api_key=${MASK}` });
     expect(moved.status).toBe(400);
     expect(moved.body.error.fields[0].path).toBe('config.auth.password');
     expect(moved.body.error.message).toContain('enter it again');
@@ -187,7 +187,7 @@ describe('HTTP API integration: sign-in and secrets', () => {
       refused.error!, tested.text, same.text, moved.text,
       ...(await Promise.all([
         '/api/integrations', `/api/integrations/${created.id}`, `/api/integrations/${created.id}/runs`,
-        `/api/integrations/${created.id}/sync-status`, '/api/data/sources', '/api/activity?limit=100',
+        `/api/integrations/${created.id}/sync-status`, '/api/data/sources', '/api/admin/activity?limit=100',
       ].map(async (p) => (await s.http('GET', p)).text))),
     ];
     for (const text of answers) expectNoSecret(text);
