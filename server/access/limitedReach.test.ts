@@ -146,7 +146,8 @@ const ROUTES: Record<string, Case> = {
   // Integrations make, fill and delete data sources of their own: an admin limited to chosen dashboards manages none (refused with an id of theirs too).
   ...Object.fromEntries([
     ['GET', '/api/integrations'], ['POST', '/api/integrations', { name: 'Pull', type: 'api', config: { url: 'https://api.example.com/items' } }],
-    ['GET', '/api/integrations/:id'], ['PUT', '/api/integrations/:id/config', { url: 'https://api.example.com/items' }], ['POST', '/api/integrations/:id/test'],
+    ['GET', '/api/integrations/:id'], ['PUT', '/api/integrations/:id/config', { url: 'https://api.example.com/items' }], ['POST', '/api/integrations/:id/test', {}],
+    ['POST', '/api/integrations/test', { type: 'api', config: { url: 'https://api.example.com/items' } }],
     ['POST', '/api/integrations/:id/sync', {}], ['GET', '/api/integrations/:id/sync-status'], ['GET', '/api/integrations/:id/runs'],
     ['GET', '/api/integrations/:id/records'], ['PUT', '/api/integrations/:id/settings', { autoSync: false, syncInterval: 60 }], ['DELETE', '/api/integrations/:id'],
     ['POST', '/api/integrations/zendesk/config', { integrationId: UNKNOWN, clientId: 'x', clientSecret: 'y', hostUrl: 'https://acme.zendesk.com' }],

@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { CreateIntegration, IntegrationConfigUpdate, IntegrationSettings, StartSync } from '@common/schemas/integration';
+import { CreateIntegration, IntegrationConfigUpdate, IntegrationSettings, StartSync, TestConnection, TestUnsavedConnection } from '@common/schemas/integration';
 import { ObjectIdParam } from '@common/ids';
 import { about, activity, canonicalParams, validate } from '../core';
 import { askerOfRequest, refuseLimited, resourceRouter } from '../access';
-import { testConnection } from './connectionTest';
 import { listRuns } from './runs';
 import { requireIntegration, type IntegrationsRuntime } from './runtime';
 import {
-  createIntegration, deleteIntegration, getIntegration, listIntegrations, recordsSummary, startSync, syncStatus, updateConfig, updateSettings,
+  createIntegration, deleteIntegration, getIntegration, listIntegrations, recordsSummary, startSync, syncStatus, testIntegration, testUnsaved, updateConfig,
+  updateSettings,
 } from './service';
 
 /** /api/integrations for every provider: admins manage integrations (Zendesk's OAuth routes are in zendesk/routes.ts). */
@@ -54,11 +54,22 @@ export function integrationsRouter(rt: IntegrationsRuntime): Router {
   router.post(
     '/integrations/:id/test',
     auth.admin(),
-    about({ summary: 'Test connection: read the first page (batch), store nothing', answer: '{ok: true, fields, sample, records}, or 422 saying what went wrong' }), everyDashboard,
+    about({ summary: 'Test connection: read the first page (batch), store nothing; {config} tests an edit before it is saved', answer: '{ok: true, fields, sample, records}, or 422 saying what went wrong' }), everyDashboard,
     integrationId,
-    async (c) => {
-      c.body = await testConnection(rt, await requireIntegration(rt, c.params.id));
-    },
+    adminJson(),
+    validate({ body: TestConnection }, async (c, { body }) => {
+      c.body = await testIntegration(rt, c.params.id, body.config);
+    }),
+  );
+
+  router.post(
+    '/integrations/test',
+    auth.admin(),
+    about({ summary: 'Test connection of a config not saved yet: read the first page (batch), store nothing', answer: '{ok: true, fields, sample, records}, or 422 saying what went wrong' }), everyDashboard,
+    adminJson(),
+    validate({ body: TestUnsavedConnection }, async (c, { body }) => {
+      c.body = await testUnsaved(rt, body.type, body.config);
+    }),
   );
 
   router.delete('/integrations/:id', auth.admin(), about({ summary: 'Delete an integration with its data source and records', answer: '{success: true}', activity: activity('integration.deleted', 'integration', 'deleted integration', 'param:id') }), everyDashboard, integrationId, async (c) => {

@@ -113,6 +113,22 @@ describe('HTTP API integration: sign-in and secrets', () => {
     up.fail('all', 1, 'not-json');
     const html = await test((await createPull(s, 'api', all({ auth: { type: 'bearer', token: 'right' } }), 'Html')).id);
     expect(html.body.error.message).toBe(`the answer from ${up.hostPort}/v1/all is not JSON (text/html, it begins "<!doctype html><title>Maintenance</title>")`);
+
+    // The console's form tests before Create, and an edit before Save: nothing is stored either way.
+    const count = async () => (await s.http('GET', '/api/integrations')).body.length;
+    const before = await count();
+    const unsaved = await s.http('POST', '/api/integrations/test', { body: { type: 'api', config: all({ auth: { type: 'bearer', token: 'right' } }) } });
+    expect(unsaved.status, unsaved.text).toBe(200);
+    expect(unsaved.body).toMatchObject({ ok: true, records: 12 });
+    const unsavedBad = await s.http('POST', '/api/integrations/test', { body: { type: 'api', config: { url: 'https://10.0.0.1/x' } } });
+    expect(unsavedBad.status).toBe(400);
+    expect(unsavedBad.body.error.fields[0].path).toBe('config.url');
+    expect(await count()).toBe(before);
+    const stored = await createPull(s, 'api', all({ auth: { type: 'bearer', token: 'right' } }), 'Edited');
+    const edit = await s.http('POST', `/api/integrations/${stored.id}/test`, { body: { config: { ...stored.connection, url: `${up.url}/v1/next-url`, recordsPath: 'data.items' } } });
+    expect(edit.status, edit.text).toBe(200);
+    expect(edit.body.records).toBe(10);
+    expect((await s.http<IntegrationDto>('GET', `/api/integrations/${stored.id}`)).body.connection).toEqual(stored.connection);
   });
 
   it('a config is checked when saved: a 400 names the field, addresses outside the allow-list are refused', async () => {
