@@ -3,7 +3,7 @@ import type { ChannelDto, ChannelInput, ChannelType, KeptChannel } from '@common
 import type { AppContext } from '../context';
 import { ValidationError } from '../errors';
 import { sendMail, type MailFile } from './mail';
-import { checkOutboundUrl, OutboundRefused, postOutbound } from '../outbound';
+import { checkOutboundUrl, OutboundRefused, postOutbound } from '../outbound/outbound';
 
 /**
  * The channels alerts and reports send to — a webhook (signed), Slack, Microsoft Teams, email — as

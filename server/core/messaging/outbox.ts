@@ -1,6 +1,6 @@
 import { Schema, type Model } from 'mongoose';
 import type { SendResult } from './channels';
-import { type Lease, releaseLeases, takeLease } from '../lease';
+import { type Lease, releaseLeases, takeLease } from '../leases/lease';
 import type { Logger } from '../log';
 
 /** Waits before the 2nd, 3rd, … attempt: about 1 s, 5 s, 30 s, 2 min, 10 min; then the delivery has failed. */
