@@ -29,7 +29,7 @@ export type { Lease, LeaseFields } from './lease';
 export { keyedHash } from './keyedHash';
 export type { KeyedHash } from './keyedHash';
 export { createLogger } from './log';
-export { OUTBOUND_MAX_ANSWER_BYTES, OUTBOUND_TIMEOUT_MS, OutboundRefused, checkOutboundHost, checkOutboundUrl, isInternalAddress, outboundHostListed, postOutbound, resolveOutboundHost } from './outbound';
+export { OUTBOUND_MAX_ANSWER_BYTES, OUTBOUND_TIMEOUT_MS, OutboundRefused, checkOutboundUrl, isInternalAddress, postOutbound } from './outbound';
 export type { OutboundAnswer } from './outbound';
 export type { Logger } from './log';
 export { activityModel } from './models/activityEntry';

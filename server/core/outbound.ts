@@ -58,41 +58,14 @@ export function checkOutboundUrl(raw: string, allowed: readonly string[]): URL {
 }
 
 /** The address a URL's host resolves to, once checked (listed hosts: any address). */
-const resolveChecked = (u: URL, allowed: readonly string[]) => resolveHost(u.hostname, hostPortOf(u), allowed);
-
-async function resolveHost(hostname: string, hostPort: string, allowed: readonly string[]): Promise<{ address: string; family: number }> {
-  const host = bare(hostname);
-  const listed = allowed.includes(hostPort);
+async function resolveChecked(u: URL, allowed: readonly string[]): Promise<{ address: string; family: number }> {
+  const host = bare(u.hostname);
+  const listed = allowed.includes(hostPortOf(u));
   const found = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await dns.lookup(host, { all: true }).catch(() => []);
-  if (!found.length) throw new OutboundRefused(`host ${hostname} could not be resolved`);
+  if (!found.length) throw new OutboundRefused(`host ${u.hostname} could not be resolved`);
   // Every address must pass: a name that also resolves inside could be steered there.
-  if (!listed && found.some((a) => isInternalAddress(a.address))) throw new OutboundRefused(`host ${hostname} resolves to a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+  if (!listed && found.some((a) => isInternalAddress(a.address))) throw new OutboundRefused(`host ${u.hostname} resolves to a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
   return found[0];
-}
-
-/** Whether a host (as a URL spells it: IPv6 in brackets) and port are listed in OUTBOUND_ALLOWED_HOSTS: only those may be reached in plain text or at an internal address. */
-export const outboundHostListed = (host: string, port: number, allowed: readonly string[]) => allowed.includes(`${host}:${port}`.toLowerCase());
-
-/**
- * Checks a host (as a URL spells it) and port that are not an http URL (a database's) as typed, no
- * DNS: the same rule as checkOutboundUrl — loopback, private and link-local hosts refused unless listed.
- */
-export function checkOutboundHost(host: string, port: number, allowed: readonly string[]): void {
-  const h = bare(host).toLowerCase();
-  if (!h) throw new OutboundRefused('names no host');
-  if (!outboundHostListed(host, port, allowed) && (h === 'localhost' || h.endsWith('.localhost') || (net.isIP(h) && isInternalAddress(h)))) {
-    throw new OutboundRefused(`points at a loopback, private or link-local address (${host}:${port}), which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
-  }
-}
-
-/**
- * The address to open a connection to for a host and port that are not a URL (a database's),
- * checked after DNS like a URL's host: connect to this address (never look the name up again), and
- * verify TLS against the host name as typed.
- */
-export function resolveOutboundHost(host: string, port: number, allowed: readonly string[]): Promise<{ address: string; family: number }> {
-  checkOutboundHost(host, port, allowed);
-  return resolveHost(host, `${host}:${port}`.toLowerCase(), allowed);
 }
 
 /** A receiver's answer: its status and up to 64 KB of its body. */
