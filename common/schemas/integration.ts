@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUTO_SYNC_MAX_SECONDS, AUTO_SYNC_MIN_SECONDS } from '../constants';
 
-export const INTEGRATION_TYPES = ['zendesk', 'salesforce', 'hubspot', 'api'] as const;
+export const INTEGRATION_TYPES = ['zendesk', 'salesforce', 'hubspot', 'api', 'postgres', 'mysql'] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 export const INTEGRATION_STATUSES = ['active', 'inactive', 'error', 'pending'] as const;
 export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
