@@ -1,4 +1,6 @@
 import type { IntegrationType } from '@common/schemas/integration';
+import { mysqlProvider } from './mysql';
+import { postgresProvider } from './postgres';
 import type { PullProvider, PullType } from './provider';
 
 /**
@@ -7,7 +9,10 @@ import type { PullProvider, PullType } from './provider';
  */
 // Each provider narrows the config type; the room handles them through the common interface.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const PROVIDERS: Partial<Record<PullType, PullProvider<any>>> = {};
+const PROVIDERS: Partial<Record<PullType, PullProvider<any>>> = {
+  postgres: postgresProvider,
+  mysql: mysqlProvider,
+};
 
 /** The pull provider of a type; null for Zendesk (its own steps) and the types still to come. */
 export function pullProvider(type: IntegrationType | string): PullProvider | null {

@@ -1,7 +1,9 @@
 import net from 'node:net';
 import mysql from 'mysql2/promise';
-import type { MysqlConfig } from '@common/schemas/databaseIntegration';
-import { type BatchOptions, type CursorPart, type Row, type SqlCursor, type SqlDialect, type SqlPage, SqlReadError, type SqlSession, readBatches } from '../sql/batches';
+import type { MysqlConfig } from '@common/schemas/integrations/mysql';
+import { type CursorPart, type Row, type SqlCursor, type SqlDialect, type SqlPage, type SqlSession, readBatches } from '../sql/batches';
+import { UpstreamProblem } from '../provider';
+import type { ReaderOptions } from '../sql/provider';
 import { CONNECT_TIMEOUT_MS, STATEMENT_TIMEOUT_MS, addressOf, networkWords, scrub, targetOf } from '../sql/connect';
 import { exactNumber, jsonValue, utcDateTime } from '../sql/values';
 
@@ -11,12 +13,6 @@ import { exactNumber, jsonValue, utcDateTime } from '../sql/values';
  * max_statement_time, MySQL's max_execution_time), TLS as the connection string asks (verify-full
  * unless said otherwise), to the address the one way out checked.
  */
-
-export interface ReadOptions extends BatchOptions {
-  signal?: AbortSignal;
-  allowedHosts: readonly string[];
-  statementTimeoutMs?: number;
-}
 
 const NUMERIC = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
 const dialect: SqlDialect = {
@@ -70,7 +66,7 @@ const typeCast: mysql.TypeCast = (field, next) => {
 };
 
 /** MySQL's error codes that a person should read differently from the server's bare message. */
-function words(e: unknown, where: string, password: string, timeoutMs: number): SqlReadError {
+function words(e: unknown, where: string, password: string, timeoutMs: number): UpstreamProblem {
   const err = e as { code?: string; errno?: number; message?: string; sqlMessage?: string };
   const text = err.sqlMessage ?? err.message ?? String(e);
   let message = networkWords(err, where);
@@ -81,16 +77,17 @@ function words(e: unknown, where: string, password: string, timeoutMs: number): 
     else if (err.code === 'ER_PARSE_ERROR' || err.code === 'ER_BAD_FIELD_ERROR' || err.code === 'ER_NO_SUCH_TABLE') message = `the query has an error: ${text}`;
     else message = text;
   }
-  return new SqlReadError(scrub(message, password));
+  return new UpstreamProblem(scrub(message, password));
 }
 
 /** Opens a connection for one run; `select` runs a read-only, time-bounded statement on it. */
-async function open(config: MysqlConfig, options: ReadOptions): Promise<SqlSession & { close(): Promise<void> }> {
+async function open(config: MysqlConfig, options: ReaderOptions): Promise<SqlSession & { close(): Promise<void> }> {
   const address = addressOf(config, 'mysql');
   const where = `${address.host}:${address.port}`;
   const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
   const fail = (e: unknown) => words(e, where, address.password, timeoutMs);
   const { ip, servername, tls } = await targetOf(address, options.allowedHosts);
+  options.say?.(`Connecting to ${where}`);
   let conn: mysql.Connection;
   try {
     conn = await mysql.createConnection({
@@ -114,20 +111,23 @@ async function open(config: MysqlConfig, options: ReadOptions): Promise<SqlSessi
   conn.on('error', () => undefined);
   const abort = () => conn.destroy();
   options.signal?.addEventListener('abort', abort, { once: true });
+  let limit: (ms: number) => string;
   try {
     const [[{ v }]] = (await conn.query('SELECT VERSION() AS v')) as unknown as [[{ v: string }]];
-    const limit = /mariadb/i.test(v) ? `max_statement_time = ${timeoutMs / 1000}` : `max_execution_time = ${Math.round(timeoutMs)}`;
-    await conn.query(`SET SESSION time_zone = '+00:00', SESSION ${limit}`);
+    limit = /mariadb/i.test(v) ? (ms) => `SET SESSION max_statement_time = ${ms / 1000}` : (ms) => `SET SESSION max_execution_time = ${Math.round(ms)}`;
+    await conn.query(`SET SESSION time_zone = '+00:00'`);
+    await conn.query(limit(timeoutMs));
   } catch (e) {
     conn.destroy();
     throw fail(e);
   }
   return {
-    async select(text, params) {
+    async select(text, params, ms = timeoutMs) {
       // The server's timeout ends the statement; this one ends a connection that stopped answering at all.
       let stalled = false;
-      const watchdog = setTimeout(() => ((stalled = true), abort()), timeoutMs + CONNECT_TIMEOUT_MS);
+      const watchdog = setTimeout(() => ((stalled = true), abort()), ms + CONNECT_TIMEOUT_MS);
       try {
+        if (ms !== timeoutMs) await conn.query(limit(ms));
         await conn.query('START TRANSACTION READ ONLY');
         const [rows, fields] = (await conn.query(text, params)) as unknown as [Row[], mysql.FieldPacket[]];
         await conn.query('COMMIT');
@@ -135,9 +135,10 @@ async function open(config: MysqlConfig, options: ReadOptions): Promise<SqlSessi
         return { rows, columns: fields.map((f) => ({ name: f.name, number: NUMBER_TYPES.has(f.columnType ?? -1) })) };
       } catch (e) {
         await conn.query('ROLLBACK').catch(() => undefined);
-        throw stalled ? new SqlReadError(`${where} stopped answering (nothing within ${(timeoutMs + CONNECT_TIMEOUT_MS) / 1000} s)`) : fail(e);
+        throw stalled ? new UpstreamProblem(`${where} stopped answering (nothing within ${(ms + CONNECT_TIMEOUT_MS) / 1000} s)`) : fail(e);
       } finally {
         clearTimeout(watchdog);
+        if (ms !== timeoutMs) await conn.query(limit(timeoutMs)).catch(() => undefined);
       }
     },
     async close() {
@@ -148,7 +149,7 @@ async function open(config: MysqlConfig, options: ReadOptions): Promise<SqlSessi
 }
 
 /** The pages of a MySQL/MariaDB integration after `cursor`: one connection, closed when the reading ends or is abandoned. */
-export async function* mysqlPages(config: MysqlConfig, cursor: SqlCursor | null, options: ReadOptions): AsyncGenerator<SqlPage> {
+export async function* mysqlPages(config: MysqlConfig, cursor: SqlCursor | null, options: ReaderOptions): AsyncGenerator<SqlPage> {
   const session = await open(config, options);
   try {
     yield* readBatches(session, dialect, config, cursor, options);

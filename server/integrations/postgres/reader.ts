@@ -1,6 +1,8 @@
 import pg from 'pg';
-import type { PostgresConfig } from '@common/schemas/databaseIntegration';
-import { type BatchOptions, type CursorPart, type Row, type SqlCursor, type SqlDialect, type SqlPage, SqlReadError, type SqlSession, readBatches } from '../sql/batches';
+import type { PostgresConfig } from '@common/schemas/integrations/postgres';
+import { type CursorPart, type Row, type SqlCursor, type SqlDialect, type SqlPage, type SqlSession, readBatches } from '../sql/batches';
+import { UpstreamProblem } from '../provider';
+import type { ReaderOptions } from '../sql/provider';
 import { CONNECT_TIMEOUT_MS, STATEMENT_TIMEOUT_MS, addressOf, networkWords, pinnedSocket, scrub, targetOf } from '../sql/connect';
 import { exactNumber, jsonValue, utcDateTime } from '../sql/values';
 
@@ -9,12 +11,6 @@ import { exactNumber, jsonValue, utcDateTime } from '../sql/values';
  * own read-only transaction with a statement timeout, TLS as the connection string asks
  * (verify-full unless said otherwise), to the address the one way out checked.
  */
-
-export interface ReadOptions extends BatchOptions {
-  signal?: AbortSignal;
-  allowedHosts: readonly string[];
-  statementTimeoutMs?: number;
-}
 
 const dialect: SqlDialect = {
   quote: (name) => pg.escapeIdentifier(name),
@@ -40,7 +36,7 @@ const types = {
 };
 
 /** The SQLSTATEs a person should read differently from the server's bare message. */
-function words(e: unknown, where: string, password: string, timeoutMs: number): SqlReadError {
+function words(e: unknown, where: string, password: string, timeoutMs: number): UpstreamProblem {
   const err = e as { code?: string; message?: string };
   const code = err.code ?? '';
   let message = networkWords(err, where);
@@ -51,16 +47,17 @@ function words(e: unknown, where: string, password: string, timeoutMs: number): 
     else if (code.startsWith('42')) message = `the query has an error: ${err.message}`;
     else message = err.message ?? String(e);
   }
-  return new SqlReadError(scrub(message, password));
+  return new UpstreamProblem(scrub(message, password));
 }
 
 /** Opens a connection for one run; `select` runs a read-only, time-bounded statement on it. */
-async function open(config: PostgresConfig, options: ReadOptions): Promise<SqlSession & { close(): Promise<void> }> {
+async function open(config: PostgresConfig, options: ReaderOptions): Promise<SqlSession & { close(): Promise<void> }> {
   const address = addressOf(config, 'postgres');
   const where = `${address.host}:${address.port}`;
   const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
   const fail = (e: unknown) => words(e, where, address.password, timeoutMs);
   const { ip, servername, tls } = await targetOf(address, options.allowedHosts);
+  options.say?.(`Connecting to ${where}`);
   const client = new pg.Client({
     host: servername, // what pg verifies TLS against; the socket goes to the checked ip
     port: address.port,
@@ -84,21 +81,21 @@ async function open(config: PostgresConfig, options: ReadOptions): Promise<SqlSe
     options.signal?.removeEventListener('abort', abort);
     throw fail(e);
   }
-  const timeoutSql = `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.round(timeoutMs)}; SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, YMD'`;
+  const begin = (ms: number) => `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.round(ms)}; SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, YMD'`;
   return {
-    async select(text, params) {
+    async select(text, params, ms = timeoutMs) {
       // The server's timeout ends the statement; this one ends a connection that stopped answering at all.
       let stalled = false;
-      const watchdog = setTimeout(() => ((stalled = true), abort()), timeoutMs + CONNECT_TIMEOUT_MS);
+      const watchdog = setTimeout(() => ((stalled = true), abort()), ms + CONNECT_TIMEOUT_MS);
       try {
-        await client.query(timeoutSql);
+        await client.query(begin(ms));
         const result = await client.query({ text, values: params, queryMode: 'extended' } as pg.QueryConfig);
         await client.query('COMMIT');
         for (const row of result.rows as Row[]) for (const key in row) row[key] = jsonValue(row[key]);
         return { rows: result.rows as Row[], columns: result.fields.map((f) => ({ name: f.name, number: NUMBER_TYPES.has(f.dataTypeID) })) };
       } catch (e) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw stalled ? new SqlReadError(`${where} stopped answering (nothing within ${(timeoutMs + CONNECT_TIMEOUT_MS) / 1000} s)`) : fail(e);
+        throw stalled ? new UpstreamProblem(`${where} stopped answering (nothing within ${(ms + CONNECT_TIMEOUT_MS) / 1000} s)`) : fail(e);
       } finally {
         clearTimeout(watchdog);
       }
@@ -111,7 +108,7 @@ async function open(config: PostgresConfig, options: ReadOptions): Promise<SqlSe
 }
 
 /** The pages of a PostgreSQL integration after `cursor`: one connection, closed when the reading ends or is abandoned. */
-export async function* postgresPages(config: PostgresConfig, cursor: SqlCursor | null, options: ReadOptions): AsyncGenerator<SqlPage> {
+export async function* postgresPages(config: PostgresConfig, cursor: SqlCursor | null, options: ReaderOptions): AsyncGenerator<SqlPage> {
   const session = await open(config, options);
   try {
     yield* readBatches(session, dialect, config, cursor, options);

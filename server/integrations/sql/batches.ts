@@ -1,4 +1,5 @@
-import type { DatabaseConfig } from '@common/schemas/databaseIntegration';
+import type { DatabaseConfig } from '@common/schemas/integrations/database';
+import { UpstreamProblem } from '../provider';
 
 /**
  * Reads a query's rows in batches, each batch its own short statement ordered by the columns that
@@ -41,7 +42,8 @@ export interface SelectResult {
 
 /** An open connection of a provider; `select` runs one read-only statement under the statement timeout. */
 export interface SqlSession {
-  select(text: string, params: unknown[]): Promise<SelectResult>;
+  /** `timeoutMs`: a shorter statement timeout than the session's, for a statement that may be given up. */
+  select(text: string, params: unknown[], timeoutMs?: number): Promise<SelectResult>;
 }
 
 /** What differs between PostgreSQL and MySQL in the statements this reader writes. */
@@ -58,6 +60,8 @@ export interface SqlPage {
   /** Where to resume after this batch is stored; null: start over next time. */
   cursor: SqlCursor | null;
   label: string;
+  /** How far the read is (0–1), when the rows left were counted at its start. */
+  share?: number;
 }
 
 export interface BatchOptions {
@@ -69,19 +73,18 @@ export interface BatchOptions {
   batchBytes?: number;
   /** Most rows sharing one value of an incremental column without a primary key. */
   maxTieRows?: number;
+  /** Count the rows to read first (for the progress bar), giving up after this many ms; 0: do not count. */
+  countTimeoutMs?: number;
 }
 
 const ROWS = 'livedash_rows';
 const AFTER = 'livedash_after_';
 
-/** An error in words for the person who set the integration up. */
-export class SqlReadError extends Error {}
-
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** The batches of a query after `cursor` (null: from the start), as pages for the integration's run. */
 export async function* readBatches(session: SqlSession, dialect: SqlDialect, config: DatabaseConfig, cursor: SqlCursor | null, options: BatchOptions = {}): AsyncGenerator<SqlPage> {
-  const { firstBatch = 500, maxBatch = 5_000, batchBytes = 8 << 20, maxTieRows = 20_000 } = options;
+  const { firstBatch = 500, maxBatch = 5_000, batchBytes = 8 << 20, maxTieRows = 20_000, countTimeoutMs = 0 } = options;
   const by = config.incremental ? [config.incremental.column, ...(config.primaryKey ? [config.primaryKey] : [])] : [config.primaryKey as string];
   const full = !config.incremental;
   const tiesPossible = by.length === 1 && !!config.incremental;
@@ -101,6 +104,7 @@ export async function* readBatches(session: SqlSession, dialect: SqlDialect, con
 
   let limit = firstBatch;
   let read = 0;
+  const total = countTimeoutMs > 0 ? await countLeft() : null;
   for (;;) {
     const params: unknown[] = [];
     const where = after ? [afterCondition(cols, after, dialect, params)] : [];
@@ -130,17 +134,32 @@ export async function* readBatches(session: SqlSession, dialect: SqlDialect, con
     const label = `rows ${count(read + 1)}–${count(read + records.length)}`;
     read += records.length;
     const finished = !more && !tieGroup;
-    yield { records, label, cursor: full && finished ? null : { by, after: next, ...(full ? { partial: true as const } : {}) } };
+    const share = total ? { share: finished ? 1 : Math.min(0.99, read / total) } : {};
+    yield { records, label, cursor: full && finished ? null : { by, after: next, ...(full ? { partial: true as const } : {}) }, ...share };
     if (finished) return;
     after = next;
     limit = nextLimit(records, limit, maxBatch, batchBytes);
+  }
+
+  /** The rows left to read, or null when counting takes longer than it is worth (a query without an index). */
+  async function countLeft(): Promise<number | null> {
+    const params: unknown[] = [];
+    const where = [...cols.map((c) => `${c} IS NOT NULL`), ...(after ? [afterCondition(cols, after, dialect, params)] : [])];
+    try {
+      const { rows } = await session.select(`SELECT COUNT(*) AS n FROM (\n${config.query}\n) AS ${ROWS} WHERE ${where.join(' AND ')}`, params, countTimeoutMs);
+      const n = Number(rows[0]?.n);
+      return Number.isFinite(n) ? n : null;
+    } catch {
+      // The batches that follow meet (and report) any real problem.
+      return null;
+    }
   }
 
   async function readTies(value: string): Promise<Row[]> {
     const params: unknown[] = [];
     const result = await run(select([`${cols[0]} = ${dialect.value({ text: value, number: false }, params)}`], `LIMIT ${maxTieRows + 1}`), params);
     if (result.rows.length > maxTieRows) {
-      throw new SqlReadError(`more than ${count(maxTieRows)} rows share the value ${value} of ${by[0]}: name a primaryKey so that they can be read in batches`);
+      throw new UpstreamProblem(`more than ${count(maxTieRows)} rows share the value ${value} of ${by[0]}: name a primaryKey so that they can be read in batches`);
     }
     return result.rows;
   }
@@ -160,7 +179,7 @@ function checkColumns(result: SelectResult, by: string[]): boolean[] {
   const seen = new Set<string>();
   for (const { name } of result.columns) {
     if (name.startsWith(AFTER)) continue;
-    if (seen.has(name)) throw new SqlReadError(`the query returns two columns named "${name}": give them different names with AS`);
+    if (seen.has(name)) throw new UpstreamProblem(`the query returns two columns named "${name}": give them different names with AS`);
     seen.add(name);
   }
   return by.map((name) => result.columns.find((c) => c.name === name)?.number ?? false);
@@ -186,7 +205,7 @@ function explainColumn(e: unknown, config: DatabaseConfig): unknown {
   const message = e instanceof Error ? e.message : String(e);
   // PostgreSQL and MySQL refuse a subquery's repeated name once the order names it.
   const twice = /column reference "(.+)" is ambiguous|Duplicate column name '(.+)'/.exec(message);
-  if (twice) return new SqlReadError(`the query returns two columns named "${twice[1] ?? twice[2]}": give them different names with AS`);
+  if (twice) return new UpstreamProblem(`the query returns two columns named "${twice[1] ?? twice[2]}": give them different names with AS`);
   // PostgreSQL: column livedash_rows.x does not exist; MySQL: Unknown column 'livedash_rows.x'.
   if (!new RegExp(`column '?${ROWS}\\.`).test(message)) return e;
   const named = [
@@ -194,5 +213,5 @@ function explainColumn(e: unknown, config: DatabaseConfig): unknown {
     ...(config.primaryKey ? [{ column: config.primaryKey, field: 'primaryKey' }] : []),
   ];
   const missing = named.find((n) => message.includes(`${ROWS}.${n.column}`) || message.includes(`"${n.column}"`) || message.includes(`'${n.column}'`)) ?? named[0];
-  return new SqlReadError(`the query's result has no column "${missing.column}" (the integration's ${missing.field})`);
+  return new UpstreamProblem(`the query's result has no column "${missing.column}" (the integration's ${missing.field})`);
 }

@@ -1,7 +1,7 @@
 import net from 'node:net';
-import { type DatabaseAddress, type DatabaseConfig, type DatabaseEngine, type TlsMode, readConnectionString } from '@common/schemas/databaseIntegration';
-import { OutboundRefused, checkOutboundHost, outboundHostListed, resolveOutboundHost } from '../../core';
-import { SqlReadError } from './batches';
+import { type DatabaseAddress, type DatabaseConfig, type DatabaseEngine, type TlsMode, readConnectionString } from '@common/schemas/integrations/database';
+import { OutboundRefused, checkOutboundHost, resolveOutboundHost } from '../../core';
+import { type TargetProblem, UpstreamProblem } from '../provider';
 
 /**
  * What both database providers do the same way before and around a connection: read the
@@ -18,13 +18,13 @@ export const STATEMENT_TIMEOUT_MS = 60_000;
 /** Reads the connection string of a validated config (its shape was checked by the schema). */
 export function addressOf(config: DatabaseConfig, engine: DatabaseEngine): DatabaseAddress {
   const read = readConnectionString(config.connectionString, engine);
-  if ('problem' in read) throw new SqlReadError(`connectionString ${read.problem}`);
+  if ('problem' in read) throw new UpstreamProblem(`connectionString ${read.problem}`);
   return read.address;
 }
 
-/** The TLS a connection uses: as asked; unsaid, verify-full — or none for a host:port listed in OUTBOUND_ALLOWED_HOSTS. */
+/** The TLS a connection uses: as asked; unsaid, verify-full — or none for a host:port listed in OUTBOUND_ALLOWED_HOSTS (as plain http is). */
 export function tlsOf(address: DatabaseAddress, allowed: readonly string[]): TlsMode {
-  const listed = outboundHostListed(address.host, address.port, allowed);
+  const listed = allowed.includes(`${address.host}:${address.port}`);
   const tls = address.tls ?? (listed ? 'disable' : 'verify-full');
   if (tls === 'disable' && !listed) {
     throw new OutboundRefused(`connects to ${address.host}:${address.port} without TLS (sslmode=disable), which is allowed only for a host:port listed in OUTBOUND_ALLOWED_HOSTS`);
@@ -32,19 +32,31 @@ export function tlsOf(address: DatabaseAddress, allowed: readonly string[]): Tls
   return tls;
 }
 
-/** The check when an integration is saved (no DNS): throws OutboundRefused saying what is wrong with config.connectionString. */
-export function checkDatabaseTarget(config: DatabaseConfig, engine: DatabaseEngine, allowed: readonly string[]): void {
+/** The check when an integration is saved (no DNS): what is wrong with config.connectionString, or null. */
+export function checkDatabaseTarget(config: DatabaseConfig, engine: DatabaseEngine, allowed: readonly string[]): TargetProblem | null {
   const read = readConnectionString(config.connectionString, engine);
-  if ('problem' in read) throw new OutboundRefused(read.problem);
-  checkOutboundHost(read.address.host, read.address.port, allowed);
-  tlsOf(read.address, allowed);
+  try {
+    if ('problem' in read) throw new OutboundRefused(read.problem);
+    checkOutboundHost(read.address.host, read.address.port, allowed);
+    tlsOf(read.address, allowed);
+    return null;
+  } catch (e) {
+    if (e instanceof OutboundRefused) return { path: 'connectionString', message: e.message };
+    throw e;
+  }
 }
 
 /** The address to connect to, checked after DNS; the host name as typed, without IPv6 brackets, for TLS. */
 export async function targetOf(address: DatabaseAddress, allowed: readonly string[]): Promise<{ ip: string; servername: string; tls: TlsMode }> {
-  const tls = tlsOf(address, allowed);
-  const { address: ip } = await resolveOutboundHost(address.host, address.port, allowed);
-  return { ip, servername: address.host.replace(/^\[|\]$/g, ''), tls };
+  try {
+    const tls = tlsOf(address, allowed);
+    const { address: ip } = await resolveOutboundHost(address.host, address.port, allowed);
+    return { ip, servername: address.host.replace(/^\[|\]$/g, ''), tls };
+  } catch (e) {
+    // Refused by the one way out: the person fixes the connection string or the allow-list.
+    if (e instanceof OutboundRefused) throw new UpstreamProblem(e.message);
+    throw e;
+  }
 }
 
 /** A plain socket whose connect goes to the checked address, whatever host the driver names. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseConfig } from '@common/schemas/databaseIntegration';
+import type { DatabaseConfig } from '@common/schemas/integrations/database';
 import type { SqlServer } from '../../../test/sqlServers';
 import type { BatchOptions, Row, SqlCursor, SqlPage } from '../batches';
 
@@ -160,7 +160,7 @@ export function readerCases(r: ReaderUnderTest) {
     });
 
     it('refuses a loopback host unless listed, and plain text to a host that is not listed', async () => {
-      expect(await failure(config(), { allowedHosts: [] })).toMatch(/loopback, private or link-local address .* refused unless listed in OUTBOUND_ALLOWED_HOSTS/);
+      expect(await failure(config(), { allowedHosts: [] })).toMatch(/^127\.0\.0\.1:\d+ is a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS$/);
       expect(await failure(config({ connectionString: url('reader', READER_PASSWORD, '?sslmode=disable') }), { allowedHosts: [] })).toMatch(/without TLS \(sslmode=disable\), which is allowed only for a host:port listed/);
     });
 

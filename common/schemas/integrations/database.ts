@@ -41,9 +41,6 @@ const TLS_WORDS: Record<string, TlsMode> = {
   verify_identity: 'verify-full',
 };
 
-/** The mask shown in place of a stored password. */
-export const PASSWORD_MASK = '********';
-
 /** Reads a connection string, or says what is wrong with it — never repeating the string (it holds a password). */
 export function readConnectionString(raw: string, engine: DatabaseEngine): { address: DatabaseAddress } | { problem: string } {
   const shape = `write it as ${EXAMPLE[engine]} (special characters in the password percent-encoded)`;
@@ -85,15 +82,6 @@ export function readConnectionString(raw: string, engine: DatabaseEngine): { add
   return { address: { engine, host: u.hostname.toLowerCase(), port, user, password, database, tls, channelBinding } };
 }
 
-/** The connection string with its password masked: what every answer shows. */
-export function maskConnectionString(raw: string, engine: DatabaseEngine): string {
-  const read = readConnectionString(raw, engine);
-  if ('problem' in read) return '';
-  const u = new URL(raw.trim());
-  if (u.password) u.password = PASSWORD_MASK;
-  return u.toString();
-}
-
 const queryText = z
   .string({ error: 'query is required: the SELECT whose rows land in the data source' })
   .max(100_000, 'query must be at most 100,000 characters')
@@ -117,6 +105,7 @@ export function databaseConfig(engine: DatabaseEngine) {
       query: queryText,
       primaryKey: column('primaryKey').optional(),
       incremental: z.object({ column: column('incremental.column') }, { error: 'incremental must be {"column": "<column name>"}' }).strict().optional(),
+      maxPages: z.number({ error: 'maxPages must be a whole number of batches' }).int('maxPages must be a whole number of batches').min(1, 'maxPages must be at least 1').max(1_000_000, 'maxPages must be at most 1,000,000').optional(),
     })
     .strict()
     .refine((c) => c.primaryKey || c.incremental, {
@@ -125,9 +114,5 @@ export function databaseConfig(engine: DatabaseEngine) {
     });
 }
 
-export const PostgresConfig = databaseConfig('postgres');
-export type PostgresConfig = z.infer<typeof PostgresConfig>;
-export const MysqlConfig = databaseConfig('mysql');
-export type MysqlConfig = z.infer<typeof MysqlConfig>;
 /** Either engine's config, once validated. */
-export type DatabaseConfig = PostgresConfig;
+export type DatabaseConfig = z.infer<ReturnType<typeof databaseConfig>>;
