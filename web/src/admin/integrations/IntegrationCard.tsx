@@ -110,10 +110,16 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
       )}
 
       <Flex gap={24} wrap style={{ marginTop: 12, padding: '8px 12px', background: '#fafafa', borderRadius: 6 }} data-testid="integration-totals">
-        <span>{plural(totals?.totalTickets ?? 0, 'ticket')}</span>
-        <span>{plural(totals?.totalUsers ?? 0, 'user')}</span>
-        <span>{plural(totals?.totalOrganizations ?? 0, 'organization')}</span>
-        <span>{plural(totals?.totalCustomStatuses ?? 0, 'custom status', 'custom statuses')}</span>
+        {totals && 'totalRecords' in totals ? (
+          <span>{plural(totals.totalRecords, 'record')}</span>
+        ) : (
+          <>
+            <span>{plural(totals?.totalTickets ?? 0, 'ticket')}</span>
+            <span>{plural(totals?.totalUsers ?? 0, 'user')}</span>
+            <span>{plural(totals?.totalOrganizations ?? 0, 'organization')}</span>
+            <span>{plural(totals?.totalCustomStatuses ?? 0, 'custom status', 'custom statuses')}</span>
+          </>
+        )}
       </Flex>
 
       {it.config.lastSyncErrors.length > 0 && !running && (
