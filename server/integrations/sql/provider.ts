@@ -77,7 +77,7 @@ function sqlCursor(c: Cursor): SqlCursor | null {
   return { by: c.by as string[], after: c.after as CursorPart[], ...(c.partial === true ? { partial: true as const } : {}) };
 }
 
-/** How long a count of the rows to read may take before the run goes on without it (a progress bar is not worth more). */
+/** How long a count of the rows to read may take (at most a third of a statement's time) before the run goes on without it: a progress bar is not worth more. */
 const COUNT_TIMEOUT_MS = 5_000;
 
 export function databaseProvider<C extends DatabaseConfig>(spec: { type: DatabaseEngine; label: string; config: z.ZodType<C>; pages: ReadPages<C> }): PullProvider<C> {
@@ -101,8 +101,8 @@ export function databaseProvider<C extends DatabaseConfig>(spec: { type: Databas
         maxBatch: ctx.limits.batchSize,
         batchBytes: ctx.limits.maxPageBytes,
         // Test connection shows a few rows: it reads a small first batch and counts nothing.
-        firstBatch: Math.min(ctx.purpose === 'test' ? 20 : 500, ctx.limits.batchSize),
-        countTimeoutMs: ctx.purpose === 'test' ? 0 : Math.min(COUNT_TIMEOUT_MS, ctx.limits.requestTimeoutMs),
+        firstBatch: ctx.purpose === 'test' ? 20 : Math.min(500, ctx.limits.batchSize),
+        countTimeoutMs: ctx.purpose === 'test' ? 0 : Math.min(COUNT_TIMEOUT_MS, ctx.limits.requestTimeoutMs / 3),
       }),
   };
 }
