@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IntegrationDto, IntegrationRunDto, SyncStatusDto, TestConnectionDto } from '@common/schemas/integration';
-import type { SyncCompletedEvent, SyncProgressEvent } from '@common/realtime';
+import type { SyncCompletedEvent, SyncFailedEvent, SyncProgressEvent } from '@common/realtime';
 import { eventually } from '../../../test/eventually';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../../../test/harness';
 import { join, openSocket, type TestSocket } from '../../../test/sockets';
@@ -28,7 +28,7 @@ export function syncCases(t: SyncUnderTest) {
   let db: SqlServer;
   let s: TestServer;
   let socket: TestSocket;
-  const events: { name: string; e: SyncProgressEvent | SyncCompletedEvent }[] = [];
+  const events: { name: string; e: SyncProgressEvent | SyncCompletedEvent | SyncFailedEvent }[] = [];
   const connectionString = (pw = PASSWORD) => db.url('syncer', pw);
   const config = (over: Record<string, unknown> = {}) => ({ connectionString: connectionString(), query: 'SELECT * FROM items_feed', primaryKey: 'id', incremental: { column: 'updated_at' }, ...over });
   const insert = (from: number, to: number, minute: number) =>
@@ -78,7 +78,9 @@ export function syncCases(t: SyncUnderTest) {
       ZENDESK_SCHEDULER_TICK_MS: '100',
     });
     socket = await openSocket(s.url, ADMIN_TOKEN);
-    for (const name of ['sync:progress', 'sync:completed', 'sync:failed'] as const) socket.on(name, (e) => events.push({ name, e: e as SyncProgressEvent }));
+    socket.on('sync:progress', (e) => events.push({ name: 'sync:progress', e }));
+    socket.on('sync:completed', (e) => events.push({ name: 'sync:completed', e }));
+    socket.on('sync:failed', (e) => events.push({ name: 'sync:failed', e }));
   });
   afterAll(async () => {
     socket?.close();
