@@ -23,14 +23,14 @@ export async function testConnection(rt: IntegrationsRuntime, doc: IntegrationDo
   if (!provider) throw BadRequestError('wrong_type', 'Test connection is for API and database integrations; a Zendesk integration is tested by authorizing it');
   const config = storedConfig(provider, doc);
   requireReachable(rt, provider, config);
-  return readFirstPage(rt, provider, config);
+  return readFirstPage(rt, String(doc._id), provider, config);
 }
 
-async function readFirstPage(rt: IntegrationsRuntime, provider: PullProvider, config: ReturnType<typeof storedConfig>): Promise<TestConnectionDto> {
+async function readFirstPage(rt: IntegrationsRuntime, id: string, provider: PullProvider, config: ReturnType<typeof storedConfig>): Promise<TestConnectionDto> {
   const abort = new AbortController();
   // A test is one page: twice one request's time at most (a 429's wait included), then it gives up.
   const timer = setTimeout(() => abort.abort(new UpstreamProblem(`no answer within ${Math.round((2 * rt.app.config.INTEGRATION_REQUEST_TIMEOUT_MS) / 1000)} s`)), 2 * rt.app.config.INTEGRATION_REQUEST_TIMEOUT_MS);
-  const pages = provider.pages(config, null, pullContext(rt, abort.signal, 'test', () => {}))[Symbol.asyncIterator]();
+  const pages = provider.pages(config, null, pullContext(rt, id, abort.signal, 'test', () => {}))[Symbol.asyncIterator]();
   const scrub = (text: string) => scrubSecrets(text, provider.secrets.values(config));
   try {
     const first = await pages.next();

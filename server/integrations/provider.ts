@@ -38,6 +38,8 @@ export interface Page {
   rejected?: { index: number; reason: string }[];
   /** How far the run is, 0–1, when the provider knows (an upstream that says its total); else the room estimates. */
   share?: number;
+  /** True on a page the provider knows is the last: a run that ends there at maxPages is not said to have stopped early. */
+  last?: boolean;
 }
 
 /** Bounds a provider must keep while it reads (the room enforces maxPages, the run time and the record size itself). */
@@ -68,6 +70,15 @@ export interface PullContext {
   limits: PullLimits;
   /** `test`: Test connection reads the first page only and stores nothing; `sync`: a run. */
   purpose: 'test' | 'sync';
+  /** What the provider keeps between runs of this integration in this process (an OAuth token until it expires). */
+  memory: ProviderMemory;
+}
+
+/** A provider's per-integration memory in this process: forgotten on restart, on a config change's new key, or when its time runs out. */
+export interface ProviderMemory {
+  get<T>(key: string): T | undefined;
+  set(key: string, value: unknown, ttlMs: number): void;
+  delete(key: string): void;
 }
 
 /**

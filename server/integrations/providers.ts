@@ -1,4 +1,5 @@
 import type { IntegrationType } from '@common/schemas/integration';
+import { apiProvider } from './api';
 import { mysqlProvider } from './mysql';
 import { postgresProvider } from './postgres';
 import type { PullProvider, PullType } from './provider';
@@ -10,6 +11,7 @@ import type { PullProvider, PullType } from './provider';
 // Each provider narrows the config type; the room handles them through the common interface.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const PROVIDERS: Partial<Record<PullType, PullProvider<any>>> = {
+  api: apiProvider,
   postgres: postgresProvider,
   mysql: mysqlProvider,
 };

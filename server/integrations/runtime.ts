@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import type { AppContext } from '../core';
-import { NotFoundError } from '../core';
+import { AppHandle, NotFoundError } from '../core';
 import type { IntegrationDoc, IntegrationModels } from './models';
-import type { PullLimits } from './provider';
+import type { ProviderMemory, PullLimits } from './provider';
 import { presentIntegration } from './presenters';
 
 /** What the integrations room's services share: the app, its models and this process's syncs. */
@@ -65,3 +65,35 @@ export async function updateIntegration(rt: IntegrationsRuntime, id: string, upd
   if (doc) rt.app.events.emit('integration.changed', { integrationId: String(doc._id), integration: presentIntegration(doc) });
   return doc;
 }
+
+type Remembered = Map<string, { value: unknown; until: number }>;
+/** Providers' memories, per integration (tokens kept until they expire), on the app. */
+const memories = new AppHandle<Map<string, Remembered>>('integration provider memories', () => new Map());
+
+/** The memory a provider keeps for one integration in this process. */
+export function providerMemory(rt: IntegrationsRuntime, integrationId: string): ProviderMemory {
+  const all = memories.of(rt.app);
+  const mine = (): Remembered => {
+    let m = all.get(integrationId);
+    if (!m) all.set(integrationId, (m = new Map()));
+    return m;
+  };
+  return {
+    get<T>(key: string): T | undefined {
+      const hit = all.get(integrationId)?.get(key);
+      if (!hit) return undefined;
+      if (hit.until > Date.now()) return hit.value as T;
+      all.get(integrationId)?.delete(key);
+      return undefined;
+    },
+    set(key, value, ttlMs) {
+      mine().set(key, { value, until: Date.now() + ttlMs });
+    },
+    delete(key) {
+      all.get(integrationId)?.delete(key);
+    },
+  };
+}
+
+/** Forgets what providers kept for an integration (deleted). */
+export const forgetProviderMemory = (rt: IntegrationsRuntime, integrationId: string) => memories.of(rt.app).delete(integrationId);

@@ -8,7 +8,7 @@ import { presentIntegration, presentSyncStatus } from './presenters';
 import type { PullConfigBase, PullProvider } from './provider';
 import { pullProvider, pullTypes } from './providers';
 import { beginPull, requireReachable } from './pull';
-import { requireIntegration, updateIntegration, type IntegrationsRuntime } from './runtime';
+import { forgetProviderMemory, requireIntegration, updateIntegration, type IntegrationsRuntime } from './runtime';
 import { DELETED, stopRun } from './syncRun';
 import { beginZendeskSync, forgetZendeskEntities, zendeskRecordsSummary } from './zendesk';
 
@@ -105,6 +105,7 @@ export async function deleteIntegration(rt: IntegrationsRuntime, id: string): Pr
   const ds = doc.sourceId ? await findDataSource(rt.app, doc.sourceId) : null;
   if (ds) await removeDataSource(rt.app, ds);
   await rt.models.Run.deleteMany({ integrationId: id });
+  forgetProviderMemory(rt, id);
   await rt.models.Integration.deleteOne({ _id: doc._id });
   rt.app.events.emit('integration.removed', { integrationId: id });
 }
