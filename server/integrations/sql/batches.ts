@@ -102,13 +102,18 @@ export async function* readBatches(session: SqlSession, dialect: SqlDialect, con
     }
   };
 
+  const batchAfter = (from: CursorPart[] | null, limit: number) => {
+    const params: unknown[] = [];
+    const where = from ? [afterCondition(cols, from, dialect, params)] : [];
+    return run(select(where, `ORDER BY ${cols.join(', ')}\nLIMIT ${limit + 1}`), params);
+  };
+
   let limit = firstBatch;
   let read = 0;
   const total = countTimeoutMs > 0 ? await countLeft() : null;
+  let pending = batchAfter(after, limit);
   for (;;) {
-    const params: unknown[] = [];
-    const where = after ? [afterCondition(cols, after, dialect, params)] : [];
-    const result = await run(select(where, `ORDER BY ${cols.join(', ')}\nLIMIT ${limit + 1}`), params);
+    const result = await pending;
     const columnNumbers = checkColumns(result, by);
     const more = result.rows.length > limit;
     let rows = more ? result.rows.slice(0, limit) : result.rows;
@@ -126,7 +131,7 @@ export async function* readBatches(session: SqlSession, dialect: SqlDialect, con
     if (tieGroup) rows = tieGroup;
     if (!rows.length) {
       // A full read resumed where nothing is left any more: say so, so that the next one starts over.
-      if (full && after) yield { records: [], cursor: null, label: 'no rows left' };
+      if (full && after) yield { records: [], cursor: null, label: '0 rows (none left after the last stored batch)' };
       return;
     }
     const next = partsOf(rows[rows.length - 1]);
@@ -135,10 +140,18 @@ export async function* readBatches(session: SqlSession, dialect: SqlDialect, con
     read += records.length;
     const finished = !more && !tieGroup;
     const share = total ? { share: finished ? 1 : Math.min(0.99, read / total) } : {};
-    yield { records, label, cursor: full && finished ? null : { by, after: next, ...(full ? { partial: true as const } : {}) }, ...share };
-    if (finished) return;
+    const page: SqlPage = { records, label, cursor: full && finished ? null : { by, after: next, ...(full ? { partial: true as const } : {}) }, ...share };
+    if (finished) {
+      yield page;
+      return;
+    }
     after = next;
     limit = nextLimit(records, limit, maxBatch, batchBytes);
+    // The next batch is read while this one is stored: at most two batches held. Its failure is
+    // reported when that batch is asked for (this one is stored first); unasked, it is dropped.
+    pending = batchAfter(after, limit);
+    pending.catch(() => undefined);
+    yield page;
   }
 
   /** The rows left to read, or null when counting takes longer than it is worth (a query without an index). */

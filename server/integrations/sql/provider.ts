@@ -100,8 +100,9 @@ export function databaseProvider<C extends DatabaseConfig>(spec: { type: Databas
         statementTimeoutMs: ctx.limits.requestTimeoutMs,
         maxBatch: ctx.limits.batchSize,
         batchBytes: ctx.limits.maxPageBytes,
-        // Test connection shows a few rows: it reads a small first batch and counts nothing.
-        firstBatch: ctx.purpose === 'test' ? 20 : Math.min(500, ctx.limits.batchSize),
+        // Test connection shows a few rows: it reads a small first batch and counts nothing. A sync's
+        // batches are all as large as allowed: each is one write, and a write's cost is paid per command.
+        firstBatch: ctx.purpose === 'test' ? 20 : ctx.limits.batchSize,
         countTimeoutMs: ctx.purpose === 'test' ? 0 : Math.min(COUNT_TIMEOUT_MS, ctx.limits.requestTimeoutMs / 3),
       }),
   };

@@ -100,7 +100,8 @@ export function readerCases(r: ReaderUnderTest) {
       }
       expect(error).toMatch(/connection/);
       expect(error).not.toContain(READER_PASSWORD);
-      expect(stored).toHaveLength(7);
+      // The third batch is read while the second is stored: it may have arrived before the kill.
+      expect([7, 11]).toContain(stored.length);
       const rest = await read(config(), cursor);
       expect([...stored.map((x) => x.id), ...rest.ids]).toEqual([1, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 2, 3, 4, 5]);
     });
@@ -136,7 +137,7 @@ export function readerCases(r: ReaderUnderTest) {
       expect(resumed.ids).toEqual([13, 14, 15, 16, 17, 18, 19, 20]);
       // Resumed where no row is left any more: an empty page says to start over.
       const beyond = await read(c, { by: ['id'], after: [{ text: '999', number: true }], partial: true });
-      expect(beyond.pages).toEqual([{ records: [], cursor: null, label: 'no rows left' }]);
+      expect(beyond.pages).toEqual([{ records: [], cursor: null, label: '0 rows (none left after the last stored batch)' }]);
     });
   });
 
