@@ -99,7 +99,8 @@ export function databaseProvider<C extends DatabaseConfig>(spec: { type: Databas
         say: (m) => ctx.say(m),
         statementTimeoutMs: ctx.limits.requestTimeoutMs,
         maxBatch: ctx.limits.batchSize,
-        batchBytes: ctx.limits.maxPageBytes,
+        // Two batches are held at once (one stored, the next read): each aims at half the bound.
+        batchBytes: ctx.limits.maxPageBytes / 2,
         // Test connection shows a few rows: it reads a small first batch and counts nothing. A sync's
         // batches are all as large as allowed: each is one write, and a write's cost is paid per command.
         firstBatch: ctx.purpose === 'test' ? 20 : ctx.limits.batchSize,
