@@ -28,6 +28,21 @@ export const CreateIntegration = z
   .strict();
 export type CreateIntegration = z.input<typeof CreateIntegration>;
 
+const ConfigObject = z.record(z.string(), z.unknown(), { error: 'config must be an object' });
+
+/** POST /api/integrations/:id/test: the stored config, or (`config`) an edit of it not yet saved — its secrets kept as a PUT would keep them. */
+export const TestConnection = z.object({ config: ConfigObject.optional() }).strict();
+export type TestConnection = z.infer<typeof TestConnection>;
+
+/** POST /api/integrations/test: a config not saved yet (the console's form before Create). */
+export const TestUnsavedConnection = z
+  .object({
+    type: z.enum(INTEGRATION_TYPES, { error: `Type must be one of ${INTEGRATION_TYPES.join(', ')}` }),
+    config: ConfigObject,
+  })
+  .strict();
+export type TestUnsavedConnection = z.infer<typeof TestUnsavedConnection>;
+
 /** PUT /api/integrations/:id/config: the whole config; a secret left out (or sent back masked) keeps its stored value. */
 export const IntegrationConfigUpdate = z.record(z.string(), z.unknown(), { error: 'Send the config as a JSON object' });
 export type IntegrationConfigUpdate = z.infer<typeof IntegrationConfigUpdate>;

@@ -101,6 +101,7 @@ function decoded(res: http.IncomingMessage): Readable {
 
 async function exchange(u: URL, req: OutboundRequest): Promise<OutboundResponse> {
   const target = await resolveChecked(u, req.allowed);
+  if (req.signal?.aborted) throw req.signal.reason instanceof Error ? req.signal.reason : new OutboundFailed('aborted', 'stopped');
   const maxBytes = req.maxBytes ?? OUTBOUND_READ_MAX_BYTES;
   const timeoutMs = req.timeoutMs ?? OUTBOUND_READ_TIMEOUT_MS;
   const client = u.protocol === 'https:' ? https : http;
@@ -156,10 +157,10 @@ async function exchange(u: URL, req: OutboundRequest): Promise<OutboundResponse>
         });
       },
     );
-    const deadline = setTimeout(() => finish(new OutboundFailed('timeout', `no answer within ${Math.round(timeoutMs / 100) / 10} s`)), timeoutMs);
-    if (req.signal?.aborted) return onAbort();
-    req.signal?.addEventListener('abort', onAbort, { once: true });
+    // First: a request destroyed by a finish below still reports its error here, never as an uncaught one.
     request.on('error', (e: NodeJS.ErrnoException) => finish(classify(e)));
+    const deadline = setTimeout(() => finish(new OutboundFailed('timeout', `no answer within ${Math.round(timeoutMs / 100) / 10} s`)), timeoutMs);
+    req.signal?.addEventListener('abort', onAbort, { once: true });
     request.end(body);
   });
 }

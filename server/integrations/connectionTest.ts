@@ -1,10 +1,8 @@
 import type { TestConnectionDto } from '@common/schemas/integration';
 import { ErrorCode } from '@common/schemas/errors';
-import { ApiError, BadRequestError } from '../core';
-import type { IntegrationDoc } from './models';
-import { UpstreamProblem, type PullProvider } from './provider';
-import { pullContext, requireReachable, storedConfig } from './pull';
-import { pullProvider } from './providers';
+import { ApiError } from '../core';
+import { UpstreamProblem, type ProviderMemory, type PullConfigBase, type PullProvider } from './provider';
+import { pullContext } from './pull';
 import type { IntegrationsRuntime } from './runtime';
 import { scrubSecrets } from './secrets';
 
@@ -18,19 +16,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * records and the fields seen on the page, or a 422 saying what went wrong in words a person can
  * act on — with every secret of the config scrubbed.
  */
-export async function testConnection(rt: IntegrationsRuntime, doc: IntegrationDoc): Promise<TestConnectionDto> {
-  const provider = pullProvider(doc.type);
-  if (!provider) throw BadRequestError('wrong_type', 'Test connection is for API and database integrations; a Zendesk integration is tested by authorizing it');
-  const config = storedConfig(provider, doc);
-  requireReachable(rt, provider, config);
-  return readFirstPage(rt, String(doc._id), provider, config);
-}
-
-async function readFirstPage(rt: IntegrationsRuntime, id: string, provider: PullProvider, config: ReturnType<typeof storedConfig>): Promise<TestConnectionDto> {
+export async function readFirstPage(rt: IntegrationsRuntime, provider: PullProvider, config: PullConfigBase, memory: ProviderMemory): Promise<TestConnectionDto> {
   const abort = new AbortController();
   // A test is one page: twice one request's time at most (a 429's wait included), then it gives up.
   const timer = setTimeout(() => abort.abort(new UpstreamProblem(`no answer within ${Math.round((2 * rt.app.config.INTEGRATION_REQUEST_TIMEOUT_MS) / 1000)} s`)), 2 * rt.app.config.INTEGRATION_REQUEST_TIMEOUT_MS);
-  const pages = provider.pages(config, null, pullContext(rt, id, abort.signal, 'test', () => {}))[Symbol.asyncIterator]();
+  const pages = provider.pages(config, null, pullContext(rt, memory, abort.signal, 'test', () => {}))[Symbol.asyncIterator]();
   const scrub = (text: string) => scrubSecrets(text, provider.secrets.values(config));
   try {
     const first = await pages.next();

@@ -5,7 +5,7 @@ import { ApiError, BadRequestError, ValidationError, findDataSource, tooLargeRea
 import { ensureIntegrationDataSource } from '../dataSources';
 import { upsertRecordsIntoSource } from '../records';
 import type { IntegrationDoc } from './models';
-import type { Cursor, Page, PullConfigBase, PullContext, PullProvider } from './provider';
+import type { Cursor, Page, ProviderMemory, PullConfigBase, PullContext, PullProvider } from './provider';
 import { allowedHosts, providerMemory, pullLimits, updateIntegration, type IntegrationsRuntime } from './runtime';
 import { beginRun, countsText, type RunOutcome, type SyncRun } from './syncRun';
 
@@ -35,8 +35,8 @@ export function requireReachable(rt: IntegrationsRuntime, provider: PullProvider
 }
 
 /** What a provider gets while it reads, for a run or a test. */
-export function pullContext(rt: IntegrationsRuntime, integrationId: string, signal: AbortSignal, purpose: PullContext['purpose'], say: (m: string) => void): PullContext {
-  return { signal, allowedHosts: allowedHosts(rt), log: rt.app.log, say, limits: pullLimits(rt), purpose, memory: providerMemory(rt, integrationId) };
+export function pullContext(rt: IntegrationsRuntime, memory: ProviderMemory, signal: AbortSignal, purpose: PullContext['purpose'], say: (m: string) => void): PullContext {
+  return { signal, allowedHosts: allowedHosts(rt), log: rt.app.log, say, limits: pullLimits(rt), purpose, memory };
 }
 
 /** Starts a sync of an API or a database integration: from its stored cursor, or from the beginning (`full`). */
@@ -67,7 +67,7 @@ async function pullPages(run: SyncRun, provider: PullProvider, config: PullConfi
   const maxPages = Math.min(config.maxPages ?? Infinity, rt.app.config.INTEGRATION_MAX_PAGES);
   const deadline = Date.now() + rt.app.config.INTEGRATION_RUN_MAX_SECONDS * 1000;
   let lastPercent = 0;
-  const ctx = pullContext(rt, id, signal, 'sync', (m) => void run.progress(null, m).catch(() => {}));
+  const ctx = pullContext(rt, providerMemory(rt, id), signal, 'sync', (m) => void run.progress(null, m).catch(() => {}));
   const pages = provider.pages(config, from, ctx)[Symbol.asyncIterator]();
   let lastLabel: string | null = null;
   let ended = false;

@@ -97,3 +97,9 @@ export function providerMemory(rt: IntegrationsRuntime, integrationId: string): 
 
 /** Forgets what providers kept for an integration (deleted). */
 export const forgetProviderMemory = (rt: IntegrationsRuntime, integrationId: string) => memories.of(rt.app).delete(integrationId);
+
+/** A memory for one test of a config not saved yet: kept by nobody. */
+export function throwawayMemory(): ProviderMemory {
+  const m = new Map<string, unknown>();
+  return { get: <T>(k: string) => m.get(k) as T | undefined, set: (k, v) => void m.set(k, v), delete: (k) => void m.delete(k) };
+}

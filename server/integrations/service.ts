@@ -1,5 +1,5 @@
 import type {
-  IntegrationDto, IntegrationRecordsDto, IntegrationSettings, IntegrationType, StartSyncResponse, SyncStatusDto,
+  IntegrationDto, IntegrationRecordsDto, IntegrationSettings, IntegrationType, StartSyncResponse, SyncStatusDto, TestConnectionDto,
 } from '@common/schemas/integration';
 import { BadRequestError, ConflictError, ValidationError, findDataSource } from '../core';
 import { removeDataSource } from '../dataSources';
@@ -7,8 +7,9 @@ import type { IntegrationDoc } from './models';
 import { presentIntegration, presentSyncStatus } from './presenters';
 import type { PullConfigBase, PullProvider } from './provider';
 import { pullProvider, pullTypes } from './providers';
-import { beginPull, requireReachable } from './pull';
-import { forgetProviderMemory, requireIntegration, updateIntegration, type IntegrationsRuntime } from './runtime';
+import { readFirstPage } from './connectionTest';
+import { beginPull, requireReachable, storedConfig } from './pull';
+import { forgetProviderMemory, providerMemory, requireIntegration, throwawayMemory, updateIntegration, type IntegrationsRuntime } from './runtime';
 import { DELETED, stopRun } from './syncRun';
 import { beginZendeskSync, forgetZendeskEntities, zendeskRecordsSummary } from './zendesk';
 
@@ -61,32 +62,59 @@ export async function createIntegration(
 const defaultSettings = (): IntegrationDoc['config'] => ({ domain: null, autoSync: false, syncInterval: 30, lastCursor: null, lastSyncErrors: [] });
 
 /**
- * Replaces an API's or a database's config. A secret left out (or sent back masked) keeps its
- * stored value — unless the config now sends its secrets somewhere else, where they must be typed
- * again. A change of what is read (anything but secrets and maxPages) starts the next sync from
- * the beginning.
+ * The config a PUT (or a test of an edit) means: what was sent, a secret left out (or sent back
+ * masked) keeping its stored value — unless the config now sends its secrets somewhere else, where
+ * they must be typed again.
+ */
+export function editedConfig(provider: PullProvider, stored: PullConfigBase | null, raw: Record<string, unknown>): PullConfigBase {
+  if (!stored) return parseConfig(provider, raw);
+  const { config: merged, kept } = provider.secrets.keep(raw, stored);
+  const config = parseConfig(provider, merged);
+  if (kept.length && provider.secrets.destination(config) !== provider.secrets.destination(stored)) {
+    const message = `enter it again: the config now sends its secrets to ${provider.secrets.destination(config)}, and a stored secret only goes where it was first sent`;
+    throw ValidationError(`config.${kept[0]}: ${message}`, kept.map((k) => ({ path: `config.${k}`, message })));
+  }
+  return config;
+}
+
+/**
+ * Replaces an API's or a database's config (see editedConfig for its secrets). A change of what is
+ * read (anything but secrets and maxPages) starts the next sync from the beginning.
  */
 export async function updateConfig(rt: IntegrationsRuntime, id: string, raw: Record<string, unknown>): Promise<IntegrationDto> {
   const doc = await requireIntegration(rt, id);
   if (doc.type === 'zendesk') throw BadRequestError('wrong_type', 'A Zendesk integration is configured through OAuth: POST /api/integrations/zendesk/config');
   const provider = providerFor(doc.type);
   if (doc.sync?.isRunning) throw ConflictError('A sync is running for this integration: change its config once it has finished');
-  const stored = (doc.connection ?? {}) as PullConfigBase;
-  const { config: merged, kept } = provider.secrets.keep(raw, stored);
-  const config = parseConfig(provider, merged);
-  if (kept.length && doc.connection && provider.secrets.destination(config) !== provider.secrets.destination(stored)) {
-    const path = `config.${kept[0]}`;
-    const message = `enter it again: the config now sends its secrets to ${provider.secrets.destination(config)}, and a stored secret only goes where it was first sent`;
-    throw ValidationError(`${path}: ${message}`, kept.map((k) => ({ path: `config.${k}`, message })));
-  }
+  const stored = (doc.connection ?? null) as PullConfigBase | null;
+  const config = editedConfig(provider, stored, raw);
   requireReachable(rt, provider, config);
   const same = (c: PullConfigBase) => JSON.stringify({ ...(provider.secrets.mask(c) as object), maxPages: undefined });
-  const restart = !doc.connection || same(config) !== same(stored);
+  const restart = !stored || same(config) !== same(stored);
   const after = await updateIntegration(rt, id, {
     $set: { connection: config, 'config.domain': provider.describe(config), status: 'active', ...(restart ? { cursor: null } : {}) },
   }, { 'sync.isRunning': { $ne: true } });
   if (!after) throw ConflictError('A sync started for this integration meanwhile: change its config once it has finished');
   return presentIntegration(after);
+}
+
+/** Test connection of a stored integration: its config, or an edit of it (`config`, not saved). */
+export async function testIntegration(rt: IntegrationsRuntime, id: string, edit: Record<string, unknown> | undefined): Promise<TestConnectionDto> {
+  const doc = await requireIntegration(rt, id);
+  if (doc.type === 'zendesk') throw BadRequestError('wrong_type', 'Test connection is for API and database integrations; a Zendesk integration is tested by authorizing it');
+  const provider = providerFor(doc.type);
+  const config = edit ? editedConfig(provider, (doc.connection ?? null) as PullConfigBase | null, edit) : storedConfig(provider, doc);
+  requireReachable(rt, provider, config);
+  return readFirstPage(rt, provider, config, providerMemory(rt, id));
+}
+
+/** Test connection of a config not saved yet (the form before Create). */
+export async function testUnsaved(rt: IntegrationsRuntime, type: IntegrationType, raw: Record<string, unknown>): Promise<TestConnectionDto> {
+  if (type === 'zendesk') throw BadRequestError('wrong_type', 'A Zendesk integration is tested by authorizing it');
+  const provider = providerFor(type);
+  const config = parseConfig(provider, raw);
+  requireReachable(rt, provider, config);
+  return readFirstPage(rt, provider, config, throwawayMemory());
 }
 
 export async function updateSettings(rt: IntegrationsRuntime, id: string, s: IntegrationSettings): Promise<IntegrationDto> {

@@ -13,6 +13,8 @@ export interface Authorizer {
   headers(): Promise<Record<string, string>>;
   /** Forgets a token the API refused; answers whether a new one can be fetched (once). */
   refused(): boolean;
+  /** The token fetched for this integration (a secret too), if any. */
+  token(): string | null;
 }
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
@@ -32,7 +34,7 @@ const DEFAULT_LIFETIME_S = 3600;
 
 export function authorizer(config: ApiConfig, ctx: PullContext): Authorizer {
   const auth = config.auth;
-  if (!auth) return { headers: async () => ({}), refused: () => false };
+  if (!auth) return { headers: async () => ({}), refused: () => false, token: () => null };
   if (auth.type === 'bearer') return fixed({ authorization: `Bearer ${auth.token}` });
   if (auth.type === 'basic') return fixed({ authorization: basic(auth.username, auth.password) });
   if (auth.type === 'header') return fixed({ [auth.name]: auth.value });
@@ -49,6 +51,7 @@ export function authorizer(config: ApiConfig, ctx: PullContext): Authorizer {
       }
       return { authorization: `Bearer ${token}` };
     },
+    token: () => ctx.memory.get<string>(key) ?? null,
     refused() {
       ctx.memory.delete(key);
       if (retried) return false;
@@ -58,7 +61,7 @@ export function authorizer(config: ApiConfig, ctx: PullContext): Authorizer {
   };
 }
 
-const fixed = (headers: Record<string, string>): Authorizer => ({ headers: async () => headers, refused: () => false });
+const fixed = (headers: Record<string, string>): Authorizer => ({ headers: async () => headers, refused: () => false, token: () => null });
 
 type OAuth2 = Extract<NonNullable<ApiConfig['auth']>, { type: 'oauth2' }>;
 

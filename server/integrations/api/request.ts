@@ -2,7 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ApiConfig } from '@common/schemas/integrations/api';
 import { OutboundFailed, OutboundRefused, requestOutbound } from '../../core';
 import { UpstreamProblem, type PullContext } from '../provider';
+import { scrubSecrets } from '../secrets';
 import { authorizer, where, type Authorizer } from './auth';
+import { apiSecrets } from './secrets';
 
 /**
  * One page's request: the config's method, headers and body with the auth header, through the one
@@ -42,16 +44,20 @@ export function retryAfterSeconds(header: string | string[] | undefined, now = D
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-/** What an error answer says about itself, shortly (its JSON `error`/`message`, or a line of text). */
-function detailOf(body: Buffer, type: string): string {
+/**
+ * What an error answer says about itself, shortly (its JSON `error`/`message`, or a line of text),
+ * with the secrets scrubbed before it is cut short (a cut secret would no longer be recognised).
+ */
+function detailOf(body: Buffer, type: string, secrets: string[]): string {
   const text = body.subarray(0, 4096).toString('utf8').trim();
   if (!text) return '';
+  const short = (t: string) => `: ${scrubSecrets(t, secrets).slice(0, 200)}`;
   try {
     const j = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
     const parts = ['error', 'message', 'error_description', 'detail', 'title'].map((k) => j?.[k]).filter((v): v is string => typeof v === 'string');
-    return parts.length ? `: ${parts.join(': ').slice(0, 200)}` : '';
+    return parts.length ? short(parts.join(': ')) : '';
   } catch {
-    return /html/i.test(type) ? '' : `: ${text.split('\n')[0].slice(0, 200)}`;
+    return /html/i.test(type) ? '' : short(text.split('\n')[0]);
   }
 }
 
@@ -93,11 +99,15 @@ export class ApiRequester {
       }
       if (res.status === 401 && this.auth.refused()) continue;
       const type = String(res.headers['content-type'] ?? '');
-      if (res.status < 200 || res.status >= 300) throw new UpstreamProblem(`HTTP ${res.status} from ${at}${detailOf(res.body, type)}`);
+      if (res.status < 200 || res.status >= 300) {
+        const secrets = [...apiSecrets.values(config), ...[this.auth.token()].filter((t): t is string => Boolean(t))];
+        throw new UpstreamProblem(`HTTP ${res.status} from ${at}${detailOf(res.body, type, secrets)}`);
+      }
       try {
         return { json: JSON.parse(res.body.toString('utf8')), headers: res.headers, url: res.url };
       } catch {
-        const start = res.body.subarray(0, 40).toString('utf8').replace(/\s+/g, ' ').trim();
+        const head = res.body.subarray(0, 200).toString('utf8').replace(/\s+/g, ' ').trim();
+        const start = head.length > 60 ? `${head.slice(0, 60)}…` : head;
         throw new UpstreamProblem(`the answer from ${at} is not JSON (${type || 'no content type'}${start ? `, it begins "${start}"` : ', it is empty'})`);
       }
     }

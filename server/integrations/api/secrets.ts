@@ -92,6 +92,11 @@ export const apiSecrets: ProviderSecrets<ApiConfig> = {
     }
     return { config: c, kept };
   },
-  values: (config) => [...placed.values(config), ...urlSecrets(config.url).map(([, v]) => v)],
+  values: (config) => [
+    ...placed.values(config),
+    ...urlSecrets(config.url).map(([, v]) => v),
+    // What a basic-auth header carries: the password in base64, as an API may echo it.
+    ...(config.auth?.type === 'basic' && config.auth.password ? [Buffer.from(`${config.auth.username}:${config.auth.password}`, 'utf8').toString('base64')] : []),
+  ],
   destination,
 };

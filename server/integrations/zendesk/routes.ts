@@ -4,7 +4,7 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { ZendeskOAuthConfig } from '@common/schemas/integration';
 import { validate } from '../../core';
-import { resourceRouter, rateLimitsHandle } from '../../access';
+import { askerOfRequest, refuseLimited, resourceRouter, rateLimitsHandle } from '../../access';
 import { callbackPage, serverOrigin } from './oauth';
 import type { IntegrationsRuntime } from '../runtime';
 import { completeOAuth, configureOAuth } from './service';
@@ -25,7 +25,12 @@ export function zendeskRouter(rt: IntegrationsRuntime): Router {
     return next();
   };
 
-  router.post('/integrations/zendesk/config', auth.admin(), about({ summary: 'Save a Zendesk integration\'s OAuth credentials', answer: '{authUrl}', activity: activity('integration.configured', 'integration', 'configured OAuth of integration', 'body:integrationId') }), oauthLimit, adminJson(), validate({ body: ZendeskOAuthConfig }, async (c, { body }) => {
+  const everyDashboard = async (c: Context, next: Next) => {
+    refuseLimited(askerOfRequest(c), 'manage integrations (each one makes, fills and deletes a data source of its own)');
+    return next();
+  };
+
+  router.post('/integrations/zendesk/config', auth.admin(), about({ summary: 'Save a Zendesk integration\'s OAuth credentials', answer: '{authUrl}', activity: activity('integration.configured', 'integration', 'configured OAuth of integration', 'body:integrationId') }), everyDashboard, oauthLimit, adminJson(), validate({ body: ZendeskOAuthConfig }, async (c, { body }) => {
     c.body = { authUrl: await configureOAuth(rt, body, c) };
   }));
 

@@ -51,6 +51,8 @@ export interface Upstream {
   rateLimit(count: number, retryAfter: string | null): void;
   /** Answers gzip-compressed from now on. */
   gzip: boolean;
+  /** A refused request's answer repeats the credentials it came with (an API that echoes what it got). */
+  echoRefused: boolean;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function startUpstream(opts: { items?: number; per?: number } = {})
     auth: null,
     tokens: [],
     gzip: false,
+    echoRefused: false,
     fail: (route, page, failure, times = 1) => failures.set(`${route}#${page}`, { failure, times }),
     rateLimit: (count, retryAfter) => {
       limited = { count, retryAfter };
@@ -128,7 +131,10 @@ export async function startUpstream(opts: { items?: number; per?: number } = {})
         limited.count--;
         return send(res, 429, { error: 'slow down' }, limited.retryAfter === null ? {} : { 'retry-after': limited.retryAfter });
       }
-      if (!authorized(req)) return send(res, 401, { error: 'unauthorized' });
+      if (!authorized(req)) {
+        const echo = up.echoRefused ? { message: `refused ${JSON.stringify(req.headers)} ${req.url}` } : {};
+        return send(res, 401, { error: 'unauthorized', ...echo });
+      }
       const route = u.pathname.slice(4);
       const q = u.searchParams;
       const since = q.get('since');
