@@ -5,7 +5,9 @@
  * (goal ≥ 0.8; as bench:ingest measures it: each round from an empty collection, the median of
  * BENCH_ROUNDS alternating rounds). The pull is the whole path: POST /sync, the provider's reads
  * (a count and keyset batches of 1,000 rows, or cursor pages of 1,000), the ingest writer, the
- * cursor and progress stored per page; it ends at the `sync.completed` event.
+ * cursor and progress stored per page; it ends at the `sync.completed` event. Beside it, the ingest
+ * writer alone with the same records (what the room calls per page), to tell the providers' and
+ * the room's share of the time from the writer's. Rounds alternate which source goes first.
  *
  * Then memory: peak RSS and heap of this process (the server runs in it) over a baseline, sampled
  * every 20 ms, while it pulls 10,000 and BENCH_BIG_ROWS (100,000) rows from PostgreSQL — flat when
@@ -15,7 +17,9 @@
  */
 import { spawn } from 'node:child_process';
 import type { IntegrationDto } from '@common/schemas/integration';
+import { findDataSource } from '../../server/core';
 import { ensureIntegrationDataSource } from '../../server/dataSources';
+import { upsertRecordsIntoSource } from '../../server/records';
 import { postgresPages } from '../../server/integrations/postgres/reader';
 import { startTestServer, type TestServer } from '../../server/test/harness';
 import { startPostgres, type SqlServer } from '../../server/test/sqlServers';
@@ -82,8 +86,22 @@ async function insertManyRate(s: TestServer, records: Record<string, unknown>[],
 }
 
 /**
+ * The ingest writer alone (what the room calls for each page) with the same records in the same
+ * batches, into a new source: what a pull could reach if reading, cursors and progress cost nothing.
+ */
+async function writerRate(s: TestServer, records: Record<string, unknown>[], key: string): Promise<number> {
+  const created = await s.http<{ sourceId: string }>('POST', '/api/admin/data-sources', { body: { name: 'bench writer' } });
+  const t = performance.now();
+  for (let i = 0; i < records.length; i += BATCH) {
+    const ds = (await findDataSource(s.app.ctx, created.body.sourceId))!;
+    await upsertRecordsIntoSource(s.app.ctx, ds, records.slice(i, i + BATCH).map((record, index) => ({ index, record })), key);
+  }
+  return rate(records.length, performance.now() - t);
+}
+
+/**
  * Peak RSS of this process over what it held before, sampled every 20 ms while `fn` runs, and its
- * peak live heap: the heap right after a forced collection every 250 ms (the heap's size between
+ * peak live heap: the heap right after a forced collection every 2 s (the heap's size between
  * collections is garbage waiting, not what the pull holds).
  */
 async function peakOf<T>(fn: () => Promise<T>): Promise<{ value: T; rss: number; live: number }> {
@@ -95,7 +113,7 @@ async function peakOf<T>(fn: () => Promise<T>): Promise<{ value: T; rss: number;
   const slow = setInterval(() => {
     gc();
     live = Math.max(live, process.memoryUsage().heapUsed);
-  }, 250);
+  }, 2_000);
   try {
     const value = await fn();
     return { value, rss: rss - before.rss, live: live - before.heapUsed };
@@ -130,25 +148,29 @@ async function main() {
   await pull(s, 'postgres', pgConfig(BATCH));
   await pull(s, 'api', apiConfig(BATCH));
 
-  const results: Record<string, { pull: number[]; insert: number[] }> = { PostgreSQL: { pull: [], insert: [] }, 'HTTP API': { pull: [], insert: [] } };
+  const results: Record<string, { pull: number[]; insert: number[]; writer: number[] }> = { PostgreSQL: { pull: [], insert: [], writer: [] }, 'HTTP API': { pull: [], insert: [], writer: [] } };
   for (let r = 0; r < ROUNDS; r++) {
-    for (const [label, type, config, records, key] of [
+    const order = [
       ['PostgreSQL', 'postgres', pgConfig(ROWS), pgRecords, 'n'],
       ['HTTP API', 'api', apiConfig(ROWS), apiRecords, 'ticket_id'],
-    ] as const) {
+    ] as const;
+    for (const [label, type, config, records, key] of r % 2 ? [...order].reverse() : order) {
       await s.reset();
       const p = await pull(s, type, config);
       if (p.rows !== ROWS) throw new Error(`${label}: the pull read ${p.rows} rows, not ${ROWS}`);
       await s.reset();
       results[label].pull.push(rate(p.rows, p.ms));
       results[label].insert.push(await insertManyRate(s, records, key));
+      await s.reset();
+      results[label].writer.push(await writerRate(s, records, key));
     }
   }
-  console.log('\nsource        pull rows/s   engine insertMany rows/s   pull / insertMany by round   median (goal ≥ 0.8)');
+  console.log('\nsource        pull rows/s   engine insertMany rows/s   pull / insertMany by round   median (goal ≥ 0.8)   ingest writer alone rows/s   pull / writer (median)');
   for (const [label, r] of Object.entries(results)) {
     const ratios = r.pull.map((p, i) => p / r.insert[i]);
     const m = median(ratios);
-    console.log(`${label.padEnd(12)} ${String(median(r.pull)).padStart(12)}   ${String(median(r.insert)).padStart(24)}   ${ratios.map((x) => x.toFixed(2)).join(', ').padEnd(27)}   ${m.toFixed(2)}${m < 0.8 ? ' ✗' : ''}`);
+    const w = median(r.pull.map((p, i) => p / r.writer[i]));
+    console.log(`${label.padEnd(12)} ${String(median(r.pull)).padStart(12)}   ${String(median(r.insert)).padStart(24)}   ${ratios.map((x) => x.toFixed(2)).join(', ').padEnd(27)}   ${`${m.toFixed(2)}${m < 0.8 ? ' ✗' : ''}`.padEnd(19)}   ${String(median(r.writer)).padStart(26)}   ${w.toFixed(2)}`);
   }
 
   // Memory: the same pull of 10,000 rows, then of BIG rows.
@@ -160,7 +182,7 @@ async function main() {
     if (res.status !== 200) throw new Error(`retention answered ${res.status}: ${res.text}`);
   };
   console.log(`\nmemory of this process (server and reader) over its baseline while pulling from PostgreSQL${retention ? `; the source keeps its newest ${retention.toLocaleString('en-US')} records (offline engine)` : ''}:`);
-  console.log('rows        rows/s   peak RSS over baseline   peak live heap over baseline (after GC, every 250 ms)');
+  console.log('rows        rows/s   peak RSS over baseline   peak live heap over baseline (after GC, every 2 s)');
   for (const rows of [10_000, BIG]) {
     await s.reset();
     const { value, rss, live } = await peakOf(() => pull(s, 'postgres', pgConfig(rows), keep));
