@@ -62,6 +62,8 @@ export interface SqlPage {
   label: string;
   /** How far the read is (0–1), when the rows left were counted at its start. */
   share?: number;
+  /** The read's last batch. */
+  last?: boolean;
 }
 
 export interface BatchOptions {
@@ -142,7 +144,7 @@ export async function* readBatches(session: SqlSession, dialect: SqlDialect, con
     const share = total ? { share: finished ? 1 : Math.min(0.99, read / total) } : {};
     const page: SqlPage = { records, label, cursor: full && finished ? null : { by, after: next, ...(full ? { partial: true as const } : {}) }, ...share };
     if (finished) {
-      yield page;
+      yield { ...page, last: true };
       return;
     }
     after = next;

@@ -174,6 +174,22 @@ describe('HTTP API integration: syncs', () => {
     expect(history.map((r) => r.id)).toEqual([second.id, first.id]);
   });
 
+  it('the run time limit stops a run after the page under way (a note says so); the next sync goes on', async () => {
+    const config = s.app.ctx.config as { INTEGRATION_RUN_MAX_SECONDS: number };
+    const before = config.INTEGRATION_RUN_MAX_SECONDS;
+    config.INTEGRATION_RUN_MAX_SECONDS = 1;
+    try {
+      const it = await createPull(s, 'api', configOf(nextUrl));
+      up.rateLimit(1, '2'); // page 1 takes two seconds: past the limit once it is stored
+      const first = await syncAndWait(s, it.id);
+      expect(first).toMatchObject({ status: 'succeeded', records: 10, pages: 1, notes: ['Stopped at the run time limit (1 s): the next sync goes on after page 1'] });
+      config.INTEGRATION_RUN_MAX_SECONDS = before;
+      expect(await syncAndWait(s, it.id)).toMatchObject({ status: 'succeeded', records: 15, pages: 2, notes: [] });
+    } finally {
+      config.INTEGRATION_RUN_MAX_SECONDS = before;
+    }
+  });
+
   it('a second sync while one runs is refused (409); the status and events carry the counts of every provider', async () => {
     const it = await createPull(s, 'api', configOf(nextUrl));
     up.fail('next-url', 2, 'hang');

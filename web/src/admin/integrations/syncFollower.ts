@@ -39,16 +39,21 @@ function showRunning(id: string, s: { progress: { message: string; progress: num
   });
 }
 
-function completionText(r: SyncCompletedEvent | SyncStatusDto['lastSyncResults'] | null, totals: IntegrationRecordsDto | null) {
+type Results = SyncCompletedEvent | SyncStatusDto | SyncStatusDto['lastSyncResults'];
+
+function completionText(r: Results | null, totals: IntegrationRecordsDto | null) {
   if (r && 'ticketsSynced' in r && r.ticketsSynced !== undefined) return `Synced ${plural(r.ticketsSynced, 'ticket')}, ${plural(r.usersSynced ?? 0, 'user')} and ${plural(r.organizationsSynced ?? 0, 'organization')}.`;
-  if (r && 'recordsProcessed' in r) return `Synced ${plural(r.recordsProcessed, 'record')} in ${plural(r.pagesProcessed, 'page')}${r.rejected ? `; ${plural(r.rejected, 'record')} rejected (see the last runs)` : ''}.`;
+  if (r && 'recordsProcessed' in r) {
+    const rejected = 'rejected' in r ? r.rejected : 0;
+    return `Synced ${plural(r.recordsProcessed, 'record')} in ${plural(r.pagesProcessed, 'page')}${rejected ? `; ${plural(rejected, 'record')} rejected (see the last runs)` : ''}.`;
+  }
   if (totals && 'totalTickets' in totals) return `${plural(totals.totalTickets, 'ticket')}, ${plural(totals.totalUsers, 'user')} and ${plural(totals.totalOrganizations, 'organization')} are now available.`;
   if (totals && 'totalRecords' in totals) return `${plural(totals.totalRecords, 'record')} are now available.`;
   return 'Your data is up to date.';
 }
 
 /** At 95 %: "Updating counts...", refresh after 0.5 s and 1.5 s, then report (the counts settle after the sync ends). */
-function finish(id: string, outcome: { ok: true; results: SyncCompletedEvent | SyncStatusDto['lastSyncResults'] } | { ok: false; message: string }) {
+function finish(id: string, outcome: { ok: true; results: Results } | { ok: false; message: string }) {
   const f = followers.get(id);
   if (!f || f.finishing) return;
   f.finishing = true;
@@ -58,8 +63,9 @@ function finish(id: string, outcome: { ok: true; results: SyncCompletedEvent | S
     followers.delete(id);
     store.setSync(id, null);
     void store.load();
-    // A sentence in the toast; the card keeps the details.
-    f.toast.error('Sync Error', summarizeSyncError(outcome.message));
+    // A sentence in the toast; the card keeps the details. An API's or a database's errors are already in words.
+    const zendesk = store.items.find((i) => i.id === id)?.type === 'zendesk';
+    f.toast.error('Sync Error', zendesk ? summarizeSyncError(outcome.message) : outcome.message.replace(/^Sync failed: /, ''));
     return;
   }
   const prev = store.syncs[id];
@@ -81,7 +87,8 @@ async function poll(id: string) {
     const s = await integrationsApi.syncStatus(id);
     if (s.isRunning) return showRunning(id, s);
     if (s.errors.length) finish(id, { ok: false, message: s.progress.message || s.errors.join('; ') });
-    else finish(id, { ok: true, results: s.lastSyncResults });
+    // Zendesk's totals, or every provider's counts.
+    else finish(id, { ok: true, results: s.lastSyncResults ?? s });
   } catch {
     // A failed poll is retried at the next tick; the socket may still deliver.
   }
