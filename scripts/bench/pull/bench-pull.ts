@@ -17,13 +17,13 @@
  */
 import { spawn } from 'node:child_process';
 import type { IntegrationDto } from '@common/schemas/integration';
-import { findDataSource } from '../../server/core';
-import { ensureIntegrationDataSource } from '../../server/dataSources';
-import { upsertRecordsIntoSource } from '../../server/records';
-import { postgresPages } from '../../server/integrations/postgres/reader';
-import { startTestServer, type TestServer } from '../../server/test/harness';
-import { startPostgres, type SqlServer } from '../../server/test/sqlServers';
-import { rawRecordsCollection, storedRecord } from './benchSourceUrl';
+import { findDataSource } from '../../../server/core';
+import { ensureIntegrationDataSource } from '../../../server/dataSources';
+import { upsertRecordsIntoSource } from '../../../server/records';
+import { postgresPages } from '../../../server/integrations/postgres/reader';
+import { startTestServer, type TestServer } from '../../../server/test/harness';
+import { startPostgres, type SqlServer } from '../../../server/test/sqlServers';
+import { rawRecordsCollection, storedRecord } from '../benchSourceUrl';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000);
 const BIG = Number(process.env.BENCH_BIG_ROWS ?? 100_000);
@@ -44,7 +44,7 @@ async function fillTickets(db: SqlServer, rows: number): Promise<void> {
 }
 
 async function startUpstream(): Promise<{ url: string; hostPort: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/benchPullUpstream.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/pull/upstream.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       const m = /PORT=(\d+)/.exec(d.toString());
@@ -136,12 +136,12 @@ async function main() {
   const retention = Number(process.env.BENCH_RETENTION ?? (offline ? 1_000 : 0));
   const pgConfig = (rows: number) => ({ connectionString: db.url('bench', 'bench-reader-pw'), query: `SELECT * FROM tickets WHERE n <= ${rows}`, primaryKey: 'n' });
   const apiConfig = (rows: number) => ({ url: `${upstream.url}/tickets?limit=${BATCH}&total=${rows}`, recordsPath: 'data', pagination: { type: 'cursor', param: 'cursor', path: 'next' }, primaryKey: 'ticket_id' });
-  console.log(`engine: ${s.app.ctx.db.mode}; ${ROWS.toLocaleString('en-US')} rows of ~${JSON.stringify((await import('./benchPullUpstream')).ticket(1)).length} bytes a round, batches of ${BATCH}, ${ROUNDS} rounds`);
+  console.log(`engine: ${s.app.ctx.db.mode}; ${ROWS.toLocaleString('en-US')} rows of ~${JSON.stringify((await import('./upstream')).ticket(1)).length} bytes a round, batches of ${BATCH}, ${ROUNDS} rounds`);
 
   // The records each pull stores, read once beforehand for the insertMany baseline.
   const pgRecords: Record<string, unknown>[] = [];
   for await (const page of postgresPages({ ...pgConfig(ROWS) }, null, { allowedHosts: [db.hostPort], maxBatch: BATCH })) pgRecords.push(...page.records);
-  const { ticket } = await import('./benchPullUpstream');
+  const { ticket } = await import('./upstream');
   const apiRecords = Array.from({ length: ROWS }, (_, i) => ticket(i + 1) as Record<string, unknown>);
 
   // Warm-up: the first pull compiles the code paths; insertMany below runs warm too.

@@ -31,6 +31,6 @@ const server = http.createServer((req, res) => {
   res.end(JSON.stringify({ data, next: to < total ? String(to + 1) : null }));
 });
 
-if (process.argv[1]?.endsWith('benchPullUpstream.ts')) {
+if (process.argv[1]?.endsWith('pull/upstream.ts')) {
   server.listen(0, '127.0.0.1', () => console.log(`PORT=${(server.address() as AddressInfo).port}`));
 }
