@@ -78,7 +78,9 @@ export function networkWords(e: { code?: unknown; message?: string }, where: str
   const message = e.message ?? '';
   if (code === 'ECONNREFUSED') return `could not connect to ${where}: connection refused (is the database running and listening there?)`;
   if (code === 'ETIMEDOUT' || /timeout/i.test(message) && /connect/i.test(message)) return `${where} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`;
-  if (code === 'ECONNRESET' || code === 'EPIPE' || /terminated unexpectedly|connection lost|closed the connection/i.test(message)) return `the connection to ${where} was lost`;
+  // A connection ended while idle between batches is only noticed by the next statement: pg says it
+  // "is not queryable", mysql2 that it "is in closed state".
+  if (code === 'ECONNRESET' || code === 'EPIPE' || /terminated unexpectedly|connection lost|closed the connection|not queryable|closed state/i.test(message)) return `the connection to ${where} was lost`;
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${where} cannot be reached from this server`;
   // mysql2 wraps a failed TLS handshake as HANDSHAKE_SSL_ERROR, keeping Node's words.
   if (TLS_CODES.has(code) || code === 'HANDSHAKE_SSL_ERROR') return `the TLS certificate of ${where} could not be verified (${message}); sslmode=require encrypts without verifying it`;

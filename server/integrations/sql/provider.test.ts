@@ -66,3 +66,13 @@ describe('the password inside the connection string', () => {
     expect(secrets.destination(parse(moved.config))).not.toBe(secrets.destination(stored));
   });
 });
+
+describe('connection failures in words', () => {
+  it('says a connection ended while idle between batches was lost, as pg and mysql2 find out at the next statement', async () => {
+    const { networkWords } = await import('./connect');
+    expect(networkWords({ message: "Can't add new command when connection is in closed state" }, 'db:3306')).toBe('the connection to db:3306 was lost');
+    expect(networkWords({ message: 'Client has encountered a connection error and is not queryable' }, 'db:5432')).toBe('the connection to db:5432 was lost');
+    expect(networkWords({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 10.0.0.5:5432' }, 'db:5432')).toBe('could not connect to db:5432: connection refused (is the database running and listening there?)');
+    expect(networkWords({ code: 'ER_ACCESS_DENIED_ERROR', message: "Access denied for user 'r'@'h'" }, 'db:3306')).toBeNull();
+  });
+});
