@@ -114,7 +114,13 @@ async function execute(rt: IntegrationsRuntime, doc: IntegrationDoc, run: RunDoc
       outcome = await work(ctx);
     } catch (e) {
       if (signal.aborted) {
-        if (message(signal.reason) !== DELETED) await markInterrupted(rt, leaseFilter).catch(() => {});
+        if (message(signal.reason) === DELETED) return;
+        await markInterrupted(rt, leaseFilter).catch(() => {});
+        // A lease lost to another process leaves nothing for markInterrupted to match: the run still ends in its history.
+        await rt.models.Run.updateOne(
+          { _id: run._id, status: 'running' },
+          { $set: { status: 'failed', finishedAt: new Date(), error: scrub(message(signal.reason)), records: run.records, pages: run.pages, rejected: run.rejected } },
+        ).catch(() => {});
         return;
       }
       outcome = { errors: [message(e)] };

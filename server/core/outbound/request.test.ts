@@ -2,7 +2,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundRefused, checkOutboundHost, resolveOutboundHost } from '../outbound';
+import { OutboundRefused, checkOutboundHost, resolveOutboundHost } from './outbound';
 import { OutboundFailed, requestOutbound } from './request';
 
 /** The one way out for integrations' reads: redirects, size caps, compression, deadlines, refusals — against a real server on loopback. */

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { formatBytes } from '../http/body';
-import { checkOutboundUrl, pinnedLookup, resolveChecked } from '../outbound';
+import { checkOutboundUrl, pinnedLookup, resolveChecked } from './outbound';
 
 /**
  * GET or POST through the one way out, for integrations that read answers larger than an alert

@@ -172,6 +172,18 @@ describe('HTTP API integration: syncs', () => {
     expect(await pulledRecords(s, `INT_${it.id}`)).toHaveLength(25);
     const history = await runs(s, it.id);
     expect(history.map((r) => r.id)).toEqual([second.id, first.id]);
+
+    // The history keeps the last 100 runs: older ones go when a run ends.
+    const old = Array.from({ length: 120 }, (_, i) => ({
+      integrationId: it.id, startedAt: new Date(Date.UTC(2020, 0, 1, 0, i)), finishedAt: new Date(Date.UTC(2020, 0, 1, 0, i, 30)),
+      status: 'succeeded', mode: 'incremental', trigger: 'auto', records: 0, pages: 0, rejected: 0, rejections: [], error: null, notes: [],
+    }));
+    await s.app.ctx.conn.collection('integration_runs').insertMany(old);
+    const latest = await syncAndWait(s, it.id);
+    const kept = await runs(s, it.id);
+    expect(kept).toHaveLength(100);
+    expect(kept.slice(0, 3).map((r) => r.id)).toEqual([latest.id, second.id, first.id]);
+    expect(await s.app.ctx.conn.collection('integration_runs').countDocuments({ integrationId: it.id })).toBe(100);
   });
 
   it('the run time limit stops a run after the page under way (a note says so); the next sync goes on', async () => {
