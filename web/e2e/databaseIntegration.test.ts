@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMariadb, startPostgres, type SqlServer } from '../../server/test/sqlServers';
+import { startMariadb, startPostgres, type SqlServer } from '../../server/integrations/sql/test/sqlServers';
 import type { BrowserHarness } from './browser';
 import { signIn, startAdminBrowser, toast } from './adminHelpers';
 

@@ -22,7 +22,7 @@ import { ensureIntegrationDataSource } from '../../../server/dataSources';
 import { upsertRecordsIntoSource } from '../../../server/records';
 import { postgresPages } from '../../../server/integrations/postgres/reader';
 import { startTestServer, type TestServer } from '../../../server/test/harness';
-import { startPostgres, type SqlServer } from '../../../server/test/sqlServers';
+import { startPostgres, type SqlServer } from '../../../server/integrations/sql/test/sqlServers';
 import { rawRecordsCollection, storedRecord } from '../benchSourceUrl';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000);

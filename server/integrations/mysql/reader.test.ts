@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { startMariadb } from '../../test/sqlServers';
+import { startMariadb } from '../sql/test/sqlServers';
 import { readerCases } from '../sql/test/readerCases';
 import { mysqlPages } from './reader';
 

@@ -1,4 +1,4 @@
-import { startMariadb } from '../../test/sqlServers';
+import { startMariadb } from '../sql/test/sqlServers';
 import { syncCases } from '../sql/test/syncCases';
 
 /** A MySQL (MariaDB) integration end to end: the real server and Debian's MariaDB 10.11, each started once for this file. */

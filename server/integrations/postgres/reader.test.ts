@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { startPostgres } from '../../test/sqlServers';
+import { startPostgres } from '../sql/test/sqlServers';
 import { READER_PASSWORD, readerCases } from '../sql/test/readerCases';
 import { postgresPages } from './reader';
 

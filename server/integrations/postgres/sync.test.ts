@@ -1,4 +1,4 @@
-import { startPostgres } from '../../test/sqlServers';
+import { startPostgres } from '../sql/test/sqlServers';
 import { syncCases } from '../sql/test/syncCases';
 
 /** A PostgreSQL integration end to end: the real server and Debian's PostgreSQL 15, each started once for this file. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '@common/schemas/integrations/database';
-import type { SqlServer } from '../../../test/sqlServers';
+import type { SqlServer } from './sqlServers';
 import type { BatchOptions, Row, SqlCursor, SqlPage } from '../batches';
 
 /**

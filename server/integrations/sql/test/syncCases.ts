@@ -4,7 +4,7 @@ import type { SyncCompletedEvent, SyncFailedEvent, SyncProgressEvent } from '@co
 import { eventually } from '../../../test/eventually';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../../../test/harness';
 import { join, openSocket, type TestSocket } from '../../../test/sockets';
-import type { SqlServer } from '../../../test/sqlServers';
+import type { SqlServer } from './sqlServers';
 import { SECRET_MASK } from '../../provider';
 
 /**

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { freePort } from './processes';
+import { freePort } from '../../../test/processes';
 
 /**
  * Debian's PostgreSQL 15 and MariaDB 10.11, started by a test file once (`beforeAll`) in a temp
