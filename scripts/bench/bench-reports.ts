@@ -14,7 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { PublicDashboardResponse } from '../../common/schemas/publicView';
-import { numbersOf, parseChartWidget } from '../../common/widgets/widgetData';
+import { numbersOf, parseChartWidget } from '../../common/widgets/drawn/widgetData';
 import { renderReport, type ReportFormat } from '../../server/reports/render';
 import { buildDashboard, buildSource } from '../../server/test/factories';
 import { startTestServer, type TestServer } from '../../server/test/harness';

@@ -102,19 +102,26 @@ export class SourceView {
   /** The records that pass `test` (null: all) as a JSON array, in the view's order. */
   filteredJson(test: ((data: Record<string, unknown>) => boolean) | null): string {
     const parts: string[] = [];
-    for (const r of this.ordered()) if (!test || test(r.dto.data)) parts.push(r.json);
+    for (const id of this.ordered()) {
+      const r = this.records.get(id)!;
+      if (!test || test(r.dto.data)) parts.push(r.json);
+    }
     return `[${parts.join(',')}]`;
   }
 
   /** The records that pass `test` (null: all), in the view's order: the held objects, to read and never change. */
   filteredRecords(test: ((data: Record<string, unknown>) => boolean) | null): RecordDto[] {
     const out: RecordDto[] = [];
-    for (const r of this.ordered()) if (!test || test(r.dto.data)) out.push(r.dto);
+    for (const id of this.ordered()) {
+      const r = this.records.get(id)!;
+      if (!test || test(r.dto.data)) out.push(r.dto);
+    }
     return out;
   }
 
-  private *ordered(): Iterable<CachedRecord> {
+  /** recordIds in the view's order. */
+  private ordered(): string[] {
     if (!this.order) this.order = [...this.records.values()].sort((a, b) => (a.dto.id < b.dto.id ? -1 : a.dto.id > b.dto.id ? 1 : 0)).map((r) => r.dto.recordId);
-    for (const id of this.order) yield this.records.get(id)!;
+    return this.order;
   }
 }

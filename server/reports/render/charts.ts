@@ -1,7 +1,7 @@
 import * as echarts from 'echarts';
-import { seriesColors } from '@common/widgets/colors';
-import type { WidgetNumbers } from '@common/widgets/widgetData';
-import { drawnNumber, intervalLabel, seriesSpansYears } from '@common/widgets/widgetText';
+import { seriesColors } from '@common/widgets/drawn/colors';
+import type { WidgetNumbers } from '@common/widgets/drawn/widgetData';
+import { drawnNumber, intervalLabel, seriesSpansYears } from '@common/widgets/drawn/widgetText';
 import { FONT_FAMILY, parseFont, textWidth } from './fonts';
 import type { ReportTheme } from './theme';
 
@@ -40,7 +40,7 @@ const shown = (v: unknown) => (typeof v === 'number' ? drawnNumber(v).toLocaleSt
 export function chartSvg(data: ChartNumbers, width: number, height: number, theme: ReportTheme, idPrefix: string, dense: 'circle' | 'rect' = 'circle'): string {
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: Math.max(50, Math.round(width)), height: Math.max(50, Math.round(height)) });
   try {
-    chart.setOption({ animation: false, textStyle: { fontFamily: FONT_FAMILY, fontSize: FONT, color: theme.text }, ...chartOption(data, theme, dense) });
+    chart.setOption({ animation: false, textStyle: { fontFamily: FONT_FAMILY, fontSize: FONT, color: theme.text }, ...chartOption(data, theme, width, dense) });
     // ECharts names its clip paths zr<N>-…: unique per chart in one picture.
     return chart.renderToSVGString().replace(/zr\d+-/g, `${idPrefix}-`);
   } finally {
@@ -53,7 +53,7 @@ function axisStyle(theme: ReportTheme) {
 }
 
 /** The ECharts option of a bar, donut, line or scatter widget. */
-export function chartOption(data: ChartNumbers, theme: ReportTheme, dense: 'circle' | 'rect' = 'circle'): Option {
+export function chartOption(data: ChartNumbers, theme: ReportTheme, width: number, dense: 'circle' | 'rect' = 'circle'): Option {
   const text = theme.text;
   const axis = axisStyle(theme);
   if (data.type === 'scatter') {
@@ -103,11 +103,15 @@ export function chartOption(data: ChartNumbers, theme: ReportTheme, dense: 'circ
   }
   const categories = data.type === 'line' ? data.starts.map((s) => intervalLabel(s, data.bucket, seriesSpansYears(data.starts))) : (data.split?.categories ?? data.rows.map((r) => r.key));
   const horizontal = data.type === 'bar' && 'horizontal' in data.config && data.config.horizontal;
-  const rotate = data.type === 'bar' && !horizontal && (categories.length > 5 || categories.some((c) => c.length > 10)) ? 45 : 0;
+  // Labels under vertical bars stay level, broken into lines across their bar's width (level text reads, and is
+  // found, in the PDF); turned 45° only where the bars are too narrow for a word.
+  const band = (width - 80) / Math.max(1, categories.length);
+  const rotate = data.type === 'bar' && !horizontal && band < 48 ? 45 : 0;
+  const level = data.type === 'bar' && !horizontal && !rotate ? { width: Math.floor(band - 6), overflow: 'break' } : {};
   const category = {
     type: 'category', data: categories, boundaryGap: data.type !== 'line', inverse: horizontal, ...axis,
     // A line's first and last labels sit inside the chart, not cut at its edges.
-    axisLabel: data.type === 'bar' ? { ...axis.axisLabel, interval: 0, rotate, formatter: shortLabel } : { ...axis.axisLabel, hideOverlap: true, alignMinLabel: 'left', alignMaxLabel: 'right' },
+    axisLabel: data.type === 'bar' ? { ...axis.axisLabel, interval: 0, rotate, formatter: shortLabel, ...level } : { ...axis.axisLabel, hideOverlap: true, alignMinLabel: 'left', alignMaxLabel: 'right' },
   };
   const value = { type: 'value', ...axis, minInterval: data.config.metric === 'count' ? 1 : undefined };
   const split = data.type === 'line' ? (data.config.splitField ? data.series : null) : (data.split?.series ?? null);

@@ -1,6 +1,6 @@
-import { paletteOf, type ViewerPalette } from '@common/widgets/colors';
+import { paletteOf, type ViewerPalette } from '@common/widgets/drawn/colors';
 
-/** The report's colours: the viewer's palette (common/widgets/colors.ts) and the page and card colours of its light and dark themes. */
+/** The report's colours: the viewer's palette (common/widgets/drawn/colors.ts) and the page and card colours of its light and dark themes. */
 export interface ReportTheme extends ViewerPalette {
   dark: boolean;
   page: string;

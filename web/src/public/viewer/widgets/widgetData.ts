@@ -1,13 +1,13 @@
 import type { ChartConfigs, ChartWidgetType } from '@common/schemas/widgets/widget';
-import { binsOf, binWidthOf, chartSpec, specTyping, widgetNumbers, type WidgetNumbers } from '@common/widgets/widgetData';
+import { binsOf, binWidthOf, chartSpec, specTyping, widgetNumbers, type WidgetNumbers } from '@common/widgets/drawn/widgetData';
 import { scatterPoints } from '@common/widgets/charts/scatter';
 import { useMemo } from 'react';
 import { useAggregator } from './widgetTotals';
 import { useFeedVersion, useWidgetEnv } from './widgetContext';
 
 // The numbers and their words are common/widgets' (a report drawn on the server reads the same).
-export { parseChartWidget, type Series } from '@common/widgets/widgetData';
-export { intervalLabel, metricLabel, seriesSpansYears, widgetTable } from '@common/widgets/widgetText';
+export { parseChartWidget, type Series } from '@common/widgets/drawn/widgetData';
+export { intervalLabel, metricLabel, seriesSpansYears, widgetTable } from '@common/widgets/drawn/widgetText';
 
 /** A chart widget's numbers; `counting` while the first count of a large store is under way. */
 export type WidgetData = { counting: boolean } & WidgetNumbers;

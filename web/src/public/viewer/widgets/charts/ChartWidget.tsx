@@ -11,7 +11,7 @@ import { GaugeValue } from '../numbers/GaugeValue';
 import { KpiValue } from '../numbers/KpiValue';
 import { useFieldLabel, useWidgetEnv } from '../widgetContext';
 import { parseChartWidget, useWidgetData, widgetTable } from '../widgetData';
-import { kpiCaption } from '@common/widgets/widgetText';
+import { kpiCaption } from '@common/widgets/drawn/widgetText';
 import { showsNothing } from '../emptyReason';
 import { useEmptyReason, WidgetEmpty } from '../WidgetEmpty';
 import { useTileAlert } from '../../tileAlerts';

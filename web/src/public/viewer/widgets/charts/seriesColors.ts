@@ -1,2 +1,2 @@
-// One colour per series value, the same in a report drawn on the server (common/widgets/colors.ts).
-export { OTHER_COLOR, SERIES_PALETTE, seriesColors } from '@common/widgets/colors';
+// One colour per series value, the same in a report drawn on the server (common/widgets/drawn/colors.ts).
+export { OTHER_COLOR, SERIES_PALETTE, seriesColors } from '@common/widgets/drawn/colors';

@@ -7,7 +7,7 @@ import { Sparkline } from './Sparkline';
 import { REDUCED_MOTION_QUERY } from '../../../../useReducedMotion';
 import type { Series } from '../widgetData';
 import { paletteOf } from '../../ui/palette';
-import { changeText, trendOf } from '@common/widgets/widgetText';
+import { changeText, trendOf } from '@common/widgets/drawn/widgetText';
 
 const TWEEN_MS = 400;
 /** A caption of at most two lines, cut with "…": it never spills out of a small tile. */

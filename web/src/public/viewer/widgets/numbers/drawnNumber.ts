@@ -1,1 +1,1 @@
-export { drawnNumber } from '@common/widgets/widgetText';
+export { drawnNumber } from '@common/widgets/drawn/widgetText';

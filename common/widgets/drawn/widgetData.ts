@@ -1,17 +1,17 @@
-import { ADDITIVE_METRICS, CHART_CONFIGS, isChartWidgetType, type ChartConfigs, type ChartWidgetType } from '../schemas/widgets/widget';
-import type { TimeBucket } from '../time/timeRanges';
-import { fieldTypeOf, type FieldTyping } from '../types/fieldTyping';
-import { Aggregator, aggregateSpec, comparison as compare, readsTime, type AggregateSpec, type Comparison, type DataHolder, type LineSeries } from './aggregate';
-import { autoBinWidth, continuousBins, numberSpan } from './charts/bins';
-import { percentOfGoal } from './charts/gauge';
-import type { GroupRow, SplitGroups } from './charts/groups';
-import { emptyValueOf, numberLine, type NumberLine } from './charts/numberAxis';
-import { scatterPoints, type ScatterData } from './charts/scatter';
+import { ADDITIVE_METRICS, CHART_CONFIGS, isChartWidgetType, type ChartConfigs, type ChartWidgetType } from '../../schemas/widgets/widget';
+import type { TimeBucket } from '../../time/timeRanges';
+import { fieldTypeOf, type FieldTyping } from '../../types/fieldTyping';
+import { Aggregator, aggregateSpec, comparison as compare, readsTime, type AggregateSpec, type Comparison, type DataHolder, type LineSeries } from '../aggregate';
+import { autoBinWidth, continuousBins, numberSpan } from '../charts/bins';
+import { percentOfGoal } from '../charts/gauge';
+import type { GroupRow, SplitGroups } from '../charts/groups';
+import { emptyValueOf, numberLine, type NumberLine } from '../charts/numberAxis';
+import { scatterPoints, type ScatterData } from '../charts/scatter';
 
 /**
  * A chart widget's numbers from its configuration and an Aggregator: what the live viewer draws
  * (web/src/public/viewer/widgets/widgetData.ts keeps the aggregator in step with its feed) and what
- * a report draws on the server (server/reports/render), by one code path.
+ * a report draws on the server (server/reports/render), by one code path (drawn/: what is drawn of a widget).
  */
 
 /** A chart widget's numbers. */

@@ -1,4 +1,4 @@
-import { OTHER_GROUP } from './charts/groups';
+import { OTHER_GROUP } from '../charts/groups';
 
 /**
  * The colours widgets are drawn in, light and dark — by the live viewer (web/src/public/viewer/ui)

@@ -1,7 +1,7 @@
-import type { GaugeConfig, KpiConfig, Metric, WidgetFilter } from '../schemas/widgets/widget';
-import { rangeLabel, spansYears, type TimeBucket } from '../time/timeRanges';
-import type { Comparison } from './aggregateSpec';
-import { binStart } from './charts/bins';
+import type { GaugeConfig, KpiConfig, Metric, WidgetFilter } from '../../schemas/widgets/widget';
+import { rangeLabel, spansYears, type TimeBucket } from '../../time/timeRanges';
+import type { Comparison } from '../aggregateSpec';
+import { binStart } from '../charts/bins';
 import type { WidgetNumbers } from './widgetData';
 
 /**
