@@ -138,6 +138,9 @@ export const PreviewReport = z
   .strict();
 export type PreviewReport = z.infer<typeof PreviewReport>;
 
+/** Why a report ran: its schedule, "Send now", or a drawing that failed tried again. */
+export type ReportRunReason = 'schedule' | 'send' | 'retry';
+
 /** How a delivery stands: sent, given up on, waiting to be tried again, or its first attempt under way. */
 export type ReportDeliveryStatus = 'sent' | 'failed' | 'retrying' | 'sending';
 
@@ -161,6 +164,8 @@ export interface ReportDto {
   paused: boolean;
   /** When it goes next on its schedule (null: paused). */
   nextRunAt: string | null;
+  /** Its last drawing failed: when it is tried again (null: none pending). */
+  drawRetryAt: string | null;
   /** Its latest delivery (any channel), or null before the first. */
   lastDelivery: { at: string; channelType: ChannelType; status: ReportDeliveryStatus; error: string | null } | null;
   createdAt: string;
@@ -178,8 +183,8 @@ export interface ReportDeliveryDto {
   runId: string;
   /** When the run was drawn. */
   at: string;
-  /** Why it ran: its schedule, or "Send now". */
-  reason: 'schedule' | 'send';
+  /** Why it ran: its schedule, "Send now", or a failed drawing tried again. */
+  reason: ReportRunReason;
   channel: ChannelDto;
   status: ReportDeliveryStatus;
   /** Why the last attempt failed (the receiver's answer or the network error), or null. */

@@ -85,7 +85,20 @@ export async function startReports(app: AppContext): Promise<Reports> {
         await models.Report.updateOne({ _id: doc._id, sendRequestedAt: null }, { $set: { sendRequestedAt: new Date(Date.now() + 2_000) } });
       },
     });
-    rt.schedules = { scheduled, requested };
+    // A drawing that failed, tried again (run.ts sets when); paused or not, as the run it retries.
+    const retries = startScheduler<ReportDoc>(app.log, {
+      name: 'reports (draw retry)',
+      model: models.Report,
+      dueField: 'drawRetryAt',
+      scheduled: {},
+      next: () => null,
+      tickMs,
+      busy: (id) => rt.running.has(id),
+      async run(doc) {
+        if ((await runReport(rt, doc, 'retry')) === 'busy') app.log.info(`reports: report ${String(doc._id)} was being drawn when its retry came; that drawing's outcome stands`);
+      },
+    });
+    rt.schedules = { scheduled, requested, retries };
   };
 
   return {
@@ -101,6 +114,7 @@ export async function startReports(app: AppContext): Promise<Reports> {
       off();
       await rt.schedules?.scheduled.close();
       await rt.schedules?.requested.close();
+      await rt.schedules?.retries.close();
       await rt.outbox.close();
       reportsHandle.clear(app);
     },

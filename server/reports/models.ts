@@ -1,6 +1,6 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import type { ChannelType } from '@common/schemas/messaging/channel';
-import type { ReportFormat, ReportPaper, ReportSchedule, ReportTheme } from '@common/schemas/report';
+import type { ReportFormat, ReportPaper, ReportRunReason, ReportSchedule, ReportTheme } from '@common/schemas/report';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { OUTBOX_DUE_INDEX, outboxFields, type OutboxDoc, type StoredChannel } from '../core';
 
@@ -25,6 +25,10 @@ export interface ReportDoc {
   nextRunAt: Date | null;
   /** "Send now" asked and not yet taken by a process (the core scheduler claims it too). */
   sendRequestedAt: Date | null;
+  /** Drawings that failed in a row (0 once one succeeds): how long the next retry waits. */
+  drawFailures: number;
+  /** When a drawing that failed is tried again (the core scheduler claims it); null: none pending. */
+  drawRetryAt: Date | null;
   /** The process drawing it now, until when: one run of a report at a time, across processes. */
   lease: { owner: string | null; until: Date | null };
   createdBy: string | null;
@@ -48,6 +52,8 @@ const reportSchema = new Schema(
     paused: { type: Boolean, default: false },
     nextRunAt: { type: Date, default: null },
     sendRequestedAt: { type: Date, default: null },
+    drawFailures: { type: Number, default: 0 },
+    drawRetryAt: { type: Date, default: null },
     lease: { owner: { type: String, default: null }, until: { type: Date, default: null } },
     createdBy: { type: String, default: null },
   },
@@ -71,7 +77,7 @@ export interface ReportRunDoc {
   _id: mongoose.Types.ObjectId;
   reportId: string;
   at: Date;
-  reason: 'schedule' | 'send';
+  reason: ReportRunReason;
   /** The process that drew it (its lease owner). */
   drawnBy: string;
   /** Drawn and handed to the channels, or not drawn (the error says why). */

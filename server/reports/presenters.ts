@@ -35,6 +35,7 @@ export function presentReport(d: ReportDoc, dashboardName: string | null, last: 
     channels: (d.channels ?? []).map(presentChannel),
     paused: Boolean(d.paused),
     nextRunAt: iso(d.nextRunAt),
+    drawRetryAt: iso(d.drawRetryAt),
     lastDelivery: last ? { at: iso(last.createdAt)!, channelType: last.channelType, status: deliveryStatus(last), error: deliveryError(last) } : null,
     createdAt: iso(d.createdAt)!,
     updatedAt: iso(d.updatedAt)!,

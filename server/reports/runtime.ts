@@ -8,8 +8,8 @@ export interface ReportsRuntime {
   /** This process as a holder of report leases and a sender of deliveries. */
   owner: string;
   outbox: Outbox<ReportDeliveryDoc>;
-  /** The schedule runs and the "Send now" requests (set once started). */
-  schedules: { scheduled: Scheduler; requested: Scheduler } | null;
+  /** The schedule runs, the "Send now" requests and the retries of failed drawings (set once started). */
+  schedules: { scheduled: Scheduler; requested: Scheduler; retries: Scheduler } | null;
   /** Reports this process is drawing now. */
   running: Set<string>;
   /** The address links and buttons point at: PUBLIC_URL, or this process's own once it listens. */

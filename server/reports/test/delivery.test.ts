@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvFileName } from '@common/csv';
-import type { ReportDeliveryDto, ReportWebhookBody } from '@common/schemas/report';
+import type { ReportDeliveryDto, ReportDto, ReportWebhookBody } from '@common/schemas/report';
 import { signedLinksOf } from '../../core';
 import { buildDashboard, buildSource } from '../../test/factories';
 import { eventually } from '../../test/eventually';
@@ -11,6 +11,7 @@ import { startReceiver, type TestReceiver } from '../../test/receiver';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp';
 import { pdfText, pngInfo } from '../../test/reportFiles';
 import { FILE_LINK_PURPOSE } from '../deliver';
+import { DRAW_RETRY_MS } from '../run';
 import { reportsHandle } from '../runtime';
 
 /*
@@ -224,5 +225,53 @@ describe('failed sends', () => {
     // The list says how the last delivery went.
     const listed = (await s.http('GET', `/api/admin/reports/${made.body.id}`)).body;
     expect(['sent', 'failed']).toContain(listed.lastDelivery.status);
+  }, 120_000);
+});
+
+describe('a drawing that fails', () => {
+  it('is recorded in the delivery log with why, tried again later, and given up after the last retry; the server keeps serving', async () => {
+    const tab = (id: string) => ({ id, name: 'Main', widgets: [{ id: 'k', name: 'Orders', type: 'kpi', configuration: { metric: 'count' } }] });
+    const d = await buildDashboard(s, { name: 'Shifting', configuration: { tabs: [tab('main')] } });
+    const made = await s.http('POST', '/api/admin/reports', { body: { name: 'Fragile', dashboardId: d.id, tabId: 'main', schedule: { everyMinutes: 60 }, formats: ['csv'], channels: [{ type: 'webhook', url: `${rx.url}/fragile` }] } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id: string = made.body.id;
+    // The tab the report draws goes: the next drawing cannot be made.
+    expect((await s.http('PATCH', `/api/admin/dashboards/${d.id}`, { body: { configuration: { tabs: [tab('other')] } } })).status).toBe(200);
+    const asked = Date.now();
+    expect((await s.http('POST', `/api/admin/reports/${id}/send`)).status).toBe(202);
+    const [failed] = await eventually(async () => {
+      const all = await deliveriesOf(id);
+      return all.length === 1 && all[0].status === 'failed' ? all : null;
+    }, { timeout: 30_000, interval: 100 });
+    expect(failed).toMatchObject({ reason: 'send', files: [] });
+    expect(failed.error).toMatch(/could not be drawn: Tab main of this dashboard/);
+    expect(rx.on('/fragile')).toHaveLength(0);
+    const { Report, ReportRun } = reportsHandle.of(s.app.ctx).models;
+    const run = await ReportRun.findOne({ reportId: id }).lean();
+    expect(run).toMatchObject({ status: 'failed', error: expect.stringMatching(/Tab main/) });
+    // Tried again a minute later (the first wait), as the list says.
+    const listed = (await s.http<ReportDto>('GET', `/api/admin/reports/${id}`)).body;
+    expect(Date.parse(listed.drawRetryAt!) - asked).toBeGreaterThanOrEqual(DRAW_RETRY_MS[0]);
+    expect(Date.parse(listed.drawRetryAt!) - Date.now()).toBeLessThanOrEqual(DRAW_RETRY_MS[0]);
+    expect(listed.lastDelivery).toMatchObject({ status: 'failed' });
+    // After the last retry fails, no more until its next slot.
+    await Report.updateOne({ _id: id }, { $set: { drawFailures: DRAW_RETRY_MS.length, drawRetryAt: new Date() } });
+    const given = await eventually(async () => {
+      const r = await Report.findOne({ _id: id }).lean();
+      return r && r.drawFailures === DRAW_RETRY_MS.length + 1 && !r.lease?.owner ? r : null;
+    }, { timeout: 30_000, interval: 100 });
+    expect(given.drawRetryAt).toBeNull();
+    expect((await deliveriesOf(id)).map((x) => [x.reason, x.status])).toEqual([['retry', 'failed'], ['send', 'failed']]);
+    // The tab is back: the retry draws and sends, and the failures are forgotten.
+    expect((await s.http('PATCH', `/api/admin/dashboards/${d.id}`, { body: { configuration: { tabs: [tab('main')] } } })).status).toBe(200);
+    await Report.updateOne({ _id: id }, { $set: { drawRetryAt: new Date() } });
+    const sent = await eventually(async () => {
+      const all = await deliveriesOf(id);
+      return all.length === 3 && all[0].status === 'sent' ? all[0] : null;
+    }, { timeout: 30_000, interval: 100 });
+    expect(sent).toMatchObject({ reason: 'retry', files: [{ format: 'csv' }] });
+    expect(rx.on('/fragile')).toHaveLength(1);
+    expect(await Report.findOne({ _id: id }).lean()).toMatchObject({ drawFailures: 0, drawRetryAt: null });
+    expect((await s.http('GET', '/api/admin/reports')).status).toBe(200);
   }, 120_000);
 });

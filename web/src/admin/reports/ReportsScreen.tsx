@@ -15,6 +15,7 @@ const STATUS: Record<ReportDeliveryStatus, { color: string; label: string }> = {
   retrying: { color: 'orange', label: 'Retrying' },
   sending: { color: 'blue', label: 'Sending' },
 };
+const REASON_WORDS: Record<ReportDeliveryDto['reason'], string> = { schedule: 'On schedule', send: 'Send now', retry: 'Retry of a failed drawing' };
 const CHANNEL_WORDS: Record<string, string> = { email: 'Email', slack: 'Slack', teams: 'Teams', webhook: 'Webhook' };
 const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
 
@@ -37,7 +38,7 @@ function DeliveryLog({ report, onClose }: { report: ReportDto | null; onClose():
         locale={{ emptyText: 'Nothing sent yet: press "Send now", or wait for its next run.' }}
         onRow={(d) => ({ 'data-delivery-status': d.status } as React.HTMLAttributes<HTMLElement>)}
         columns={[
-          { title: 'At', render: (_, d) => <Flex vertical>{when(d.at)}<Typography.Text type="secondary" style={{ fontSize: 12 }}>{d.reason === 'send' ? 'Send now' : 'On schedule'}</Typography.Text></Flex> },
+          { title: 'At', render: (_, d) => <Flex vertical>{when(d.at)}<Typography.Text type="secondary" style={{ fontSize: 12 }}>{REASON_WORDS[d.reason]}</Typography.Text></Flex> },
           { title: 'Channel', render: (_, d) => <Flex vertical>{CHANNEL_WORDS[d.channel.type]}<Typography.Text type="secondary" style={{ fontSize: 12 }}>{d.channel.target}</Typography.Text></Flex> },
           { title: 'Status', render: (_, d) => <Tag color={STATUS[d.status].color}>{STATUS[d.status].label}{d.attempts > 1 ? ` (${d.attempts} tries)` : ''}</Tag> },
           { title: 'Files', render: (_, d) => d.files.map((f) => `${f.format.toUpperCase()} ${sizeText(f.bytes)}`).join(', ') || '—' },
@@ -101,7 +102,12 @@ export default function ReportsScreen({ scheduleFor, onScheduled }: { scheduleFo
           { title: 'Name', dataIndex: 'name' },
           { title: 'Dashboard', render: (_, r) => r.dashboardName ?? r.dashboardId },
           { title: 'Schedule', render: (_, r) => <Flex gap={4} align="center" wrap><span data-testid="report-schedule">{r.scheduleText}</span>{r.paused && <Tag>Paused</Tag>}</Flex> },
-          { title: 'Next run', render: (_, r) => when(r.nextRunAt) },
+          {
+            title: 'Next run',
+            render: (_, r) => (r.drawRetryAt
+              ? <Flex vertical>{when(r.nextRunAt)}<Typography.Text type="warning" style={{ fontSize: 12 }} data-testid="report-retry">Drawing failed: tried again {when(r.drawRetryAt)}</Typography.Text></Flex>
+              : when(r.nextRunAt)),
+          },
           {
             title: 'Last delivery',
             render: (_, r) => (r.lastDelivery
