@@ -8,7 +8,8 @@ import type { BrowserHarness } from './browser';
  * Published Dashboards › Reports as a person uses it: "Schedule a report" on a dashboard's card
  * opens the form with that dashboard and a live preview of its picture; a schedule under 5 minutes
  * is refused in the form; the saved report is listed with its schedule in words and next run;
- * "Send now" fills the delivery log (an email to a real SMTP server, a Slack-shaped receiver).
+ * "Send now" fills the delivery log (an email to a real SMTP server, a Slack-shaped receiver); a
+ * report whose drawing failed says so, and when it is tried again.
  */
 
 let h: BrowserHarness;
@@ -32,6 +33,12 @@ beforeAll(async () => {
   }];
   const made = await h.server.http('POST', '/api/admin/dashboards', { body: { name: 'Sales', dataSourceId: ds.id, isPublished: true, configuration: { tabs } } });
   expect(made.status).toBe(201);
+  // A report whose tab was removed after it was made: its drawing fails, and the list says when it is tried again.
+  const old = await h.server.http('POST', '/api/admin/dashboards', { body: { name: 'Old layout', dataSourceId: ds.id, configuration: { tabs: [{ ...tabs[0], id: 'q1' }] } } });
+  const broken = await h.server.http('POST', '/api/admin/reports', { body: { name: 'Quarterly', dashboardId: old.body.id, tabId: 'q1', schedule: { everyMinutes: 1440 }, formats: ['pdf'], channels: [{ type: 'slack', url: `${rx.url}/quarterly` }] } });
+  expect(broken.status, JSON.stringify(broken.body)).toBe(201);
+  expect((await h.server.http('PATCH', `/api/admin/dashboards/${old.body.id}`, { body: { configuration: { tabs: [{ ...tabs[0], id: 'q2' }] } } })).status).toBe(200);
+  expect((await h.server.http('POST', `/api/admin/reports/${broken.body.id}/send`)).status).toBe(202);
 }, 60_000);
 afterAll(async () => {
   await h?.close();
@@ -79,6 +86,10 @@ it('schedules a report from a dashboard\'s card, previews its picture, refuses a
   await row.getByRole('button', { name: 'Send now' }).click();
   await toast(page, 'Sending now');
   await row.getByTestId('report-last-status').filter({ hasText: 'Sent' }).waitFor({ timeout: 30_000 });
+  // The report that could not be drawn: failed, and tried again later.
+  const quarterly = page.locator('[data-report-row="Quarterly"]');
+  await quarterly.getByTestId('report-last-status').filter({ hasText: 'Failed' }).waitFor({ timeout: 30_000 });
+  expect(await quarterly.getByTestId('report-retry').innerText()).toMatch(/^Drawing failed: tried again /);
   await h.shot('reports-list');
 
   await row.getByRole('button', { name: 'Deliveries' }).click();
