@@ -47,6 +47,8 @@ export const EnvSchema = z.object({
   IMPORT_IDLE_SECONDS: positiveInt(7 * 24 * 3600).default(30 * 60),
   /** Most records one public view returns (truncated: true beyond). */
   VIEW_MAX_RECORDS: positiveInt(10_000_000).default(100_000),
+  /** Signed embedding: the furthest ahead a token's `exp` may be (a token that would live longer is refused). */
+  EMBED_MAX_TTL_SECONDS: positiveInt(86_400).default(86_400),
   /** Largest JSON body of an admin call (dashboards, data sources, integrations). */
   ADMIN_JSON_MAX_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
   /** Trust X-Forwarded-For / -Proto from a reverse proxy (only behind one: clients could forge them). */

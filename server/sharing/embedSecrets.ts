@@ -1,0 +1,113 @@
+import crypto from 'node:crypto';
+import type { CreatedEmbedSecretDto, EmbedSecretDto } from '@common/schemas/embedding';
+import type { AppContext, Principal } from '../core';
+import { AppHandle } from '../core';
+import { getDashboard } from '../dashboards';
+import { embeddingModel, type StoredSecret } from './embeddingModel';
+
+/** 32 random bytes: the HS256 key a host signs its tokens with (RFC 7518 asks at least the hash's size). */
+const SECRET_BYTES = 32;
+const SEAL_VERSION = 'v1';
+
+/**
+ * The key embedding secrets are sealed with at rest: derived (HKDF, a fixed label) from
+ * SERVER_SECRET, or without it from the admin token — never stored. A database copy alone opens
+ * no secret. Every process that shares the database must derive the same key (the same
+ * SERVER_SECRET, or the same ADMIN_TOKEN); a secret sealed under another key reads as unreadable
+ * (the console says so, and a rotation makes a readable one).
+ */
+interface KeyAtRest {
+  key: Buffer;
+  /** A fingerprint of the key: which key sealed a secret, without revealing it. */
+  keyId: string;
+}
+const keysAtRest = new AppHandle<KeyAtRest>('the embedding secrets key', (app) => {
+  const key = Buffer.from(crypto.hkdfSync('sha256', app.config.SERVER_SECRET ?? app.adminToken, '', 'livedash: embedding secrets at rest', 32));
+  return { key, keyId: crypto.createHash('sha256').update('key id\n').update(key).digest('base64url').slice(0, 12) };
+});
+
+/** The secret sealed with AES-256-GCM, bound to its dashboard and id (a sealed secret moved to another dashboard does not open). */
+function seal(app: AppContext, dashboardId: string, secretId: string, secret: Buffer): string {
+  const { key } = keysAtRest.of(app);
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(`${dashboardId}\n${secretId}`));
+  const sealed = Buffer.concat([cipher.update(secret), cipher.final()]);
+  return [SEAL_VERSION, iv, cipher.getAuthTag(), sealed].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+}
+
+/** The secret, or null when it was sealed under another key (or tampered with). */
+function unseal(app: AppContext, dashboardId: string, stored: StoredSecret): Buffer | null {
+  const { key, keyId } = keysAtRest.of(app);
+  const [version, iv, tag, sealed] = stored.sealed.split('.');
+  if (stored.keyId !== keyId || version !== SEAL_VERSION || !iv || !tag || sealed === undefined) return null;
+  try {
+    const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from(`${dashboardId}\n${stored.secretId}`));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]);
+  } catch {
+    return null;
+  }
+}
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** A stored secret as the console sees it: when, by whom, its hint — never the secret. */
+export function presentSecret(app: AppContext, stored: StoredSecret | null | undefined): EmbedSecretDto | null {
+  if (!stored) return null;
+  return { createdAt: iso(stored.createdAt), createdBy: stored.createdBy, hint: stored.hint, rotated: Boolean(stored.rotated), readable: stored.keyId === keysAtRest.of(app).keyId };
+}
+
+/** Who made a secret, in the words the console shows (a person's name or email; the admin token). */
+export const madeBy = (p: Principal | null): string => (p?.user ? p.user.name || p.user.email : 'Admin token');
+
+/**
+ * Makes a dashboard's embedding secret, or a new one in place of the old: every token signed with
+ * the old one stops at once (the `embedding.secretChanged` event, relayed to every process). The
+ * secret is in this answer only; the activity log says who made or rotated it, never the secret.
+ */
+export async function createEmbedSecret(app: AppContext, dashboardId: string, by: string): Promise<CreatedEmbedSecretDto> {
+  const dashboard = await getDashboard(app, dashboardId);
+  const model = embeddingModel(app);
+  const before = await model.findOne({ dashboardId: dashboard.id }).lean();
+  const rotated = Boolean(before?.secret);
+  const secret = crypto.randomBytes(SECRET_BYTES);
+  const secretId = crypto.randomBytes(9).toString('base64url');
+  const text = secret.toString('base64url');
+  const stored: StoredSecret = {
+    secretId,
+    sealed: seal(app, dashboard.id, secretId, secret),
+    keyId: keysAtRest.of(app).keyId,
+    hint: text.slice(0, 6),
+    createdAt: new Date(),
+    createdBy: by,
+    rotated,
+  };
+  const after = await model.findOneAndUpdate({ dashboardId: dashboard.id }, { $set: { secret: stored } }, { upsert: true, returnDocument: 'after' }).lean();
+  app.events.emit('embedding.secretChanged', { dashboardId: dashboard.id });
+  const verb = rotated ? 'Rotated' : 'Created';
+  app.events.emit('activity.happened', {
+    kind: rotated ? 'dashboard.embedSecretRotated' : 'dashboard.embedSecretCreated',
+    category: 'admin',
+    objectType: 'dashboard',
+    objectId: dashboard.id,
+    objectName: dashboard.name,
+    summary: `${verb} the embedding secret of dashboard "${dashboard.name}"`,
+  });
+  return { embedding: { dashboardId: dashboard.id, origins: [...(after?.origins ?? [])], secret: presentSecret(app, stored) }, secret: text };
+}
+
+/** The secret a dashboard's tokens are verified with: its id and bytes; null when it has none (or none this server can read). */
+export async function secretFor(app: AppContext, dashboardId: string): Promise<{ secretId: string; bytes: Buffer } | null> {
+  const doc = await embeddingModel(app).findOne({ dashboardId }).lean();
+  if (!doc?.secret) return null;
+  const bytes = unseal(app, dashboardId, doc.secret);
+  return bytes ? { secretId: doc.secret.secretId, bytes } : null;
+}
+
+/** A removed dashboard's origins and secret go with it (its tokens stop at once). */
+export async function removeEmbedding(app: AppContext, dashboardId: string): Promise<void> {
+  await embeddingModel(app).deleteMany({ dashboardId });
+  app.events.emit('embedding.secretChanged', { dashboardId });
+}
