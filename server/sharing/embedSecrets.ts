@@ -98,12 +98,17 @@ export async function createEmbedSecret(app: AppContext, dashboardId: string, by
   return { embedding: { dashboardId: dashboard.id, origins: [...(after?.origins ?? [])], secret: presentSecret(app, stored) }, secret: text };
 }
 
-/** The secret a dashboard's tokens are verified with: its id and bytes; null when it has none (or none this server can read). */
+/**
+ * The key a dashboard's tokens are verified with: its id and the HMAC key's bytes — the secret as
+ * the host holds it, its base64url text as UTF-8 (what jose's `TextEncoder`, PyJWT and `openssl
+ * -hmac` take from a string; 256 random bits either way); null when it has none, or none this
+ * server can read.
+ */
 export async function secretFor(app: AppContext, dashboardId: string): Promise<{ secretId: string; bytes: Buffer } | null> {
   const doc = await embeddingModel(app).findOne({ dashboardId }).lean();
   if (!doc?.secret) return null;
-  const bytes = unseal(app, dashboardId, doc.secret);
-  return bytes ? { secretId: doc.secret.secretId, bytes } : null;
+  const raw = unseal(app, dashboardId, doc.secret);
+  return raw ? { secretId: doc.secret.secretId, bytes: Buffer.from(raw.toString('base64url'), 'utf8') } : null;
 }
 
 /** A removed dashboard's origins and secret go with it (its tokens stop at once). */

@@ -33,7 +33,7 @@ export interface VerifyingSecret {
 
 /** Longest token taken (a header and claims of ten filters fit in a fraction of it). */
 export const MAX_EMBED_TOKEN_LENGTH = 8_192;
-const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /** The HMAC key of a secret's bytes, for jose (imported once per secret, not per token). */
 export const hmacKey = (bytes: Uint8Array<ArrayBuffer>): Promise<CryptoKey> => crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
