@@ -44,9 +44,13 @@ export function attachEmbedRooms(io: RealtimeServer, ctx: AppContext): () => voi
     await releaseRooms(ctx, socket, embedRoomsOf(socket.rooms));
     unwatchIfEmpty(viewKey);
   };
-  /** The token ended (its exp, its secret changed): the viewer is told, and its socket ends. */
+  /**
+   * The token ended (its exp, its secret changed): the viewer is told, and its socket ends. Told
+   * through this process alone: a socket's own emit goes through the Redis adapter first (for
+   * recovery, which an ended socket does not get), and would arrive after the disconnect.
+   */
   const end = (socket: RealtimeSocket, dashboardId: string) => {
-    socket.emit('dashboard:removed', { dashboardId });
+    io.local.to(socket.id).emit('dashboard:removed', { dashboardId });
     socket.disconnect();
   };
   const arm = (socket: RealtimeSocket, dashboardId: string, exp: number) => {

@@ -91,7 +91,7 @@ describe('the embedding secret', () => {
     for (const text of [secret, rotated.body.secret, secret.slice(0, 20)]) expect(log.text).not.toContain(text);
   });
 
-  it('rotated, ends every earlier token at once: its views answer 401, its open sockets end within a second; a new token works', async () => {
+  it('rotated, ends every earlier token at once: its views answer 401, its open sockets are told and closed; a new token works', async () => {
     const token = await signEmbed(secret, { dashboard: dash.id, filters: tenant('acme') });
     expect((await view(token)).status).toBe(200);
     const socket = await viewer(token);
@@ -119,7 +119,7 @@ describe('the embedding secret', () => {
 });
 
 describe('two tenants on one dashboard', () => {
-  it('each view holds only its token\'s rows (table, counts, category values), whatever the URL adds; a token locking nothing sees all', async () => {
+  it('each view holds only its token\'s rows (what every widget, count and filter value is drawn from), whatever the URL adds; a token locking nothing sees all', async () => {
     const acme = await signEmbed(secret, { dashboard: dash.id, filters: tenant('acme'), sub: 'user-1', theme: 'dark', tab: 'tab-2' });
     const globex = await signEmbed(secret, { dashboard: dash.id, filters: [{ field: 'tenant', operator: 'in', values: ['globex'] }] });
     const a = await view(acme);
