@@ -46,7 +46,7 @@ async function makeSecret(dashboardId: string): Promise<CreatedEmbedSecretDto> {
   expect(res.status, res.text).toBe(200);
   return res.body;
 }
-const view = (token: string, path = '') => s.http<EmbedViewResponse>('GET', `/api/embed/${token}${path}`, { token: null });
+const view = (token: string, path = '') => s.http<EmbedViewResponse & { error?: { code: string } }>('GET', `/api/embed/${token}${path}`, { token: null });
 const ids = (records: { data: Record<string, unknown> }[]) => records.map((r) => Number(r.data.id)).sort((a, b) => a - b);
 const csvIds = (text: string) => text.replace(/^\uFEFF/, '').split('\r\n').slice(1).filter(Boolean).map((line) => Number(line.split(',')[0])).sort((a, b) => a - b);
 const embedJoin = (socket: TestSocket, token: string) => new Promise<JoinAck>((resolve) => socket.emit('embed:join', token, resolve));
