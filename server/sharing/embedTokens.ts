@@ -35,6 +35,19 @@ export interface VerifyingSecret {
 export const MAX_EMBED_TOKEN_LENGTH = 8_192;
 const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
+/**
+ * The dashboard a token names, read without verifying it (null when it names none): only for what
+ * a refused token may still decide — which sites may frame the page that says it is unavailable.
+ */
+export function claimedDashboard(token: string): string | null {
+  if (token.length > MAX_EMBED_TOKEN_LENGTH || !JWS_COMPACT.test(token)) return null;
+  try {
+    return canonicalObjectId(decodeJwt(token).dashboard);
+  } catch {
+    return null;
+  }
+}
+
 /** The HMAC key of a secret's bytes, for jose (imported once per secret, not per token). */
 export const hmacKey = (bytes: Uint8Array<ArrayBuffer>): Promise<CryptoKey> => crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
 

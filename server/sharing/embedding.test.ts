@@ -37,7 +37,7 @@ describe('embedding origins', () => {
     expect((await frameAncestors(`/s/${'A'.repeat(32)}`)).csp).toBe("frame-ancestors 'self'");
   });
 
-  it('sets frame-ancestors of a signed embed token\'s page (a draft too) from its dashboard\'s origins; a token that does not verify gets \'self\' only', async () => {
+  it('sets frame-ancestors of a signed embed token\'s page (a draft too) from the origins of the dashboard it names (a refused token\'s page only says so); anything else gets \'self\' only', async () => {
     const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
     const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Per customer', dataSourceId: ds.id } })).body;
     const bare = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'No origins', dataSourceId: ds.id } })).body;
@@ -49,10 +49,13 @@ describe('embedding origins', () => {
     const page = await fetch(`${s.url}/embed/${token}`);
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('content-type')).toContain('text/html');
-    // A valid token of a dashboard that allows no origin, one signed with another secret, an expired one: self only.
-    expect((await frameAncestors(`/embed/${await signEmbed(bareSecret, { dashboard: bare.id })}`)).csp).toBe("frame-ancestors 'self'");
-    expect(await frameAncestors(`/embed/${await signEmbed(bareSecret, { dashboard: d.id })}`)).toEqual({ csp: "frame-ancestors 'self'", xfo: 'SAMEORIGIN' });
-    expect((await frameAncestors(`/embed/${await signEmbed(secret, { dashboard: d.id, exp: Math.floor(Date.now() / 1000) - 120 })}`)).csp).toBe("frame-ancestors 'self'");
+    // Refused tokens naming it (another secret, expired): its sites may frame the page that says so.
+    expect((await frameAncestors(`/embed/${await signEmbed(bareSecret, { dashboard: d.id })}`)).csp).toBe("frame-ancestors 'self' https://app.example.com");
+    expect((await frameAncestors(`/embed/${await signEmbed(secret, { dashboard: d.id, exp: Math.floor(Date.now() / 1000) - 120 })}`)).csp).toBe("frame-ancestors 'self' https://app.example.com");
+    // A dashboard that allows no origin, a token naming no dashboard, a malformed one: self only.
+    expect(await frameAncestors(`/embed/${await signEmbed(bareSecret, { dashboard: bare.id })}`)).toEqual({ csp: "frame-ancestors 'self'", xfo: 'SAMEORIGIN' });
+    expect((await frameAncestors(`/embed/${await signEmbed(secret, { dashboard: 'none' })}`)).csp).toBe("frame-ancestors 'self'");
+    expect((await frameAncestors('/embed/a.b.c')).csp).toBe("frame-ancestors 'self'");
   });
 
   it('refuses anything but plain http(s) origins', async () => {

@@ -7,6 +7,7 @@ import { canonicalObjectId, canonicalShareToken } from '@common/ids';
 import { embeddingModel } from './embeddingModel';
 import { presentSecret } from './embedSecrets';
 import { embedAccessOf } from './embedAccess';
+import { claimedDashboard } from './embedTokens';
 
 /** Builds the collection's unique index (once, at start). */
 export async function initEmbedding(ctx: AppContext): Promise<void> {
@@ -44,8 +45,8 @@ const VIEWER_BY_EMBED_TOKEN = /^\/embed\/([^/]+)$/;
 
 /**
  * The origins allowed to frame the viewer page at `path` (/dashboards/<id>, /s/<token> or
- * /embed/<signed token>), or an empty list for every other page, for dashboards that allow none and
- * for a signed token that does not verify (its page then only says so, framed by this site alone).
+ * /embed/<signed token>: the dashboard it names), or an empty list for every other page and for
+ * dashboards that allow none.
  */
 export async function frameAncestorsFor(ctx: AppContext, path: string): Promise<string[]> {
   const byId = VIEWER_BY_ID.exec(path);
@@ -57,8 +58,11 @@ export async function frameAncestorsFor(ctx: AppContext, path: string): Promise<
   }
   const byEmbed = VIEWER_BY_EMBED_TOKEN.exec(path);
   if (byEmbed) {
+    // A refused token's page shows only that it is unavailable: the sites of the dashboard it names
+    // may frame that too, so a host sees the reason in its iframe rather than a blocked frame.
     const grant = await embedAccessOf(ctx).open(byEmbed[1], { count: false }).catch(() => null);
-    if (grant) return allowedOriginsOf(ctx, grant.dashboardId);
+    const dashboardId = grant?.dashboardId ?? claimedDashboard(byEmbed[1]);
+    if (dashboardId) return allowedOriginsOf(ctx, dashboardId);
   }
   return [];
 }
