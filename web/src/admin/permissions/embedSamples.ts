@@ -1,8 +1,8 @@
 /**
  * Copy-ready samples of signing a signed-embedding token on the host's server, one per language.
  * None holds the secret: each reads it from LIVEDASH_EMBED_SECRET (its text is the HMAC key, as
- * TextEncoder, PyJWT and `openssl -hmac` take a string). `embedSamples.test.ts` runs each of them
- * against a real server.
+ * TextEncoder, PyJWT and `openssl -hmac` take a string). `web/e2e/embedSamples.test.ts` runs each
+ * of them against a real server.
  */
 export interface EmbedSampleInput {
   /** This server's address as the customers' browsers reach it. */

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDashboard, buildSource } from '../../../../server/test/factories';
-import { startTestServer, type TestServer } from '../../../../server/test/harness';
-import { embedSamples, type EmbedSamples } from './embedSamples';
+import { buildDashboard, buildSource } from '../../server/test/factories';
+import { startTestServer, type TestServer } from '../../server/test/harness';
+import { embedSamples, type EmbedSamples } from '../src/admin/permissions/embedSamples';
 
 /**
  * The Share dialog's signing samples are programs a host pastes as they are: each one, run here
