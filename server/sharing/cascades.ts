@@ -1,6 +1,6 @@
 import type { AppContext } from '../core';
 import { removeDashboardLinks } from './shareLinks';
-import { removeEmbedding } from './embedSecrets';
+import { removeEmbedding } from './signedEmbedding/secrets';
 
 /**
  * What sharing does when something it shares goes: a deleted dashboard's links, embedding origins

@@ -5,9 +5,9 @@ import { getDashboard } from '../dashboards';
 import { loadDashboardForShare } from './shareLinks';
 import { canonicalObjectId, canonicalShareToken } from '@common/ids';
 import { embeddingModel } from './embeddingModel';
-import { presentSecret } from './embedSecrets';
-import { embedAccessOf } from './embedAccess';
-import { claimedDashboard } from './embedTokens';
+import { presentSecret } from './signedEmbedding/secrets';
+import { embedAccessOf } from './signedEmbedding/access';
+import { claimedDashboard } from './signedEmbedding/tokens';
 
 /** Builds the collection's unique index (once, at start). */
 export async function initEmbedding(ctx: AppContext): Promise<void> {

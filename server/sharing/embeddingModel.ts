@@ -1,7 +1,7 @@
 import mongoose, { Schema, type InferSchemaType, type Model } from 'mongoose';
 import type { AppContext } from '../core';
 
-/** A dashboard's embedding secret as stored: sealed (AES-256-GCM, embedSecrets.ts), never in clear. */
+/** A dashboard's embedding secret as stored: sealed (AES-256-GCM, signedEmbedding/secrets.ts), never in clear. */
 const secretSchema = new Schema(
   {
     /** Names this secret (a rotation makes a new one): a token verified under it ends when it changes. */

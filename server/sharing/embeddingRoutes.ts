@@ -6,7 +6,7 @@ import { askerOfRequest, principalOf, requireDashboardUse, resourceRouter } from
 import { validate, canonicalParams } from '../core';
 import { ObjectIdParam } from '@common/ids';
 import { getEmbedding, setEmbedding } from './embedding';
-import { createEmbedSecret, madeBy } from './embedSecrets';
+import { createEmbedSecret, madeBy } from './signedEmbedding/secrets';
 
 /** A dashboard's allowed embedding origins (frame-ancestors of its viewer pages) and its embedding secret (signed embed tokens). */
 export function embeddingRouter(app: AppContext): Router {

@@ -7,7 +7,7 @@ import { loadDashboardForShare } from './shareLinks';
 import { canonicalShareToken } from '@common/ids';
 import { viewerCounter, viewCacheOf, moveRoom, releaseRooms, type RoomMember } from '../publicView';
 import type { RealtimeServer } from '../realtime';
-import { isEmbedViewKey } from './embedAccess';
+import { isEmbedViewKey } from './signedEmbedding/access';
 
 type RealtimeSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
 

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import { Counter } from 'prom-client';
 import { EMBED_LEEWAY_SECONDS } from '@common/schemas/embedding';
-import { AppHandle, ApiError, metricsOf, type AppContext } from '../core';
+import { AppHandle, ApiError, metricsOf, type AppContext } from '../../core';
 import { ErrorCode } from '@common/schemas/errors';
-import { embedTokenOpens } from '../access';
-import { viewCacheOf } from '../publicView';
-import { secretFor } from './embedSecrets';
-import { EMBED_REFUSAL_REASONS, hmacKey, verifyEmbedToken, type EmbedGrant, type EmbedRefusalReason, type VerifyingSecret } from './embedTokens';
+import { embedTokenOpens } from '../../access';
+import { viewCacheOf } from '../../publicView';
+import { secretFor } from './secrets';
+import { EMBED_REFUSAL_REASONS, hmacKey, verifyEmbedToken, type EmbedGrant, type EmbedRefusalReason, type VerifyingSecret } from './tokens';
 
 /** The one answer to every refused token: no hint which check failed. */
 export const EMBED_REFUSED_MESSAGE = 'This embed token is not valid: it may have expired, been signed with another or an old secret, or been changed. The page that embeds the dashboard must sign a new one.';

@@ -1,10 +1,10 @@
 import { io as connect } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import type { JoinAck } from '@common/realtime';
-import { useCluster } from '../test/cluster';
-import { eventually } from '../test/eventually';
-import { signEmbed } from '../test/embedTokens';
-import type { TestSocket } from '../test/sockets';
+import { useCluster } from '../../test/cluster';
+import { eventually } from '../../test/eventually';
+import { signEmbed } from '../../test/embedTokens';
+import type { TestSocket } from '../../test/sockets';
 
 const cluster = useCluster();
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JoinAck, RecordsRemoved, RecordsUpserted } from '@common/realtime';
 import type { CreatedEmbedSecretDto, EmbedViewResponse, EmbeddingDto } from '@common/schemas/embedding';
-import { buildDashboard, buildPerson, buildSource } from '../test/factories';
-import { startTestServer, type TestServer } from '../test/harness';
-import { eventually } from '../test/eventually';
-import { signEmbed } from '../test/embedTokens';
-import { caughtUp, collect, join, nextWhere, openSocket, type TestSocket } from '../test/sockets';
-import { viewCacheOf } from '../publicView/viewCache';
-import { embedAccessOf } from './embedAccess';
+import { buildDashboard, buildPerson, buildSource } from '../../test/factories';
+import { startTestServer, type TestServer } from '../../test/harness';
+import { eventually } from '../../test/eventually';
+import { signEmbed } from '../../test/embedTokens';
+import { caughtUp, collect, join, nextWhere, openSocket, type TestSocket } from '../../test/sockets';
+import { viewCacheOf } from '../../publicView/viewCache';
+import { embedAccessOf } from './access';
 
 /**
  * Signed embedding: a host signs a token per customer with the dashboard's secret; each token's

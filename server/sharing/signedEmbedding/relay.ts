@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { AppContext, RedisClient } from '../core';
+import type { AppContext, RedisClient } from '../../core';
 
 /** The Redis pub/sub channel that carries embedding secret changes between processes. */
 export const EMBED_EVENTS_CHANNEL = 'livedash:embedding-events';

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { CreatedEmbedSecretDto, EmbedSecretDto } from '@common/schemas/embedding';
-import type { AppContext, Principal } from '../core';
-import { AppHandle } from '../core';
-import { getDashboard } from '../dashboards';
-import { embeddingModel, type StoredSecret } from './embeddingModel';
+import type { AppContext, Principal } from '../../core';
+import { AppHandle } from '../../core';
+import { getDashboard } from '../../dashboards';
+import { embeddingModel, type StoredSecret } from '../embeddingModel';
 
 /** 32 random bytes: the HS256 key a host signs its tokens with (RFC 7518 asks at least the hash's size). */
 const SECRET_BYTES = 32;

@@ -3,12 +3,12 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { ErrorCode } from '@common/schemas/errors';
 import type { EmbedTerms } from '@common/schemas/embedding';
-import type { AppContext, DashboardDoc } from '../core';
-import { about, ApiError, attachmentHeader, exportDashboardCsv, findDataSource, ForbiddenError, validate } from '../core';
-import { embedTokenFilters, failedCredentials, rateLimitsHandle, resourceRouter } from '../access';
-import { SHARE_VIEW_HEADERS, sendLockedView, viewCacheOf, type FastRoute, type ServedView } from '../publicView';
-import { EmbedRefused, embedAccessOf, embedViewCacheKey } from './embedAccess';
-import type { EmbedGrant } from './embedTokens';
+import type { AppContext, DashboardDoc } from '../../core';
+import { about, ApiError, attachmentHeader, exportDashboardCsv, findDataSource, ForbiddenError, validate } from '../../core';
+import { embedTokenFilters, failedCredentials, rateLimitsHandle, resourceRouter } from '../../access';
+import { SHARE_VIEW_HEADERS, sendLockedView, viewCacheOf, type FastRoute, type ServedView } from '../../publicView';
+import { EmbedRefused, embedAccessOf, embedViewCacheKey } from './access';
+import type { EmbedGrant } from './tokens';
 
 const ExportQuery = z.object({ tab: z.string().min(1, 'tab must name a tab id').optional() });
 

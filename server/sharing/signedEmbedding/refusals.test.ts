@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JoinAck } from '@common/realtime';
-import { buildDashboard, buildSource } from '../test/factories';
-import { startTestServer, type TestServer } from '../test/harness';
-import { handMadeToken, hmacWith, signEmbed, tampered } from '../test/embedTokens';
-import type { TestSocket } from '../test/sockets';
+import { buildDashboard, buildSource } from '../../test/factories';
+import { startTestServer, type TestServer } from '../../test/harness';
+import { handMadeToken, hmacWith, signEmbed, tampered } from '../../test/embedTokens';
+import type { TestSocket } from '../../test/sockets';
 
 /**
  * Every way a signed embed token is refused: the same 401 `embed_token_invalid` with one message

@@ -1,10 +1,10 @@
 import { rooms, type SocketData } from '@common/realtime';
-import type { AppContext, DashboardDoc } from '../core';
-import { clientAddress, findDataSource } from '../core';
-import { embedTokenFilters, embedTokenReads, failedCredentials, rateLimitsHandle } from '../access';
-import { releaseRooms, viewCacheOf, viewerCounter, type RoomMember } from '../publicView';
-import type { RealtimeServer } from '../realtime';
-import { EmbedRefused, embedAccessOf, embedViewKey } from './embedAccess';
+import type { AppContext, DashboardDoc } from '../../core';
+import { clientAddress, findDataSource } from '../../core';
+import { embedTokenFilters, embedTokenReads, failedCredentials, rateLimitsHandle } from '../../access';
+import { releaseRooms, viewCacheOf, viewerCounter, type RoomMember } from '../../publicView';
+import type { RealtimeServer } from '../../realtime';
+import { EmbedRefused, embedAccessOf, embedViewKey } from './access';
 
 type RealtimeSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
 
