@@ -3,7 +3,7 @@ import type { AppContext, DashboardDoc } from '../../core';
 import { clientAddress, findDataSource } from '../../core';
 import { embedTokenFilters, embedTokenReads, failedCredentials, rateLimitsHandle } from '../../access';
 import { releaseRooms, viewCacheOf, viewerCounter, type RoomMember } from '../../publicView';
-import type { RealtimeServer } from '../../realtime';
+import { RECOVERY_WINDOW_MS, type RealtimeServer } from '../../realtime';
 import { EmbedRefused, embedAccessOf, embedViewKey } from './access';
 
 type RealtimeSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
@@ -35,6 +35,15 @@ export function attachEmbedRooms(io: RealtimeServer, ctx: AppContext): () => voi
   /** A locked view nobody on this process watches any more is no longer split here. */
   const unwatchIfEmpty = (viewKey: string | null | undefined) => {
     if (viewKey && !io.of('/').adapter.rooms.get(rooms.embedView(viewKey))?.size) cache.locked.unwatch(viewKey);
+  };
+  /** A dropped viewer may come back within the recovery window, expecting what it missed: its view is kept split until then. */
+  const releases = new Map<string, NodeJS.Timeout>();
+  const unwatchLater = (viewKey: string | null | undefined) => {
+    if (!viewKey || releases.has(viewKey)) return;
+    releases.set(viewKey, setTimeout(() => {
+      releases.delete(viewKey);
+      unwatchIfEmpty(viewKey);
+    }, RECOVERY_WINDOW_MS + 5_000));
   };
   const leave = async (socket: RoomMember & { id: string; data: Partial<SocketData> }) => {
     clearTimeout(expiries.get(socket.id));
@@ -92,7 +101,11 @@ export function attachEmbedRooms(io: RealtimeServer, ctx: AppContext): () => voi
         arm(socket, grant.dashboardId, grant.exp);
         viewerCounter(ctx)?.viewed(grant.dashboardId, socket);
         access.used('join');
-        ack({ ok: true, revision: dataSource?.revision ?? 0 });
+        const revision = dataSource?.revision ?? 0;
+        ack({ ok: true, revision });
+        // As a broadcast to its own room, so it carries a recovery offset (a viewer that drops before
+        // any delta arrived can still be recovered from here), as a dashboard's join does.
+        socket.nsp.to(socket.id).emit('view:joined', { dashboardId: grant.dashboardId, revision });
       } catch (e) {
         if (!(e instanceof EmbedRefused)) ctx.log.error('embed:join failed', e);
         ack({ ok: false, reason: REFUSED });
@@ -102,7 +115,7 @@ export function attachEmbedRooms(io: RealtimeServer, ctx: AppContext): () => voi
     socket.on('disconnect', () => {
       clearTimeout(expiries.get(socket.id));
       expiries.delete(socket.id);
-      unwatchIfEmpty(socket.data.embed?.viewKey);
+      unwatchLater(socket.data.embed?.viewKey);
     });
   });
 
@@ -125,8 +138,9 @@ export function attachEmbedRooms(io: RealtimeServer, ctx: AppContext): () => voi
 
   return () => {
     offSecret();
-    for (const t of expiries.values()) clearTimeout(t);
+    for (const t of [...expiries.values(), ...releases.values()]) clearTimeout(t);
     expiries.clear();
+    releases.clear();
   };
 }
 

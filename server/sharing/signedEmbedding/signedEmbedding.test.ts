@@ -5,7 +5,8 @@ import { buildDashboard, buildPerson, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { eventually } from '../../test/eventually';
 import { signEmbed } from '../../test/embedTokens';
-import { caughtUp, collect, join, nextWhere, openSocket, type TestSocket } from '../../test/sockets';
+import { io as connect } from 'socket.io-client';
+import { caughtUp, collect, join, next, nextWhere, openSocket, type TestSocket } from '../../test/sockets';
 import { viewCacheOf } from '../../publicView/viewCache';
 import { embedAccessOf } from './access';
 
@@ -224,5 +225,51 @@ describe('two tenants on one dashboard', () => {
     expect(value('livedash_embed_views_total{kind="export"}')).toBeGreaterThanOrEqual(1);
     expect(value('livedash_embed_refusals_total{reason="signature"}')).toBeGreaterThanOrEqual(1);
     for (const l of lines) expect(l).not.toMatch(/[0-9a-f]{24}|eyJ/);
+  });
+});
+
+describe('a viewer whose connection drops', () => {
+  /** A viewer that reconnects by itself, as the web app's socket does (within the server's recovery window). */
+  async function reconnecting(token: string): Promise<TestSocket> {
+    const socket: TestSocket = connect(s.url, { transports: ['websocket'], forceNew: true, reconnectionDelay: 100, reconnectionDelayMax: 300 });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    const joined = next(socket, 'view:joined');
+    expect(await embedJoin(socket, token)).toMatchObject({ ok: true });
+    await joined;
+    return socket;
+  }
+  /** Drops the connection (not a disconnect on purpose), runs `meanwhile`, and lets it reconnect. */
+  async function dropWhile(socket: TestSocket, meanwhile: () => Promise<unknown>) {
+    socket.io.reconnection(false);
+    const down = new Promise<void>((resolve) => socket.once('disconnect', () => resolve()));
+    socket.io.engine.close();
+    await down;
+    await meanwhile();
+    const back = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.io.reconnection(true);
+    socket.connect();
+    await back;
+  }
+  const roomsOf = (socket: TestSocket) => [...(s.app.realtime.io.of('/').sockets.get(socket.id!)?.rooms ?? [])];
+
+  it('is recovered with its rooms and the rows it missed, its own only', async () => {
+    const socket = await reconnecting(await signEmbed(secret, { dashboard: dash.id, filters: tenant('acme') }));
+    const missed = collect(socket, 'records:upserted');
+    await dropWhile(socket, () => s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [row(8, 'acme'), row(9, 'globex')] } }));
+    expect(socket.recovered).toBe(true);
+    await eventually(() => expect(missed.items.flatMap((e) => ids(e.records))).toEqual([8]));
+    expect(roomsOf(socket).filter((r) => r.startsWith('embed'))).toHaveLength(2);
+  });
+
+  it('rotated while it was away, is told the dashboard is gone and gets none of its rooms back', async () => {
+    const socket = await reconnecting(await signEmbed(secret, { dashboard: dash.id, filters: tenant('acme') }));
+    const told = nextWhere(socket, 'dashboard:removed', (e) => e.dashboardId === dash.id, 5_000);
+    await dropWhile(socket, () => makeSecret(dash.id));
+    await told;
+    expect(roomsOf(socket).filter((r) => r.startsWith('embed') || r.startsWith('source'))).toEqual([]);
   });
 });
