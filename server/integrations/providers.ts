@@ -1,5 +1,7 @@
 import type { IntegrationType } from '@common/schemas/integration';
 import { apiProvider } from './api';
+import { mysqlProvider } from './mysql';
+import { postgresProvider } from './postgres';
 import type { PullProvider, PullType } from './provider';
 
 /**
@@ -10,6 +12,8 @@ import type { PullProvider, PullType } from './provider';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const PROVIDERS: Partial<Record<PullType, PullProvider<any>>> = {
   api: apiProvider,
+  postgres: postgresProvider,
+  mysql: mysqlProvider,
 };
 
 /** The pull provider of a type; null for Zendesk (its own steps) and the types still to come. */

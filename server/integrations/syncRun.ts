@@ -133,7 +133,7 @@ async function execute(rt: IntegrationsRuntime, doc: IntegrationDoc, run: RunDoc
 
 /** The counts in words: "120 records in 3 pages, 2 rejected". */
 export function countsText(run: RunDoc, unit = 'page'): string {
-  const n = (v: number, one: string) => `${v.toLocaleString('en-US')} ${one}${v === 1 ? '' : 's'}`;
+  const n = (v: number, one: string) => `${v.toLocaleString('en-US')} ${v === 1 ? one : one === 'batch' ? 'batches' : `${one}s`}`;
   return `${n(run.records, 'record')} in ${n(run.pages, unit)}${run.rejected ? `, ${run.rejected.toLocaleString('en-US')} rejected` : ''}`;
 }
 
