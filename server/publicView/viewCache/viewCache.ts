@@ -23,7 +23,7 @@ export type ViewEvent = { [K in ViewEventName]: { name: K; payload: DomainEvents
 
 const REMOVED = 'removed' as const;
 
-/** What a locked view is made of (`ViewCache.lockedView`). */
+/** What a locked view is made of (`ViewCache.credentialView`). */
 export interface LockedAccess {
   /** Names the view: a share link's id, or (signed embedding) the token. */
   key: string;
@@ -168,7 +168,7 @@ export class ViewCache {
     const link = await this.links.get(token, { hold: this.enabled });
     if (!link || !isLive(link)) throw NotFoundError('Share link');
     const share = link.filters.length ? { allowCsv: link.allowCsv, expiresAt: link.expiresAt, filters: link.filters } : { allowCsv: link.allowCsv, expiresAt: link.expiresAt };
-    const view = await this.lockedView({ key: link.id, dashboardId: link.dashboardId, filters: link.filters, part: { name: 'share', value: share }, hold: !link.revoked });
+    const view = await this.credentialView({ key: link.id, dashboardId: link.dashboardId, filters: link.filters, part: { name: 'share', value: share }, hold: !link.revoked });
     this.links.touch(link);
     return view;
   }
@@ -179,7 +179,7 @@ export class ViewCache {
    * part of the answer (`"share": …`, `"embed": …`). Built once per key and change of the
    * dashboard's view (from the held records), then held (at most MAX_SHARE_VIEWS of them).
    */
-  async lockedView(access: LockedAccess): Promise<ServedView> {
+  async credentialView(access: LockedAccess): Promise<ServedView> {
     const base = await this.view(access.dashboardId, { drafts: true });
     let held = this.shared.get(access.key);
     if (!held || held.base !== base) {
@@ -254,7 +254,7 @@ export class ViewCache {
     return view;
   }
 
-  /** A held locked view (`lockedView`'s) if it is current, without waiting; null otherwise. */
+  /** A held locked view (`credentialView`'s) if it is current, without waiting; null otherwise. */
   peekLocked(key: string, dashboardId: string): ServedView | null {
     if (!this.enabled) return null;
     const held = this.shared.get(key);

@@ -58,7 +58,7 @@ function termsOf(grant: EmbedGrant): EmbedTerms {
  */
 export async function embedView(app: AppContext, token: string, grant: EmbedGrant): Promise<ServedView> {
   try {
-    return await viewCacheOf(app).lockedView({ key: embedViewCacheKey(token), dashboardId: grant.dashboardId, filters: embedTokenFilters(grant), part: { name: 'embed', value: termsOf(grant) }, hold: true });
+    return await viewCacheOf(app).credentialView({ key: embedViewCacheKey(token), dashboardId: grant.dashboardId, filters: embedTokenFilters(grant), part: { name: 'embed', value: termsOf(grant) }, hold: true });
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) throw new EmbedRefused('no_secret');
     throw e;
