@@ -19,7 +19,7 @@ export const EnvSchema = z.object({
   MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   /** Proves who creates the first admin, then a bearer credential with the admin role for automation and recovery (at least 12 characters); default: random per run, printed at start. Never in the web bundle, never logged when set. */
   ADMIN_TOKEN: z.string().min(12, 'must be at least 12 characters').optional(),
-  /** Keys the hashes stored outside the process (Redis rate-limit keys); default: derived from the admin token. Same on every process. */
+  /** Keys the hashes stored outside the process (Redis rate-limit keys; default: derived from the admin token) and seals embedding secrets at rest (default: a key made once and kept in the database). Same on every process; changing it makes sealed secrets unreadable until rotated. */
   SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Turns the admin token off as a bearer credential (people sign in; first-admin setup is then impossible). */
   ADMIN_TOKEN_DISABLED: bool.default(false),

@@ -28,7 +28,7 @@ async function allowedOriginsOf(ctx: AppContext, dashboardId: string): Promise<s
 export async function getEmbedding(ctx: AppContext, dashboardId: string): Promise<EmbeddingDto> {
   const d = await getDashboard(ctx, dashboardId);
   const doc = await embeddingModel(ctx).findOne({ dashboardId: d.id }).lean();
-  return { dashboardId: d.id, origins: [...(doc?.origins ?? [])], secret: presentSecret(ctx, doc?.secret) };
+  return { dashboardId: d.id, origins: [...(doc?.origins ?? [])], secret: await presentSecret(ctx, doc?.secret) };
 }
 
 /** Replaces a dashboard's allowed embedding origins (validated, deduplicated). */

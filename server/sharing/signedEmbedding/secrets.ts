@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { CreatedEmbedSecretDto, EmbedSecretDto } from '@common/schemas/embedding';
-import type { AppContext, Principal } from '../../core';
-import { AppHandle } from '../../core';
+import type { AppContext, Principal, ServerKey } from '../../core';
+import { serverKeyOf } from '../../core';
 import { getDashboard } from '../../dashboards';
 import { embeddingModel, type StoredSecret } from '../embeddingModel';
 
@@ -10,25 +10,17 @@ const SECRET_BYTES = 32;
 const SEAL_VERSION = 'v1';
 
 /**
- * The key embedding secrets are sealed with at rest: derived (HKDF, a fixed label) from
- * SERVER_SECRET, or without it from the admin token — never stored. A database copy alone opens
- * no secret. Every process that shares the database must derive the same key (the same
- * SERVER_SECRET, or the same ADMIN_TOKEN); a secret sealed under another key reads as unreadable
- * (the console says so, and a rotation makes a readable one).
+ * The key embedding secrets are sealed with at rest: the deployment's server key for this purpose
+ * (core's `serverKeyOf`: from SERVER_SECRET when set, else a key made once and kept in the
+ * database), so a secret made before a restart still opens after it, on every process sharing the
+ * database. With SERVER_SECRET set, a database copy alone opens no secret. A secret sealed under
+ * another key (SERVER_SECRET set or changed since) reads as unreadable: the console says so, and a
+ * rotation makes a readable one.
  */
-interface KeyAtRest {
-  key: Buffer;
-  /** A fingerprint of the key: which key sealed a secret, without revealing it. */
-  keyId: string;
-}
-const keysAtRest = new AppHandle<KeyAtRest>('the embedding secrets key', (app) => {
-  const key = Buffer.from(crypto.hkdfSync('sha256', app.config.SERVER_SECRET ?? app.adminToken, '', 'livedash: embedding secrets at rest', 32));
-  return { key, keyId: crypto.createHash('sha256').update('key id\n').update(key).digest('base64url').slice(0, 12) };
-});
+const keyAtRest = (app: AppContext): Promise<ServerKey> => serverKeyOf(app, 'embedding secrets at rest');
 
 /** The secret sealed with AES-256-GCM, bound to its dashboard and id (a sealed secret moved to another dashboard does not open). */
-function seal(app: AppContext, dashboardId: string, secretId: string, secret: Buffer): string {
-  const { key } = keysAtRest.of(app);
+function seal(key: Buffer, dashboardId: string, secretId: string, secret: Buffer): string {
   const iv = crypto.randomBytes(12);
   const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(`${dashboardId}\n${secretId}`));
@@ -37,8 +29,8 @@ function seal(app: AppContext, dashboardId: string, secretId: string, secret: Bu
 }
 
 /** The secret, or null when it was sealed under another key (or tampered with). */
-function unseal(app: AppContext, dashboardId: string, stored: StoredSecret): Buffer | null {
-  const { key, keyId } = keysAtRest.of(app);
+async function unseal(app: AppContext, dashboardId: string, stored: StoredSecret): Promise<Buffer | null> {
+  const { key, keyId } = await keyAtRest(app);
   const [version, iv, tag, sealed] = stored.sealed.split('.');
   if (stored.keyId !== keyId || version !== SEAL_VERSION || !iv || !tag || sealed === undefined) return null;
   try {
@@ -54,9 +46,10 @@ function unseal(app: AppContext, dashboardId: string, stored: StoredSecret): Buf
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** A stored secret as the console sees it: when, by whom, its hint — never the secret. */
-export function presentSecret(app: AppContext, stored: StoredSecret | null | undefined): EmbedSecretDto | null {
+export async function presentSecret(app: AppContext, stored: StoredSecret | null | undefined): Promise<EmbedSecretDto | null> {
   if (!stored) return null;
-  return { createdAt: iso(stored.createdAt), createdBy: stored.createdBy, hint: stored.hint, rotated: Boolean(stored.rotated), readable: stored.keyId === keysAtRest.of(app).keyId };
+  const { keyId } = await keyAtRest(app);
+  return { createdAt: iso(stored.createdAt), createdBy: stored.createdBy, hint: stored.hint, rotated: Boolean(stored.rotated), readable: stored.keyId === keyId };
 }
 
 /** Who made a secret, in the words the console shows (a person's name or email; the admin token). */
@@ -75,10 +68,11 @@ export async function createEmbedSecret(app: AppContext, dashboardId: string, by
   const secret = crypto.randomBytes(SECRET_BYTES);
   const secretId = crypto.randomBytes(9).toString('base64url');
   const text = secret.toString('base64url');
+  const atRest = await keyAtRest(app);
   const stored: StoredSecret = {
     secretId,
-    sealed: seal(app, dashboard.id, secretId, secret),
-    keyId: keysAtRest.of(app).keyId,
+    sealed: seal(atRest.key, dashboard.id, secretId, secret),
+    keyId: atRest.keyId,
     hint: text.slice(0, 6),
     createdAt: new Date(),
     createdBy: by,
@@ -95,7 +89,7 @@ export async function createEmbedSecret(app: AppContext, dashboardId: string, by
     objectName: dashboard.name,
     summary: `${verb} the embedding secret of dashboard "${dashboard.name}"`,
   });
-  return { embedding: { dashboardId: dashboard.id, origins: [...(after?.origins ?? [])], secret: presentSecret(app, stored) }, secret: text };
+  return { embedding: { dashboardId: dashboard.id, origins: [...(after?.origins ?? [])], secret: await presentSecret(app, stored) }, secret: text };
 }
 
 /**
@@ -107,7 +101,7 @@ export async function createEmbedSecret(app: AppContext, dashboardId: string, by
 export async function secretFor(app: AppContext, dashboardId: string): Promise<{ secretId: string; bytes: Buffer } | null> {
   const doc = await embeddingModel(app).findOne({ dashboardId }).lean();
   if (!doc?.secret) return null;
-  const raw = unseal(app, dashboardId, doc.secret);
+  const raw = await unseal(app, dashboardId, doc.secret);
   return raw ? { secretId: doc.secret.secretId, bytes: Buffer.from(raw.toString('base64url'), 'utf8') } : null;
 }
 
