@@ -82,7 +82,7 @@ export function SignedEmbedPanel({ dashboardId, dashboardName }: { dashboardId: 
         )}
       </Flex>
       {secret && !secret.readable && (
-        <Alert type="warning" showIcon title="This server cannot read the secret any more" description="It was stored under another SERVER_SECRET (or another run's admin token), so every token is refused. Rotate it, and set SERVER_SECRET the same on every process." />
+        <Alert type="warning" showIcon title="This server cannot read the secret any more" description="It was sealed under another server key (SERVER_SECRET was set or changed since it was made), so every token is refused. Rotate it, and keep SERVER_SECRET the same on every process." />
       )}
       {shown && (
         <Alert
