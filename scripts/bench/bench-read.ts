@@ -25,7 +25,7 @@ import { loadConfig } from '../../server/core/config';
 import { startDatabase } from '../../server/core/db/startDatabase';
 import { createLogger } from '../../server/core/log';
 import { ADMIN_TOKEN } from '../../server/test/harness';
-import { signEmbed } from '../../server/test/embedTokens';
+import { signEmbed } from '../../server/sharing/signedEmbedding/test/embedTokens';
 import { freePort, startServerProcess } from '../../server/test/processes';
 import { startBrowser } from '../../web/e2e/browser';
 

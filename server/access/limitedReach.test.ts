@@ -6,7 +6,7 @@ import { startTestServer, type HttpAnswer, type TestServer } from '../test/harne
 import { addPerson, type Person } from '../test/people';
 import { cookieSocket, join, type TestSocket } from '../test/sockets';
 import { rooms } from '@common/realtime';
-import { signEmbed } from '../test/embedTokens';
+import { signEmbed } from '../sharing/signedEmbedding/test/embedTokens';
 
 /*
  * A person limited to dashboard A (on source S1) reaches neither dashboard B nor source S2 through

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness';
 import { withFrameAncestors } from './embedding';
-import { signEmbed } from '../test/embedTokens';
+import { signEmbed } from './signedEmbedding/test/embedTokens';
 
 let s: TestServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signEmbed } from '../../server/test/embedTokens';
+import { signEmbed } from '../../server/sharing/signedEmbedding/test/embedTokens';
 import { sidebar, signIn, toast } from './adminHelpers';
 import { ingest, usePublicBrowser } from './publicFixtures';
 import { SCREENSHOTS } from './browser';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JoinAck } from '@common/realtime';
 import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
-import { handMadeToken, hmacWith, signEmbed, tampered } from '../../test/embedTokens';
+import { handMadeToken, hmacWith, signEmbed, tampered } from './test/embedTokens';
 import type { TestSocket } from '../../test/sockets';
 
 /**

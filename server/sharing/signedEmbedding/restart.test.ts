@@ -5,7 +5,7 @@ import { startDatabase, type DatabaseHandle } from '../../core/db/startDatabase'
 import { createLogger } from '../../core/log';
 import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, TEST_ENGINE, type TestServer } from '../../test/harness';
-import { signEmbed } from '../../test/embedTokens';
+import { signEmbed } from './test/embedTokens';
 import { openSocket } from '../../test/sockets';
 
 /*

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { JoinAck } from '@common/realtime';
 import { useCluster } from '../../test/cluster';
 import { eventually } from '../../test/eventually';
-import { signEmbed } from '../../test/embedTokens';
+import { signEmbed } from './test/embedTokens';
 import type { TestSocket } from '../../test/sockets';
 
 const cluster = useCluster();

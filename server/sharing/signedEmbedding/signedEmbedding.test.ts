@@ -4,7 +4,7 @@ import type { CreatedEmbedSecretDto, EmbedViewResponse, EmbeddingDto } from '@co
 import { buildDashboard, buildPerson, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { eventually } from '../../test/eventually';
-import { signEmbed } from '../../test/embedTokens';
+import { signEmbed } from './test/embedTokens';
 import { io as connect } from 'socket.io-client';
 import { caughtUp, collect, join, next, nextWhere, openSocket, type TestSocket } from '../../test/sockets';
 import { viewCacheOf } from '../../publicView/viewCache';
