@@ -4,13 +4,11 @@ const queues = new AppHandle<Map<string, Promise<unknown>>>('the dashboard locks
 
 /**
  * One save of a dashboard at a time in this process (others wait their turn, then read what the
- * first one wrote). Across processes the save's compare-and-set on the version decides. On the
- * offline engine one lock serves every dashboard: a transaction there loses the writes that others
- * make meanwhile to the collections it writes (seen with records: server/records/writer/sourceLock.ts),
- * and every save writes `dashboards` and `dashboard_versions` in one.
+ * first one wrote), and its versions' removals beside them. Across processes the save's
+ * compare-and-set on the version decides.
  */
 export async function withDashboardLock<T>(ctx: AppContext, dashboardId: string, fn: () => Promise<T>): Promise<T> {
-  const name = ctx.db.mode === 'embedded-jongodb' ? '*' : dashboardId;
+  const name = dashboardId;
   const perApp = queues.of(ctx);
   const before = perApp.get(name) ?? Promise.resolve();
   const run = before.then(fn, fn);

@@ -1,4 +1,4 @@
-import mongoose, { type ClientSession } from 'mongoose';
+import mongoose, { type ClientSession, type mongo } from 'mongoose';
 import { ErrorCode } from '@common/schemas/errors';
 import type { DashboardVersionDto, VersionAuthor } from '@common/schemas/dashboardVersion';
 import { diffDashboards, summaryOf } from '@common/dashboards/diffSentences';
@@ -34,10 +34,15 @@ export function authorNow(): VersionAuthor {
   return { kind: 'system' };
 }
 
-/** Whether this deployment runs multi-document transactions (a replica set; the offline engine does, also standalone). */
-const transactional = (ctx: AppContext) => ctx.transactions || ctx.db.mode === 'embedded-jongodb';
+/**
+ * Whether a save's two writes go in one transaction: where the deployment runs them (a replica set
+ * or sharded cluster), but not on the offline engine. Its transactions cost time growing with the
+ * whole database (measured: an insert of a version inside one took 95 ms beside 20 versions and
+ * 980 ms beside 1,000, against 11 ms and 29 ms outside), and its data is in memory anyway.
+ */
+const transactional = (ctx: AppContext) => ctx.transactions && ctx.db.mode !== 'embedded-jongodb';
 
-/** Runs the writes of one save in one transaction where the deployment has them; on a standalone mongod one after the other. */
+/** Runs the writes of one save in one transaction where the deployment has them; otherwise one after the other. */
 async function inOneStep<T>(ctx: AppContext, fn: (session?: ClientSession) => Promise<T>): Promise<T> {
   if (!transactional(ctx)) return fn();
   const session = await ctx.conn.startSession();
@@ -51,6 +56,9 @@ async function inOneStep<T>(ctx: AppContext, fn: (session?: ClientSession) => Pr
     await session.endSession();
   }
 }
+
+/** The versions' collection through the driver (its `_id`s are strings, not ObjectIds). */
+const rawVersions = (ctx: AppContext) => versionsOf.of(ctx).collection as unknown as mongo.Collection<DashboardVersionDoc>;
 
 /** The dashboard moved on under a save that named the version it was made on (inside a transaction: aborts it). */
 class Moved extends Error {}
@@ -86,7 +94,7 @@ const sourceNamesOf = async (ctx: AppContext, ids: (string | null | undefined)[]
 function versionDoc(dashboardId: string, version: number, content: StoredContent, summary: string, opts: SaveOptions, at: Date): DashboardVersionDoc {
   return {
     _id: versionId(dashboardId, version), dashboardId, version, createdAt: at, author: opts.author ?? authorNow(), message: opts.message?.trim() || null,
-    summary, restoredFrom: opts.restoredFrom ?? null, content: storedContent(content),
+    summary, restoredFrom: opts.restoredFrom ?? null, content: JSON.stringify(storedContent(content)),
   };
 }
 
@@ -99,7 +107,7 @@ export async function createVersioned(ctx: AppContext, fields: StoredContent, op
     inOneStep(ctx, async (session) => {
       const [doc] = await ctx.models.Dashboard.create([{ _id, ...storedContent(fields), version: 1 }], { session });
       const created = doc.toObject() as DashboardDoc;
-      await versionsOf.of(ctx).insertMany([versionDoc(id, 1, created, summary, opts, created.updatedAt)], { session, lean: true });
+      await rawVersions(ctx).insertOne(versionDoc(id, 1, created, summary, opts, created.updatedAt), { session });
       return created;
     }),
   );
@@ -135,7 +143,9 @@ export async function saveVersioned(
           const docs = [versionDoc(id, next, doc, opts.summary?.(changes) ?? changes, opts, doc.updatedAt)];
           // A dashboard saved before versions were kept: its state before this first save is kept too, as version 0.
           if (current === 0) docs.unshift(versionDoc(id, 0, before, 'As it was before versions were kept', { author: { kind: 'system' } }, before.updatedAt));
-          await versionsOf.of(ctx).insertMany(docs, { session, ordered: true, lean: true });
+          // Straight to the driver: one insert command, no casting of what is built here.
+          if (docs.length === 1) await rawVersions(ctx).insertOne(docs[0], { session });
+          else await rawVersions(ctx).insertMany(docs, { session, ordered: true });
           return doc;
         });
         return { before, after };

@@ -4,7 +4,7 @@ import type { DashboardDiff } from '@common/dashboards/diff';
 import { diffDashboards } from '@common/dashboards/diffSentences';
 import type { AppContext, DashboardDoc } from '../../core';
 import { NotFoundError } from '../../core';
-import { presentContent, presentVersion, versionId, versionsOf, type DashboardVersionDoc } from './versionModel';
+import { contentOf, presentContent, presentVersion, versionId, versionsOf, type DashboardVersionDoc } from './versionModel';
 import { saveVersioned, type SaveOptions } from './saveVersioned';
 
 async function requireDashboardDoc(ctx: AppContext, id: string): Promise<DashboardDoc> {
@@ -32,17 +32,18 @@ export async function listVersions(ctx: AppContext, dashboardId: string, q: Vers
 export async function getVersion(ctx: AppContext, dashboardId: string, version: number): Promise<DashboardVersionWithContentDto> {
   await requireDashboardDoc(ctx, dashboardId);
   const v = await requireVersion(ctx, dashboardId, version);
-  return { ...presentVersion(v), dashboard: presentContent(v.content) };
+  return { ...presentVersion(v), dashboard: presentContent(contentOf(v)) };
 }
 
 /** What changed from version `from` to version `to` (default: the current one), with the data sources named in its sentences. */
 export async function diffVersions(ctx: AppContext, dashboardId: string, from: number, to?: number): Promise<DashboardDiff> {
   const d = await requireDashboardDoc(ctx, dashboardId);
   const [a, b] = await Promise.all([requireVersion(ctx, dashboardId, from), requireVersion(ctx, dashboardId, to ?? d.version ?? 0)]);
-  const ids = [a.content.dataSourceId, b.content.dataSourceId].filter((x): x is string => Boolean(x) && mongoose.isObjectIdOrHexString(x));
+  const [ca, cb] = [contentOf(a), contentOf(b)];
+  const ids = [ca.dataSourceId, cb.dataSourceId].filter((x): x is string => Boolean(x) && mongoose.isObjectIdOrHexString(x));
   const sources = ids.length ? await ctx.models.DataSource.find({ _id: { $in: ids } }).lean() : [];
   const names = new Map(sources.map((s) => [String(s._id), s.name]));
-  return diffDashboards(presentContent(a.content), presentContent(b.content), a.version, b.version, (id) => (id ? (names.get(id) ?? null) : null));
+  return diffDashboards(presentContent(ca), presentContent(cb), a.version, b.version, (id) => (id ? (names.get(id) ?? null) : null));
 }
 
 /**
@@ -55,10 +56,11 @@ export async function restoreVersion(
 ): Promise<{ before: DashboardDoc; after: DashboardDoc }> {
   const d = await requireDashboardDoc(ctx, dashboardId);
   const v = await requireVersion(ctx, dashboardId, version);
-  const sourceId = v.content.dataSourceId;
+  const content = contentOf(v);
+  const sourceId = content.dataSourceId;
   const sourceExists = sourceId && mongoose.isObjectIdOrHexString(sourceId) ? Boolean(await ctx.models.DataSource.exists({ _id: sourceId })) : false;
   if (sourceExists && sourceId !== d.dataSourceId) await mayUseSource(sourceId!);
-  const { name, description, isPublished, configuration } = v.content;
+  const { name, description, isPublished, configuration } = content;
   return saveVersioned(ctx, dashboardId, () => ({ name, description, isPublished, configuration, dataSourceId: sourceExists ? sourceId : null }), {
     ...opts, restoredFrom: version, summary: (changes) => `Restored from version ${version}${changes === 'No changes' ? '' : `: ${changes}`}`,
   });
