@@ -18,7 +18,7 @@ interface Values {
 }
 
 /** Create or edit a dashboard: name and data source required, with Publish / Unpublish. */
-export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto | null; onSaved(d: DashboardDto): void }) {
+export function DashboardForm({ dashboard, onSaved, initialSourceId }: { dashboard: DashboardDto | null; onSaved(d: DashboardDto): void; initialSourceId?: string }) {
   const [form] = Form.useForm<Values>();
   const sources = useDataSources((s) => s.items);
   const toast = useToast();
@@ -31,12 +31,13 @@ export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto 
   const [touched, setTouched] = useState(false);
   useHeldBase(dashboard ?? undefined, touched);
   const theirsLoaded = useDashboardSaves((s) => s.theirsLoaded);
+  const isNew = !dashboard;
 
   // Follow changes pushed from elsewhere (another admin tab) until the user edits the form.
   useEffect(() => {
     if (form.isFieldsTouched()) return;
-    form.setFieldsValue({ name: dashboard?.name ?? '', description: dashboard?.description ?? '', dataSourceId: dashboard?.dataSourceId ?? undefined });
-  }, [dashboard?.id, dashboard?.name, dashboard?.description, dashboard?.dataSourceId, form]);
+    form.setFieldsValue({ name: dashboard?.name ?? '', description: dashboard?.description ?? '', dataSourceId: dashboard?.dataSourceId ?? (isNew ? initialSourceId : undefined) });
+  }, [dashboard?.id, dashboard?.name, dashboard?.description, dashboard?.dataSourceId, form, isNew, initialSourceId]);
   // "Load theirs" in the conflict dialog: the typing is given up, the form shows the dashboard as it is now.
   useEffect(() => {
     if (!theirsLoaded) return;

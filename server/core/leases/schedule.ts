@@ -1,5 +1,5 @@
 import type { Model } from 'mongoose';
-import type { Logger } from './log';
+import type { Logger } from '../log';
 
 type Filter = Record<string, unknown>;
 

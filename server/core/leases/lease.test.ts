@@ -1,8 +1,8 @@
 import mongoose, { Schema } from 'mongoose';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { outlivingDatabase } from '../test/database';
-import { eventually } from '../test/eventually';
-import { createLogger } from './log';
+import { outlivingDatabase } from '../../test/database';
+import { eventually } from '../../test/eventually';
+import { createLogger } from '../log';
 import { keepLease, type Lease, releaseLeases, renewLeases, takeLease } from './lease';
 import { startScheduler } from './schedule';
 
