@@ -88,7 +88,7 @@ export function ImportDashboardButton({ onImported }: { onImported(d: DashboardD
         okText="Import"
         okButtonProps={{ disabled: !file || !dataSourceId, loading: sending.busy }}
         onOk={() => void importIt()}
-        data-testid="import-dashboard"
+        rootClassName="import-dashboard"
       >
         <Typography.Paragraph type="secondary">
           A file made by Export, on this server or another. It becomes a new draft dashboard on the data source you choose, which must have every field its widgets, filters and styles read.
@@ -99,9 +99,9 @@ export function ImportDashboardButton({ onImported }: { onImported(d: DashboardD
               <Button icon={<UploadOutlined />}>{file ? file.name : 'Choose a .dashboard.json file'}</Button>
             </Upload>
           </Form.Item>
-          <Form.Item label="Data Source" required>
+          <Form.Item label="Onto data source" required>
             <Select
-              aria-label="Data Source"
+              aria-label="Onto data source"
               placeholder="Select a data source"
               value={dataSourceId}
               onChange={setDataSourceId}

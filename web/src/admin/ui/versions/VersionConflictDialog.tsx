@@ -41,7 +41,7 @@ export function VersionConflictDialog({ discardEdits }: { discardEdits(): void }
       width={640}
       title={`${who} saved "${conflict.dashboardName}" while you were editing`}
       onCancel={close}
-      data-testid="version-conflict"
+      rootClassName="version-conflict"
       footer={
         <Flex gap={8} justify="flex-end" wrap>
           <Button onClick={close}>Keep editing</Button>
