@@ -11,14 +11,14 @@
  * BENCH_SAVES (default 30) saves per turn, BENCH_TURNS (default 3) turns; `TEST_DB_ENGINE=auto`
  * runs on mongod where one can be had (the default is the offline engine, as the tests).
  */
-import { startTestServer, type TestServer } from '../../server/test/harness';
-import { buildDashboard, buildSource } from '../../server/test/factories';
-import { updateDashboard } from '../../server/dashboards/dashboards';
-import { versionsOf } from '../../server/dashboards/versions/versionModel';
-import type { AppContext, DashboardDoc } from '../../server/core';
-import { dashboardConfiguration, encodeKeys, presentDashboard } from '../../server/core';
-import type { DashboardDto, DashboardTab } from '../../common/schemas/dashboard';
-import { TEMPLATES } from '../../common/widgets/templates';
+import { startTestServer, type TestServer } from '../../../server/test/harness';
+import { buildDashboard, buildSource } from '../../../server/test/factories';
+import { updateDashboard } from '../../../server/dashboards/dashboards';
+import { versionsOf } from '../../../server/dashboards/versions/versionModel';
+import type { AppContext, DashboardDoc } from '../../../server/core';
+import { dashboardConfiguration, encodeKeys, presentDashboard } from '../../../server/core';
+import type { DashboardDto, DashboardTab } from '../../../common/schemas/dashboard';
+import { TEMPLATES } from '../../../common/widgets/templates';
 
 const SAVES = Number(process.env.BENCH_SAVES ?? 30);
 const TURNS = Number(process.env.BENCH_TURNS ?? 3);
