@@ -19,7 +19,7 @@ import { startAlerts } from './alerts';
 import { startActivityLog } from './activity';
 import { startRetentionSweep, writesSettled } from './records';
 import { startFieldTypes, type FieldTypesService } from './dataSources';
-import { embeddingHeaders, startSharingCascades } from './sharing';
+import { embedFastRoute, embeddingHeaders, startSharingCascades } from './sharing';
 import { startDashboardVersions } from './dashboards';
 import { closeInOrder, startOperations, watchNewConnections, type Operations, type ShutdownStep } from './operations';
 
@@ -128,8 +128,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const api = buildApiRouter(ctx, [...integrations.routers, alerts.router]);
     for (const mw of mountApi(api)) koa.use(mw);
 
-    // Known public views are answered from memory before the Koa stack (server/publicView/viewCache/fastPath).
-    const server = http.createServer(operations.observe(publicViewFastPath(ctx, koa.callback())));
+    // Known public views (and held signed-embedding views) are answered from memory before the Koa stack (server/publicView/viewCache/fastPath).
+    const server = http.createServer(operations.observe(publicViewFastPath(ctx, koa.callback(), [embedFastRoute(ctx)])));
     const newConnections = watchNewConnections(server);
     const realtime = await attachRealtime(server, ctx);
     alerts.attachRealtime(realtime.io);

@@ -59,6 +59,10 @@ export const ErrorCode = {
   duplicateKeys: 'duplicate_keys',
   /** The share link exists but does not allow CSV export. */
   shareCsvForbidden: 'share_csv_forbidden',
+  /** A signed embed token was refused (any reason: the answer never says which check failed). */
+  embedTokenInvalid: 'embed_token_invalid',
+  /** The embed token does not allow CSV export (its `allowCsv` claim is not true). */
+  embedCsvForbidden: 'embed_csv_forbidden',
   /** The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. */
   idempotencyKeyInvalid: 'idempotency_key_invalid',
   /** The Idempotency-Key was used on this source with another request (body, URL or query). */

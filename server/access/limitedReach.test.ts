@@ -6,6 +6,7 @@ import { startTestServer, type HttpAnswer, type TestServer } from '../test/harne
 import { addPerson, type Person } from '../test/people';
 import { cookieSocket, join, type TestSocket } from '../test/sockets';
 import { rooms } from '@common/realtime';
+import { signEmbed } from '../sharing/signedEmbedding/test/embedTokens';
 
 /*
  * A person limited to dashboard A (on source S1) reaches neither dashboard B nor source S2 through
@@ -96,6 +97,8 @@ const ROUTES: Record<string, Case> = {
   'PUT /api/admin/dashboards/:id/embedding': {
     names: ['dashboard'], ok: 200, call: (p, i) => p.http('PUT', `/api/admin/dashboards/${enc(i.dashboard)}/embedding`, { body: { origins: ['https://intranet.example.com'] } }),
   },
+  // The embedding secret: made or rotated on one's own dashboards only (another's answers as an unknown id, and changes nothing).
+  'POST /api/admin/dashboards/:id/embedding/secret': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('POST', `/api/admin/dashboards/${enc(i.dashboard)}/embedding/secret`) },
   'GET /api/admin/dashboards/:id/links': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/links`) },
   'POST /api/admin/dashboards/:id/links': {
     names: ['dashboard'], ok: 201,
@@ -437,6 +440,40 @@ describe('credentials that are not people reach only their own', () => {
       expect(unknown.status, route).toBe(404);
       for (const [label, link] of [['revoked', revoked], ['expired', expired]] as const) {
         expect(answerShape(await s.http('GET', path(route, link.token), { token: null })), `${route} with a ${label} link`).toEqual(unknown);
+      }
+    }
+  });
+
+  it('lets a signed embed token read its own dashboard only, through its filters, while it opens: one signed for another dashboard, an old secret\'s or an expired one answers as a malformed token', async () => {
+    const embed = routesWhere((r) => r.audience === 'embed');
+    expect(embed.sort()).toEqual(['GET /api/embed/:token', 'GET /api/embed/:token/export']);
+    const secretOf = async (id: string) => (await s.http('POST', `/api/admin/dashboards/${id}/embedding/secret`)).body.secret as string;
+    const [mine, theirs] = [await secretOf(own.dashboard), await secretOf(other.dashboard)];
+    const red = { dashboard: own.dashboard, filters: [{ field: 'team', operator: 'eq', value: 'red' }], allowCsv: true };
+    expect((await s.http('POST', '/api/data/ingest', { body: { sourceId: own.source, records: [{ team: 'blue', n: 3 }] } })).status).toBe(200);
+    const live = await signEmbed(mine, red);
+    const path = (route: string, token: string) => route.slice('GET '.length).replace(':token', token);
+    const view = await s.http('GET', path('GET /api/embed/:token', live), { token: null });
+    expect(view.status, view.text).toBe(200);
+    expect(view.body.dashboard.id).toBe(own.dashboard);
+    expect([...new Set((view.body.records as { data: { team: string } }[]).map((r) => r.data.team))]).toEqual(['red']);
+    const csv = await s.http('GET', path('GET /api/embed/:token/export', live), { token: null });
+    expect(csv.status).toBe(200);
+    expect(csv.text).not.toMatch(/\bblue\b/);
+
+    const refusals = [
+      ['signed with its secret for the other dashboard', await signEmbed(mine, { ...red, dashboard: other.dashboard })],
+      ['naming its dashboard, signed with the other\'s secret', await signEmbed(theirs, red)],
+      ['expired', await signEmbed(mine, { ...red, exp: Math.floor(Date.now() / 1000) - 120 })],
+    ] as const;
+    const stale = await signEmbed(mine, { ...red, sub: 'before the rotation' });
+    expect((await s.http('GET', path('GET /api/embed/:token', stale), { token: null })).status).toBe(200);
+    await secretOf(own.dashboard);
+    for (const route of embed) {
+      const malformed = answerShape(await s.http('GET', path(route, 'a.b.c'), { token: null }));
+      expect(malformed.status, route).toBe(401);
+      for (const [label, token] of [...refusals, ['of the old secret', stale] as const]) {
+        expect(answerShape(await s.http('GET', path(route, token), { token: null })), `${route} ${label}`).toEqual(malformed);
       }
     }
   });

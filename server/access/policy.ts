@@ -1,4 +1,5 @@
 import { roleIncludes, type Role } from '@common/schemas/auth';
+import { EMBED_LEEWAY_SECONDS } from '@common/schemas/embedding';
 import { canonicalObjectId } from '@common/ids';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import type { AppContext, DashboardDoc, DataSourceDoc, IngestCredential, ShareLinkDoc } from '../core';
@@ -23,7 +24,8 @@ import type { Principal } from './accounts/accounts';
  *
  * It also answers for the credentials that are not people: an ingest key writes only its own data
  * source (and the admin token or an admin's personal token any source that admin may use), and a
- * share link reads only its own dashboard, through its locked filters, while it is live.
+ * share link reads only its own dashboard, through its locked filters, while it is live; a signed
+ * embed token, once verified, reads as a share link does.
  */
 
 /** Who asks, as the policy sees it: an HTTP request's principal and a socket's data alike. */
@@ -169,3 +171,27 @@ export const shareLinkReads = (link: ShareLinkTerms, dashboardId: string, now = 
 
 /** Share-link scope: the filters every record read through a link must match (its locked filters; none: the whole dashboard). */
 export const shareLinkFilters = (link: Pick<ShareLinkDoc, 'filters'>): WidgetFilter[] => lockedFiltersOf(link);
+
+/** A signed embed token as the policy reads it, once its signature is verified (server/sharing). */
+export interface EmbedTokenTerms {
+  dashboardId: string;
+  /** `exp`, in seconds since the epoch. */
+  exp: number;
+  /** Its filters: locked filters, as a share link's. */
+  filters: WidgetFilter[];
+}
+
+/**
+ * Embed-token scope: a verified token is a share link that expires at its `exp` (read with the
+ * clock leeway between the host that signed it and this server) and is revoked when its dashboard's
+ * secret changes (its grant is then forgotten, so it is verified again and fails).
+ */
+export const embedTokenOpens = (token: Pick<EmbedTokenTerms, 'exp'>, now = Date.now()): boolean =>
+  shareLinkOpens({ revoked: false, expiresAt: new Date((token.exp + EMBED_LEEWAY_SECONDS) * 1000) }, now);
+
+/** Embed-token scope: whether a token lets its holder read `dashboardId` — its own dashboard only, while it opens. */
+export const embedTokenReads = (token: EmbedTokenTerms, dashboardId: string, now = Date.now()): boolean =>
+  shareLinkReads({ dashboardId: token.dashboardId, revoked: false, expiresAt: new Date((token.exp + EMBED_LEEWAY_SECONDS) * 1000) }, dashboardId, now);
+
+/** Embed-token scope: the filters every record read through a token must match (none: the whole dashboard). */
+export const embedTokenFilters = (token: Pick<EmbedTokenTerms, 'filters'>): WidgetFilter[] => token.filters;

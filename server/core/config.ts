@@ -19,7 +19,7 @@ export const EnvSchema = z.object({
   MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   /** Proves who creates the first admin, then a bearer credential with the admin role for automation and recovery (at least 12 characters); default: random per run, printed at start. Never in the web bundle, never logged when set. */
   ADMIN_TOKEN: z.string().min(12, 'must be at least 12 characters').optional(),
-  /** Keys the hashes stored outside the process (Redis rate-limit keys); default: derived from the admin token. Same on every process. */
+  /** Keys the hashes stored outside the process (Redis rate-limit keys; default: derived from the admin token) and seals embedding secrets at rest (default: a key made once and kept in the database). Same on every process; changing it makes sealed secrets unreadable until rotated. */
   SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Turns the admin token off as a bearer credential (people sign in; first-admin setup is then impossible). */
   ADMIN_TOKEN_DISABLED: bool.default(false),
@@ -47,6 +47,8 @@ export const EnvSchema = z.object({
   IMPORT_IDLE_SECONDS: positiveInt(7 * 24 * 3600).default(30 * 60),
   /** Most records one public view returns (truncated: true beyond). */
   VIEW_MAX_RECORDS: positiveInt(10_000_000).default(100_000),
+  /** Signed embedding: the furthest ahead a token's `exp` may be (a token that would live longer is refused). */
+  EMBED_MAX_TTL_SECONDS: positiveInt(86_400).default(86_400),
   /** Largest JSON body of an admin call (dashboards, data sources, integrations). */
   ADMIN_JSON_MAX_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
   /** Trust X-Forwarded-For / -Proto from a reverse proxy (only behind one: clients could forge them). */

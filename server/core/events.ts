@@ -53,6 +53,12 @@ export interface DomainEvents {
   'shareLink.created': { link: ShareLinkDto; dashboardName: string };
   'shareLink.revoked': { link: ShareLinkDto };
   /**
+   * A dashboard's embedding secret was created, rotated or removed (with its dashboard): every token
+   * signed with an earlier one stops at once. `dashboardId` null: any may have changed (Redis was
+   * lost). `relayed`: it came from another process (not published again).
+   */
+  'embedding.secretChanged': { dashboardId: string | null; relayed?: boolean };
+  /**
    * Something the activity log keeps happened (a sign-in, a token made, records expired, an alert
    * delivered…), said in the log's words by the feature where it happened. The activity feature
    * writes it; no feature writes the log itself.

@@ -27,6 +27,8 @@ export type { RouteContext } from './http/validate';
 export { keepLease, leaseFree, leaseHeldBy, releaseLeases, renewLeases, takeLease } from './leases/lease';
 export type { Lease, LeaseFields } from './leases/lease';
 export { keyedHash } from './keyedHash';
+export { serverKeyOf } from './keys/serverKey';
+export type { ServerKey } from './keys/serverKey';
 export type { KeyedHash } from './keyedHash';
 export { createLogger } from './log';
 export { OUTBOUND_MAX_ANSWER_BYTES, OUTBOUND_TIMEOUT_MS, OutboundRefused, checkOutboundHost, checkOutboundUrl, isInternalAddress, postOutbound, resolveOutboundHost } from './outbound/outbound';

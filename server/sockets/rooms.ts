@@ -8,7 +8,7 @@ import { attachAdminAccess, socketHasRole } from './adminAccess';
 import { dashboardsOnSource, loadPublishedDashboard, publicDashboardHead } from '../dashboards';
 import { emptyRoom, joinDashboard, leaveDashboard, moveRoom, releaseRooms, startViewEventRelay, attachViewerCounts } from '../publicView';
 import { startRealtimeServer, type Realtime, startAuthRelay, watchedRooms } from '../realtime';
-import { attachShareRooms } from '../sharing';
+import { attachEmbedRooms, attachShareRooms, startEmbeddingRelay } from '../sharing';
 import { attachImportRooms } from '../imports';
 import { attachActivityFeed } from '../activity';
 import { recheckRecoveredSessions } from './recoveryCheck';
@@ -45,7 +45,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     io.local.emit('view:resync', { reason: 'redis' });
     recheckSockets();
   };
-  const { io, closeCluster } = await startRealtimeServer(server, ctx, { relays: [startViewEventRelay, startAuthRelay], onRedisReset });
+  const { io, closeCluster } = await startRealtimeServer(server, ctx, { relays: [startViewEventRelay, startAuthRelay, startEmbeddingRelay], onRedisReset });
   // A recovered session keeps only the rooms it may still hold (on whichever adapter is in use).
   recheckRecoveredSessions(io, ctx);
 
@@ -226,6 +226,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   }
 
   const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers
+  const closeEmbedRooms = attachEmbedRooms(io, ctx); // signed-embedding viewers
   const closeActivityFeed = attachActivityFeed(io, ctx); // activity log pushes
   const closeImportRooms = attachImportRooms(io, ctx); // Import Data progress
   const closeViewerCounts = await attachViewerCounts(io, ctx); // live viewer counts
@@ -235,6 +236,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     close: async () => {
       adminAccess.close();
       await closeShareRooms();
+      closeEmbedRooms();
       closeActivityFeed();
       closeImportRooms();
       await closeViewerCounts();

@@ -32,7 +32,11 @@ export async function sendPublicView(ctx: Context, app: AppContext, dashboardId:
 
 /** Answers GET /api/share/:token from the view cache, as the public view (drafts too, plus `share`). */
 export async function sendShareView(ctx: Context, app: AppContext, token: string): Promise<void> {
-  const view = await viewCacheOf(app).shareView(token);
+  await sendLockedView(ctx, await viewCacheOf(app).shareView(token));
+}
+
+/** Answers with a locked view (a share link's, a signed embed token's): private, no Referer carrying the token, 304 and compression as the public view. */
+export async function sendLockedView(ctx: Context, view: ServedView): Promise<void> {
   for (const [name, value] of Object.entries(SHARE_VIEW_HEADERS)) ctx.set(name, value);
   await sendServedView(ctx, view);
 }

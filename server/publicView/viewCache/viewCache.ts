@@ -10,7 +10,7 @@ import { NotFoundError, presentDashboard, presentDataSource, presentRecord, find
 import { presentPublicHeadFromDtos, serializePublicView, publicDashboardView } from '../../dashboards';
 import { ServedView } from './servedView';
 import { SourceView } from './sourceView';
-import { isLive, ShareLinkCache, type CachedLink } from './shareLinks';
+import { isLive, ShareLinkCache } from './shareLinks';
 import { LockedLinks } from './lockedLinks';
 import { metricsOf } from '../../core';
 
@@ -23,6 +23,19 @@ export type ViewEvent = { [K in ViewEventName]: { name: K; payload: DomainEvents
 
 const REMOVED = 'removed' as const;
 
+/** What a locked view is made of (`ViewCache.credentialView`). */
+export interface LockedAccess {
+  /** Names the view: a share link's id, or (signed embedding) the token. */
+  key: string;
+  dashboardId: string;
+  /** Locked filters: only the records matching all of them (none: every record). */
+  filters: WidgetFilter[];
+  /** The credential's own part of the answer, after the view's fields. */
+  part: { name: string; value: unknown };
+  /** False: built for this answer only, not held (a revoked link). */
+  hold: boolean;
+}
+
 interface Served {
   dashboard: DashboardDto;
   source: SourceView | null;
@@ -30,7 +43,7 @@ interface Served {
   view: ServedView;
 }
 
-/** A share link's view: its dashboard's served view (`base`) plus the link's own `share` part. */
+/** A locked view: its dashboard's served view (`base`) plus the credential's own part (`share`, `embed`). */
 interface SharedServed {
   base: ServedView;
   view: ServedView;
@@ -154,43 +167,54 @@ export class ViewCache {
   async shareView(token: string): Promise<ServedView> {
     const link = await this.links.get(token, { hold: this.enabled });
     if (!link || !isLive(link)) throw NotFoundError('Share link');
-    const base = await this.view(link.dashboardId, { drafts: true });
-    let held = this.shared.get(link.id);
+    const share = link.filters.length ? { allowCsv: link.allowCsv, expiresAt: link.expiresAt, filters: link.filters } : { allowCsv: link.allowCsv, expiresAt: link.expiresAt };
+    const view = await this.credentialView({ key: link.id, dashboardId: link.dashboardId, filters: link.filters, part: { name: 'share', value: share }, hold: !link.revoked });
+    this.links.touch(link);
+    return view;
+  }
+
+  /**
+   * A dashboard seen through a credential that is not a person — a share link, a signed embed
+   * token: published or not, only the records its locked filters allow, and the credential's own
+   * part of the answer (`"share": …`, `"embed": …`). Built once per key and change of the
+   * dashboard's view (from the held records), then held (at most MAX_SHARE_VIEWS of them).
+   */
+  async credentialView(access: LockedAccess): Promise<ServedView> {
+    const base = await this.view(access.dashboardId, { drafts: true });
+    let held = this.shared.get(access.key);
     if (!held || held.base !== base) {
-      const share = link.filters.length ? { allowCsv: link.allowCsv, expiresAt: link.expiresAt, filters: link.filters } : { allowCsv: link.allowCsv, expiresAt: link.expiresAt };
-      const body = link.filters.length ? await this.lockedBody(link, base) : base.body.toString('utf8', 0, base.body.length - 1);
-      const text = `${body},"share":${JSON.stringify(share)}}`;
+      const body = access.filters.length ? await this.lockedBody(access.dashboardId, access.filters, base) : base.body.toString('utf8', 0, base.body.length - 1);
+      const text = `${body},${JSON.stringify(access.part.name)}:${JSON.stringify(access.part.value)}}`;
       held = { base, view: ServedView.fromText(text, base.revision, base.dataSourceId) };
-      if (this.enabled && !link.revoked) {
-        this.shared.delete(link.id);
+      if (this.enabled && access.hold) {
+        this.shared.delete(access.key);
         if (this.shared.size >= MAX_SHARE_VIEWS) this.shared.delete(this.shared.keys().next().value!);
-        this.shared.set(link.id, held);
+        this.shared.set(access.key, held);
       }
     }
-    this.links.touch(link);
     return held.view;
   }
 
   /**
-   * The view of a link with locked filters, less its closing brace: the dashboard's head with only
-   * the records matching every locked filter — from the held source when `base` is the held view
-   * (built once per source version), else from the database.
+   * The dashboard's head with only the records matching every locked filter, less its closing brace
+   * — from the held source when `base` is the held view (built once per source version), else from
+   * the database.
    */
-  private async lockedBody(link: CachedLink, base: ServedView): Promise<string> {
-    const served = this.served.get(link.dashboardId);
+  private async lockedBody(dashboardId: string, filters: WidgetFilter[], base: ServedView): Promise<string> {
+    const served = this.served.get(dashboardId);
     let text: string;
     if (served && served.view === base) {
       const source = served.source;
       const meta = source?.meta ?? null;
-      const test = lockedTest(link.filters, meta);
+      const test = lockedTest(filters, meta);
       const head = presentPublicHeadFromDtos(served.dashboard, meta);
       text = serializePublicView(head, source ? source.filteredJson(test) : '[]', meta && source ? source.revision : 0, source?.truncated ?? false);
     } else {
-      const dashboard = await this.ctx.models.Dashboard.findById(link.dashboardId).lean<DashboardDoc>();
-      if (!dashboard) throw NotFoundError('Share link');
+      const dashboard = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
+      if (!dashboard) throw NotFoundError(`Dashboard ${dashboardId}`);
       const dataSource = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
       const view = await publicDashboardView(this.ctx, dashboard, dataSource);
-      const test = lockedTest(link.filters, view.dataSource);
+      const test = lockedTest(filters, view.dataSource);
       const records = test ? view.records.filter((r) => test(r.data)) : view.records;
       text = serializePublicView({ dashboard: view.dashboard, tabs: view.tabs, dataSource: view.dataSource }, JSON.stringify(records), view.revision, view.truncated);
     }
@@ -223,13 +247,24 @@ export class ViewCache {
 
   /** The share view of a token if its link is held and live and its view current, without waiting; null otherwise. */
   peekShare(token: string): ServedView | null {
-    if (!this.enabled) return null;
     const link = this.links.peek(token);
     if (!link || !isLive(link)) return null;
-    const held = this.shared.get(link.id);
-    if (!held || this.peek(link.dashboardId, { drafts: true }) !== held.base) return null;
-    this.links.touch(link);
+    const view = this.peekLocked(link.id, link.dashboardId);
+    if (view) this.links.touch(link);
+    return view;
+  }
+
+  /** A held locked view (`credentialView`'s) if it is current, without waiting; null otherwise. */
+  peekLocked(key: string, dashboardId: string): ServedView | null {
+    if (!this.enabled) return null;
+    const held = this.shared.get(key);
+    if (!held || this.peek(dashboardId, { drafts: true }) !== held.base) return null;
     return held.view;
+  }
+
+  /** Drops a held locked view (its credential ended). */
+  forgetLocked(key: string): void {
+    this.shared.delete(key);
   }
 
   /** Forgets everything (e.g. after Redis was lost: events from other processes may be missing). */
