@@ -29,8 +29,12 @@ export const EnvSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   /** The From of those emails, e.g. "LiveDash <dash@example.com>" (required with SMTP_URL). */
   MAIL_FROM: z.string().min(3).optional(),
-  /** Embedded mongod keeps its data here between restarts. */
-  DATA_DIR: z.string().min(1).optional(),
+  /**
+   * Where the embedded database keeps its data between restarts (relative to the working folder):
+   * mongod's own files, or the offline engine's snapshot. `:memory:` keeps nothing (tests, throwaway
+   * demos). Not used with MONGODB_URI. One server at a time per folder.
+   */
+  DATA_DIR: z.string().min(1).default('./data'),
   /** Seed the demo into an empty database; default: true with the embedded database, false with MONGODB_URI. */
   SEED_DEMO: bool.optional(),
   /** Share Socket.IO rooms, view-cache events, revocations and rate limits across processes. */
