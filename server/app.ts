@@ -17,6 +17,7 @@ import { publicViewFastPath } from './publicView';
 import { startZendeskIntegration } from './integrations/zendesk';
 import { startAlerts } from './alerts';
 import { startActivityLog } from './activity';
+import { startSettings } from './settings';
 import { startRetentionSweep, writesSettled } from './records';
 import { startFieldTypes, type FieldTypesService } from './dataSources';
 import { embeddingHeaders, startSharingCascades } from './sharing';
@@ -90,6 +91,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     accountsHandle.set(ctx, accounts);
     cleanups.push({ name: 'accounts', run: async () => accounts.close() });
 
+    // Before anything calls out: the outbound hosts an admin allowed (server/settings).
+    await startSettings(ctx);
     const stopSharingCascades = startSharingCascades(ctx);
     cleanups.push({ name: 'sharing cascades', run: async () => stopSharingCascades() });
     // The repaired sources are counted again on the sweep's first ticks: an insert the stopped process had sent may land after the repair.

@@ -119,7 +119,8 @@ export const EnvSchema = z.object({
   /**
    * Outbound calls (alert channels): host:port pairs (comma-separated) that may be reached over
    * plain http or at a loopback, private or link-local address — a local receiver, tests. Every
-   * other channel URL must be https:// to a public address.
+   * other channel URL must be https:// to a public address. The base list: admins add to it at run
+   * time under Settings › Outbound hosts (kept in the database, applied at once).
    */
   OUTBOUND_ALLOWED_HOSTS: z
     .string()

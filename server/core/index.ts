@@ -33,6 +33,8 @@ export type { KeyedHash } from './keyedHash';
 export { createLogger } from './log';
 export { OUTBOUND_MAX_ANSWER_BYTES, OUTBOUND_TIMEOUT_MS, OutboundRefused, checkOutboundUrl, isInternalAddress, postOutbound } from './outbound';
 export type { OutboundAnswer } from './outbound';
+export { ALLOW_OUTBOUND_WHERE, outboundAllowedHosts, runtimeSettings } from './outboundHosts';
+export type { RuntimeSettings } from './outboundHosts';
 export type { Logger } from './log';
 export { activityModel } from './models/activityEntry';
 export type { ActivityEntryDoc } from './models/activityEntry';

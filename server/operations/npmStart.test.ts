@@ -20,7 +20,7 @@ afterAll(() => {
 });
 
 async function npmStart(port: number) {
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dir, DB_ENGINE: 'jongodb', SKIP_WEB_BUILD: '1', LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dir, DB_ENGINE: 'jongodb', SKIP_WEB_BUILD: '1', LOG_LEVEL: 'info' };
   delete env.ADMIN_TOKEN;
   delete env.SEED_DEMO;
   // Its own process group, as a terminal's foreground job is.
