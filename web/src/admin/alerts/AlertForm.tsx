@@ -7,6 +7,7 @@ import type { TimeRange } from '@common/time/timeRanges';
 import { api } from '../../api/client';
 import { useSubmit } from '../../api/useSubmit';
 import { useDataSources } from '../stores/dataSources';
+import { OutboundHint } from '../ui/OutboundHint';
 
 /** What a new rule starts from: a KPI's settings ("Alert on this number") or nothing. */
 export interface AlertSeed {
@@ -150,7 +151,7 @@ export function AlertForm({ seed, editing, onClose, onSaved }: { seed?: AlertSee
           </Flex>
         ))}
         <Button icon={<PlusOutlined />} onClick={() => setChannels((cs) => [...cs, { type: 'webhook', url: '' }])}>Add channel</Button>
-        {submit.error && <Alert style={{ marginTop: 12 }} type="error" showIcon title="The alert was not saved" description={submit.error} data-testid="alert-form-error" />}
+        {submit.error && <Alert style={{ marginTop: 12 }} type="error" showIcon title="The alert was not saved" description={<OutboundHint text={submit.error} />} data-testid="alert-form-error" />}
       </Form>
     </Modal>
   );
