@@ -2,7 +2,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Form, Input, InputNumber, Modal, Segmented, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { ALERT_OPERATORS, ALERT_OPERATOR_WORDS, CHANNEL_TYPES, type AlertDto, type AlertOperator, type ChannelType, type CreatedAlertDto } from '@common/schemas/alert';
-import { METRICS, type Metric, type WidgetFilter } from '@common/schemas/widgets/widget';
+import { METRIC_LABELS, METRIC_ORDER, type Metric, type WidgetFilter } from '@common/schemas/widgets/widget';
 import type { TimeRange } from '@common/time/timeRanges';
 import { api } from '../../api/client';
 import { useSubmit } from '../../api/useSubmit';
@@ -110,7 +110,7 @@ export function AlertForm({ seed, editing, onClose, onSaved }: { seed?: AlertSee
         )}
         <Flex gap={12}>
           <Form.Item label="Value" style={{ flex: 1 }}>
-            <Select aria-label="Metric" value={metric} onChange={setMetric} options={METRICS.map((m) => ({ value: m, label: m }))} />
+            <Select aria-label="Metric" value={metric} onChange={setMetric} options={METRIC_ORDER.map((m) => ({ value: m, label: METRIC_LABELS[m] }))} listHeight={13 * 32} />
           </Form.Item>
           {!NO_FIELD.has(metric) && (
             <Form.Item label="Field" style={{ flex: 1 }}>

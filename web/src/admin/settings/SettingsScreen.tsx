@@ -100,7 +100,7 @@ export default function SettingsScreen() {
           size="small"
           bordered
           data-testid="outbound-hosts-list"
-          locale={{ emptyText: 'No host allowed here yet' }}
+          locale={{ emptyText: <span style={{ color: SECONDARY_TEXT }}>No host allowed here yet</span> }}
           dataSource={hosts}
           renderItem={(h) => (
             <List.Item actions={[<Button key="remove" size="small" aria-label={`Remove ${h}`} icon={<DeleteOutlined />} onClick={() => setHosts((all) => all.filter((x) => x !== h))}>Remove</Button>]}>

@@ -1,6 +1,7 @@
 import type { Widget } from '@common/schemas/dashboard';
-import { ADDITIVE_METRICS, CHART_CONFIGS, type ChartConfigs, type ChartWidgetType, isChartWidgetType, type Metric } from '@common/schemas/widgets/widget';
-import { aggregateSpec, comparison as compare, readsTime, type Aggregator, type Comparison, type LineSeries } from '@common/widgets/aggregate';
+import { ADDITIVE_METRICS, CHART_CONFIGS, METRIC_LABELS, type ChartConfigs, type ChartWidgetType, isChartWidgetType, type Metric } from '@common/schemas/widgets/widget';
+import { aggregateSpec, readsTime, type Aggregator, type LineSeries } from '@common/widgets/aggregate';
+import { kpiComparison, type KpiComparison } from '@common/widgets/kpiComparison';
 import { spansYears, type TimeBucket } from '@common/time/timeRanges';
 import { fieldTypeOf, type FieldTyping } from '@common/types/fieldTyping';
 import type { GroupRow, SplitGroups } from '@common/widgets/charts/groups';
@@ -15,7 +16,7 @@ import { useFeedVersion, useWidgetEnv } from './widgetContext';
 
 /** A chart widget's numbers; `counting` while the first count of a large store is under way. */
 export type WidgetData = { counting: boolean } & (
-  | { type: 'kpi'; config: ChartConfigs['kpi']; value: number | null; count: number; comparison: Comparison | null; spark: Series | null }
+  | { type: 'kpi'; config: ChartConfigs['kpi']; value: number | null; count: number; comparison: KpiComparison | null; spark: Series | null }
   | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: GroupRow[]; split?: SplitGroups; bins?: { width: number; left: number } }
   | ({ type: 'line'; axis: 'time'; config: ChartConfigs['line'] } & LineSeries)
   | ({ type: 'line'; axis: 'number'; config: ChartConfigs['line'] } & NumberLine)
@@ -86,8 +87,8 @@ export function useWidgetData(type: ChartWidgetType, config: ChartConfigs[ChartW
     case 'kpi': {
       const c = config as ChartConfigs['kpi'];
       const value = aggregator.value();
-      // All time has no period before it: no comparison is shown.
-      const comparison = c.compare && c.range.kind !== 'all' ? compare(value, aggregator.previous()) : null;
+      // Against the period before the range; where it has none of its own (all time, data that ended long ago), the latest bucket against the one before.
+      const comparison = c.compare ? kpiComparison(aggregator, c.range, c.sparkline && c.bucket !== 'auto' ? c.bucket : undefined) : null;
       return { counting, type, config: c, value, count: aggregator.size, comparison, spark: c.sparkline ? sparkOf(aggregator.series()) : null };
     }
     case 'bar':
@@ -149,15 +150,13 @@ export function intervalLabel(start: number, bucket: TimeBucket, year = false): 
 /** Whether a series' labels need the year (it crosses a new year). */
 export const seriesSpansYears = (starts: number[]): boolean => starts.length > 0 && spansYears(starts[0], starts[starts.length - 1] + 1);
 
-const METRIC_WORDS: Record<Exclude<Metric, 'count' | 'perMinute' | 'perHour'>, string> = {
-  sum: 'Sum', avg: 'Average', min: 'Minimum', max: 'Maximum', median: 'Median', p90: '90th percentile', p95: '95th percentile', p99: '99th percentile', distinct: 'Distinct values', latest: 'Latest',
-};
 /** What a widget's number is: "Count", "Sum of Amount", "Records per hour". */
 export function metricLabel(c: { metric: Metric; valueField?: string }, label: (field: string | undefined) => string): string {
   if (c.metric === 'count') return 'Count';
   if (c.metric === 'perMinute') return 'Records per minute';
   if (c.metric === 'perHour') return 'Records per hour';
-  return `${METRIC_WORDS[c.metric]} of ${label(c.valueField)}`;
+  // The builder's words, without what is in brackets: "Latest value of price".
+  return `${METRIC_LABELS[c.metric].replace(/ \(.*\)$/, '')} of ${label(c.valueField)}`;
 }
 
 /**
@@ -183,7 +182,11 @@ export function widgetTable(data: WidgetData, label: (field: string | undefined)
     case 'kpi': {
       const value = data.value === null ? '' : String(data.value);
       if (!data.comparison) return [[metric], [value]];
-      return [[metric, 'Previous period'], [value, data.comparison.previous === null ? '' : String(data.comparison.previous)]];
+      const cell = (v: number | null) => (v === null ? '' : String(v));
+      const c = data.comparison;
+      // Against the latest bucket: the number over the range, that bucket's and the one before it.
+      if (c.against === 'bucket') return [[metric, intervalLabel(c.latest, c.bucket, true), intervalLabel(c.before, c.bucket, true)], [value, cell(c.value), cell(c.previous)]];
+      return [[metric, 'Previous period'], [value, cell(c.previous)]];
     }
     case 'bar':
     case 'donut': {
