@@ -101,12 +101,27 @@ export class SourceView {
 
   /** The records that pass `test` (null: all) as a JSON array, in the view's order. */
   filteredJson(test: ((data: Record<string, unknown>) => boolean) | null): string {
-    if (!this.order) this.order = [...this.records.values()].sort((a, b) => (a.dto.id < b.dto.id ? -1 : a.dto.id > b.dto.id ? 1 : 0)).map((r) => r.dto.recordId);
     const parts: string[] = [];
-    for (const id of this.order) {
+    for (const id of this.ordered()) {
       const r = this.records.get(id)!;
       if (!test || test(r.dto.data)) parts.push(r.json);
     }
     return `[${parts.join(',')}]`;
+  }
+
+  /** The records that pass `test` (null: all), in the view's order: the held objects, to read and never change. */
+  filteredRecords(test: ((data: Record<string, unknown>) => boolean) | null): RecordDto[] {
+    const out: RecordDto[] = [];
+    for (const id of this.ordered()) {
+      const r = this.records.get(id)!;
+      if (!test || test(r.dto.data)) out.push(r.dto);
+    }
+    return out;
+  }
+
+  /** recordIds in the view's order. */
+  private ordered(): string[] {
+    if (!this.order) this.order = [...this.records.values()].sort((a, b) => (a.dto.id < b.dto.id ? -1 : a.dto.id > b.dto.id ? 1 : 0)).map((r) => r.dto.recordId);
+    return this.order;
   }
 }

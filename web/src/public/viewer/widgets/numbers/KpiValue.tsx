@@ -1,14 +1,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { KpiConfig } from '@common/schemas/widgets/widget';
 import { formatKpi, thresholdColor } from '@common/widgets/format';
-import type { Comparison } from '@common/widgets/aggregate';
 import type { KpiComparison } from '@common/widgets/kpiComparison';
 import { BUCKET_LABELS, previousLabel, rangeLabel } from '@common/time/timeRanges';
-import { intervalLabel } from '../widgetData';
 import { Sparkline } from './Sparkline';
 import { REDUCED_MOTION_QUERY } from '../../../../useReducedMotion';
 import type { Series } from '../widgetData';
 import { paletteOf } from '../../ui/palette';
+import { againstText, changeText, intervalLabel, trendOf } from '@common/widgets/drawn/widgetText';
 
 const TWEEN_MS = 400;
 
@@ -71,19 +70,6 @@ function useTween(target: number | null): number | null {
 
 type Palette = 'green' | 'gold' | 'orange' | 'red' | 'blue' | 'purple';
 
-/** "▲ 12%", "▼ 3.5%", "—" (no previous value, or 0: no percentage to give). */
-export function changeText(c: Comparison): string {
-  if (c.percent === null) return '—';
-  const size = Math.abs(c.percent);
-  const shown = size >= 10 || size === 0 ? Math.round(size) : Number(size.toFixed(1));
-  return `${c.percent > 0 ? '▲' : c.percent < 0 ? '▼' : '='} ${shown.toLocaleString('en-US')}%`;
-}
-
-/** What the change is against, after "vs": "the previous 24 hours", or the bucket before the latest in the data ("Nov 2015"). */
-export function againstText(c: KpiComparison, range: KpiConfig['range']): string {
-  return c.against === 'bucket' ? intervalLabel(c.before, c.bucket, true) : previousLabel(range);
-}
-
 /** The comparison in a sentence, for the tooltip: which numbers it compares, and which way is good. */
 function comparisonTitle(c: KpiComparison, config: KpiConfig, trend: 'better' | 'worse' | 'same'): string {
   const good = `${config.better === 'lower' ? 'lower' : 'higher'} is better`;
@@ -92,12 +78,6 @@ function comparisonTitle(c: KpiComparison, config: KpiConfig, trend: 'better' | 
   const unit = BUCKET_LABELS[c.bucket].toLowerCase();
   const why = config.range.kind === 'all' ? 'all time has no period before it' : `the period before ${rangeLabel(config.range).toLowerCase()} holds no record`;
   return `${verdict}${intervalLabel(c.latest, c.bucket, true)}, the latest ${unit} in the data, against the ${unit} before it (${why}).`;
-}
-
-/** Whether a change is good news: up when higher is better, down when lower is (`better`). */
-export function trendOf(c: Comparison, better: KpiConfig['better'] = 'higher'): 'better' | 'worse' | 'same' {
-  if (c.percent === null || c.percent === 0) return 'same';
-  return c.percent > 0 === (better !== 'lower') ? 'better' : 'worse';
 }
 
 /**

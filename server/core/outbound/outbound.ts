@@ -11,7 +11,9 @@ import { ALLOW_OUTBOUND_WHERE } from './outboundHosts';
  * hosts — callers pass that list); no loopback, private, link-local or unique-local
  * address unless listed — checked when saved and again, after DNS resolution, when sending (the
  * connection goes to the address checked, so a second lookup cannot swap it); no redirects
- * followed; at most 64 KB of the answer read; 10 s.
+ * followed; at most 64 KB of the answer read; 10 s. Integrations read larger answers through
+ * `requestOutbound` (GET or POST, headers, a bounded answer refused past its cap, same-origin
+ * redirects only) and check database hosts with `checkOutboundHost` / `resolveOutboundHost`.
  */
 
 export const OUTBOUND_TIMEOUT_MS = 10_000;
@@ -70,17 +72,48 @@ export function checkOutboundUrl(raw: string, allowed: readonly string[]): URL {
 }
 
 /** The address a URL's host resolves to, once checked (listed hosts: any address). */
-async function resolveChecked(u: URL, allowed: readonly string[]): Promise<{ address: string; family: number }> {
-  const host = bare(u.hostname);
-  const listed = allowed.includes(hostPortOf(u));
+export async function resolveChecked(u: URL, allowed: readonly string[]): Promise<{ address: string; family: number }> {
+  return resolveListedOrPublic(bare(u.hostname), hostPortOf(u), allowed.includes(hostPortOf(u)));
+}
+
+async function resolveListedOrPublic(host: string, hostPort: string, listed: boolean): Promise<{ address: string; family: number }> {
   const found = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await dns.lookup(host, { all: true }).catch(() => []);
-  if (!found.length) throw new OutboundRefused(`host ${u.hostname} could not be resolved`);
+  if (!found.length) throw new OutboundRefused(`host ${host} could not be resolved`);
   // Every address must pass: a name that also resolves inside could be steered there.
   if (!listed && found.some((a) => isInternalAddress(a.address))) {
-    throw new OutboundRefused(`host ${u.hostname} resolves to a loopback, private or link-local address, refused unless allowed: ${allowIt(hostPortOf(u))}`, hostPortOf(u));
+    throw new OutboundRefused(`host ${host} resolves to a loopback, private or link-local address, refused unless allowed: ${allowIt(hostPort)}`, hostPort);
   }
   return found[0];
 }
+
+const hostPortText = (host: string, port: number) => `${net.isIP(host) === 6 ? `[${host}]` : host}:${port}`.toLowerCase();
+
+/**
+ * Checks a host and port that are not a URL (a database) as typed, by the URL rule: a loopback,
+ * private or link-local address only when its host:port is listed. Throws OutboundRefused.
+ */
+export function checkOutboundHost(hostname: string, port: number, allowed: readonly string[]): void {
+  const host = bare(hostname);
+  if (!host) throw new OutboundRefused('must name a host');
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new OutboundRefused(`port ${port} is not a port (1–65535)`);
+  if (allowed.includes(hostPortText(host, port))) return;
+  if (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isInternalAddress(host))) {
+    throw new OutboundRefused(`${hostPortText(host, port)} is a loopback, private or link-local address, refused unless allowed: ${allowIt(hostPortText(host, port))}`, hostPortText(host, port));
+  }
+}
+
+/** Resolves a checked host and port and checks every address it resolves to; answers the address to connect to (so a second lookup cannot swap it). */
+export async function resolveOutboundHost(hostname: string, port: number, allowed: readonly string[]): Promise<{ address: string; family: number }> {
+  checkOutboundHost(hostname, port, allowed);
+  const host = bare(hostname);
+  return resolveListedOrPublic(host, hostPortText(host, port), allowed.includes(hostPortText(host, port)));
+}
+
+/** Node's lookup option, answering the address that was checked whatever a second lookup would say. */
+export const pinnedLookup = (target: { address: string; family: number }): net.LookupFunction => (_host, opts, cb) => {
+  if ((opts as { all?: boolean }).all) (cb as unknown as (e: null, list: { address: string; family: number }[]) => void)(null, [target]);
+  else cb(null, target.address, target.family);
+};
 
 /** A receiver's answer: its status and up to 64 KB of its body. */
 export interface OutboundAnswer {
@@ -104,10 +137,7 @@ export async function postOutbound(raw: string, body: string, headers: Record<st
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'LiveDash-Alerts/1', ...headers },
         // The connection goes to the address that was checked, whatever a second lookup would say.
-        lookup: (_host, opts, cb) => {
-          if ((opts as { all?: boolean }).all) (cb as unknown as (e: null, list: { address: string; family: number }[]) => void)(null, [target]);
-          else cb(null, target.address, target.family);
-        },
+        lookup: pinnedLookup(target),
         timeout: OUTBOUND_TIMEOUT_MS,
         agent: false,
       },

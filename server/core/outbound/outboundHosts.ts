@@ -1,4 +1,4 @@
-import { AppHandle, type AppContext } from './context';
+import { AppHandle, type AppContext } from '../context';
 
 /** The settings an admin changes while the product runs, as this process holds them (server/settings keeps them in the database and applies changes from every process). */
 export interface RuntimeSettings {
