@@ -127,7 +127,7 @@ export const EnvSchema = z.object({
     .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/, 'must be a comma-separated list of host:port, e.g. 127.0.0.1:4010'))),
   /**
-   * Outbound calls (alert channels): host:port pairs (comma-separated) that may be reached over
+   * Outbound calls (alert channels, integrations): host:port pairs (comma-separated) that may be reached over
    * plain http or at a loopback, private or link-local address — a local receiver, tests. Every
    * other channel URL must be https:// to a public address. The base list: admins add to it at run
    * time under Settings › Outbound hosts (kept in the database, applied at once).

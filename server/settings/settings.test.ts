@@ -9,7 +9,7 @@ import { outboundAllowedHosts } from '../core';
 /**
  * Settings an admin changes in the console, effective at once in every process: two server
  * processes (A in this process, B a child) on one database and a real redis-server, and a real
- * receiver on loopback that an alert may call only once an admin allowed it.
+ * receiver on loopback that an alert or an integration may call only once an admin allowed it.
  */
 const BASE = 'base.example.internal:8080';
 const cluster = useCluster({ a: { OUTBOUND_ALLOWED_HOSTS: BASE }, b: { OUTBOUND_ALLOWED_HOSTS: BASE } });
@@ -86,6 +86,39 @@ describe('GET/PUT /api/admin/settings', () => {
     await eventually(() => expect(outboundAllowedHosts(a.app.ctx)).toEqual([BASE]), { timeout: 5_000, interval: 50 });
     const again = await a.http('POST', '/api/admin/alerts', { body: alertTo(url) });
     expect(again.status).toBe(400);
+  }, 60_000);
+
+  it('let an integration reach a host an admin allowed, at once on every process, as alerts do; a refusal says where to allow it', async () => {
+    const { a } = cluster;
+    // One list for every way out: core's outboundAllowedHosts, read by the integrations room at each check.
+    const api = { type: 'api', config: { url: `${rx.url}/items`, primaryKey: 'id' } };
+    const hint = `allow ${rx.hostPort} under Settings › Outbound hosts`;
+    for (const [path, body] of [['/api/integrations/test', api], ['/api/integrations', { name: 'Items', ...api }]] as const) {
+      const refused = await onB('POST', path, body);
+      expect(refused.status, path).toBe(400);
+      expect(refused.body.error.message, path).toBe(`config.url: The URL must use https:// (plain http only to an allowed host:port): ${hint}`);
+    }
+    expect(rx.on('/items')).toHaveLength(0);
+
+    expect((await a.http('PUT', '/api/admin/settings', { body: { outboundAllowedHosts: [rx.hostPort] } })).status).toBe(200);
+    // B saves it and reads from it without a restart (the receiver answers text, not JSON: the read fails past the rule, at the receiver).
+    const created = await eventually(async () => {
+      const res = await onB('POST', '/api/integrations', { name: 'Items', ...api });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as { id: string };
+    }, { timeout: 5_000, interval: 100 });
+    const read = await onB('POST', `/api/integrations/${created.id}/test`);
+    expect(JSON.stringify(read.body)).not.toContain('Settings › Outbound hosts');
+    expect(rx.on('/items').length).toBeGreaterThan(0);
+
+    // Taken back on A: B refuses to read from the saved integration again, in the same words.
+    expect((await a.http('PUT', '/api/admin/settings', { body: { outboundAllowedHosts: [] } })).status).toBe(200);
+    await eventually(async () => {
+      const again = await onB('POST', `/api/integrations/${created.id}/test`);
+      expect(again.status).toBe(400);
+      expect(again.body.error.message).toContain(hint);
+    }, { timeout: 5_000, interval: 100 });
+    expect((await onB('DELETE', `/api/integrations/${created.id}`)).status).toBeLessThan(300);
   }, 60_000);
 
   it('are kept in the database: a process started later has them', async () => {

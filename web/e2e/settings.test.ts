@@ -5,9 +5,9 @@ import { startReceiver, type TestReceiver } from '../../server/test/receiver';
 import { buildPerson } from '../../server/test/factories';
 
 /**
- * Settings › Outbound hosts in the console: an alert refused for its receiver on this machine says
- * where to allow it, an admin follows the link, allows it and saves, and the same alert is taken at
- * once (no restart). An editor is told the screen is for admins, and to ask one.
+ * Settings › Outbound hosts in the console: an integration's Test connection and an alert refused
+ * for their receiver on this machine say where to allow it, an admin follows the link, allows it and
+ * saves, and the same alert is taken, and the integration reaches the receiver, at once (no restart). An editor is told the screen is for admins, and to ask one.
  */
 describe('Settings › Outbound hosts', () => {
   let h: BrowserHarness;
@@ -35,9 +35,31 @@ describe('Settings › Outbound hosts', () => {
     return form;
   };
 
+  /** Test connection of an HTTP API integration reading from the receiver; answers the result shown. */
+  const testIntegration = async () => {
+    const { page } = h;
+    await sidebar(page, 'data-sources', 'integrations');
+    await page.getByTestId('provider-api').getByRole('button', { name: 'Connect HTTP API' }).click();
+    const dialog = page.getByTestId('pull-dialog');
+    await dialog.getByTestId('api-url').fill(`${rx.url}/items`);
+    await dialog.getByLabel('Primary key').fill('id');
+    await dialog.getByTestId('test-connection').click();
+    const result = dialog.getByTestId('test-result');
+    await result.waitFor();
+    return { dialog, result };
+  };
+
   it('an admin follows the refusal to Settings, allows the host, and the alert is taken at once', async () => {
     const { page } = h;
     await signIn(page);
+    // An integration reading from this machine is refused in the same words, with the same link.
+    const first = await testIntegration();
+    expect(await first.result.innerText()).toContain(`allow ${rx.hostPort} under Settings › Outbound hosts`);
+    expect(await first.result.getByTestId('outbound-settings-link').count()).toBe(1);
+    await h.shot('settings-integration-refused');
+    await first.dialog.getByRole('button', { name: 'Cancel' }).click();
+    await first.dialog.waitFor({ state: 'detached' });
+
     await sidebar(page, 'published-dashboards', 'alerts');
     const form = await fillAlert();
     const error = form.getByTestId('alert-form-error');
@@ -70,6 +92,14 @@ describe('Settings › Outbound hosts', () => {
     await page.getByTestId('alerts-screen').getByText('Too hot').waitFor();
     const logged = (await h.server.http('GET', '/api/admin/activity?kind=settings.updated')).body;
     expect(logged[0]).toMatchObject({ summary: `Settings: allowed outbound host ${rx.hostPort}`, actor: 'Test Admin' });
+
+    // The webhook's secret, shown once.
+    await page.getByRole('dialog', { name: 'Alert created' }).getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('dialog', { name: 'Alert created' }).waitFor({ state: 'detached' });
+    // The same host, allowed once, is reachable by integrations too: the read gets to the receiver (which answers text, not JSON).
+    const second = await testIntegration();
+    expect(await second.result.innerText()).not.toContain('Outbound hosts');
+    expect(rx.on('/items').length).toBeGreaterThan(0);
   }, 60_000);
 
   it('tells an editor that only admins change the settings, and to ask one', async () => {

@@ -87,8 +87,9 @@ export default function SettingsScreen() {
           <Alert style={{ marginBottom: 12 }} type="info" showIcon title={`To allow ${offered}: press Add, then Save.`} data-testid="offered-host" />
         )}
         <Typography.Paragraph>
-          Alert channels call <Typography.Text code>https://</Typography.Text> addresses on the internet. To let them call a receiver over plain
-          <Typography.Text code>http://</Typography.Text> or inside your network (this machine, a private or link-local address), allow its host and port here.
+          Alert channels and integrations call <Typography.Text code>https://</Typography.Text> addresses on the internet. To let them reach a receiver, an API
+          or a database over plain <Typography.Text code>http://</Typography.Text> or inside your network (this machine, a private or link-local address), allow its
+          host and port here.
         </Typography.Paragraph>
         {fromEnvironment.length > 0 && (
           <Typography.Paragraph data-testid="outbound-from-environment">
