@@ -34,7 +34,7 @@ const ECHARTS = /node_modules[\\/](echarts|zrender)[\\/]|web[\\/]src[\\/]public[
 const VIEWER = [
   /web[\\/]src[\\/]public[\\/]viewer[\\/](?!table[\\/]|buckets[\\/]|tv[\\/]TvViewer|filters[\\/]FilterBar|lazy[\\/](ViewerAntd|ResultView)|widgets[\\/]charts[\\/](?!ChartWidget|ChartNotes))[^]*\.tsx?$/,
   /web[\\/]src[\\/](useReducedMotion|useMediaQuery|useDocumentTitle|api[\\/]client|realtime[\\/]socket)\.ts$/,
-  /common[\\/]((cells|constants|csv|enumOrder|filterBar|formats|paths)|types[\\/](dates|fieldTyping|infer)|time[\\/]timeRanges|widgets[\\/](aggregate|aggregateSpec|filters|format|layout|kpiComparison|charts[\\/][a-zA-Z]+)|schemas[\\/](errors|widgets[\\/](widget|dashboardFilter)))\.ts$/,
+  /common[\\/]((cells|constants|csv|enumOrder|filterBar|formats|paths)|types[\\/](dates|fieldTyping|infer)|time[\\/]timeRanges|widgets[\\/](aggregate|aggregateSpec|filters|format|layout|charts[\\/][a-zA-Z]+)|schemas[\\/](errors|widgets[\\/](widget|dashboardFilter)))\.ts$/,
   /node_modules[\\/](socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io[\\/]component-emitter|zustand)[\\/]/,
 ];
 

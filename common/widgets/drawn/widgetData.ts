@@ -2,7 +2,7 @@ import { ADDITIVE_METRICS, CHART_CONFIGS, isChartWidgetType, type ChartConfigs, 
 import type { TimeBucket } from '../../time/timeRanges';
 import { fieldTypeOf, type FieldTyping } from '../../types/fieldTyping';
 import { Aggregator, aggregateSpec, readsTime, type AggregateSpec, type DataHolder, type LineSeries } from '../aggregate';
-import { kpiComparison, type KpiComparison } from '../kpiComparison';
+import { kpiComparison, type KpiComparison } from './kpiComparison';
 import { autoBinWidth, continuousBins, numberSpan } from '../charts/bins';
 import { percentOfGoal } from '../charts/gauge';
 import type { GroupRow, SplitGroups } from '../charts/groups';

@@ -1,7 +1,7 @@
 import { METRIC_LABELS, type GaugeConfig, type KpiConfig, type Metric, type WidgetFilter } from '../../schemas/widgets/widget';
 import { previousLabel, rangeLabel, spansYears, type TimeBucket } from '../../time/timeRanges';
 import type { Comparison } from '../aggregateSpec';
-import type { KpiComparison } from '../kpiComparison';
+import type { KpiComparison } from './kpiComparison';
 import { binStart } from '../charts/bins';
 import type { WidgetNumbers } from './widgetData';
 

@@ -19,7 +19,7 @@ const METRICS = METRIC_ORDER.map((m) => ({ value: m, label: METRIC_LABELS[m] }))
 const RATES = new Set(['perMinute', 'perHour']);
 const NO_FIELD_METRICS = new Set(['count', 'perMinute', 'perHour']);
 
-/** Which comparison a KPI's "Compare" makes, in the builder's words (common/widgets/kpiComparison). */
+/** Which comparison a KPI's "Compare" makes, in the builder's words (common/widgets/drawn/kpiComparison). */
 function comparisonWords(range: TimeRange | undefined, bucket: string | undefined, sparkline: boolean): string {
   const by = sparkline && bucket && bucket !== 'auto' ? bucket : null;
   const latest = `the latest ${by ?? 'bucket (day, month… as the records are spaced)'} in the data with the one before it`;

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { KpiConfig } from '@common/schemas/widgets/widget';
 import { formatKpi, thresholdColor } from '@common/widgets/format';
-import type { KpiComparison } from '@common/widgets/kpiComparison';
+import type { KpiComparison } from '@common/widgets/drawn/kpiComparison';
 import { BUCKET_LABELS, previousLabel, rangeLabel } from '@common/time/timeRanges';
 import { Sparkline } from './Sparkline';
 import { REDUCED_MOTION_QUERY } from '../../../../useReducedMotion';

@@ -1,6 +1,6 @@
-import { bucketStart, shiftBucket, TIME_BUCKETS, type TimeBucket, type TimeRange } from '../time/timeRanges';
-import { comparison, type Comparison } from './aggregateSpec';
-import type { Aggregator } from './aggregate';
+import { bucketStart, shiftBucket, TIME_BUCKETS, type TimeBucket, type TimeRange } from '../../time/timeRanges';
+import { comparison, type Comparison } from '../aggregateSpec';
+import type { Aggregator } from '../aggregate';
 
 /**
  * What a KPI's "Compare" compares its number with: the period before its range ("▲ 12% vs the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Aggregator, aggregateSpec } from './aggregate';
+import { Aggregator, aggregateSpec } from '../aggregate';
 import { kpiComparison } from './kpiComparison';
-import { KpiConfig } from '../schemas/widgets/widget';
+import { KpiConfig } from '../../schemas/widgets/widget';
 
 type Data = Record<string, unknown>;
 const held = (list: Iterable<Data>) => [...list].map((data) => ({ data }));
