@@ -6,7 +6,7 @@ import type Router from '@koa/router';
 import mongoose from 'mongoose';
 import crypto from 'node:crypto';
 import type { Config, AppContext } from './core';
-import { startDatabase, DomainEventBus, createLogger, type Logger, errorHandler, logKoaError, securityHeaders, createModels, repairInterruptedChanges, startHeartbeat, connectRedis, type RedisClient, serveWebApp, compressResponses, activityHandle, announceRouteActivity, clientAddressOf, keyedHash } from './core';
+import { startDatabase, DomainEventBus, createLogger, type Logger, errorHandler, logKoaError, securityHeaders, createModels, repairInterruptedChanges, startHeartbeat, connectRedis, type RedisClient, serveWebApp, compressResponses, activityHandle, announceRouteActivity, clientAddressOf, keyedHash, keepData, dataKeeping } from './core';
 import { createRateLimits, rateLimitsHandle, accountsHandle, createAccounts, createAccountModels } from './access';
 import { attachRealtime } from './sockets';
 import type { Realtime } from './realtime';
@@ -17,6 +17,7 @@ import { publicViewFastPath } from './publicView';
 import { startIntegrations } from './integrations';
 import { startAlerts } from './alerts';
 import { startActivityLog } from './activity';
+import { startSettings } from './settings';
 import { startRetentionSweep, writesSettled } from './records';
 import { startFieldTypes, type FieldTypesService } from './dataSources';
 import { embedFastRoute, embeddingHeaders, startSharingCascades } from './sharing';
@@ -60,8 +61,13 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     }
     const db = await startDatabase(config, log);
     cleanups.push({ name: 'database engine', run: () => db.stop() });
-    const conn = await mongoose.createConnection(db.uri, { autoCreate: false, autoIndex: false, serverSelectionTimeoutMS: 15_000 }).asPromise();
+    // The offline engine's snapshot follows the connection's write commands (core/db/dataKeeper).
+    const monitorCommands = db.kept === 'snapshot';
+    const conn = await mongoose.createConnection(db.uri, { autoCreate: false, autoIndex: false, serverSelectionTimeoutMS: 15_000, monitorCommands }).asPromise();
     cleanups.push({ name: 'database connection', run: () => conn.close() });
+    // Restored before anything reads; its last snapshot is taken after every other step has written (it stops just before the connection).
+    const keeper = await keepData(db, conn, log);
+    cleanups.push({ name: 'data snapshot', run: () => keeper.close() });
     const models = await createModels(conn);
     // This run's heartbeat: a process starting beside this one leaves its changes under way alone.
     const heartbeat = await startHeartbeat(models.ServerProcess, models.owner, (e) => log.error('heartbeat: could not write it', e));
@@ -77,6 +83,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const limits = createRateLimits(config, redis, keyedHash(config.SERVER_SECRET, adminToken));
     const events = new DomainEventBus();
     const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, handles: new Map() };
+    dataKeeping.set(ctx, keeper);
     rateLimitsHandle.set(ctx, limits);
     const activity = await startActivityLog(ctx);
     activityHandle.set(ctx, activity);
@@ -85,6 +92,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     accountsHandle.set(ctx, accounts);
     cleanups.push({ name: 'accounts', run: async () => accounts.close() });
 
+    // Before anything calls out: the outbound hosts an admin allowed (server/settings).
+    await startSettings(ctx);
     const stopSharingCascades = startSharingCascades(ctx);
     cleanups.push({ name: 'sharing cascades', run: async () => stopSharingCascades() });
     const versions = await startDashboardVersions(ctx);

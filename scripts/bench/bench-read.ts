@@ -257,7 +257,7 @@ async function firstVisit(h: Awaited<ReturnType<typeof startBrowser>>, dashboard
 
 /** N viewers on a server process; the process restarts; every viewer must have the view again. */
 async function storm(n: number) {
-  const db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
+  const db = await startDatabase(loadConfig({ SEED_DEMO: 'false', DATA_DIR: ':memory:' }), createLogger('silent'));
   const env = { MONGODB_URI: db.uri, PORT: String(await freePort()), ADMIN_TOKEN, SEED_DEMO: 'true', LOG_LEVEL: 'warn' };
   let server = await startServerProcess({ ...env, LOG_LEVEL: 'info' });
   const procs: ChildProcess[] = [];

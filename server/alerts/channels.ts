@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { AlertWebhookBody } from '@common/schemas/alert';
-import { type AppContext, OutboundRefused, postOutbound } from '../core';
+import { type AppContext, OutboundRefused, outboundAllowedHosts, postOutbound } from '../core';
 import { sendMail } from '../access';
 import type { StoredChannel } from './models';
 
@@ -88,7 +88,7 @@ export async function sendToChannel(app: AppContext, channel: StoredChannel, del
   const headers: Record<string, string> = { 'x-livedash-delivery': deliveryId };
   if (channel.type === 'webhook' && channel.secret) headers['x-livedash-signature'] = signature(channel.secret, payload);
   try {
-    const answer = await postOutbound(channel.url ?? '', payload, headers, app.config.OUTBOUND_ALLOWED_HOSTS);
+    const answer = await postOutbound(channel.url ?? '', payload, headers, outboundAllowedHosts(app));
     const snippet = answer.body.slice(0, 200);
     if (answer.status >= 200 && answer.status < 300) return { ok: true, retry: false, status: answer.status, message: snippet || 'ok' };
     if (answer.status >= 300 && answer.status < 400) return { ok: false, retry: false, status: answer.status, message: 'the receiver answered with a redirect, which is not followed: give the final URL' };

@@ -1,5 +1,6 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import type { AlertRuleFields, AlertState, ChannelType, DeliveryStatus } from '@common/schemas/alert';
+import { markLiveness } from '../core';
 
 /** A channel as stored: its URL or addresses and (webhooks) its signing secret — secrets, never answered. */
 export interface StoredChannel {
@@ -140,6 +141,9 @@ export interface AlertWorkerDoc {
 }
 
 const workerSchema = new Schema({ _id: { type: String, required: true }, until: { type: Date, required: true } }, { versionKey: false });
+// Worker beats and lease renewals say only who is alive: no reason on their own for a snapshot of the offline engine's data.
+markLiveness(workerSchema);
+markLiveness(alertSchema, ['lease.until']);
 
 export interface AlertModels {
   Alert: Model<AlertDoc>;

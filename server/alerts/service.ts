@@ -4,7 +4,7 @@ import {
 } from '@common/schemas/alert';
 import { canonicalObjectId } from '@common/ids';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
-import { type AppContext, checkOutboundUrl, type DashboardDoc, findDataSource, NotFoundError, OutboundRefused, presentDashboard, ValidationError } from '../core';
+import { type AppContext, checkOutboundUrl, type DashboardDoc, findDataSource, NotFoundError, OutboundRefused, outboundAllowedHosts, presentDashboard, ValidationError } from '../core';
 import { type Asker, checkSourceInBody, mayUseDashboard, mayUseSource, usableSources } from '../access';
 import { newChannelSecret } from './channels';
 import type { AlertEngine } from './engine';
@@ -26,7 +26,7 @@ const newChannelId = () => new mongoose.Types.ObjectId().toHexString().slice(-12
 function storeChannel(app: AppContext, c: AlertChannelInput, index: number): StoredChannel {
   if (c.type === 'email') return { id: newChannelId(), type: 'email', to: c.to };
   try {
-    checkOutboundUrl(c.url, app.config.OUTBOUND_ALLOWED_HOSTS);
+    checkOutboundUrl(c.url, outboundAllowedHosts(app));
   } catch (e) {
     if (!(e instanceof OutboundRefused)) throw e;
     const path = `channels.${index}.url`;

@@ -29,8 +29,12 @@ export const EnvSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   /** The From of those emails, e.g. "LiveDash <dash@example.com>" (required with SMTP_URL). */
   MAIL_FROM: z.string().min(3).optional(),
-  /** Embedded mongod keeps its data here between restarts. */
-  DATA_DIR: z.string().min(1).optional(),
+  /**
+   * Where the embedded database keeps its data between restarts (relative to the working folder):
+   * mongod's own files, or the offline engine's snapshot. `:memory:` keeps nothing (tests, throwaway
+   * demos). Not used with MONGODB_URI. One server at a time per folder.
+   */
+  DATA_DIR: z.string().min(1).default('./data'),
   /** Seed the demo into an empty database; default: true with the embedded database, false with MONGODB_URI. */
   SEED_DEMO: bool.optional(),
   /** Share Socket.IO rooms, view-cache events, revocations and rate limits across processes. */
@@ -127,9 +131,10 @@ export const EnvSchema = z.object({
     .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/, 'must be a comma-separated list of host:port, e.g. 127.0.0.1:4010'))),
   /**
-   * Outbound calls (alert channels): host:port pairs (comma-separated) that may be reached over
+   * Outbound calls (alert channels, integrations): host:port pairs (comma-separated) that may be reached over
    * plain http or at a loopback, private or link-local address — a local receiver, tests. Every
-   * other channel URL must be https:// to a public address.
+   * other channel URL must be https:// to a public address. The base list: admins add to it at run
+   * time under Settings › Outbound hosts (kept in the database, applied at once).
    */
   OUTBOUND_ALLOWED_HOSTS: z
     .string()

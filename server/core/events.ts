@@ -72,6 +72,8 @@ export interface DomainEvents {
   'activity.recorded': { entry: ActivityEntryDto };
   /** Import Data: an import's state and counts (rows read, written, rejected). */
   'import.progress': ImportProgressDto;
+  /** An admin changed the runtime settings (server/settings); `relayed`: the change came from another process, already applied here. */
+  'settings.changed': { relayed?: boolean };
   /** Sessions or tokens ended (sign-out, password or role change, disabling, removal): caches forget them, their sockets close. */
   'auth.revoked': Revocation;
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../core';
+import { accountsHandle } from '../access';
 import { createDataSource } from '../dataSources';
 import { createDashboard } from '../dashboards';
 import { encodeKeys } from '../core';
@@ -46,9 +47,14 @@ export function demoTickets(count = 150, now = Date.now()): Record<string, unkno
   }));
 }
 
-/** Seeds the demo source and published dashboard when the database holds no data source yet. */
+/**
+ * Seeds the demo source and published dashboard into an empty database: no data source, no
+ * dashboard, no person yet. A database kept between runs is seeded once; a team that deleted the
+ * demo does not get it back at the next start.
+ */
 export async function seedDemo(ctx: AppContext): Promise<boolean> {
-  if ((await ctx.models.DataSource.countDocuments()) > 0) return false;
+  const [anySource, anyDashboard, anyPerson] = await Promise.all([ctx.models.DataSource.exists({}), ctx.models.Dashboard.exists({}), accountsHandle.of(ctx).models.User.exists({})]);
+  if (anySource || anyDashboard || anyPerson) return false;
   const source = await createDataSource(ctx, { name: 'Support Tickets', description: 'Demo help-desk tickets, ingested over the REST API' });
   await ingestRecords(ctx, { sourceId: source.sourceId, records: demoTickets() }, { admin: true });
   const keyMappings = {

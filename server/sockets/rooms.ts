@@ -11,6 +11,7 @@ import { startRealtimeServer, type Realtime, startAuthRelay, watchedRooms } from
 import { attachEmbedRooms, attachShareRooms, startEmbeddingRelay } from '../sharing';
 import { attachImportRooms } from '../imports';
 import { attachActivityFeed } from '../activity';
+import { startSettingsRelay } from '../settings';
 import { recheckRecoveredSessions } from './recoveryCheck';
 import { presentPublicSummary, findDataSource, metricsOf, secondsSince, Slicer } from '../core';
 import { canonicalObjectId } from '@common/ids';
@@ -45,7 +46,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     io.local.emit('view:resync', { reason: 'redis' });
     recheckSockets();
   };
-  const { io, closeCluster } = await startRealtimeServer(server, ctx, { relays: [startViewEventRelay, startAuthRelay, startEmbeddingRelay], onRedisReset });
+  const { io, closeCluster } = await startRealtimeServer(server, ctx, { relays: [startViewEventRelay, startAuthRelay, startEmbeddingRelay, startSettingsRelay], onRedisReset });
   // A recovered session keeps only the rooms it may still hold (on whichever adapter is in use).
   recheckRecoveredSessions(io, ctx);
 

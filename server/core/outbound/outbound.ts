@@ -2,11 +2,13 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { ALLOW_OUTBOUND_WHERE } from './outboundHosts';
 
 /**
  * The one way the server calls out (alert channels today; integrations and reports next), so a URL
  * a person typed cannot be turned against us or the network we run in: https, or plain http only
- * to a host:port listed in OUTBOUND_ALLOWED_HOSTS; no loopback, private, link-local or unique-local
+ * to an allowed host:port (`outboundAllowedHosts`: OUTBOUND_ALLOWED_HOSTS and Settings › Outbound
+ * hosts — callers pass that list); no loopback, private, link-local or unique-local
  * address unless listed — checked when saved and again, after DNS resolution, when sending (the
  * connection goes to the address checked, so a second lookup cannot swap it); no redirects
  * followed; at most 64 KB of the answer read; 10 s. Integrations read larger answers through
@@ -17,8 +19,18 @@ import net from 'node:net';
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 export const OUTBOUND_MAX_ANSWER_BYTES = 64 * 1024;
 
-/** Why an outbound address is refused, in words for the person who typed it. */
-export class OutboundRefused extends Error {}
+/** Why an outbound address is refused, in words for the person who typed it; `allowable`: the host:port an admin could allow (Settings › Outbound hosts). */
+export class OutboundRefused extends Error {
+  constructor(
+    message: string,
+    readonly allowable: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The end of a refusal an admin can lift, in the words of the console (the web links "Settings › Outbound hosts" for admins). */
+const allowIt = (hostPort: string) => `allow ${hostPort} under ${ALLOW_OUTBOUND_WHERE}`;
 
 const INTERNAL = new net.BlockList();
 for (const [a, p] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
@@ -51,24 +63,26 @@ export function checkOutboundUrl(raw: string, allowed: readonly string[]): URL {
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new OutboundRefused(`must start with https:// (got ${u.protocol}//)`);
   if (u.username || u.password) throw new OutboundRefused('must not contain a user name or password');
   const listed = allowed.includes(hostPortOf(u));
-  if (u.protocol === 'http:' && !listed) throw new OutboundRefused(`must use https:// (plain http only to a host:port listed in the server's OUTBOUND_ALLOWED_HOSTS, and ${u.host} is not)`);
+  if (u.protocol === 'http:' && !listed) throw new OutboundRefused(`must use https:// (plain http only to an allowed host:port): ${allowIt(hostPortOf(u))}`, hostPortOf(u));
   const host = bare(u.hostname);
   if (!listed && (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isInternalAddress(host)))) {
-    throw new OutboundRefused(`points at a loopback, private or link-local address (${u.host}), which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+    throw new OutboundRefused(`points at a loopback, private or link-local address (${u.host}), refused unless allowed: ${allowIt(hostPortOf(u))}`, hostPortOf(u));
   }
   return u;
 }
 
 /** The address a URL's host resolves to, once checked (listed hosts: any address). */
 export async function resolveChecked(u: URL, allowed: readonly string[]): Promise<{ address: string; family: number }> {
-  return resolveListedOrPublic(bare(u.hostname), allowed.includes(hostPortOf(u)));
+  return resolveListedOrPublic(bare(u.hostname), hostPortOf(u), allowed.includes(hostPortOf(u)));
 }
 
-async function resolveListedOrPublic(host: string, listed: boolean): Promise<{ address: string; family: number }> {
+async function resolveListedOrPublic(host: string, hostPort: string, listed: boolean): Promise<{ address: string; family: number }> {
   const found = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await dns.lookup(host, { all: true }).catch(() => []);
   if (!found.length) throw new OutboundRefused(`host ${host} could not be resolved`);
   // Every address must pass: a name that also resolves inside could be steered there.
-  if (!listed && found.some((a) => isInternalAddress(a.address))) throw new OutboundRefused(`host ${host} resolves to a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+  if (!listed && found.some((a) => isInternalAddress(a.address))) {
+    throw new OutboundRefused(`host ${host} resolves to a loopback, private or link-local address, refused unless allowed: ${allowIt(hostPort)}`, hostPort);
+  }
   return found[0];
 }
 
@@ -84,7 +98,7 @@ export function checkOutboundHost(hostname: string, port: number, allowed: reado
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new OutboundRefused(`port ${port} is not a port (1–65535)`);
   if (allowed.includes(hostPortText(host, port))) return;
   if (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isInternalAddress(host))) {
-    throw new OutboundRefused(`${hostPortText(host, port)} is a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+    throw new OutboundRefused(`${hostPortText(host, port)} is a loopback, private or link-local address, refused unless allowed: ${allowIt(hostPortText(host, port))}`, hostPortText(host, port));
   }
 }
 
@@ -92,7 +106,7 @@ export function checkOutboundHost(hostname: string, port: number, allowed: reado
 export async function resolveOutboundHost(hostname: string, port: number, allowed: readonly string[]): Promise<{ address: string; family: number }> {
   checkOutboundHost(hostname, port, allowed);
   const host = bare(hostname);
-  return resolveListedOrPublic(host, allowed.includes(hostPortText(host, port)));
+  return resolveListedOrPublic(host, hostPortText(host, port), allowed.includes(hostPortText(host, port)));
 }
 
 /** Node's lookup option, answering the address that was checked whatever a second lookup would say. */
