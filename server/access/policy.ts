@@ -1,5 +1,5 @@
 import { roleIncludes, type Role } from '@common/schemas/auth';
-import { EMBED_LEEWAY_SECONDS } from '@common/schemas/embedding';
+import { EMBED_LEEWAY_SECONDS } from '@common/schemas/sharing/embedding';
 import { canonicalObjectId } from '@common/ids';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import type { AppContext, DashboardDoc, DataSourceDoc, IngestCredential, ShareLinkDoc } from '../core';

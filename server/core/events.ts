@@ -3,7 +3,7 @@ import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/records/record';
 import type { IntegrationDto } from '@common/schemas/integration';
-import type { ShareLinkDto } from '@common/schemas/shareLink';
+import type { ShareLinkDto } from '@common/schemas/sharing/shareLink';
 import type { ActivityEntryDto } from '@common/schemas/activity';
 import type { ImportProgressDto } from '@common/schemas/imports';
 import type { IngestCredential, Principal, Revocation } from './principal';

@@ -1,4 +1,4 @@
-import type { EmbeddingDto } from '@common/schemas/embedding';
+import type { EmbeddingDto } from '@common/schemas/sharing/embedding';
 import { embedOriginProblem } from '@common/sharing';
 import type { AppContext } from '../core';
 import { getDashboard } from '../dashboards';

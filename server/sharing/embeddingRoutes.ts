@@ -1,6 +1,6 @@
 import { about, activity } from '../core';
 import type Router from '@koa/router';
-import { UpdateEmbedding } from '@common/schemas/embedding';
+import { UpdateEmbedding } from '@common/schemas/sharing/embedding';
 import type { AppContext } from '../core';
 import { askerOfRequest, principalOf, requireDashboardUse, resourceRouter } from '../access';
 import { validate, canonicalParams } from '../core';

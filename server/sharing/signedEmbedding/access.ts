@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Counter } from 'prom-client';
-import { EMBED_LEEWAY_SECONDS } from '@common/schemas/embedding';
+import { EMBED_LEEWAY_SECONDS } from '@common/schemas/sharing/embedding';
 import { AppHandle, ApiError, metricsOf, type AppContext } from '../../core';
 import { ErrorCode } from '@common/schemas/errors';
 import { embedTokenOpens } from '../../access';

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { ErrorCode } from '@common/schemas/errors';
-import type { EmbedTerms } from '@common/schemas/embedding';
+import type { EmbedTerms } from '@common/schemas/sharing/embedding';
 import type { AppContext, DashboardDoc } from '../../core';
 import { about, ApiError, attachmentHeader, exportDashboardCsv, findDataSource, ForbiddenError, validate } from '../../core';
 import { embedTokenFilters, failedCredentials, rateLimitsHandle, resourceRouter } from '../../access';

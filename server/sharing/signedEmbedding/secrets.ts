@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { CreatedEmbedSecretDto, EmbedSecretDto } from '@common/schemas/embedding';
+import type { CreatedEmbedSecretDto, EmbedSecretDto } from '@common/schemas/sharing/embedding';
 import type { AppContext, Principal, ServerKey } from '../../core';
 import { serverKeyOf } from '../../core';
 import { getDashboard } from '../../dashboards';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JoinAck, RecordsRemoved, RecordsUpserted } from '@common/realtime';
-import type { CreatedEmbedSecretDto, EmbedViewResponse, EmbeddingDto } from '@common/schemas/embedding';
+import type { CreatedEmbedSecretDto, EmbedViewResponse, EmbeddingDto } from '@common/schemas/sharing/embedding';
 import { buildDashboard, buildPerson, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { eventually } from '../../test/eventually';

@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { canonicalObjectId } from '@common/ids';
-import { EMBED_LEEWAY_SECONDS, EmbedClaims } from '@common/schemas/embedding';
+import { EMBED_LEEWAY_SECONDS, EmbedClaims } from '@common/schemas/sharing/embedding';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 
 /**

@@ -1,6 +1,6 @@
 import { Alert, Button, Flex, Input, Popconfirm, Tabs, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import type { CreatedEmbedSecretDto, EmbeddingDto } from '@common/schemas/embedding';
+import type { CreatedEmbedSecretDto, EmbeddingDto } from '@common/schemas/sharing/embedding';
 import { api, errorText } from '../../api/client';
 import { CopyButton } from '../ui/CopyButton';
 import { SECONDARY_TEXT } from '../ui/States';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
-import type { EmbedTerms } from '@common/schemas/embedding';
+import type { EmbedTerms } from '@common/schemas/sharing/embedding';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { embedFeed } from '../viewer/feed';
 import ViewerPage from '../viewer/ViewerPage';

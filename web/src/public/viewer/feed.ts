@@ -1,7 +1,7 @@
 import type { JoinAck } from '@common/realtime';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
-import type { ShareViewResponse } from '@common/schemas/shareLink';
-import type { EmbedTerms, EmbedViewResponse } from '@common/schemas/embedding';
+import type { ShareViewResponse } from '@common/schemas/sharing/shareLink';
+import type { EmbedTerms, EmbedViewResponse } from '@common/schemas/sharing/embedding';
 import { publicApi } from '../../api/client';
 import type { LiveSocket } from '../../realtime/socket';
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { embedOriginProblem, MAX_EMBED_ORIGINS } from '../sharing';
-import { canonicalObjectId } from '../ids';
-import type { PublicDashboardResponse } from './publicView';
-import { LockedFilter, MAX_LOCKED_FILTERS } from './widgets/dashboardFilter';
-import type { WidgetFilter } from './widgets/widget';
+import { embedOriginProblem, MAX_EMBED_ORIGINS } from '../../sharing';
+import { canonicalObjectId } from '../../ids';
+import type { PublicDashboardResponse } from '../publicView';
+import { LockedFilter, MAX_LOCKED_FILTERS } from '../widgets/dashboardFilter';
+import type { WidgetFilter } from '../widgets/widget';
 
-export { MAX_EMBED_ORIGINS } from '../sharing';
+export { MAX_EMBED_ORIGINS } from '../../sharing';
 
 /** An origin as a browser sends it: http(s)://host[:port], nothing after. */
 export const EmbedOrigin = z
