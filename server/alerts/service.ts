@@ -5,7 +5,7 @@ import {
 import { canonicalObjectId } from '@common/ids';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { type AppContext, checkOutboundUrl, type DashboardDoc, findDataSource, NotFoundError, OutboundRefused, presentDashboard, ValidationError } from '../core';
-import { type Asker, checkSourceInBody, mayUseDashboard, mayUseSource, usableSources } from '../access';
+import { type Asker, checkSourceInBody, mayUseDashboard, requireAlertUse, usableAlerts } from '../access';
 import { newChannelSecret } from './channels';
 import type { AlertEngine } from './engine';
 import type { AlertLeases } from './lease';
@@ -64,11 +64,10 @@ function checkWhole(rule: Parameters<typeof ruleProblems>[0]): void {
   if (problems.length) throw ValidationError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
 }
 
-/** A rule the asker may see (its source is one the asker may use); 404 alike for others and unknown ids. */
+/** A rule the asker may use (the access policy decides: its source, and its tile's dashboard); 404 alike for others and unknown ids. */
 async function findRule(rt: AlertsRuntime, who: Asker, id: string): Promise<AlertDoc> {
   const doc = mongoose.isObjectIdOrHexString(id) ? await rt.models.Alert.findById(id).lean<AlertDoc>() : null;
-  if (!doc || !(await mayUseSource(rt.app, who, doc.dataSourceId))) throw NotFoundError(`Alert ${id}`);
-  return doc;
+  return requireAlertUse(rt.app, who, id, doc);
 }
 
 /** POST /api/admin/alerts: the rule, held (evaluated) by this process from now on, with each webhook's secret this once. */
@@ -87,12 +86,10 @@ export async function createAlert(rt: AlertsRuntime, who: Asker, body: CreateAle
   return { ...presentAlert(doc), secrets: channels.filter((c) => c.secret).map((c) => ({ channelId: c.id, secret: c.secret! })) };
 }
 
-/** GET /api/admin/alerts: the rules on sources the asker may use. */
+/** GET /api/admin/alerts: the rules the asker may use (the access policy decides, as for one rule). */
 export async function listAlerts(rt: AlertsRuntime, who: Asker): Promise<AlertDto[]> {
-  const usable = await usableSources(rt.app, who);
-  const filter = usable ? { dataSourceId: { $in: [...usable] } } : {};
-  const docs = await rt.models.Alert.find(filter).sort({ createdAt: 1 }).lean<AlertDoc[]>();
-  return docs.map((d) => withLiveValue(rt, d));
+  const docs = await rt.models.Alert.find().sort({ createdAt: 1 }).lean<AlertDoc[]>();
+  return (await usableAlerts(rt.app, who, docs)).map((d) => withLiveValue(rt, d));
 }
 
 /** A rule as saved, with the last value as this process knows it when it evaluates the rule (saved only every few seconds). */
