@@ -14,6 +14,8 @@ export class Limit {
     private readonly limiter: RateLimiterAbstract,
     /** Keys are stored as their keyed hash (never a credential or an address in clear, nor a bare SHA-256). */
     private readonly hash: KeyedHash,
+    /** What to do meanwhile, for the 429 message (beyond waiting). */
+    private readonly advice = '',
   ) {}
 
   /** Counts one request; over the limit it throws 429. Sets the RateLimit-* headers either way. */
@@ -77,7 +79,7 @@ export class Limit {
     return new ApiError(
       429,
       ErrorCode.rateLimited,
-      `Too many ${this.what}: the limit is ${this.points} per ${describeWindow(this.windowSeconds)}. Try again in ${retry} s.`,
+      `Too many ${this.what}: the limit is ${this.points} per ${describeWindow(this.windowSeconds)}. Try again in ${retry} s.${this.advice ? ` ${this.advice}` : ''}`,
       undefined,
       { ...this.headers(res), 'Retry-After': String(retry) },
     );
@@ -108,6 +110,8 @@ export interface RateLimits {
   ingestSource: Limit;
   /** OAuth config and callback requests, per client address. */
   oauth: Limit;
+  /** Test messages of alerts, per person (each reaches every channel of a rule: up to 10 channels, 20 recipients each). */
+  alertTests: Limit;
 }
 
 /**
@@ -121,7 +125,7 @@ export function createRateLimits(config: Config, redis: RedisClient | null, hash
     if (!redis) return memory;
     return new RateLimiterRedis({ storeClient: redis, useRedisPackage: true, keyPrefix: `livedash:rl:${keyPrefix}`, points, duration, insuranceLimiter: memory });
   };
-  const limit = (what: string, prefix: string, points: number, seconds: number) => new Limit(what, points, seconds, make(prefix, points, seconds), hash);
+  const limit = (what: string, prefix: string, points: number, seconds: number, advice?: string) => new Limit(what, points, seconds, make(prefix, points, seconds), hash, advice);
   return {
     authFailures: limit('failed credential attempts from this address', 'auth', config.RATE_LIMIT_AUTH_FAILURES, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
     credentialFailures: limit('failed attempts with this credential from this address', 'credential', config.RATE_LIMIT_AUTH_FAILURES, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
@@ -130,5 +134,9 @@ export function createRateLimits(config: Config, redis: RedisClient | null, hash
     ingest: limit('ingest requests with this credential', 'ingest', config.RATE_LIMIT_INGEST, config.RATE_LIMIT_INGEST_WINDOW_SECONDS),
     ingestSource: limit('ingest requests into this data source', 'ingestsrc', config.RATE_LIMIT_INGEST_SOURCE, config.RATE_LIMIT_INGEST_WINDOW_SECONDS),
     oauth: limit('OAuth requests from this address', 'oauth', config.RATE_LIMIT_OAUTH, config.RATE_LIMIT_OAUTH_WINDOW_SECONDS),
+    alertTests: limit(
+      'test messages of alerts sent by you', 'alerttest', config.RATE_LIMIT_ALERT_TESTS, config.RATE_LIMIT_ALERT_TESTS_WINDOW_SECONDS,
+      'Meanwhile, see whether the last test arrived under the alert\'s History (each attempt\'s status is there); real messages of firing alerts are not held back.',
+    ),
   };
 }

@@ -5,7 +5,7 @@ import {
 import { canonicalObjectId } from '@common/ids';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { type AppContext, checkOutboundUrl, type DashboardDoc, findDataSource, NotFoundError, OutboundRefused, presentDashboard, ValidationError } from '../core';
-import { type Asker, checkSourceInBody, mayUseDashboard, requireAlertUse, usableAlerts } from '../access';
+import { type Asker, checkSourceInBody, mayUseDashboard, rateLimitsHandle, readsReceiverAnswers, requireAlertUse, usableAlerts } from '../access';
 import { newChannelSecret } from './channels';
 import type { AlertEngine } from './engine';
 import type { AlertLeases } from './lease';
@@ -146,16 +146,21 @@ export async function removeRules(rt: AlertsRuntime, ids: string[]): Promise<voi
   for (const id of ids) rt.engine.drop(id);
 }
 
-/** POST /api/admin/alerts/:id/test: a test message to every channel of the rule, through the outbox. */
-export async function testAlert(rt: AlertsRuntime, who: Asker, id: string): Promise<{ deliveries: string[] }> {
+/**
+ * POST /api/admin/alerts/:id/test: a test message to every channel of the rule, through the outbox.
+ * Each person (`tester`: a person's id, or the admin token) sends a few per window (RATE_LIMIT_ALERT_TESTS):
+ * one test reaches up to 10 channels of 20 recipients, with words the person chose.
+ */
+export async function testAlert(rt: AlertsRuntime, who: Asker, id: string, tester: string): Promise<{ deliveries: string[] }> {
   const doc = await findRule(rt, who, id);
   if (!doc.channels.length) throw ValidationError('channels: this alert has no channel to send a test message to', [{ path: 'channels', message: 'Add a channel first' }]);
+  await rateLimitsHandle.of(rt.app).alertTests.take(tester);
   const ids = await rt.engine.enqueue({ doc }, 'test', doc.lastValue ?? null, 0, Date.now());
   rt.engine.kickOutbox();
   return { deliveries: ids.map(String) };
 }
 
-/** GET /api/admin/alerts/:id/history: state changes and deliveries with their answers, newest first. */
+/** GET /api/admin/alerts/:id/history: state changes and deliveries, newest first (receivers' answers for admins only). */
 export async function alertHistory(rt: AlertsRuntime, who: Asker, id: string): Promise<AlertHistoryDto> {
   const doc = await findRule(rt, who, id);
   const alertId = String(doc._id);
@@ -163,7 +168,8 @@ export async function alertHistory(rt: AlertsRuntime, who: Asker, id: string): P
     rt.models.AlertChange.find({ alertId }).sort({ at: -1 }).limit(200).lean(),
     rt.models.AlertDelivery.find({ alertId }).sort({ createdAt: -1 }).limit(200).lean(),
   ]);
-  return { changes: changes.map(presentChange), deliveries: deliveries.map(presentDelivery) };
+  const audience = readsReceiverAnswers(who) ? 'admin' : 'editor';
+  return { changes: changes.map(presentChange), deliveries: deliveries.map((d) => presentDelivery(d, audience)) };
 }
 
 /**

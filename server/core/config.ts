@@ -74,6 +74,10 @@ export const EnvSchema = z.object({
   RATE_LIMIT_OAUTH: positiveInt(1_000_000).default(30),
   /** Window of RATE_LIMIT_OAUTH. */
   RATE_LIMIT_OAUTH_WINDOW_SECONDS: positiveInt(86_400).default(600),
+  /** Test messages of alerts ("Send test") per person per RATE_LIMIT_ALERT_TESTS_WINDOW_SECONDS: each goes to every channel of the rule. */
+  RATE_LIMIT_ALERT_TESTS: positiveInt(1_000_000).default(5),
+  /** Window of RATE_LIMIT_ALERT_TESTS. */
+  RATE_LIMIT_ALERT_TESTS_WINDOW_SECONDS: positiveInt(86_400).default(600),
   /** Memory the public view cache may hold (records, bodies, compressed forms); least recently viewed go first. */
   VIEW_CACHE_MAX_BYTES: positiveInt(64 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
   /** Days the activity log keeps an entry (a TTL index removes older ones). */
