@@ -2,14 +2,17 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * The one way the server calls out (alert channels today; integrations and reports next), so a URL
  * a person typed cannot be turned against us or the network we run in: https, or plain http only
- * to a host:port listed in OUTBOUND_ALLOWED_HOSTS; no loopback, private, link-local or unique-local
- * address unless listed — checked when saved and again, after DNS resolution, when sending (the
- * connection goes to the address checked, so a second lookup cannot swap it); no redirects
- * followed; at most 64 KB of the answer read; 10 s.
+ * to a host:port listed in OUTBOUND_ALLOWED_HOSTS; no loopback, private, link-local, unique-local or
+ * other non-public address, in any spelling (ipaddr.js classifies them), unless its host:port is
+ * listed — checked when saved and again, after DNS resolution, when sending (the connection goes to
+ * the address checked, so a second lookup cannot swap it); no redirects followed; at most 64 KB of
+ * the answer read; 10 s. The allow-list is a parameter of each call (the configuration's, and what
+ * an admin adds at run time).
  */
 
 export const OUTBOUND_TIMEOUT_MS = 10_000;
@@ -18,21 +21,47 @@ export const OUTBOUND_MAX_ANSWER_BYTES = 64 * 1024;
 /** Why an outbound address is refused, in words for the person who typed it. */
 export class OutboundRefused extends Error {}
 
-const INTERNAL = new net.BlockList();
-for (const [a, p] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
-  INTERNAL.addSubnet(a, p, 'ipv4');
+/**
+ * Why an IP address is not public, in ipaddr.js's words for its range ("loopback", "private",
+ * "linkLocal", "uniqueLocal", "unspecified", "carrierGradeNat", "reserved"…), or null when it is a
+ * public unicast address. Every IPv6 spelling of an IPv4 address is judged as that IPv4 address:
+ * IPv4-mapped (`::ffff:7f00:1`, however written), IPv4-translated (`::ffff:0:7f00:1`), NAT64
+ * (`64:ff9b::7f00:1`) and 6to4 (`2002:7f00:1::`). IPv4-compatible addresses (`::7f00:1`, deprecated
+ * since 2006), Teredo tunnels (their IPv4 is hidden) and local-use NAT64 are never public.
+ */
+export function internalRange(address: string): string | null {
+  const text = address.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(text) || text.includes('%')) return 'not an IP address';
+  const ip = ipaddr.parse(text);
+  if (ip.kind() === 'ipv4') return rangeOfIPv4(ip as ipaddr.IPv4);
+  const v6 = ip as ipaddr.IPv6;
+  const range = v6.range();
+  const parts = v6.parts;
+  const ipv4At = (hi: number, lo: number) => rangeOfIPv4(new ipaddr.IPv4([parts[hi] >> 8, parts[hi] & 0xff, parts[lo] >> 8, parts[lo] & 0xff]));
+  switch (range) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return ipv4At(6, 7);
+    case 'rfc6052':
+      // The well-known prefix 64:ff9b::/96 carries the IPv4 address last; the local-use 64:ff9b:1::/48 is a network's own.
+      return parts[2] === 0 && parts[3] === 0 && parts[4] === 0 && parts[5] === 0 ? ipv4At(6, 7) : 'rfc6052 (local-use NAT64)';
+    case '6to4':
+      return ipv4At(1, 2);
+    case 'unicast':
+      // ::a.b.c.d, the IPv4-compatible form: ipaddr.js leaves it in unicast.
+      return parts.slice(0, 6).every((p) => p === 0) ? 'ipv4Compatible' : null;
+    default:
+      return range;
+  }
 }
-for (const [a, p] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) INTERNAL.addSubnet(a, p, 'ipv6');
 
-/** Whether an IP address lies in a loopback, private, link-local, unique-local or otherwise non-public range. */
-export function isInternalAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 4) return INTERNAL.check(address, 'ipv4');
-  if (family !== 6) return true;
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 it is.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  return mapped ? INTERNAL.check(mapped, 'ipv4') : INTERNAL.check(address, 'ipv6');
-}
+const rangeOfIPv4 = (ip: ipaddr.IPv4): string | null => (ip.range() === 'unicast' ? null : ip.range());
+
+/** Whether an IP address lies in a loopback, private, link-local, unique-local or otherwise non-public range (any spelling). */
+export const isInternalAddress = (address: string): boolean => internalRange(address) !== null;
+
+/** Host names that are this machine whatever DNS says (RFC 6761 `localhost` and Debian's /etc/hosts names). */
+const LOCAL_NAMES = /^(localhost|localhost\.localdomain|ip6-localhost|ip6-loopback)$|\.localhost$/;
 
 const hostPortOf = (u: URL) => `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`.toLowerCase();
 /** The host without IPv6 brackets or a trailing dot (`localhost.` is localhost). */
@@ -51,8 +80,9 @@ export function checkOutboundUrl(raw: string, allowed: readonly string[]): URL {
   const listed = allowed.includes(hostPortOf(u));
   if (u.protocol === 'http:' && !listed) throw new OutboundRefused(`must use https:// (plain http only to a host:port listed in the server's OUTBOUND_ALLOWED_HOSTS, and ${u.host} is not)`);
   const host = bare(u.hostname);
-  if (!listed && (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isInternalAddress(host)))) {
-    throw new OutboundRefused(`points at a loopback, private or link-local address (${u.host}), which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+  const range = LOCAL_NAMES.test(host) ? 'loopback' : ipaddr.isValid(host) ? internalRange(host) : null;
+  if (!listed && range) {
+    throw new OutboundRefused(`points at a loopback, private, link-local or otherwise non-public address (${u.host}: ${range}), which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
   }
   return u;
 }
@@ -64,7 +94,8 @@ async function resolveChecked(u: URL, allowed: readonly string[]): Promise<{ add
   const found = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await dns.lookup(host, { all: true }).catch(() => []);
   if (!found.length) throw new OutboundRefused(`host ${u.hostname} could not be resolved`);
   // Every address must pass: a name that also resolves inside could be steered there.
-  if (!listed && found.some((a) => isInternalAddress(a.address))) throw new OutboundRefused(`host ${u.hostname} resolves to a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+  const inside = listed ? undefined : found.map((a) => internalRange(a.address)).find((r) => r !== null);
+  if (inside) throw new OutboundRefused(`host ${u.hostname} resolves to a loopback, private, link-local or otherwise non-public address (${inside}), which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
   return found[0];
 }
 

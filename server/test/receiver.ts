@@ -16,6 +16,8 @@ export interface TestReceiver {
   /** host:port, for OUTBOUND_ALLOWED_HOSTS. */
   hostPort: string;
   calls: ReceivedCall[];
+  /** TCP connections accepted so far (a refused address never gets one). */
+  readonly connections: number;
   /** The calls to one path (one channel), JSON bodies parsed. */
   on(path: string): (ReceivedCall & { json: any })[];
   /** The next answers of a path, in order (then 200): a status, a status with a body of the receiver's own, or `redirect` (302 to another path). */
@@ -47,7 +49,9 @@ export async function startReceiver(): Promise<TestReceiver> {
       res.end(body);
     });
   });
+  let connections = 0;
   server.on('connection', (s) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -57,6 +61,9 @@ export async function startReceiver(): Promise<TestReceiver> {
     url: `http://127.0.0.1:${port}`,
     hostPort: `127.0.0.1:${port}`,
     calls,
+    get connections() {
+      return connections;
+    },
     on: (path) => calls.filter((c) => c.path === path).map((c) => ({ ...c, json: JSON.parse(c.body || 'null') })),
     answer: (path, ...next) => answers.set(path, [...(answers.get(path) ?? []), ...next]),
     close: () =>
