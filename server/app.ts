@@ -51,6 +51,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   const cleanups: ShutdownStep[] = [];
   const stopServices = () => closeInOrder({ realtime: null, server: null, services: [...cleanups].reverse() }, log);
   try {
+    if (config.TRUST_PROXY.mode === 'any') {
+      log.warn('TRUST_PROXY=true trusts X-Forwarded-For from any peer: a client that reaches this process directly can set its own address and dodge sign-in limits and lock-outs. Set TRUST_PROXY to the proxies\' addresses instead (loopback for nginx on this machine, or their IPs and CIDRs, comma-separated).');
+    }
     let redis: RedisClient | null = null;
     if (config.REDIS_URL) {
       redis = await connectRedis(config.REDIS_URL, log, 'rate limits', { offlineQueue: false });
@@ -109,7 +112,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const metricsPort = await operations.listenMetrics();
 
     const koa = new Koa();
-    koa.proxy = config.TRUST_PROXY;
+    // X-Forwarded-* reach Koa only from a trusted proxy (clientAddressOf removes them otherwise).
+    koa.proxy = config.TRUST_PROXY.mode !== 'none';
     koa.maxIpsCount = config.TRUST_PROXY_HOPS;
     // A client that hangs up, sends malformed HTTP or aborts its upload is not a server error.
     koa.on('error', logKoaError(log));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseProxyTrust } from './http/proxyTrust';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -49,9 +50,25 @@ export const EnvSchema = z.object({
   VIEW_MAX_RECORDS: positiveInt(10_000_000).default(100_000),
   /** Largest JSON body of an admin call (dashboards, data sources, integrations). */
   ADMIN_JSON_MAX_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
-  /** Trust X-Forwarded-For / -Proto from a reverse proxy (only behind one: clients could forge them). */
-  TRUST_PROXY: bool.default(false),
-  /** With TRUST_PROXY: how many proxies append to X-Forwarded-For; the client is the entry the outermost of them appended. */
+  /**
+   * The reverse proxies whose X-Forwarded-For / -Proto / -Host count: their addresses, comma-separated
+   * — IPs, CIDRs, or `loopback`, `linklocal`, `uniquelocal` (e.g. `loopback` for nginx on the same
+   * machine, `10.0.0.5,10.0.0.6`) — read only on connections from them. `true` trusts any peer (the
+   * server warns at start: a client reaching a process directly could set its own address);
+   * `false`: no proxy.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, ctx) => {
+      try {
+        return parseProxyTrust(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: `must be false, true, or the proxies' addresses (comma-separated IPs, CIDRs, loopback, linklocal, uniquelocal): ${(e as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  /** With TRUST_PROXY=true only: how many proxies append to X-Forwarded-For; the client is the entry the outermost of them appended (a list of the proxies' addresses needs no count). */
   TRUST_PROXY_HOPS: positiveInt(10).default(1),
   /** Failures of one bearer credential per client address, and wrong passwords or distinct wrong credentials per address, per window. */
   RATE_LIMIT_AUTH_FAILURES: positiveInt(1_000_000).default(20),
