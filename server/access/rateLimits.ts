@@ -2,7 +2,7 @@ import { AppHandle, ApiError } from '../core';
 import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ErrorCode } from '@common/schemas/errors';
-import type { Config, KeyedHash, RedisClient } from '../core';
+import type { Config, KeyedHash, RedisClient, RedisHealth } from '../core';
 
 /** One named limit: so many points per window per key (an address or a credential). */
 export class Limit {
@@ -11,7 +11,7 @@ export class Limit {
     readonly what: string,
     readonly points: number,
     readonly windowSeconds: number,
-    private readonly limiter: RateLimiterAbstract,
+    private readonly limiter: Limiter,
     /** Keys are stored as their keyed hash (never a credential or an address in clear, nor a bare SHA-256). */
     private readonly hash: KeyedHash,
     /** What to do meanwhile, for the 429 message (beyond waiting). */
@@ -114,16 +114,41 @@ export interface RateLimits {
   alertTests: Limit;
 }
 
+/** The parts of a limiter a Limit uses. */
+type Limiter = Pick<RateLimiterAbstract, 'consume' | 'get' | 'penalty'>;
+
+/**
+ * A limit shared through Redis that falls back, at once, to this process's memory while Redis is
+ * down (the breaker: no request waits on a dead Redis). During an outage each process counts its
+ * own requests, so a client spread over N processes gets up to N times a limit until Redis is back;
+ * counts made in memory are not carried over to Redis.
+ */
+function failover(redis: RateLimiterRedis, memory: RateLimiterMemory, health: RedisHealth): Limiter {
+  const either = <T>(use: (l: RateLimiterAbstract) => Promise<T>): Promise<T> =>
+    health.run(() => use(redis)).catch((e: unknown) => {
+      // Over the limit is Redis's answer (a RateLimiterRes), not a failure.
+      if (e instanceof RateLimiterRes) throw e;
+      return use(memory);
+    });
+  return {
+    consume: (key, points, options) => either((l) => l.consume(key, points, options)),
+    get: (key, options) => either((l) => l.get(key, options)),
+    penalty: (key, points, options) => either((l) => l.penalty(key, points, options)),
+  };
+}
+
 /**
  * The server's rate limits (config variables RATE_LIMIT_*). With Redis they are shared by every
- * process; when Redis is unreachable each process falls back to counting in its own memory. Keys
+ * process; while Redis is down (`health`) each process counts in its own memory, at once. Keys
  * (addresses, credentials) are given in clear and stored as `hash(key)`.
  */
-export function createRateLimits(config: Config, redis: RedisClient | null, hash: KeyedHash): RateLimits {
-  const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract => {
+export function createRateLimits(config: Config, redis: { client: RedisClient; health: RedisHealth } | null, hash: KeyedHash): RateLimits {
+  const make = (keyPrefix: string, points: number, duration: number): Limiter => {
     const memory = new RateLimiterMemory({ keyPrefix, points, duration });
     if (!redis) return memory;
-    return new RateLimiterRedis({ storeClient: redis, useRedisPackage: true, keyPrefix: `livedash:rl:${keyPrefix}`, points, duration, insuranceLimiter: memory });
+    // Not ready (reconnecting): refused at once rather than queued until the next attempt.
+    const shared = new RateLimiterRedis({ storeClient: redis.client, useRedisPackage: true, rejectIfRedisNotReady: true, keyPrefix: `livedash:rl:${keyPrefix}`, points, duration });
+    return failover(shared, memory, redis.health);
   };
   const limit = (what: string, prefix: string, points: number, seconds: number, advice?: string) => new Limit(what, points, seconds, make(prefix, points, seconds), hash, advice);
   return {

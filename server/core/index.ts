@@ -43,7 +43,8 @@ export { LAST_USED_RESOLUTION_MS, hashShareToken, lockedFiltersOf } from './mode
 export { dashboardConfiguration, presentDashboard, presentDataSource, presentPublicSummary, presentPublicTab, presentRecord } from './models/presenters';
 export { SESSION_COOKIE } from './principal';
 export type { Audience, IngestCredential, IngestState, Principal, PrincipalState, Revocation } from './principal';
-export { RedisUnreachableError, connectRedis } from './redis';
+export { RedisUnreachableError, closeRedis, connectRedis } from './redis';
+export { REDIS_COMMAND_TIMEOUT_MS, RedisDown, RedisHealth, redisHealthHandle } from './redisHealth';
 export type { RedisClient } from './redis';
 export { Slicer } from './slices';
 export { cachedSource, keyRotatedError } from './models/sourceCache';
