@@ -46,7 +46,7 @@ export type { Audience, IngestCredential, IngestState, Principal, PrincipalState
 export { RedisUnreachableError, closeRedis, connectRedis } from './redis';
 export { REDIS_COMMAND_TIMEOUT_MS, RedisDown, RedisHealth, redisHealthHandle } from './redisHealth';
 export type { RedisClient } from './redis';
-export { Slicer } from './slices';
+export { SLICED_READ_BATCH, Slicer, inSlices } from './slices';
 export { cachedSource, keyRotatedError } from './models/sourceCache';
 export { collectProcessMetrics, metricsOf, secondsSince } from './metrics';
 export type { Metrics } from './metrics';
