@@ -43,6 +43,8 @@ export const ErrorCode = {
   badContentEncoding: 'bad_content_encoding',
   unsupportedMediaType: 'unsupported_media_type',
   conflict: 'conflict',
+  /** A data source (or the team) has as many alert rules as it may: one must go before another is made. */
+  alertLimit: 'alert_limit',
   /** An ingest names a primary key other than the source's (or one for an append-only source). */
   primaryKeyConflict: 'primary_key_conflict',
   /** A first ingest without a named key: the first field is missing or repeats in the batch. */

@@ -7,11 +7,8 @@
  * `insertMany` pays it once), then each case runs against the real server while bench:hostile
  * watches the event loop.
  */
-import mongoose from 'mongoose';
-import { CreateDataSource } from '@common/schemas/dataSource';
-import { createDataSource } from '../../server/dataSources/dataSources';
 import { alertsHandle } from '../../server/alerts';
-import { buildDashboard } from '../../server/test/factories';
+import { buildDashboard, buildLargeSource } from '../../server/test/factories';
 import type { TestServer } from '../../server/test/harness';
 
 export const RECORDS = Number(process.env.BENCH_RECORDS ?? 60_000);
@@ -25,29 +22,18 @@ export interface LargeSourceCase {
 
 /** The source, its published dashboard (a KPI tile and a table of every field), and the cases that run on them. */
 export async function largeSourceCases(s: TestServer, get: (path: string, headers: Record<string, string>) => Promise<{ status: string; size: number }>, log: (line: string) => void): Promise<LargeSourceCase[]> {
-  const ds = await createDataSource(s.app.ctx, CreateDataSource.parse({ name: 'Large', primaryKey: 'id', timeField: 'created_at' }));
-  const { Record, DataSource } = s.app.ctx.models;
-  const sourceOid = new mongoose.Types.ObjectId(ds.id);
   const now = Date.now();
   const data = (i: number) => ({
     id: `r${i}`,
-    amount: (i * 7919) % 10_007 / 10,
+    amount: ((i * 7919) % 10_007) / 10,
     category: `c${(i * 31) % 5_000}`,
     region: ['north', 'south', 'east', 'west'][i % 4],
     created_at: new Date(now - (i % 45) * DAY - (i % 1440) * 60_000).toISOString(),
   });
-  const at = new Date(now);
-  const docs = Array.from({ length: RECORDS }, (_, i) => {
-    const d = data(i);
-    return { dataSourceId: sourceOid, recordId: d.id, data: d, keyOrder: Object.keys(d), revision: 1, createdAt: at, lastUpdated: at, recordedAt: new Date(d.created_at) };
-  });
   let t = performance.now();
-  await Record.collection.insertMany(docs, { ordered: false });
+  const fieldTypes = { id: 'text', amount: 'number', category: 'text', region: 'text', created_at: 'datetime' };
+  const ds = await buildLargeSource(s, RECORDS, data, { timeField: 'created_at', fieldTypes });
   log(`built the source: ${RECORDS.toLocaleString('en-US')} records in one insertMany, ${Math.round((performance.now() - t) / 1000)} s`);
-  await DataSource.updateOne(
-    { _id: sourceOid },
-    { $set: { recordCount: RECORDS, revision: 1, fields: Object.keys(data(0)), fieldTypes: { id: 'text', amount: 'number', category: 'text', region: 'text', created_at: 'datetime' } } },
-  );
   const widgets = [
     { id: 'k1', type: 'kpi', configuration: { metric: 'p95', valueField: 'amount' } },
     { id: 't1', type: 'table', configuration: {} },

@@ -47,6 +47,8 @@ export class AlertEngine {
   private closed = false;
   /** Rules to evaluate, one after another (evaluateDue), and whether that is under way. */
   private readonly dueRuns = new Set<RuleRun>();
+  /** Rules being started, with their configuration version. */
+  private readonly starting = new Map<string, number>();
   private evaluating = false;
   tileListener: TileStateListener = () => {};
   /** Evaluations made (tests and the benchmark read it). */
@@ -78,6 +80,16 @@ export class AlertEngine {
   /** Starts (or restarts, after a change of the rule) evaluating a rule this process holds. */
   async hold(fresh: AlertDoc): Promise<void> {
     const id = String(fresh._id);
+    // Being started (its source read, its records counted): the lease's round sees it held at this version.
+    this.starting.set(id, fresh.configVersion);
+    try {
+      await this.start(id, fresh);
+    } finally {
+      if (this.starting.get(id) === fresh.configVersion) this.starting.delete(id);
+    }
+  }
+
+  private async start(id: string, fresh: AlertDoc): Promise<void> {
     let doc = fresh;
     const held = this.rules.get(id);
     if (held) {
@@ -140,7 +152,7 @@ export class AlertEngine {
 
   /** The configuration version of a rule this process holds (evaluated or parked), undefined when it holds none. */
   heldVersion(id: string): number | undefined {
-    return (this.rules.get(id)?.doc ?? this.parked.get(id))?.configVersion;
+    return (this.rules.get(id)?.doc ?? this.parked.get(id))?.configVersion ?? this.starting.get(id);
   }
 
   /** Every rule this process holds, evaluated or parked. */

@@ -4,7 +4,8 @@ import {
 } from '@common/schemas/alert';
 import { canonicalObjectId } from '@common/ids';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
-import { type AppContext, checkOutboundUrl, type DashboardDoc, findDataSource, NotFoundError, OutboundRefused, presentDashboard, ValidationError } from '../core';
+import { ApiError, type AppContext, checkOutboundUrl, type DashboardDoc, findDataSource, NotFoundError, OutboundRefused, presentDashboard, ValidationError } from '../core';
+import { ErrorCode } from '@common/schemas/errors';
 import { type Asker, checkSourceInBody, mayUseDashboard, rateLimitsHandle, readsReceiverAnswers, requireAlertUse, usableAlerts } from '../access';
 import { newChannelSecret } from './channels';
 import type { AlertEngine } from './engine';
@@ -70,9 +71,25 @@ async function findRule(rt: AlertsRuntime, who: Asker, id: string): Promise<Aler
   return requireAlertUse(rt.app, who, id, doc);
 }
 
+/**
+ * Refuses a rule past the caps (ALERT_MAX_RULES_PER_SOURCE on its source, ALERT_MAX_RULES in all):
+ * each rule on a source is counted again and kept current on every write to it. `movedFrom`: a
+ * saved rule moving to this source (it does not count against the team twice).
+ */
+async function checkRoom(rt: AlertsRuntime, dataSourceId: string, movedFrom?: string): Promise<void> {
+  const { ALERT_MAX_RULES_PER_SOURCE: perSource, ALERT_MAX_RULES: all } = rt.app.config;
+  if ((await rt.models.Alert.countDocuments({ dataSourceId })) >= perSource) {
+    throw new ApiError(409, ErrorCode.alertLimit, `This data source has ${perSource} alerts, the most one data source may have (ALERT_MAX_RULES_PER_SOURCE): delete or move one of its alerts first, or ask the operator to raise the limit.`);
+  }
+  if (!movedFrom && (await rt.models.Alert.countDocuments({})) >= all) {
+    throw new ApiError(409, ErrorCode.alertLimit, `The team has ${all} alerts, the most it may have (ALERT_MAX_RULES): delete alerts that are no longer needed first, or ask the operator to raise the limit.`);
+  }
+}
+
 /** POST /api/admin/alerts: the rule, held (evaluated) by this process from now on, with each webhook's secret this once. */
 export async function createAlert(rt: AlertsRuntime, who: Asker, body: CreateAlert, createdBy: string | null): Promise<CreatedAlertDto> {
   const dataSourceId = await sourceFor(rt, who, body.dataSourceId);
+  await checkRoom(rt, dataSourceId);
   const widget = body.widget ? await checkTile(rt, who, body.widget, dataSourceId) : null;
   const channels = body.channels.map((c, i) => storeChannel(rt.app, c, i));
   const now = new Date();
@@ -106,6 +123,7 @@ export const getAlert = async (rt: AlertsRuntime, who: Asker, id: string): Promi
 export async function updateAlert(rt: AlertsRuntime, who: Asker, id: string, body: UpdateAlert): Promise<AlertDto> {
   const doc = await findRule(rt, who, id);
   const dataSourceId = body.dataSourceId !== undefined ? await sourceFor(rt, who, body.dataSourceId) : doc.dataSourceId;
+  if (dataSourceId !== doc.dataSourceId) await checkRoom(rt, dataSourceId, doc.dataSourceId);
   const widgetInput = body.widget !== undefined ? body.widget : doc.widget;
   const widget = widgetInput ? await checkTile(rt, who, widgetInput, dataSourceId) : null;
   const set: Record<string, unknown> = {};

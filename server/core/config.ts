@@ -151,6 +151,10 @@ export const EnvSchema = z.object({
    * says "too many records to evaluate live"; they resume once the source holds fewer.
    */
   ALERT_MAX_RECORDS: positiveInt(100_000_000).default(100_000),
+  /** Alerts: most rules on one data source (each is counted and kept current on every write to it); past it, creating or moving one answers 409. */
+  ALERT_MAX_RULES_PER_SOURCE: positiveInt(10_000).default(50),
+  /** Alerts: most rules of the whole team; past it, creating one answers 409. */
+  ALERT_MAX_RULES: positiveInt(100_000).default(500),
   /** Lowest level logged. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
   /** text: readable lines in a terminal; json: one JSON object per line (level, time, msg, reqId, …) for a log shipper. */
