@@ -1,7 +1,7 @@
 /**
  * `npm run bench:hostile`: hostile ingest bodies against the real server (run in this process, so
  * its event loop can be watched) while another thread (its own event loop) asks `/livez` every
- * 20 ms; then a large source (hostileLargeSource.ts, BENCH_RECORDS records, default 60,000): 10
+ * 20 ms; then a large source (hostile/largeSource.ts, BENCH_RECORDS records, default 60,000): 10
  * heavy alert rules created, a write with them, the first anonymous view, the CSV export. Per case:
  * the answer's status, the longest event-loop delay of the server process (perf_hooks
  * monitorEventLoopDelay) and the worst `/livez` latency seen while it was handled (the loop alone:
@@ -14,7 +14,7 @@ import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { startTestServer } from '../../server/test/harness';
-import { largeSourceCases } from './hostileLargeSource';
+import { largeSourceCases } from './hostile/largeSource';
 
 const LOOP_GOAL_MS = 50;
 const HEALTH_GOAL_MS = 100;
@@ -168,7 +168,7 @@ async function main() {
       return { status: String(res.status), note: message };
     });
   }
-  // A large source: heavy alert rules, a write with them, the first view, the export (hostileLargeSource.ts).
+  // A large source: heavy alert rules, a write with them, the first view, the export (hostile/largeSource.ts).
   const get = (path: string, headers: Record<string, string>) => new Promise<{ status: string; size: number }>((resolve) => {
     sender.once('message', (m: { status: number | string; size?: number }) => resolve({ status: String(m.status), size: m.size ?? 0 }));
     sender.postMessage({ url: s.url + path, headers });

@@ -1,11 +1,11 @@
-import type { AppContext } from '../core';
+import { type AppContext, type Lease, leaseFree, releaseLeases, renewLeases, takeLease } from '../core';
 import type { AlertEngine } from './engine';
 import type { AlertDoc, AlertModels } from './models';
 
 /**
- * Each rule is evaluated (and its changes written) by exactly one process: the holder of its lease,
- * a field of the rule's document taken with one atomic update and renewed a third of the way
- * through. A process that stops hands its rules back; one that dies loses them when the lease runs
+ * Each rule is evaluated (and its changes written) by exactly one process: the holder of its lease
+ * (the core lease, in the rule's `lease` fields), taken with one atomic update and renewed a third
+ * of the way through. A process that stops hands its rules back; one that dies loses them when the lease runs
  * out, and another takes them over with their saved state.
  */
 export class AlertLeases {
@@ -22,6 +22,11 @@ export class AlertLeases {
 
   get owner(): string {
     return this.engine.owner;
+  }
+
+  /** Our hold on rules. */
+  get lease(): Lease {
+    return { model: this.models.Alert, fields: { owner: 'lease.owner', until: 'lease.until' }, ms: this.leaseMs, owner: this.owner };
   }
 
   /** The lease fields of a rule this process takes now. */
@@ -51,7 +56,7 @@ export class AlertLeases {
     // Counted among the processes sharing the rules while we live.
     await AlertWorker.updateOne({ _id: this.owner }, { $set: { until: new Date(Date.now() + this.leaseMs) } }, { upsert: true });
     await AlertWorker.deleteMany({ until: { $lt: new Date(Date.now() - 3_600_000) } });
-    await Alert.updateMany({ 'lease.owner': this.owner }, { $set: { 'lease.until': new Date(Date.now() + this.leaseMs) } });
+    await renewLeases(this.lease);
     const held = await Alert.find({ 'lease.owner': this.owner }).lean<AlertDoc[]>();
     const ids = new Set(held.map((d) => String(d._id)));
     for (const id of this.engine.heldIds()) if (!ids.has(id)) this.engine.drop(id);
@@ -64,11 +69,10 @@ export class AlertLeases {
     const [rules, workers] = await Promise.all([Alert.countDocuments({}), AlertWorker.countDocuments({ until: { $gt: now } })]);
     const share = Math.ceil(rules / Math.max(1, workers));
     if (held.length > share) return this.handBack(held.length - share);
-    const free = { $or: [{ 'lease.until': null }, { 'lease.until': { $lt: now } }] };
-    const loose = await Alert.find(free).limit(Math.min(500, share - held.length)).lean<AlertDoc[]>();
+    const loose = await Alert.find(leaseFree(this.lease.fields, now)).limit(Math.min(500, share - held.length)).lean<AlertDoc[]>();
     for (const d of loose) {
       if (this.closed) return;
-      const taken = await Alert.findOneAndUpdate({ _id: d._id, ...free }, { $set: { lease: this.fresh() } }, { returnDocument: 'after' }).lean<AlertDoc>();
+      const taken = await takeLease<AlertDoc>(this.lease, { _id: d._id });
       if (taken) await this.engine.hold(taken);
     }
   }
@@ -77,7 +81,7 @@ export class AlertLeases {
   private async handBack(n: number): Promise<void> {
     const ids = [...this.engine.rules.values()].filter((r) => !r.busy).slice(0, n).map((r) => String(r.doc._id));
     for (const id of ids) this.engine.drop(id);
-    await this.models.Alert.updateMany({ _id: { $in: ids }, 'lease.owner': this.owner }, { $set: { lease: { owner: null, until: null } } });
+    await releaseLeases(this.lease, { _id: { $in: ids } });
   }
 
   /** Hands our rules back at once, so another process takes them without waiting for the lease to run out. */
@@ -85,7 +89,7 @@ export class AlertLeases {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.ticking;
-    await this.models.Alert.updateMany({ 'lease.owner': this.owner }, { $set: { lease: { owner: null, until: null } } }).catch(() => undefined);
+    await releaseLeases(this.lease).catch(() => undefined);
     await this.models.AlertWorker.deleteOne({ _id: this.owner }).catch(() => undefined);
   }
 }

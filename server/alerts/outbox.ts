@@ -1,4 +1,4 @@
-import type { AppContext } from '../core';
+import { type AppContext, type Lease, releaseLeases, takeLease } from '../core';
 import { sendToChannel, type SendResult } from './channels';
 import type { AlertDeliveryDoc, AlertDoc, AlertModels, DeliveryAttempt } from './models';
 
@@ -82,19 +82,19 @@ export class Outbox {
     await Promise.all(ready.map((d) => this.track(this.claimAndSend(d))));
   }
 
+  /** Our claim on a delivery while we send it: the core lease, in the delivery's `claim` fields. */
+  private get claim(): Lease {
+    return { model: this.models.AlertDelivery, fields: { owner: 'claim.owner', until: 'claim.until' }, ms: CLAIM_MS, owner: this.owner };
+  }
+
   private track(p: Promise<void>): Promise<void> {
     this.inFlight.add(p);
     return p.finally(() => this.inFlight.delete(p));
   }
 
   private async claimAndSend(d: AlertDeliveryDoc): Promise<void> {
-    const { Alert, AlertDelivery } = this.models;
-    const now = new Date();
-    const claimed = await AlertDelivery.findOneAndUpdate(
-      { _id: d._id, status: 'pending', $or: [{ 'claim.until': null }, { 'claim.until': { $lt: now } }] },
-      { $set: { 'claim.owner': this.owner, 'claim.until': new Date(now.getTime() + CLAIM_MS) } },
-      { returnDocument: 'after' },
-    ).lean<AlertDeliveryDoc>();
+    const { Alert } = this.models;
+    const claimed = await takeLease<AlertDeliveryDoc>(this.claim, { _id: d._id, status: 'pending' });
     if (!claimed) return;
     const alert = await Alert.findById(claimed.alertId).lean<AlertDoc>();
     const channel = alert?.channels.find((c) => c.id === claimed.channelId);
@@ -107,7 +107,7 @@ export class Outbox {
     const delay = result.retry ? RETRY_DELAYS_MS[attempts.length - 1] : undefined;
     const status = result.ok ? 'delivered' : delay !== undefined ? 'pending' : !alert || !channel ? 'cancelled' : 'failed';
     const nextAttemptAt = status === 'pending' ? new Date(Date.now() + delay!) : null;
-    await AlertDelivery.updateOne({ _id: claimed._id, 'claim.owner': this.owner }, { $set: { attempts, status, nextAttemptAt, 'claim.owner': null, 'claim.until': null } });
+    await releaseLeases(this.claim, { _id: claimed._id }, { attempts, status, nextAttemptAt });
     if (nextAttemptAt) this.wakeAt(nextAttemptAt.getTime());
     if (status !== 'pending') this.logOutcome(claimed, alert, status, result);
     // The next change of this rule and channel may go now.
@@ -137,6 +137,6 @@ export class Outbox {
     if (this.timer) clearTimeout(this.timer);
     if (this.poll) clearInterval(this.poll);
     await Promise.allSettled([...this.inFlight]);
-    await this.models.AlertDelivery.updateMany({ 'claim.owner': this.owner }, { $set: { 'claim.owner': null, 'claim.until': null } }).catch(() => undefined);
+    await releaseLeases(this.claim).catch(() => undefined);
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseProxyTrust } from './http/proxyTrust';
+import { parseProxyTrust } from './http/clientAddress';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })

@@ -21,7 +21,7 @@ const within = <T>(p: Promise<T>, ms: number) =>
 /**
  * Whether this process should get traffic: the database answers a ping and the process is not
  * draining. Redis is not a condition: during an outage every process serves on without it (the
- * breaker, core/redisHealth.ts), so a load balancer must not drop the fleet — `degraded` says so.
+ * breaker, core/redis/health.ts), so a load balancer must not drop the fleet — `degraded` says so.
  */
 export async function readiness(app: AppContext, redis: RedisClient | null, draining: boolean): Promise<Readiness> {
   const checks: Readiness['checks'] = {};

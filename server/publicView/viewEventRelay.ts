@@ -30,7 +30,7 @@ export async function startViewEventRelay(ctx: AppContext, pub: RedisClient, sub
     if (lost) return;
     lost = true;
     cache.setEnabled(false);
-    // The outage's one warning is the Redis breaker's (core/redisHealth.ts).
+    // The outage's one warning is the Redis breaker's (core/redis/health.ts).
     ctx.log.debug('view cache: Redis lost, public views are read from the database until it is back');
   };
   const announceReset = () => {

@@ -4,7 +4,7 @@ import type { ActivityEntryDto } from '@common/schemas/activity';
 import { clientAddress } from './clientAddress';
 import { ADMIN_TOKEN, capturedLog, startTestServer, type TestServer } from '../../test/harness';
 import { loadConfig } from '../config';
-import { parseProxyTrust } from './proxyTrust';
+import { parseProxyTrust } from './clientAddress';
 
 /** A Socket.IO handshake with the admin token and these headers: resolves with the refusal's code, or 'connected'. */
 function handshake(url: string, headers: Record<string, string>): Promise<string> {

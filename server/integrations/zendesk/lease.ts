@@ -1,28 +1,21 @@
+import { type Lease, takeLease } from '../../core';
 import type { IntegrationDoc } from './models';
-import { presentSyncStatus } from './presenters';
+import { presentIntegration, presentSyncStatus } from './presenters';
 import { updateIntegration, type ZendeskRuntime } from './runtime';
 
-/**
- * One sync at a time per integration, across processes: a lease in the integration document,
- * taken with one atomic findOneAndUpdate and kept alive by a heartbeat.
- */
-export async function acquireLease(rt: ZendeskRuntime, id: string, set: Record<string, unknown>): Promise<IntegrationDoc | null> {
-  const now = new Date();
-  return updateIntegration(
-    rt,
-    id,
-    { $set: { ...set, 'sync.isRunning': true, 'sync.leaseOwner': rt.owner, 'sync.leaseExpiresAt': new Date(now.getTime() + rt.leaseMs) } },
-    { $or: [{ 'sync.leaseExpiresAt': null }, { 'sync.leaseExpiresAt': { $lte: now } }] },
-  );
-}
+/** One sync at a time per integration, across processes: the core lease, held in the integration's `sync` fields. */
+export const syncLease = (rt: ZendeskRuntime): Lease => ({
+  model: rt.models.Integration,
+  fields: { owner: 'sync.leaseOwner', until: 'sync.leaseExpiresAt' },
+  ms: rt.leaseMs,
+  owner: rt.owner,
+});
 
-/** Extends our lease; false when another process took it over (ours expired). */
-export async function renewLease(rt: ZendeskRuntime, id: string): Promise<boolean> {
-  const res = await rt.models.Integration.updateOne(
-    { _id: id, 'sync.leaseOwner': rt.owner },
-    { $set: { 'sync.leaseExpiresAt': new Date(Date.now() + rt.leaseMs) } },
-  );
-  return res.matchedCount > 0;
+/** Takes the integration's sync lease, setting `set` with it; null while another run holds it. */
+export async function acquireLease(rt: ZendeskRuntime, id: string, set: Record<string, unknown>): Promise<IntegrationDoc | null> {
+  const doc = await takeLease<IntegrationDoc>(syncLease(rt), { _id: id }, { ...set, 'sync.isRunning': true });
+  if (doc) rt.app.events.emit('integration.changed', { integrationId: String(doc._id), integration: presentIntegration(doc) });
+  return doc;
 }
 
 export const INTERRUPTED_MESSAGE = 'Sync interrupted before it finished; the next sync resumes from the last saved cursor';

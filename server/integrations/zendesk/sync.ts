@@ -1,11 +1,11 @@
 import type { StartSyncResponse, SyncResultsDto } from '@common/schemas/integration';
 import { SYNC_RANGE_DEFAULT_MONTHS } from '@common/constants';
-import { BadRequestError, ConflictError } from '../../core';
+import { BadRequestError, ConflictError, keepLease } from '../../core';
 import { ensureIntegrationDataSource } from '../../dataSources';
 import { ZendeskApiError, ZendeskClient } from './client';
 import { requestToken } from './oauth';
 import { NOT_CONNECTED_MESSAGE, requireTokenTarget, tokenTarget } from './hostBinding';
-import { acquireLease, INTERRUPTED_MESSAGE, markInterrupted, renewLease } from './lease';
+import { acquireLease, INTERRUPTED_MESSAGE, markInterrupted, syncLease } from './lease';
 import type { IntegrationDoc, SyncCursors } from './models';
 import { presentSyncStatus } from './presenters';
 import { requireIntegration, updateIntegration, type ZendeskRuntime } from './runtime';
@@ -51,9 +51,7 @@ async function runSync(rt: ZendeskRuntime, doc: IntegrationDoc, initialFrom: num
   const id = String(doc._id);
   const leaseFilter = { 'sync.leaseOwner': rt.owner };
   const errors: string[] = [];
-  const heartbeat = setInterval(() => {
-    renewLease(rt, id).then((ok) => ok || rt.running.get(id)?.abort.abort(new Error('Sync lease lost'))).catch(() => {});
-  }, Math.max(1000, Math.floor(rt.leaseMs / 3)));
+  const stopRenewing = keepLease(syncLease(rt), { _id: id }, () => rt.running.get(id)?.abort.abort(new Error('Sync lease lost')));
   const counts = { tickets: 0, users: 0, organizations: 0, deleted: 0 };
   let lastPercent = 0;
   const progress = async (percent: number, msg: string) => {
@@ -115,7 +113,7 @@ async function runSync(rt: ZendeskRuntime, doc: IntegrationDoc, initialFrom: num
     errors.push(message(e));
     await finish(rt, id, counts, errors, false);
   } finally {
-    clearInterval(heartbeat);
+    stopRenewing();
   }
 }
 

@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import type { Logger } from './log';
+import type { Logger } from '../log';
 
 /** How long the first connection to Redis may take before startup fails. */
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -49,7 +49,7 @@ export async function connectRedis(url: string, log: Logger, role: string, opts:
   let connected = false;
   const client = newClient(url, () => connected, opts.offlineQueue ?? true);
   let warned = false;
-  // Per connection at debug only: the outage itself is one warning of the Redis breaker (redisHealth.ts).
+  // Per connection at debug only: the outage itself is one warning of the Redis breaker (health.ts).
   client.on('error', (e: Error) => {
     if (!connected || warned) return;
     warned = true;

@@ -1,7 +1,7 @@
 import { Counter, Gauge } from 'prom-client';
-import { AppHandle } from './context';
-import type { Logger } from './log';
-import type { Metrics } from './metrics';
+import { AppHandle } from '../context';
+import type { Logger } from '../log';
+import type { Metrics } from '../metrics';
 import { redisAddress, type RedisClient } from './redis';
 
 /** Longest a command on the request path waits for Redis: past it the caller takes its fallback for this once. */

@@ -7,9 +7,9 @@
  * `insertMany` pays it once), then each case runs against the real server while bench:hostile
  * watches the event loop.
  */
-import { alertsHandle } from '../../server/alerts';
-import { buildDashboard, buildLargeSource } from '../../server/test/factories';
-import type { TestServer } from '../../server/test/harness';
+import { alertsHandle } from '../../../server/alerts';
+import { buildDashboard, buildLargeSource } from '../../../server/test/factories';
+import type { TestServer } from '../../../server/test/harness';
 
 export const RECORDS = Number(process.env.BENCH_RECORDS ?? 60_000);
 const DAY = 86_400_000;
