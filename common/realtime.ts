@@ -81,25 +81,33 @@ export interface PublicDashboardChanged {
   dataSourceChanged: boolean;
 }
 
-export interface SyncProgressEvent {
+/** What every provider's sync events carry: the run's state and counts (as GET /sync-status answers them). */
+export interface SyncCounts {
   integrationId: string;
   isRunning: boolean;
   progress: { message: string; progress: number };
-  ticketsProcessed: number;
-  usersProcessed: number;
+  recordsProcessed: number;
+  pagesProcessed: number;
 }
 
-export interface SyncCompletedEvent {
-  integrationId: string;
-  ticketsSynced: number;
-  usersSynced: number;
-  organizationsSynced: number;
-  ticketsDeleted: number;
+export interface SyncProgressEvent extends SyncCounts {
+  /** Zendesk's own counts. */
+  ticketsProcessed?: number;
+  usersProcessed?: number;
+}
+
+export interface SyncCompletedEvent extends SyncCounts {
+  /** Records rejected with a reason (the run's history lists them). */
+  rejected: number;
   errors: string[];
+  /** Zendesk's totals. */
+  ticketsSynced?: number;
+  usersSynced?: number;
+  organizationsSynced?: number;
+  ticketsDeleted?: number;
 }
 
-export interface SyncFailedEvent {
-  integrationId: string;
+export interface SyncFailedEvent extends SyncCounts {
   message: string;
 }
 

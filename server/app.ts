@@ -14,7 +14,7 @@ import { buildApiRouter, mountApi } from './routes';
 import { seedDemo } from './demo';
 import { removeOrphanUploads } from './imports';
 import { publicViewFastPath } from './publicView';
-import { startZendeskIntegration } from './integrations/zendesk';
+import { startIntegrations } from './integrations';
 import { startAlerts } from './alerts';
 import { startActivityLog } from './activity';
 import { startRetentionSweep, writesSettled } from './records';
@@ -107,8 +107,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
 
     await removeOrphanUploads(ctx);
 
-    const zendesk = await startZendeskIntegration(ctx);
-    cleanups.push({ name: 'Zendesk integration', run: () => zendesk.close() });
+    const integrations = await startIntegrations(ctx);
+    cleanups.push({ name: 'integrations', run: () => integrations.close() });
 
     const alerts = await startAlerts(ctx);
     cleanups.push({ name: 'alerts', run: () => alerts.close() });
@@ -135,7 +135,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     // No global body parser: each route reads its body after its guard, with its own size limit.
     // Who acts in each request, and what a route's about({ activity }) says its answer meant, announced on the event bus (the activity log writes it).
     koa.use(announceRouteActivity(ctx.events));
-    const api = buildApiRouter(ctx, [zendesk.router, alerts.router]);
+    const api = buildApiRouter(ctx, [...integrations.routers, alerts.router]);
     for (const mw of mountApi(api)) koa.use(mw);
 
     // Known public views are answered from memory before the Koa stack (server/publicView/viewCache/fastPath).

@@ -62,6 +62,8 @@ export const ErrorCode = {
   /** A request with the same Idempotency-Key is still being answered. */
   idempotencyKeyInFlight: 'idempotency_key_in_flight',
   internalError: 'internal_error',
+  /** An integration's upstream (an API, a database) refused or failed Test connection: the message says what to fix. */
+  upstreamFailed: 'upstream_failed',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -54,6 +54,9 @@ const spareDashboards: string[] = [];
 /** A source (with a dashboard) within the limited admin's limits, for deleting a source. */
 let spareSource = '';
 const UNKNOWN = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+/** An integration the full admin made (on no dashboard of the limited people). */
+let integrationId = UNKNOWN;
+const integrationOf = () => integrationId;
 
 const enc = encodeURIComponent;
 const csv = 'team,n\nred,1\n';
@@ -167,6 +170,17 @@ const ROUTES: Record<string, Case> = {
   'GET /api/dashboards/:id/alerts': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/dashboards/${enc(i.dashboard)}/alerts`) },
   // Ingest and record management take the admin token, an admin's personal API token or the source's own key (a
   // session is no credential there): a limited admin's token reaches the sources of its dashboards only.
+  // Integrations make, fill and delete data sources of their own: an admin limited to chosen dashboards manages none (refused with an id of theirs too).
+  ...Object.fromEntries([
+    ['GET', '/api/integrations'], ['POST', '/api/integrations', { name: 'Pull', type: 'api', config: { url: 'https://api.example.com/items' } }],
+    ['GET', '/api/integrations/:id'], ['PUT', '/api/integrations/:id/config', { url: 'https://api.example.com/items' }], ['POST', '/api/integrations/:id/test', {}],
+    ['POST', '/api/integrations/test', { type: 'api', config: { url: 'https://api.example.com/items' } }],
+    ['POST', '/api/integrations/:id/sync', {}], ['GET', '/api/integrations/:id/sync-status'], ['GET', '/api/integrations/:id/runs'],
+    ['GET', '/api/integrations/:id/records'], ['PUT', '/api/integrations/:id/settings', { autoSync: false, syncInterval: 60 }], ['DELETE', '/api/integrations/:id'],
+    ['POST', '/api/integrations/zendesk/config', { integrationId: UNKNOWN, clientId: 'x', clientSecret: 'y', hostUrl: 'https://acme.zendesk.com' }],
+  ].map(([method, path, body]) => [`${method} ${path}`, {
+    as: 'admin', names: [], call: (p: Person) => p.http(method as string, (path as string).replace(':id', integrationOf()), body === undefined ? {} : { body }),
+  } satisfies Case])),
   'POST /api/data/ingest': { as: 'adminToken', names: ['source'], ok: 200, call: (p, i) => p.http('POST', '/api/data/ingest', { body: { sourceId: i.source, records: [{ team: 'x', n: 9 }] } }) },
   'POST /api/data/sources/:sourceId/records': { as: 'adminToken', names: ['source'], ok: 200, call: (p, i) => p.http('POST', `/api/data/sources/${enc(i.source)}/records`, { body: [{ team: 'x', n: 9 }] }) },
   'PUT /api/data/sources/:sourceId/records': { as: 'adminToken', names: ['source'], ok: 200, call: (p, i) => p.http('PUT', `/api/data/sources/${enc(i.source)}/records`, { body: [{ team: 'red', n: 1 }] }) },
@@ -274,6 +288,7 @@ beforeAll(async () => {
   spareSource = s3.id;
   editor = await addPerson(s, 'editor', { dashboardIds: [a, ...spareDashboards] });
   limitedAdmin = await addPerson(s, 'admin', { dashboardIds: [a, await dashboard('On S3', s3.id)] });
+  integrationId = (await s.http('POST', '/api/integrations', { body: { name: 'Theirs', type: 'zendesk' } })).body.id;
   const made = await limitedAdmin.http('POST', '/api/auth/tokens', { body: { name: 'Sender' } });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   limitedAdminToken = { ...limitedAdmin, http: (method, path, opts = {}) => s.http(method, path, { ...opts, token: made.body.token }) };

@@ -205,10 +205,18 @@ export async function startActivityLog(app: AppContext): Promise<ActivityLog> {
       record({ kind: `dashboard.${verb}`, category: 'admin', objectType: 'dashboard', objectId: dashboard.id, objectName: dashboard.name, summary: `${who()} ${verb} dashboard "${dashboard.name}"` });
     }),
     app.events.on('sync.completed', (e) => {
+      // Zendesk counts its kinds; every other provider counts records and pages.
+      const zendesk = e.ticketsSynced !== undefined;
+      const counts = zendesk
+        ? `${e.ticketsSynced} tickets, ${e.usersSynced ?? 0} users, ${e.organizationsSynced ?? 0} organizations, ${e.ticketsDeleted ?? 0} deleted`
+        : `${e.recordsProcessed} records in ${e.pagesProcessed} pages${e.rejected ? `, ${e.rejected} rejected` : ''}`;
+      const details: Record<string, number> = zendesk
+        ? { ticketsSynced: e.ticketsSynced ?? 0, usersSynced: e.usersSynced ?? 0, organizationsSynced: e.organizationsSynced ?? 0, ticketsDeleted: e.ticketsDeleted ?? 0, errors: e.errors.length }
+        : { records: e.recordsProcessed, pages: e.pagesProcessed, rejected: e.rejected, errors: e.errors.length };
       record({
         kind: 'sync.completed', category: 'sync', objectType: 'integration', objectId: e.integrationId,
-        summary: `Sync completed: ${e.ticketsSynced} tickets, ${e.usersSynced} users, ${e.organizationsSynced} organizations, ${e.ticketsDeleted} deleted${e.errors.length ? `, ${e.errors.length} errors` : ''}`,
-        details: { ticketsSynced: e.ticketsSynced, usersSynced: e.usersSynced, organizationsSynced: e.organizationsSynced, ticketsDeleted: e.ticketsDeleted, errors: e.errors.length },
+        summary: `Sync completed: ${counts}${e.errors.length ? `, ${e.errors.length} errors` : ''}`,
+        details,
       });
     }),
     app.events.on('sync.failed', (e) => {

@@ -118,12 +118,22 @@ export const EnvSchema = z.object({
   DB_ENGINE: z.enum(['auto', 'mongod', 'jongodb'], { error: 'must be auto, mongod or jongodb' }).default('auto'),
   /** Folder of the built web app (tests may build into their own). */
   WEB_DIST: z.string().min(1).default('dist/web'),
-  /** Zendesk integration: how often the auto-sync scheduler looks for due syncs (0 = off). */
+  /** Integrations (every provider, despite the name): how often the auto-sync scheduler looks for due syncs (0 = off). */
   ZENDESK_SCHEDULER_TICK_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(3_600_000).default(5_000),
-  /** Zendesk integration: how long one process holds an integration's sync lease. */
+  /** Integrations (every provider, despite the name): how long one process holds an integration's sync lease (renewed a third of the way). */
   ZENDESK_LEASE_MS: z.coerce.number({ error: 'must be a number' }).int().min(1_000).max(3_600_000).default(60_000),
-  /** Zendesk integration: the longest Retry-After a sync waits for. */
+  /** Integrations (every provider, despite the name): the longest Retry-After a sync waits for. */
   ZENDESK_MAX_RETRY_AFTER_SECONDS: positiveInt(3_600).default(120),
+  /** Integrations pulling from an API or a database: the longest one sync run may take; past it the run stops, keeping what it stored (the next sync goes on from there). */
+  INTEGRATION_RUN_MAX_SECONDS: positiveInt(86_400).default(3_600),
+  /** Integrations pulling from an API or a database: most pages (batches) one run reads, whatever an integration's maxPages says. */
+  INTEGRATION_MAX_PAGES: positiveInt(10_000_000).default(100_000),
+  /** Integrations pulling from an API or a database: the largest answer (batch) held at once, in bytes; a larger one fails the run, naming the page. */
+  INTEGRATION_PAGE_MAX_BYTES: positiveInt(1024 * 1024 * 1024).default(16 * 1024 * 1024),
+  /** Integrations pulling from a database: rows read (and written) per batch. */
+  INTEGRATION_BATCH_RECORDS: positiveInt(100_000).default(1_000),
+  /** Integrations pulling from an API or a database: the longest one request (statement) may take, in ms. */
+  INTEGRATION_REQUEST_TIMEOUT_MS: positiveInt(3_600_000).default(30_000),
   /**
    * Zendesk hosts (host:port, comma-separated) that may be reached over plain http — the local
    * simulator and tests. Every other Host URL must be https://.

@@ -42,10 +42,10 @@ export async function createDataSource(ctx: AppContext, input: CreateDataSource)
   return { ...dto, ingestKey: key.key };
 }
 
-/** Creates (or returns) the data source an integration writes into. */
+/** Creates (or returns) the data source an integration writes into (primaryKey null: its first records set it, as on ingest). */
 export async function ensureIntegrationDataSource(
   ctx: AppContext,
-  input: { sourceId: string; name: string; description: string; integrationId: string; primaryKey: string },
+  input: { sourceId: string; name: string; description: string; integrationId: string; primaryKey: string | null },
 ): Promise<DataSourceDoc> {
   const doc = await ctx.models.DataSource.findOneAndUpdate(
     { sourceId: input.sourceId },

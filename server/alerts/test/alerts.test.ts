@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../../test/harness';
 import { buildDashboard, buildPerson, buildSource, type BuiltSource } from '../../test/factories';
 import { eventually } from '../../test/eventually';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp';
-import { isInternalAddress } from '../../core/outbound/outbound';
+import { isInternalAddress } from '../../core/outbound/addresses';
 import { activityHandle } from '../../core/activity';
 import { alertsHandle } from '..';
 import { startReceiver, type TestReceiver } from '../../test/receiver';

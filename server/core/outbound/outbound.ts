@@ -2,17 +2,19 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { internalHostRange, internalRange } from './addresses';
 
 /**
  * The one way the server calls out (alert channels today; integrations and reports next), so a URL
  * a person typed cannot be turned against us or the network we run in: https, or plain http only
  * to a host:port listed in OUTBOUND_ALLOWED_HOSTS; no loopback, private, link-local, unique-local or
- * other non-public address, in any spelling (ipaddr.js classifies them), unless its host:port is
- * listed — checked when saved and again, after DNS resolution, when sending (the connection goes to
- * the address checked, so a second lookup cannot swap it); no redirects followed; at most 64 KB of
- * the answer read; 10 s. The allow-list is a parameter of each call (the configuration's, and what
- * an admin adds at run time).
+ * other non-public address, in any spelling (ipaddr.js classifies them: addresses.ts), unless its
+ * host:port is listed — checked when saved and again, after DNS resolution, when sending (the
+ * connection goes to the address checked, so a second lookup cannot swap it); no redirects
+ * followed; at most 64 KB of the answer read; 10 s. The allow-list is a parameter of each call
+ * (the configuration's, and what an admin adds at run time). Integrations read larger answers through
+ * `requestOutbound` (GET or POST, headers, a bounded answer refused past its cap, same-origin
+ * redirects only) and check database hosts with `checkOutboundHost` / `resolveOutboundHost`.
  */
 
 export const OUTBOUND_TIMEOUT_MS = 10_000;
@@ -20,48 +22,6 @@ export const OUTBOUND_MAX_ANSWER_BYTES = 64 * 1024;
 
 /** Why an outbound address is refused, in words for the person who typed it. */
 export class OutboundRefused extends Error {}
-
-/**
- * Why an IP address is not public, in ipaddr.js's words for its range ("loopback", "private",
- * "linkLocal", "uniqueLocal", "unspecified", "carrierGradeNat", "reserved"…), or null when it is a
- * public unicast address. Every IPv6 spelling of an IPv4 address is judged as that IPv4 address:
- * IPv4-mapped (`::ffff:7f00:1`, however written), IPv4-translated (`::ffff:0:7f00:1`), NAT64
- * (`64:ff9b::7f00:1`) and 6to4 (`2002:7f00:1::`). IPv4-compatible addresses (`::7f00:1`, deprecated
- * since 2006), Teredo tunnels (their IPv4 is hidden) and local-use NAT64 are never public.
- */
-export function internalRange(address: string): string | null {
-  const text = address.replace(/^\[|\]$/g, '');
-  if (!ipaddr.isValid(text) || text.includes('%')) return 'not an IP address';
-  const ip = ipaddr.parse(text);
-  if (ip.kind() === 'ipv4') return rangeOfIPv4(ip as ipaddr.IPv4);
-  const v6 = ip as ipaddr.IPv6;
-  const range = v6.range();
-  const parts = v6.parts;
-  const ipv4At = (hi: number, lo: number) => rangeOfIPv4(new ipaddr.IPv4([parts[hi] >> 8, parts[hi] & 0xff, parts[lo] >> 8, parts[lo] & 0xff]));
-  switch (range) {
-    case 'ipv4Mapped':
-    case 'rfc6145':
-      return ipv4At(6, 7);
-    case 'rfc6052':
-      // The well-known prefix 64:ff9b::/96 carries the IPv4 address last; the local-use 64:ff9b:1::/48 is a network's own.
-      return parts[2] === 0 && parts[3] === 0 && parts[4] === 0 && parts[5] === 0 ? ipv4At(6, 7) : 'rfc6052 (local-use NAT64)';
-    case '6to4':
-      return ipv4At(1, 2);
-    case 'unicast':
-      // ::a.b.c.d, the IPv4-compatible form: ipaddr.js leaves it in unicast.
-      return parts.slice(0, 6).every((p) => p === 0) ? 'ipv4Compatible' : null;
-    default:
-      return range;
-  }
-}
-
-const rangeOfIPv4 = (ip: ipaddr.IPv4): string | null => (ip.range() === 'unicast' ? null : ip.range());
-
-/** Whether an IP address lies in a loopback, private, link-local, unique-local or otherwise non-public range (any spelling). */
-export const isInternalAddress = (address: string): boolean => internalRange(address) !== null;
-
-/** Host names that are this machine whatever DNS says (RFC 6761 `localhost` and Debian's /etc/hosts names). */
-const LOCAL_NAMES = /^(localhost|localhost\.localdomain|ip6-localhost|ip6-loopback)$|\.localhost$/;
 
 const hostPortOf = (u: URL) => `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`.toLowerCase();
 /** The host without IPv6 brackets or a trailing dot (`localhost.` is localhost). */
@@ -79,25 +39,54 @@ export function checkOutboundUrl(raw: string, allowed: readonly string[]): URL {
   if (u.username || u.password) throw new OutboundRefused('must not contain a user name or password');
   const listed = allowed.includes(hostPortOf(u));
   if (u.protocol === 'http:' && !listed) throw new OutboundRefused(`must use https:// (plain http only to a host:port listed in the server's OUTBOUND_ALLOWED_HOSTS, and ${u.host} is not)`);
-  const host = bare(u.hostname);
-  const range = LOCAL_NAMES.test(host) ? 'loopback' : ipaddr.isValid(host) ? internalRange(host) : null;
-  if (!listed && range) {
+  const range = listed ? null : internalHostRange(bare(u.hostname));
+  if (range) {
     throw new OutboundRefused(`points at a loopback, private, link-local or otherwise non-public address (${u.host}: ${range}), which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
   }
   return u;
 }
 
 /** The address a URL's host resolves to, once checked (listed hosts: any address). */
-async function resolveChecked(u: URL, allowed: readonly string[]): Promise<{ address: string; family: number }> {
-  const host = bare(u.hostname);
-  const listed = allowed.includes(hostPortOf(u));
+export async function resolveChecked(u: URL, allowed: readonly string[]): Promise<{ address: string; family: number }> {
+  return resolveListedOrPublic(bare(u.hostname), allowed.includes(hostPortOf(u)));
+}
+
+async function resolveListedOrPublic(host: string, listed: boolean): Promise<{ address: string; family: number }> {
   const found = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await dns.lookup(host, { all: true }).catch(() => []);
-  if (!found.length) throw new OutboundRefused(`host ${u.hostname} could not be resolved`);
+  if (!found.length) throw new OutboundRefused(`host ${host} could not be resolved`);
   // Every address must pass: a name that also resolves inside could be steered there.
   const inside = listed ? undefined : found.map((a) => internalRange(a.address)).find((r) => r !== null);
-  if (inside) throw new OutboundRefused(`host ${u.hostname} resolves to a loopback, private, link-local or otherwise non-public address (${inside}), which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+  if (inside) throw new OutboundRefused(`host ${host} resolves to a loopback, private, link-local or otherwise non-public address (${inside}), which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
   return found[0];
 }
+
+const hostPortText = (host: string, port: number) => `${net.isIP(host) === 6 ? `[${host}]` : host}:${port}`.toLowerCase();
+
+/**
+ * Checks a host and port that are not a URL (a database) as typed, by the URL rule: an internal
+ * address (any spelling) only when its host:port is listed. Throws OutboundRefused.
+ */
+export function checkOutboundHost(hostname: string, port: number, allowed: readonly string[]): void {
+  const host = bare(hostname);
+  if (!host) throw new OutboundRefused('must name a host');
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new OutboundRefused(`port ${port} is not a port (1–65535)`);
+  if (allowed.includes(hostPortText(host, port))) return;
+  const range = internalHostRange(host);
+  if (range) throw new OutboundRefused(`${hostPortText(host, port)} is a loopback, private, link-local or otherwise non-public address (${range}), which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+}
+
+/** Resolves a checked host and port and checks every address it resolves to; answers the address to connect to (so a second lookup cannot swap it). */
+export async function resolveOutboundHost(hostname: string, port: number, allowed: readonly string[]): Promise<{ address: string; family: number }> {
+  checkOutboundHost(hostname, port, allowed);
+  const host = bare(hostname);
+  return resolveListedOrPublic(host, allowed.includes(hostPortText(host, port)));
+}
+
+/** Node's lookup option, answering the address that was checked whatever a second lookup would say. */
+export const pinnedLookup = (target: { address: string; family: number }): net.LookupFunction => (_host, opts, cb) => {
+  if ((opts as { all?: boolean }).all) (cb as unknown as (e: null, list: { address: string; family: number }[]) => void)(null, [target]);
+  else cb(null, target.address, target.family);
+};
 
 /** A receiver's answer: its status and up to 64 KB of its body. */
 export interface OutboundAnswer {
@@ -121,10 +110,7 @@ export async function postOutbound(raw: string, body: string, headers: Record<st
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'LiveDash-Alerts/1', ...headers },
         // The connection goes to the address that was checked, whatever a second lookup would say.
-        lookup: (_host, opts, cb) => {
-          if ((opts as { all?: boolean }).all) (cb as unknown as (e: null, list: { address: string; family: number }[]) => void)(null, [target]);
-          else cb(null, target.address, target.family);
-        },
+        lookup: pinnedLookup(target),
         timeout: OUTBOUND_TIMEOUT_MS,
         agent: false,
       },

@@ -1,5 +1,4 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
-import type { IntegrationStatus, IntegrationType, SyncResultsDto } from '@common/schemas/integration';
 
 /** Secrets live only here and never leave through a presenter or a log line. */
 export interface OAuthState {
@@ -26,39 +25,6 @@ export interface SyncCursors {
   organizations: number | null;
 }
 
-export interface SyncState {
-  isRunning: boolean;
-  leaseOwner: string | null;
-  leaseExpiresAt: Date | null;
-  message: string;
-  progress: number;
-  ticketsProcessed: number;
-  usersProcessed: number;
-  errors: string[];
-  interrupted: boolean;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  lastResults: SyncResultsDto | null;
-}
-
-export interface IntegrationDoc {
-  _id: mongoose.Types.ObjectId;
-  name: string;
-  description: string;
-  type: IntegrationType;
-  status: IntegrationStatus;
-  config: { domain: string | null; autoSync: boolean; syncInterval: number; lastCursor: string | null; lastSyncErrors: string[] };
-  cursors: SyncCursors;
-  oauth: OAuthState;
-  sync: SyncState;
-  dataSourceId: string | null;
-  sourceId: string | null;
-  nextAutoSyncAt: Date | null;
-  lastSync: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 export type EntityKind = 'user' | 'organization' | 'custom_status';
 
 /** Users, organizations and custom statuses: kept for the totals and to resolve names. */
@@ -71,26 +37,6 @@ export interface EntityDoc {
   data: Record<string, unknown>;
   updatedAt: Date;
 }
-
-const integrationSchema = new Schema(
-  {
-    name: { type: String, required: true },
-    description: { type: String, default: '' },
-    type: { type: String, required: true },
-    status: { type: String, default: 'pending' },
-    config: { type: Schema.Types.Mixed, default: () => ({ domain: null, autoSync: false, syncInterval: 30, lastCursor: null, lastSyncErrors: [] }) },
-    cursors: { type: Schema.Types.Mixed, default: () => ({ tickets: null, users: null, organizations: null }) },
-    oauth: { type: Schema.Types.Mixed, default: () => ({}) },
-    sync: { type: Schema.Types.Mixed, default: () => ({ isRunning: false, leaseOwner: null, leaseExpiresAt: null }) },
-    dataSourceId: { type: String, default: null },
-    sourceId: { type: String, default: null },
-    nextAutoSyncAt: { type: Date, default: null },
-    lastSync: { type: Date, default: null },
-  },
-  { minimize: false, versionKey: false, timestamps: true },
-);
-integrationSchema.index({ 'oauth.stateHash': 1 });
-integrationSchema.index({ 'config.autoSync': 1, nextAutoSyncAt: 1 });
 
 const entitySchema = new Schema(
   {
@@ -106,17 +52,14 @@ const entitySchema = new Schema(
 entitySchema.index({ integrationId: 1, kind: 1, zendeskId: 1 }, { unique: true });
 
 export interface ZendeskModels {
-  Integration: Model<IntegrationDoc>;
   Entity: Model<EntityDoc>;
 }
 
-/** Registers the integration models on the app's connection and builds their indexes. */
+/** Registers Zendesk's own model (the integration document is the room's: ../models.ts). */
 export async function createZendeskModels(conn: Connection): Promise<ZendeskModels> {
   const models: ZendeskModels = {
-    Integration: conn.model<IntegrationDoc>('Integration', integrationSchema, 'integrations'),
-    Entity: conn.model<EntityDoc>('ZendeskEntity', entitySchema, 'zendesk_entities'),
+    Entity: conn.models.ZendeskEntity ?? conn.model<EntityDoc>('ZendeskEntity', entitySchema, 'zendesk_entities'),
   };
-  await models.Integration.createIndexes();
   await models.Entity.createIndexes();
   return models;
 }

@@ -1,46 +1,15 @@
 import type { Context } from 'koa';
-import type {
-  CreateIntegration, IntegrationDto, IntegrationRecordsDto, IntegrationSettings, SyncStatusDto, ZendeskOAuthConfig,
-} from '@common/schemas/integration';
+import type { ZendeskOAuthConfig, ZendeskRecordsDto } from '@common/schemas/integration';
 import { BadRequestError, ValidationError, findDataSource } from '../../core';
-import { removeDataSource } from '../../dataSources';
 import { buildAuthUrl, defaultRedirectUri, hashState, newState, requestToken, STATE_TTL_MS } from './oauth';
 import { forgetAuthorization, validHostUrl } from './hostBinding';
-import type { EntityKind, IntegrationDoc } from './models';
-import { presentIntegration, presentSyncStatus } from './presenters';
-import { requireIntegration, updateIntegration, type ZendeskRuntime } from './runtime';
-
-export async function listIntegrations(rt: ZendeskRuntime): Promise<IntegrationDto[]> {
-  const docs = await rt.models.Integration.find().sort({ createdAt: 1 }).lean<IntegrationDoc[]>();
-  return docs.map(presentIntegration);
-}
-
-/** Creates an integration in status pending; only Zendesk can be connected today. */
-export async function createIntegration(rt: ZendeskRuntime, input: { name: string; description: string; type: CreateIntegration['type'] }): Promise<IntegrationDto> {
-  if (input.type !== 'zendesk') throw BadRequestError('not_available', `${input.type} integrations are coming soon; only zendesk can be connected`);
-  const [doc] = await rt.models.Integration.insertMany([{ name: input.name, description: input.description, type: input.type, status: 'pending' }]);
-  const dto = presentIntegration(doc.toObject() as IntegrationDoc);
-  rt.app.events.emit('integration.changed', { integrationId: dto.id, integration: dto });
-  return dto;
-}
-
-/** Deletes an integration with its data source, records, users, organizations and statuses. */
-export async function deleteIntegration(rt: ZendeskRuntime, id: string): Promise<void> {
-  const doc = await requireIntegration(rt, id);
-  const run = rt.running.get(id);
-  if (run) {
-    run.abort.abort(new Error('Integration deleted'));
-    await run.done.catch(() => {});
-  }
-  await rt.models.Entity.deleteMany({ integrationId: id });
-  const ds = doc.sourceId ? await findDataSource(rt.app, doc.sourceId) : null;
-  if (ds) await removeDataSource(rt.app, ds);
-  await rt.models.Integration.deleteOne({ _id: doc._id });
-  rt.app.events.emit('integration.removed', { integrationId: id });
-}
+import type { EntityKind } from './models';
+import type { IntegrationDoc } from '../models';
+import { requireIntegration, updateIntegration, type IntegrationsRuntime } from '../runtime';
+import { stopRun } from '../syncRun';
 
 /** Stores the OAuth client settings and answers Zendesk's authorization URL with a fresh state. */
-export async function configureOAuth(rt: ZendeskRuntime, input: Required<Omit<ZendeskOAuthConfig, 'redirectUri' | 'scope'>> & { redirectUri?: string; scope?: string }, c: Context): Promise<string> {
+export async function configureOAuth(rt: IntegrationsRuntime, input: Required<Omit<ZendeskOAuthConfig, 'redirectUri' | 'scope'>> & { redirectUri?: string; scope?: string }, c: Context): Promise<string> {
   const doc = await requireIntegration(rt, input.integrationId);
   if (doc.type !== 'zendesk') throw BadRequestError('wrong_type', 'This integration is not a Zendesk integration');
   const hostUrl = validHostUrl(input.hostUrl, rt.app.config.ZENDESK_HTTP_HOSTS);
@@ -51,11 +20,7 @@ export async function configureOAuth(rt: ZendeskRuntime, input: Required<Omit<Ze
   const sameAccount = doc.oauth?.hostUrl === hostUrl && doc.oauth?.clientId === input.clientId;
   if (!sameAccount) {
     // A sync of the old account stops first, so that none of its cursors land after the reset.
-    const run = rt.running.get(input.integrationId);
-    if (run) {
-      run.abort.abort(new Error('Integration reconfigured'));
-      await run.done.catch(() => {});
-    }
+    await stopRun(rt, input.integrationId, 'Integration reconfigured');
   }
   await updateIntegration(rt, input.integrationId, {
     $set: {
@@ -82,7 +47,7 @@ export interface OAuthResult {
 }
 
 /** The OAuth callback: checks the state, exchanges the code, stores the tokens server-side. */
-export async function completeOAuth(rt: ZendeskRuntime, q: { code?: string; state?: string; error?: string; error_description?: string }): Promise<OAuthResult> {
+export async function completeOAuth(rt: IntegrationsRuntime, q: { code?: string; state?: string; error?: string; error_description?: string }): Promise<OAuthResult> {
   const { Integration } = rt.models;
   const fail = (error: string, integrationId: string | null = null): OAuthResult => ({ success: false, error, integrationId });
   if (!q.state) return fail('Missing OAuth state');
@@ -119,17 +84,9 @@ export async function completeOAuth(rt: ZendeskRuntime, q: { code?: string; stat
   }
 }
 
-export async function updateSettings(rt: ZendeskRuntime, id: string, s: IntegrationSettings): Promise<IntegrationDto> {
-  await requireIntegration(rt, id);
-  const doc = await updateIntegration(rt, id, {
-    $set: { 'config.autoSync': s.autoSync, 'config.syncInterval': s.syncInterval, nextAutoSyncAt: s.autoSync ? new Date(Date.now() + s.syncInterval * 1000) : null },
-  });
-  return presentIntegration(doc!);
-}
-
 /** Totals per entity kind: tickets from the data source, the rest from the kept entities. */
-export async function recordsSummary(rt: ZendeskRuntime, id: string): Promise<IntegrationRecordsDto> {
-  const doc = await requireIntegration(rt, id);
+export async function recordsSummary(rt: IntegrationsRuntime, doc: IntegrationDoc): Promise<ZendeskRecordsDto> {
+  const id = String(doc._id);
   const { Entity } = rt.models;
   const ds = doc.sourceId ? await findDataSource(rt.app, doc.sourceId) : null;
   const count = (kind: EntityKind) => Entity.countDocuments({ integrationId: id, kind });
@@ -140,6 +97,7 @@ export async function recordsSummary(rt: ZendeskRuntime, id: string): Promise<In
   return { totalTickets, totalUsers, totalOrganizations, totalCustomStatuses };
 }
 
-export async function syncStatus(rt: ZendeskRuntime, id: string): Promise<SyncStatusDto> {
-  return presentSyncStatus(await requireIntegration(rt, id));
+/** Forgets what Zendesk kept beside the records (users, organizations, statuses) of a deleted integration. */
+export async function forgetEntities(rt: IntegrationsRuntime, id: string): Promise<void> {
+  await rt.models.Entity.deleteMany({ integrationId: id });
 }

@@ -1,17 +1,14 @@
 import type { StartSyncResponse, SyncResultsDto } from '@common/schemas/integration';
 import { SYNC_RANGE_DEFAULT_MONTHS } from '@common/constants';
-import { BadRequestError, ConflictError, keepLease } from '../../core';
+import { BadRequestError } from '../../core';
 import { ensureIntegrationDataSource } from '../../dataSources';
 import { ZendeskApiError, ZendeskClient } from './client';
 import { requestToken } from './oauth';
 import { NOT_CONNECTED_MESSAGE, requireTokenTarget, tokenTarget } from './hostBinding';
-import { acquireLease, INTERRUPTED_MESSAGE, markInterrupted, syncLease } from './lease';
-import type { IntegrationDoc, SyncCursors } from './models';
-import { presentSyncStatus } from './presenters';
-import { requireIntegration, updateIntegration, type ZendeskRuntime } from './runtime';
-import { syncCustomStatuses, syncOrganizations, syncTicketFields, syncTickets, syncUsers, type SyncRun } from './syncSteps';
-
-export const ALREADY_RUNNING = 'A sync is already running for this integration';
+import type { SyncCursors } from './models';
+import { requireIntegration, updateIntegration, type IntegrationsRuntime } from '../runtime';
+import { beginRun, type RunOutcome, type SyncRun } from '../syncRun';
+import { syncCustomStatuses, syncOrganizations, syncTicketFields, syncTickets, syncUsers, type ZendeskSteps } from './syncSteps';
 
 const monthsAgo = (m: number) => {
   const d = new Date();
@@ -20,125 +17,99 @@ const monthsAgo = (m: number) => {
 };
 
 /**
- * Starts a sync in the background: initial from `startDate` (unix seconds), otherwise
- * incremental from the saved cursors. 409 while one runs (in any process).
+ * Starts a sync in the background: initial from `startDate` (unix seconds; `full` without one: the
+ * default range), otherwise incremental from the saved cursors. 409 while one runs (in any process).
  */
-export async function beginSync(rt: ZendeskRuntime, id: string, startDate?: number): Promise<{ response: StartSyncResponse; done: Promise<void> }> {
+export async function beginSync(
+  rt: IntegrationsRuntime, id: string, opts: { startDate?: number; full?: boolean } = {}, trigger: 'manual' | 'auto' = 'manual',
+): Promise<{ response: StartSyncResponse; done: Promise<void> }> {
+  const { startDate } = opts;
   const doc = await requireIntegration(rt, id);
   if (doc.status !== 'active') throw BadRequestError('not_connected', NOT_CONNECTED_MESSAGE);
   // Tokens go only to the host that issued them: a moved Host URL needs a new authorization.
   requireTokenTarget(doc.oauth, rt.app.config.ZENDESK_HTTP_HOSTS);
-  const incremental = startDate === undefined && Boolean(doc.cursors?.tickets);
+  const incremental = !opts.full && startDate === undefined && Boolean(doc.cursors?.tickets);
   const from = startDate ?? monthsAgo(SYNC_RANGE_DEFAULT_MONTHS);
-  const leased = await acquireLease(rt, id, {
-    'sync.message': incremental ? 'Starting incremental sync' : 'Starting initial sync',
-    'sync.progress': 0, 'sync.ticketsProcessed': 0, 'sync.usersProcessed': 0, 'sync.errors': [], 'sync.interrupted': false,
-    'sync.startedAt': new Date(), 'sync.finishedAt': null,
-  });
-  if (!leased) throw ConflictError(ALREADY_RUNNING);
-  rt.app.events.emit('sync.progress', presentSyncStatus(leased));
-  const abort = new AbortController();
-  const done = runSync(rt, leased, incremental ? null : from, abort.signal)
-    .catch((e) => rt.app.log.error(`zendesk: sync of ${id} crashed`, e))
-    .finally(() => rt.running.delete(id));
-  rt.running.set(id, { abort, done });
+  const { done } = await beginRun(rt, id, {
+    mode: incremental ? 'incremental' : 'full',
+    trigger,
+    message: incremental ? 'Starting incremental sync' : 'Starting initial sync',
+    set: { 'sync.ticketsProcessed': 0, 'sync.usersProcessed': 0 },
+  }, (run) => zendeskWork(run, incremental ? null : from));
   return { response: { status: 'started', integrationId: id, mode: incremental ? 'incremental' : 'initial' }, done };
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-async function runSync(rt: ZendeskRuntime, doc: IntegrationDoc, initialFrom: number | null, signal: AbortSignal): Promise<void> {
-  const id = String(doc._id);
-  const leaseFilter = { 'sync.leaseOwner': rt.owner };
+/** Zendesk's steps, one after the other; a failed step is noted and the next one still runs (not after a refused authorization). */
+async function zendeskWork(run: SyncRun, initialFrom: number | null): Promise<RunOutcome> {
+  const { rt, id, doc, signal, leaseFilter } = run;
   const errors: string[] = [];
-  const stopRenewing = keepLease(syncLease(rt), { _id: id }, () => rt.running.get(id)?.abort.abort(new Error('Sync lease lost')));
   const counts = { tickets: 0, users: 0, organizations: 0, deleted: 0 };
   let lastPercent = 0;
   const progress = async (percent: number, msg: string) => {
-    lastPercent = Math.max(lastPercent, Math.min(99, percent));
-    const after = await updateIntegration(rt, id, {
-      $set: { 'sync.progress': lastPercent, 'sync.message': msg, 'sync.ticketsProcessed': counts.tickets, 'sync.usersProcessed': counts.users },
-    }, leaseFilter);
-    if (after) rt.app.events.emit('sync.progress', presentSyncStatus(after));
+    lastPercent = Math.max(lastPercent, percent);
+    run.run.records = counts.tickets;
+    await run.progress(percent, msg, { ticketsProcessed: counts.tickets, usersProcessed: counts.users });
   };
-  try {
-    const sourceId = doc.sourceId ?? `zendesk_${id}`;
-    const ds = await ensureIntegrationDataSource(rt.app, {
-      sourceId, name: `Zendesk: ${doc.name}`, description: `Tickets synced from ${doc.config?.domain ?? 'Zendesk'}`, integrationId: id, primaryKey: 'id',
-    });
-    if (!doc.sourceId) await updateIntegration(rt, id, { $set: { sourceId, dataSourceId: String(ds._id) } });
-    const client = new ZendeskClient({
-      baseUrl: doc.oauth.hostUrl!, accessToken: doc.oauth.accessToken!, tokenOrigin: doc.oauth.tokenOrigin!, signal, maxRetryAfterSeconds: rt.maxRetryAfterSeconds,
-      refreshToken: () => refreshAccessToken(rt, id),
-      onRateLimit: (s) => void progress(lastPercent, `Rate limited by Zendesk: waiting ${s}s before retrying`).catch(() => {}),
-    });
-    const none: SyncCursors = { tickets: null, users: null, organizations: null };
-    const cursors: SyncCursors = initialFrom === null ? { ...none, ...doc.cursors } : none;
-    const run: SyncRun = {
-      rt, id, client, sourceId, counts, progress,
-      saveCursor: async (patch) => {
-        Object.assign(cursors, patch);
-        const set: Record<string, unknown> = { cursors: { ...cursors } };
-        if (patch.tickets) set['config.lastCursor'] = patch.tickets;
-        // Not after a reconfiguration (even by another process): the cursor belongs to the old account.
-        await rt.models.Integration.updateOne({ _id: id, ...leaseFilter, 'oauth.tokenOrigin': doc.oauth.tokenOrigin }, { $set: set });
-      },
-    };
-    let fatal = false;
-    const step = async (name: string, percent: number, fn: () => Promise<void>) => {
-      if (fatal) return;
-      await progress(percent, `Syncing ${name}`);
-      const t0 = Date.now();
-      try {
-        await fn();
-        rt.app.log.debug(`zendesk: sync of ${id}: ${name} took ${Date.now() - t0} ms`);
-      } catch (e) {
-        if (signal.aborted) throw e;
-        errors.push(`${name}: ${message(e)}`);
-        rt.app.log.warn(`zendesk: sync of ${id}: ${name} failed: ${message(e)}`);
-        if (e instanceof ZendeskApiError && (e.status === 401 || e.status === 403)) fatal = true;
-      }
-    };
-    await step('ticket fields', 10, () => syncTicketFields(run, ds));
-    await step('custom statuses', 15, () => syncCustomStatuses(run));
-    await step('organizations', 20, () => syncOrganizations(run, initialFrom === null ? (cursors.organizations ?? 0) : 0));
-    await step('users', 30, () => syncUsers(run, initialFrom === null && cursors.users ? { cursor: cursors.users, start: 0 } : { cursor: null, start: 0 }));
-    await step('tickets', 45, () => syncTickets(run, initialFrom === null ? { cursor: cursors.tickets, start: 0 } : { cursor: null, start: initialFrom }));
-    await finish(rt, id, counts, errors, fatal);
-  } catch (e) {
-    if (signal.aborted) {
-      if (message(signal.reason) !== 'Integration deleted') await markInterrupted(rt, leaseFilter).catch(() => {});
-      return;
-    }
-    errors.push(message(e));
-    await finish(rt, id, counts, errors, false);
-  } finally {
-    stopRenewing();
-  }
-}
-
-async function finish(rt: ZendeskRuntime, id: string, counts: SyncRun['counts'], errors: string[], authFailed: boolean) {
-  const results: SyncResultsDto = { ticketsSynced: counts.tickets, usersSynced: counts.users, organizationsSynced: counts.organizations, ticketsDeleted: counts.deleted };
-  const ok = errors.length === 0;
-  const msg = ok
-    ? `Sync complete: ${counts.tickets} tickets, ${counts.users} users, ${counts.organizations} organizations`
-    : `Sync finished with errors: ${errors.join('; ')}`;
-  const after = await updateIntegration(rt, id, {
-    $set: {
-      'sync.isRunning': false, 'sync.leaseOwner': null, 'sync.leaseExpiresAt': null, 'sync.progress': 100, 'sync.message': msg,
-      'sync.ticketsProcessed': counts.tickets, 'sync.usersProcessed': counts.users, 'sync.errors': errors, 'sync.lastResults': results,
-      'sync.finishedAt': new Date(), 'config.lastSyncErrors': errors, lastSync: new Date(), ...(authFailed ? { status: 'error' } : {}),
+  const sourceId = doc.sourceId ?? `zendesk_${id}`;
+  const ds = await ensureIntegrationDataSource(rt.app, {
+    sourceId, name: `Zendesk: ${doc.name}`, description: `Tickets synced from ${doc.config?.domain ?? 'Zendesk'}`, integrationId: id, primaryKey: 'id',
+  });
+  if (!doc.sourceId) await updateIntegration(rt, id, { $set: { sourceId, dataSourceId: String(ds._id) } });
+  const client = new ZendeskClient({
+    baseUrl: doc.oauth.hostUrl!, accessToken: doc.oauth.accessToken!, tokenOrigin: doc.oauth.tokenOrigin!, signal, maxRetryAfterSeconds: rt.maxRetryAfterSeconds,
+    refreshToken: () => refreshAccessToken(rt, id),
+    onRateLimit: (s) => void progress(lastPercent, `Rate limited by Zendesk: waiting ${s}s before retrying`).catch(() => {}),
+  });
+  const none: SyncCursors = { tickets: null, users: null, organizations: null };
+  const cursors: SyncCursors = initialFrom === null ? { ...none, ...doc.cursors } : none;
+  const steps: ZendeskSteps = {
+    rt, id, client, sourceId, counts, progress,
+    pageStored: () => void run.run.pages++,
+    saveCursor: async (patch) => {
+      Object.assign(cursors, patch);
+      const set: Record<string, unknown> = { cursors: { ...cursors } };
+      if (patch.tickets) set['config.lastCursor'] = patch.tickets;
+      // Not after a reconfiguration (even by another process): the cursor belongs to the old account.
+      await rt.models.Integration.updateOne({ _id: id, ...leaseFilter, 'oauth.tokenOrigin': doc.oauth.tokenOrigin }, { $set: set });
     },
-  }, { 'sync.leaseOwner': rt.owner });
-  if (!after) return;
-  rt.app.events.emit('sync.progress', presentSyncStatus(after));
-  if (ok) rt.app.events.emit('sync.completed', { integrationId: id, ...results, errors });
-  else rt.app.events.emit('sync.failed', { integrationId: id, message: msg });
-  rt.app.log.info(`zendesk: sync of ${id} ${ok ? 'completed' : 'finished with errors'} (${counts.tickets} tickets, ${counts.deleted} deleted)`);
+  };
+  let fatal = false;
+  const step = async (name: string, percent: number, fn: () => Promise<void>) => {
+    if (fatal) return;
+    await progress(percent, `Syncing ${name}`);
+    const t0 = Date.now();
+    try {
+      await fn();
+      rt.app.log.debug(`zendesk: sync of ${id}: ${name} took ${Date.now() - t0} ms`);
+    } catch (e) {
+      if (signal.aborted) throw e;
+      errors.push(`${name}: ${message(e)}`);
+      rt.app.log.warn(`zendesk: sync of ${id}: ${name} failed: ${message(e)}`);
+      if (e instanceof ZendeskApiError && (e.status === 401 || e.status === 403)) fatal = true;
+    }
+  };
+  await step('ticket fields', 10, () => syncTicketFields(steps, ds));
+  await step('custom statuses', 15, () => syncCustomStatuses(steps));
+  await step('organizations', 20, () => syncOrganizations(steps, initialFrom === null ? (cursors.organizations ?? 0) : 0));
+  await step('users', 30, () => syncUsers(steps, initialFrom === null && cursors.users ? { cursor: cursors.users, start: 0 } : { cursor: null, start: 0 }));
+  await step('tickets', 45, () => syncTickets(steps, initialFrom === null ? { cursor: cursors.tickets, start: 0 } : { cursor: null, start: initialFrom }));
+  run.run.records = counts.tickets;
+  const results: SyncResultsDto = { ticketsSynced: counts.tickets, usersSynced: counts.users, organizationsSynced: counts.organizations, ticketsDeleted: counts.deleted };
+  rt.app.log.info(`zendesk: sync of ${id} ${errors.length ? 'finished with errors' : 'completed'} (${counts.tickets} tickets, ${counts.deleted} deleted)`);
+  return {
+    errors,
+    message: errors.length === 0
+      ? `Sync complete: ${counts.tickets} tickets, ${counts.users} users, ${counts.organizations} organizations`
+      : `Sync finished with errors: ${errors.join('; ')}`,
+    set: { 'sync.ticketsProcessed': counts.tickets, 'sync.usersProcessed': counts.users, 'sync.lastResults': results, ...(fatal ? { status: 'error' } : {}) },
+    completed: results,
+  };
 }
 
 /** The refresh-token grant: stores the new tokens; null when there is no refresh token or it fails. */
-async function refreshAccessToken(rt: ZendeskRuntime, id: string): Promise<string | null> {
+async function refreshAccessToken(rt: IntegrationsRuntime, id: string): Promise<string | null> {
   const doc = await requireIntegration(rt, id);
   const o = doc.oauth;
   if (!o?.refreshToken || !o.clientId || !o.clientSecret || !o.hostUrl) return null;
@@ -160,11 +131,4 @@ async function refreshAccessToken(rt: ZendeskRuntime, id: string): Promise<strin
     rt.app.log.warn(`zendesk: token refresh for integration ${id} failed: ${message(e)}`);
     return null;
   }
-}
-
-/** Stops this process's syncs (shutdown); they are marked interrupted and resume next time. */
-export async function stopAllSyncs(rt: ZendeskRuntime): Promise<void> {
-  const runs = [...rt.running.values()];
-  for (const r of runs) r.abort.abort(new Error(INTERRUPTED_MESSAGE));
-  await Promise.all(runs.map((r) => r.done.catch(() => {})));
 }

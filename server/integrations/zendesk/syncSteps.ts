@@ -5,21 +5,23 @@ import { upsertRecordsIntoSource, removeRecords } from '../../records';
 import type { DataSourceDoc } from '../../core';
 import type { ZendeskClient } from './client';
 import type { EntityDoc, EntityKind, SyncCursors } from './models';
-import type { ZendeskRuntime } from './runtime';
+import type { IntegrationsRuntime } from '../runtime';
 import {
   keyMappingsFromFields, ticketToRecord, type NameLookups, type ZendeskCustomStatus, type ZendeskOrganization, type ZendeskTicket,
   type ZendeskTicketField, type ZendeskUser,
 } from './ticketMapping';
 
 /** What one sync run shares between its steps. */
-export interface SyncRun {
-  rt: ZendeskRuntime;
+export interface ZendeskSteps {
+  rt: IntegrationsRuntime;
   id: string;
   client: ZendeskClient;
   sourceId: string;
   counts: { tickets: number; users: number; organizations: number; deleted: number };
   /** Reports progress (percent within the whole run) and persists it. */
   progress(percent: number, message: string): Promise<void>;
+  /** Counts a page of tickets stored (the run's pages). */
+  pageStored(): void;
   /** Persists a cursor as soon as its page is stored, so nothing fetched is fetched twice. */
   saveCursor(patch: Partial<SyncCursors>): Promise<void>;
 }
@@ -31,7 +33,7 @@ const ORGS = '/api/v2/incremental/organizations.json';
 /** Zendesk refuses a start_time in the last minute. */
 const startTime = (t: number) => Math.max(0, Math.min(t, Math.floor(Date.now() / 1000) - 60));
 
-async function upsertEntities(run: SyncRun, kind: EntityKind, items: { zendeskId: number; name: string; data: Record<string, unknown> }[]) {
+async function upsertEntities(run: ZendeskSteps, kind: EntityKind, items: { zendeskId: number; name: string; data: Record<string, unknown> }[]) {
   if (!items.length) return;
   const now = new Date();
   const ops: AnyBulkWriteOperation<EntityDoc>[] = items.map((i) => ({
@@ -45,12 +47,12 @@ async function upsertEntities(run: SyncRun, kind: EntityKind, items: { zendeskId
 }
 
 /** Ticket fields → the data source's keyMappings (custom_<id> → title). */
-export async function syncTicketFields(run: SyncRun, ds: DataSourceDoc): Promise<void> {
+export async function syncTicketFields(run: ZendeskSteps, ds: DataSourceDoc): Promise<void> {
   const res = await run.client.get<{ ticket_fields: ZendeskTicketField[] }>('/api/v2/ticket_fields.json');
   await updateDataSource(run.rt.app, String(ds._id), { keyMappings: keyMappingsFromFields(res.ticket_fields ?? []) });
 }
 
-export async function syncCustomStatuses(run: SyncRun): Promise<void> {
+export async function syncCustomStatuses(run: ZendeskSteps): Promise<void> {
   const res = await run.client.get<{ custom_statuses: ZendeskCustomStatus[] }>('/api/v2/custom_statuses.json');
   await upsertEntities(run, 'custom_status', (res.custom_statuses ?? []).map((s) => ({
     zendeskId: s.id, name: s.agent_label, data: { status_category: s.status_category, active: s.active ?? true },
@@ -58,7 +60,7 @@ export async function syncCustomStatuses(run: SyncRun): Promise<void> {
 }
 
 /** Time-based export: follow next_page until end_of_stream. */
-export async function syncOrganizations(run: SyncRun, from: number): Promise<void> {
+export async function syncOrganizations(run: ZendeskSteps, from: number): Promise<void> {
   let url = `${ORGS}?start_time=${startTime(from)}`;
   for (;;) {
     const page = await run.client.get<{ organizations: ZendeskOrganization[]; next_page: string | null; end_time: number; end_of_stream: boolean }>(url);
@@ -72,7 +74,7 @@ export async function syncOrganizations(run: SyncRun, from: number): Promise<voi
 }
 
 /** Cursor-based export: `?start_time=` first, then `?cursor=` until end_of_stream. */
-async function cursorPages<T>(run: SyncRun, path: string, key: string, from: { cursor: string | null; start: number }, onPage: (items: T[], afterCursor: string) => Promise<void>) {
+async function cursorPages<T>(run: ZendeskSteps, path: string, key: string, from: { cursor: string | null; start: number }, onPage: (items: T[], afterCursor: string) => Promise<void>) {
   let url = from.cursor ? `${path}?cursor=${encodeURIComponent(from.cursor)}` : `${path}?start_time=${startTime(from.start)}`;
   for (;;) {
     const page = await run.client.get<Record<string, unknown> & { after_cursor: string | null; end_of_stream: boolean }>(url);
@@ -84,7 +86,7 @@ async function cursorPages<T>(run: SyncRun, path: string, key: string, from: { c
   }
 }
 
-export async function syncUsers(run: SyncRun, from: { cursor: string | null; start: number }): Promise<void> {
+export async function syncUsers(run: ZendeskSteps, from: { cursor: string | null; start: number }): Promise<void> {
   await cursorPages<ZendeskUser>(run, USERS, 'users', from, async (users, after) => {
     await upsertEntities(run, 'user', users.map((u) => ({ zendeskId: u.id, name: u.name, data: { email: u.email ?? null, role: u.role ?? null, organization_id: u.organization_id ?? null } })));
     run.counts.users += users.length;
@@ -93,7 +95,7 @@ export async function syncUsers(run: SyncRun, from: { cursor: string | null; sta
   });
 }
 
-async function lookups(run: SyncRun, tickets: ZendeskTicket[]): Promise<NameLookups> {
+async function lookups(run: ZendeskSteps, tickets: ZendeskTicket[]): Promise<NameLookups> {
   const { Entity } = run.rt.models;
   const userIds = [...new Set(tickets.flatMap((t) => [t.requester_id, t.assignee_id]).filter((v): v is number => typeof v === 'number'))];
   const orgIds = [...new Set(tickets.map((t) => t.organization_id).filter((v): v is number => typeof v === 'number'))];
@@ -107,7 +109,7 @@ async function lookups(run: SyncRun, tickets: ZendeskTicket[]): Promise<NameLook
 }
 
 /** Tickets: each page is upserted (or removed, for deleted tickets) in one batch, then its cursor saved. */
-export async function syncTickets(run: SyncRun, from: { cursor: string | null; start: number }): Promise<void> {
+export async function syncTickets(run: ZendeskSteps, from: { cursor: string | null; start: number }): Promise<void> {
   const begin = from.start;
   await cursorPages<ZendeskTicket>(run, TICKETS, 'tickets', from, async (tickets, after) => {
     const ds = await findDataSource(run.rt.app, run.sourceId);
@@ -124,6 +126,7 @@ export async function syncTickets(run: SyncRun, from: { cursor: string | null; s
     }
     run.counts.tickets += live.length;
     run.counts.deleted += deleted.length;
+    run.pageStored();
     if (after) await run.saveCursor({ tickets: after });
     const last = tickets.length ? Date.parse(tickets[tickets.length - 1].updated_at) / 1000 : Date.now() / 1000;
     const now = Date.now() / 1000;

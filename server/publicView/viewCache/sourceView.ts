@@ -161,4 +161,18 @@ export class SourceView {
     parts.push(']');
     yield Buffer.from(parts.join(''));
   }
+
+  /**
+   * The records that pass `test` (null: all), in the view's order: the held objects, to read and
+   * never change (a scheduled report's locked view), made in slices like `jsonPieces`.
+   */
+  async filteredRecords(test: ((data: Record<string, unknown>) => boolean) | null, slicer = new Slicer()): Promise<RecordDto[]> {
+    const out: RecordDto[] = [];
+    for (const id of this.ids.slice()) {
+      const r = this.current(id);
+      if (r && (!test || test(r.dto.data))) out.push(r.dto);
+      await slicer.tick();
+    }
+    return out;
+  }
 }

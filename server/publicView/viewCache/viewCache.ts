@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import { canonicalObjectId } from '@common/ids';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { DataSourceDto } from '@common/schemas/dataSource';
+import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { compileLocked } from '@common/filterBar';
 import type { AppContext, DomainEvents, DashboardDoc, DataSourceDoc, RecordDoc } from '../../core';
@@ -212,6 +213,33 @@ export class ViewCache {
     for await (const piece of bodyPieces(presentPublicHeadFromDtos(dashboard, meta), source, lockedTest(link.filters, meta), revision)) pieces.push(typeof piece === 'string' ? Buffer.from(piece) : piece);
     // Less the closing brace: the link's part follows.
     return withoutLastByte(pieces);
+  }
+
+  /**
+   * A dashboard's view (published or a draft) with only the records matching every locked filter,
+   * as objects: the records a share link locking the same filters opens, read the same way — from
+   * the held source, else from the database. A scheduled report draws it (server/reports/render).
+   */
+  async lockedView(dashboardId: string, filters: WidgetFilter[]): Promise<PublicDashboardResponse> {
+    if (canonicalObjectId(dashboardId) !== dashboardId) throw NotFoundError(`Dashboard ${dashboardId}`);
+    if (!this.enabled) {
+      this.stats.databaseViews++;
+      const doc = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
+      if (!doc) throw NotFoundError(`Dashboard ${dashboardId}`);
+      const dashboard = presentDashboard(doc, null);
+      // Read in slices like a held source (a large one must not hold the loop).
+      const ds = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
+      const source = ds ? await this.readSource(String(ds._id)) : null;
+      const meta = source?.meta ?? null;
+      const records = source ? await source.filteredRecords(lockedTest(filters, meta)) : [];
+      return { ...presentPublicHeadFromDtos(dashboard, meta), revision: meta && source ? source.revision : 0, records, truncated: source?.truncated ?? false };
+    }
+    const dashboard = await this.dashboard(dashboardId, true);
+    const source = dashboard.dataSourceId ? await this.source(dashboard.dataSourceId) : null;
+    const meta = source?.meta ?? null;
+    const head = presentPublicHeadFromDtos(dashboard, meta);
+    const records = source ? await source.filteredRecords(lockedTest(filters, meta)) : [];
+    return { ...head, revision: meta && source ? source.revision : 0, records, truncated: source?.truncated ?? false };
   }
 
   /** The share view of a token if its link is held and live and its view current, without waiting; null otherwise. */

@@ -64,9 +64,9 @@ describe('Integrations API', () => {
     const fresh = kit.sim.data.createTicket({ subject: 'Arrived between auto-syncs' });
     await kit.s.app.ctx.conn.collection('integrations').updateOne({}, { $set: { nextAutoSyncAt: new Date(Date.now() - 1000) } });
 
-    const { createRuntime } = await import('../runtime');
-    const { createZendeskModels } = await import('../models');
-    const { startAutoSyncScheduler } = await import('../scheduler');
+    const { createRuntime } = await import('../../runtime');
+    const { createIntegrationModels: createZendeskModels } = await import('../../models');
+    const { startAutoSyncScheduler } = await import('../../scheduler');
     // Two schedulers (two processes) tick at once: only one sync runs.
     const models = await createZendeskModels(kit.s.app.ctx.conn);
     const a = startAutoSyncScheduler(createRuntime(kit.s.app.ctx, models), 3_600_000);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IntegrationDto } from '@common/schemas/integration';
 import { ConfigError, loadConfig } from '../../../core/config';
 import { ZendeskApiError, ZendeskClient } from '../client';
-import type { IntegrationDoc } from '../models';
+import type { IntegrationDoc } from '../../models';
 import { startTestServer } from '../../../test/harness';
 import { CLIENT, connected, simHost, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
 import { startRecordingHost, type RecordingHost } from './recordingHost';

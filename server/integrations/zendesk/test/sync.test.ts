@@ -36,12 +36,16 @@ describe('Zendesk sync against the simulator', () => {
     const expected = ticketsSince(since);
     expect(status).toMatchObject({ isRunning: false, errors: [], ticketsProcessed: expected.length, usersProcessed: 30 });
     expect(status.lastSyncResults).toEqual({ ticketsSynced: expected.length, usersSynced: 30, organizationsSynced: 5, ticketsDeleted: 0 });
-    expect(completed.list).toEqual([{ integrationId: zd.id, ticketsSynced: expected.length, usersSynced: 30, organizationsSynced: 5, ticketsDeleted: 0, errors: [] }]);
+    expect(completed.list).toEqual([{
+      integrationId: zd.id, ticketsSynced: expected.length, usersSynced: 30, organizationsSynced: 5, ticketsDeleted: 0, errors: [],
+      // What every provider's events carry: tickets are the records, their export pages the pages.
+      isRunning: false, progress: { message: expect.stringContaining('Sync complete'), progress: 100 }, recordsProcessed: expected.length, pagesProcessed: expect.any(Number), rejected: 0,
+    }]);
     const percents = progress.list.map((p) => p.progress.progress);
     expect(percents.length).toBeGreaterThan(4);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(percents.at(-1)).toBe(100);
-    expect(progress.list.some((p) => p.isRunning && p.ticketsProcessed > 0 && p.ticketsProcessed < expected.length)).toBe(true);
+    expect(progress.list.some((p) => p.isRunning && p.ticketsProcessed! > 0 && p.ticketsProcessed! < expected.length)).toBe(true);
 
     const after = await integration(zd.id);
     expect(after.sourceId).toBe(`zendesk_${zd.id}`);
@@ -159,9 +163,9 @@ describe('Zendesk sync against the simulator', () => {
     await kit.s.app.ctx.conn.collection('integrations').updateOne({}, {
       $set: { 'sync.isRunning': true, 'sync.leaseOwner': 'dead-process', 'sync.leaseExpiresAt': new Date(Date.now() - 1000) },
     });
-    const { sweepExpiredLeases } = await import('../lease');
-    const { createRuntime } = await import('../runtime');
-    const { createZendeskModels } = await import('../models');
+    const { sweepExpiredLeases } = await import('../../lease');
+    const { createRuntime } = await import('../../runtime');
+    const { createIntegrationModels: createZendeskModels } = await import('../../models');
     const rt = createRuntime(kit.s.app.ctx, await createZendeskModels(kit.s.app.ctx.conn));
     expect(await sweepExpiredLeases(rt)).toBe(1);
     const status = (await kit.s.http<SyncStatusDto>('GET', `/api/integrations/${zd.id}/sync-status`)).body;

@@ -17,7 +17,7 @@ interface Values {
 }
 
 /** Create or edit a dashboard: name and data source required, with Publish / Unpublish. */
-export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto | null; onSaved(d: DashboardDto): void }) {
+export function DashboardForm({ dashboard, onSaved, initialSourceId }: { dashboard: DashboardDto | null; onSaved(d: DashboardDto): void; initialSourceId?: string }) {
   const [form] = Form.useForm<Values>();
   const sources = useDataSources((s) => s.items);
   const toast = useToast();
@@ -26,12 +26,13 @@ export function DashboardForm({ dashboard, onSaved }: { dashboard: DashboardDto 
   const name = Form.useWatch('name', form);
   const dataSourceId = Form.useWatch('dataSourceId', form);
   const filled = Boolean(name?.trim() && dataSourceId);
+  const isNew = !dashboard;
 
   // Follow changes pushed from elsewhere (another admin tab) until the user edits the form.
   useEffect(() => {
     if (form.isFieldsTouched()) return;
-    form.setFieldsValue({ name: dashboard?.name ?? '', description: dashboard?.description ?? '', dataSourceId: dashboard?.dataSourceId ?? undefined });
-  }, [dashboard?.id, dashboard?.name, dashboard?.description, dashboard?.dataSourceId, form]);
+    form.setFieldsValue({ name: dashboard?.name ?? '', description: dashboard?.description ?? '', dataSourceId: dashboard?.dataSourceId ?? (isNew ? initialSourceId : undefined) });
+  }, [dashboard?.id, dashboard?.name, dashboard?.description, dashboard?.dataSourceId, form, isNew, initialSourceId]);
 
   const submit = async () => {
     const v = form.getFieldsValue();

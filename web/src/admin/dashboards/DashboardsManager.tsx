@@ -11,8 +11,8 @@ import { DashboardForm } from './DashboardForm';
 import { StatusTag } from './StatusTag';
 import { useDashboardActions } from './useDashboardActions';
 
-/** Manage Dashboards > Builder: the dashboards list and the create / edit form. */
-export function DashboardsManager() {
+/** Manage Dashboards > Builder: the dashboards list and the create / edit form (`source`: the data source a new one starts on). */
+export function DashboardsManager({ source }: { source?: string | null } = {}) {
   const { items, status, error, load } = useDashboards();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const { confirmDelete } = useDashboardActions();
@@ -111,8 +111,9 @@ export function DashboardsManager() {
           />
         )}
         <DashboardForm
-          key={selected?.id ?? 'new'}
+          key={selected?.id ?? `new:${source ?? ''}`}
           dashboard={selected}
+          initialSourceId={source ?? undefined}
           onSaved={(d) => {
             if (!selected) setCreated(d);
             setSelectedId(d.id);

@@ -4,21 +4,30 @@ import { useToastSubmit } from '../ui/toast';
 import { integrationsApi } from './api';
 import { useIntegrations } from './store';
 import { useSubmitValidation } from '../ui/submitValidation';
+import { PULL_FORMS } from './forms/registry';
+
+const pullType = (type: 'api' | 'postgres' | 'mysql', label: string) => ({ value: type, label: PULL_FORMS[type] ? label : `${label} (Coming Soon)`, disabled: !PULL_FORMS[type] });
 
 const TYPES: { value: IntegrationType; label: string; disabled: boolean }[] = [
   { value: 'zendesk', label: 'Zendesk', disabled: false },
+  pullType('api', 'HTTP API'),
+  pullType('postgres', 'PostgreSQL'),
+  pullType('mysql', 'MySQL / MariaDB'),
   { value: 'salesforce', label: 'Salesforce (Coming Soon)', disabled: true },
   { value: 'hubspot', label: 'HubSpot (Coming Soon)', disabled: true },
 ];
 
-/** Add Integration: name, description, type; a Zendesk one goes on to the OAuth configuration. */
-export function AddIntegrationDialog({ open, onClose, onCreated }: { open: boolean; onClose(): void; onCreated(it: IntegrationDto): void }) {
+/**
+ * Add Integration: name, description, type; a Zendesk one goes on to the OAuth configuration, an
+ * API or a database to its own form (which takes the name too).
+ */
+export function AddIntegrationDialog({ open, onClose, onCreated, onPull }: { open: boolean; onClose(): void; onCreated(it: IntegrationDto): void; onPull(type: string, prefill: { name: string; description: string }): void }) {
   const [form] = Form.useForm<{ name: string; description: string; type: IntegrationType }>();
   const submitValidation = useSubmitValidation(open);
   const submit = useToastSubmit();
 
   const create = (v: { name: string; description: string; type: IntegrationType }) =>
-    submit.run(async () => {
+    v.type !== 'zendesk' ? onPull(v.type, { name: v.name, description: v.description ?? '' }) : submit.run(async () => {
       const created = await integrationsApi.create({ name: v.name, description: v.description ?? '', type: v.type });
       useIntegrations.getState().upsert(created);
       form.resetFields();

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Card, Collapse, Flex, Progress, Space, Switch, Tag, Tooltip, Typography } from 'antd';
-import { ClockCircleOutlined, DeleteOutlined, KeyOutlined, SyncOutlined } from '@ant-design/icons';
+import { ClockCircleOutlined, DeleteOutlined, EditOutlined, KeyOutlined, RedoOutlined, SyncOutlined } from '@ant-design/icons';
 import type { IntegrationDto } from '@common/schemas/integration';
 import { AUTO_SYNC_DEFAULT_SECONDS } from '@common/constants';
 import { useSubmit } from '../../api/useSubmit';
 import { SECONDARY_TEXT } from '../ui/States';
 import { useToast } from '../ui/toast';
 import { integrationsApi } from './api';
+import { LastRuns } from './LastRuns';
+import { NextStep } from './NextStep';
 import { AutoSyncDialog, RemoveDialog, ScheduleDialog, SyncRangeDialog } from './dialogs';
 import { everyText, plural, summarizeSyncError } from './humanText';
 import { relativeTime } from './relativeTime';
@@ -20,10 +22,12 @@ const STATUS: Record<string, { text: string; status: 'success' | 'default' | 'er
   pending: { text: 'Pending', status: 'warning' },
 };
 
+const TYPE_LABEL: Record<string, string> = { zendesk: 'Zendesk', api: 'HTTP API', postgres: 'PostgreSQL', mysql: 'MySQL' };
+
 type Dialog = null | 'remove' | 'range' | 'auto' | 'schedule';
 
 /** One row of "Active Integrations" with every per-integration control. */
-export function IntegrationCard({ integration: it, onAuthorize }: { integration: IntegrationDto; onAuthorize(it: IntegrationDto): void }) {
+export function IntegrationCard({ integration: it, onAuthorize, onEdit }: { integration: IntegrationDto; onAuthorize(it: IntegrationDto): void; onEdit(it: IntegrationDto): void }) {
   const toast = useToast();
   const totals = useIntegrations((s) => s.totals[it.id]);
   const sync = useIntegrations((s) => s.syncs[it.id]);
@@ -33,6 +37,15 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
   const status = STATUS[it.status] ?? { text: 'Unknown', status: 'default' as const };
   const running = Boolean(sync?.running) || it.isSyncing;
   const incremental = Boolean(it.config.lastCursor);
+  // An API or a database: from its stored cursor (or everything again); Zendesk: its initial range, then new tickets.
+  const isPull = it.type !== 'zendesk';
+
+  const pullSync = (full: boolean) =>
+    submit.run(async () => {
+      const res = await integrationsApi.pull(it.id, full);
+      followSync(it.id, toast);
+      return res;
+    }, { success: () => ['Sync Started', full ? `Reading everything from ${it.config.domain ?? 'the source'} again.` : `Reading ${it.config.domain ?? 'the source'}.`], failure: 'Sync Error' });
 
   const startSync = async (startDate?: string) => {
     setDialog(null);
@@ -66,7 +79,7 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
           <Space align="center" wrap>
             <Typography.Text strong style={{ fontSize: 16 }}>{it.name}</Typography.Text>
             <Badge status={status.status} text={status.text} data-testid="integration-status" />
-            <Tag>{it.type}</Tag>
+            <Tag>{TYPE_LABEL[it.type] ?? it.type}</Tag>
             {it.config.domain && <Typography.Text type="secondary">{it.config.domain}</Typography.Text>}
           </Space>
           {it.description && <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>{it.description}</Typography.Paragraph>}
@@ -89,14 +102,20 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
           {it.status !== 'active' && it.type === 'zendesk' && (
             <Button icon={<KeyOutlined />} onClick={() => onAuthorize(it)}>Authorize</Button>
           )}
+          {isPull && <Button icon={<EditOutlined />} disabled={running} onClick={() => onEdit(it)} data-testid="edit-button">Edit</Button>}
+          {isPull && (
+            <Tooltip title="Read everything again from the beginning (records are updated, never duplicated)">
+              <Button icon={<RedoOutlined />} disabled={it.status !== 'active' || running} onClick={() => void pullSync(true)} data-testid="full-sync-button">Full sync</Button>
+            </Tooltip>
+          )}
           <Button
             type="primary"
             icon={<SyncOutlined spin={running} />}
             disabled={it.status !== 'active' || running}
-            onClick={() => (incremental ? void startSync() : setDialog('range'))}
+            onClick={() => (isPull ? void pullSync(false) : incremental ? void startSync() : setDialog('range'))}
             data-testid="sync-button"
           >
-            {incremental ? 'Sync New' : 'Initial Sync'}
+            {isPull ? 'Sync' : incremental ? 'Sync New' : 'Initial Sync'}
           </Button>
           <Button danger icon={<DeleteOutlined />} onClick={() => setDialog('remove')} aria-label="Remove integration" data-testid="remove-button" />
         </Space>
@@ -110,10 +129,16 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
       )}
 
       <Flex gap={24} wrap style={{ marginTop: 12, padding: '8px 12px', background: '#fafafa', borderRadius: 6 }} data-testid="integration-totals">
-        <span>{plural(totals?.totalTickets ?? 0, 'ticket')}</span>
-        <span>{plural(totals?.totalUsers ?? 0, 'user')}</span>
-        <span>{plural(totals?.totalOrganizations ?? 0, 'organization')}</span>
-        <span>{plural(totals?.totalCustomStatuses ?? 0, 'custom status', 'custom statuses')}</span>
+        {totals && 'totalRecords' in totals ? (
+          <span>{plural(totals.totalRecords, 'record')}</span>
+        ) : (
+          <>
+            <span>{plural(totals?.totalTickets ?? 0, 'ticket')}</span>
+            <span>{plural(totals?.totalUsers ?? 0, 'user')}</span>
+            <span>{plural(totals?.totalOrganizations ?? 0, 'organization')}</span>
+            <span>{plural(totals?.totalCustomStatuses ?? 0, 'custom status', 'custom statuses')}</span>
+          </>
+        )}
       </Flex>
 
       {it.config.lastSyncErrors.length > 0 && !running && (
@@ -123,8 +148,8 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
           showIcon
           style={{ marginTop: 8 }}
           data-testid="sync-errors"
-          title={`Last sync: ${summarizeSyncError(it.config.lastSyncErrors.join('; '))}`}
-          description={
+          title={isPull ? 'The last sync failed' : `Last sync: ${summarizeSyncError(it.config.lastSyncErrors.join('; '))}`}
+          description={isPull ? <span data-testid="sync-error-text">{it.config.lastSyncErrors.join('; ')}</span> : (
             <Collapse
               ghost
               size="small"
@@ -134,7 +159,7 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
                 children: <pre style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', margin: 0, fontSize: 12 }}>{it.config.lastSyncErrors.join('\n')}</pre>,
               }]}
             />
-          }
+          )}
         />
       )}
 
@@ -145,6 +170,9 @@ export function IntegrationCard({ integration: it, onAuthorize }: { integration:
         {it.config.autoSync && <span>Auto sync {everyText(it.config.syncInterval)}</span>}
         <span>ID: <Typography.Text copyable={{ text: it.id }} style={{ fontSize: 12 }}>{it.id}</Typography.Text></span>
       </Flex>
+
+      {isPull && <LastRuns integration={it} />}
+      {isPull && !running && <NextStep integration={it} />}
 
       <RemoveDialog name={it.name} open={dialog === 'remove'} busy={busy} onConfirm={() => void remove()} onCancel={() => setDialog(null)} />
       <SyncRangeDialog open={dialog === 'range'} onStart={(d) => void startSync(d)} onCancel={() => setDialog(null)} />

@@ -6,6 +6,8 @@ import { EmptyState, LoadError } from '../ui/States';
 import { AddIntegrationDialog } from './AddIntegrationDialog';
 import { IntegrationCard } from './IntegrationCard';
 import { OAuthWizard, type WizardStart } from './oauth/OAuthWizard';
+import { PullIntegrationDialog, type PullDialogStart } from './forms/PullIntegrationDialog';
+import { pullFormOf } from './forms/registry';
 import { ProviderCards } from './ProviderCards';
 import { useIntegrations } from './store';
 import { useIntegrationsRealtime } from './useIntegrationsRealtime';
@@ -16,20 +18,30 @@ export default function IntegrationsScreen() {
   const { items, loading, error } = useIntegrations();
   const [adding, setAdding] = useState(false);
   const [wizard, setWizard] = useState<WizardStart | null>(null);
+  const [pull, setPull] = useState<PullDialogStart | null>(null);
 
   const authorize = (integration: IntegrationDto) => setWizard({ step: 'config', integration });
+  const edit = (integration: IntegrationDto) => {
+    const form = pullFormOf(integration.type);
+    if (form) setPull({ form, integration });
+  };
+  const connect = (type: string, prefill?: { name: string; description: string }) => {
+    const form = pullFormOf(type);
+    if (form) setPull({ form, integration: null, prefill });
+    else setWizard({ step: 'setup', integration: null });
+  };
 
   return (
     <div data-testid="integrations-screen">
       <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 16 }}>
         <div style={{ flex: '1 1 240px' }}>
           <Typography.Title level={4} style={{ margin: 0 }}>Integrations</Typography.Title>
-          <Typography.Text type="secondary">Connect a support desk and sync its tickets into a data source.</Typography.Text>
+          <Typography.Text type="secondary">Connect a support desk, an HTTP API or a database and sync its records into a data source.</Typography.Text>
         </div>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>Add Integration</Button>
       </Flex>
 
-      <ProviderCards onConnect={() => setWizard({ step: 'setup', integration: null })} />
+      <ProviderCards onConnect={connect} />
 
       <Card
         style={{ marginTop: 24 }}
@@ -40,9 +52,9 @@ export default function IntegrationsScreen() {
         ) : loading && items.length === 0 ? (
           <Skeleton active />
         ) : items.length === 0 ? (
-          <EmptyState title="No Integrations" text="Connect Zendesk to start syncing tickets." />
+          <EmptyState title="No Integrations" text="Connect Zendesk, an HTTP API or a database to start syncing records." />
         ) : (
-          items.map((it) => <IntegrationCard key={it.id} integration={it} onAuthorize={authorize} />)
+          items.map((it) => <IntegrationCard key={it.id} integration={it} onAuthorize={authorize} onEdit={edit} />)
         )}
       </Card>
 
@@ -53,7 +65,12 @@ export default function IntegrationsScreen() {
           setAdding(false);
           if (it.type === 'zendesk') setWizard({ step: 'config', integration: it });
         }}
+        onPull={(type, prefill) => {
+          setAdding(false);
+          connect(type, prefill);
+        }}
       />
+      <PullIntegrationDialog start={pull} onClose={() => setPull(null)} />
       <OAuthWizard start={wizard} onClose={() => setWizard(null)} />
     </div>
   );

@@ -8,8 +8,8 @@ export interface SyncView {
   running: boolean;
   progress: number;
   message: string;
-  ticketsProcessed: number;
-  usersProcessed: number;
+  recordsProcessed: number;
+  pagesProcessed: number;
 }
 
 interface IntegrationsState {

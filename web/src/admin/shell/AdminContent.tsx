@@ -38,7 +38,7 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
       </Suspense>
     );
   }
-  if (mainTab === 'dashboard-builder' && subTab === 'builder') return <DashboardsManager />;
+  if (mainTab === 'dashboard-builder' && subTab === 'builder') return <DashboardsManager source={place.source} />;
   if (mainTab === 'dashboard-builder' && subTab === 'configure') {
     return <ConfigureScreen dashboardId={place.dashboardId} onOpen={(id) => go('dashboard-builder', 'configure', id)} />;
   }

@@ -2,7 +2,7 @@ import BellFilled from '@ant-design/icons-svg/es/asn/BellFilled';
 import DownloadOutlined from '@ant-design/icons-svg/es/asn/DownloadOutlined';
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { Widget } from '@common/schemas/dashboard';
-import type { ChartConfigs, ChartWidgetType, GaugeConfig, KpiConfig, WidgetFilter } from '@common/schemas/widgets/widget';
+import type { ChartConfigs, ChartWidgetType } from '@common/schemas/widgets/widget';
 import { downloadCsv } from '../csvDownload';
 import { SR_ONLY } from '../../../srOnly';
 import { Alert, Button, Card, Icon, SkeletonLines, Tip } from '../../ui/kit';
@@ -10,8 +10,8 @@ import { ChartNotes } from './ChartNotes';
 import { GaugeValue } from '../numbers/GaugeValue';
 import { KpiValue } from '../numbers/KpiValue';
 import { useFieldLabel, useWidgetEnv } from '../widgetContext';
-import { metricLabel, parseChartWidget, useWidgetData, widgetTable } from '../widgetData';
-import { rangeLabel } from '@common/time/timeRanges';
+import { parseChartWidget, useWidgetData, widgetTable } from '../widgetData';
+import { kpiCaption } from '@common/widgets/drawn/widgetText';
 import { showsNothing } from '../emptyReason';
 import { useEmptyReason, WidgetEmpty } from '../WidgetEmpty';
 import { useTileAlert } from '../../tileAlerts';
@@ -23,8 +23,6 @@ const alertText = (dark: boolean) => (dark ? '#ff7875' : '#cf1322');
 const hhmm = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 
 const ChartView = lazy(() => import('./ChartView'));
-
-const OPERATOR_TEXT: Record<WidgetFilter['operator'], string> = { eq: 'is', neq: 'is not', gt: '>', gte: '≥', lt: '<', lte: '≤', contains: 'contains', in: 'is one of' };
 
 /** A widget's card: its name as title, the content filling the grid cell; a tile tied to an alert shows its state. */
 export function WidgetFrame({ title, extra, alert, children }: { title: string; extra?: ReactNode; alert?: TileAlertState; children: ReactNode }) {
@@ -48,12 +46,6 @@ export function WidgetFrame({ title, extra, alert, children }: { title: string; 
       {children}
     </Card>
   );
-}
-
-function kpiCaption(c: KpiConfig | GaugeConfig, label: (f: string | undefined) => string): string {
-  const what = (c.metric === 'count' ? 'Records' : metricLabel(c, label)) + (c.range.kind === 'all' ? '' : `, ${rangeLabel(c.range).toLowerCase()}`);
-  if (!c.filters.length) return what;
-  return `${what} where ${c.filters.map((f) => `${label(f.field)} ${OPERATOR_TEXT[f.operator]} ${(f.operator === 'in' ? (f.values ?? []).join(', ') : f.value) || '(empty)'}`).join(' and ')}`;
 }
 
 /** A KPI, gauge, bar, donut, line or scatter widget, live; an incomplete one says what is missing. */

@@ -7,6 +7,7 @@ import { Sparkline } from './Sparkline';
 import { REDUCED_MOTION_QUERY } from '../../../../useReducedMotion';
 import type { Series } from '../widgetData';
 import { paletteOf } from '../../ui/palette';
+import { changeText, trendOf } from '@common/widgets/drawn/widgetText';
 
 const TWEEN_MS = 400;
 /** A caption of at most two lines, cut with "…": it never spills out of a small tile. */
@@ -39,20 +40,6 @@ function useTween(target: number | null): number | null {
 }
 
 type Palette = 'green' | 'gold' | 'orange' | 'red' | 'blue' | 'purple';
-
-/** "▲ 12%", "▼ 3.5%", "—" (no previous value, or 0: no percentage to give). */
-export function changeText(c: Comparison): string {
-  if (c.percent === null) return '—';
-  const size = Math.abs(c.percent);
-  const shown = size >= 10 || size === 0 ? Math.round(size) : Number(size.toFixed(1));
-  return `${c.percent > 0 ? '▲' : c.percent < 0 ? '▼' : '='} ${shown.toLocaleString('en-US')}%`;
-}
-
-/** Whether a change is good news: up when higher is better, down when lower is (`better`). */
-export function trendOf(c: Comparison, better: KpiConfig['better'] = 'higher'): 'better' | 'worse' | 'same' {
-  if (c.percent === null || c.percent === 0) return 'same';
-  return c.percent > 0 === (better !== 'lower') ? 'better' : 'worse';
-}
 
 /**
  * A KPI tile's number, coloured by its thresholds; `caption` says what it counts. Optionally the

@@ -1,21 +1,21 @@
 import { AUTO_SYNC_DEFAULT_SECONDS } from '@common/constants';
-import { ApiError, startScheduler, type Scheduler } from '../../core';
+import { ApiError, startScheduler, type Scheduler } from '../core';
 import { sweepExpiredLeases } from './lease';
 import type { IntegrationDoc } from './models';
-import type { ZendeskRuntime } from './runtime';
-import { beginSync } from './sync';
+import type { IntegrationsRuntime } from './runtime';
+import { startSync } from './service';
 
 export type AutoSyncScheduler = Scheduler;
 
 /**
- * Runs an incremental sync every `syncInterval` seconds for integrations with autoSync on, on the
- * core scheduler: the due time lives in MongoDB (`nextAutoSyncAt`, survives restarts), claiming it
- * is one atomic update, the next run counts from the end of this one, and the sync lease keeps
- * runs from overlapping, also across processes.
+ * Runs an incremental sync every `syncInterval` seconds for integrations of every provider with
+ * autoSync on, on the core scheduler: the due time lives in MongoDB (`nextAutoSyncAt`, survives
+ * restarts), claiming it is one atomic update, the next run counts from the end of this one, and
+ * the sync lease keeps runs from overlapping, also across processes.
  */
-export function startAutoSyncScheduler(rt: ZendeskRuntime, tickMs: number): AutoSyncScheduler {
+export function startAutoSyncScheduler(rt: IntegrationsRuntime, tickMs: number): AutoSyncScheduler {
   return startScheduler<IntegrationDoc>(rt.app.log, {
-    name: 'zendesk auto-sync',
+    name: 'integrations auto-sync',
     model: rt.models.Integration,
     dueField: 'nextAutoSyncAt',
     scheduled: { 'config.autoSync': true, status: 'active' },
@@ -27,11 +27,11 @@ export function startAutoSyncScheduler(rt: ZendeskRuntime, tickMs: number): Auto
     async run(doc) {
       const id = String(doc._id);
       try {
-        const { done } = await beginSync(rt, id);
+        const { done } = await startSync(rt, id, {}, 'auto');
         await done;
       } catch (e) {
         if (e instanceof ApiError && e.status === 409) return; // a sync is running elsewhere: try again next interval
-        rt.app.log.warn(`zendesk: auto-sync of ${id} not started: ${e instanceof Error ? e.message : String(e)}`);
+        rt.app.log.warn(`integrations: auto-sync of ${id} not started: ${e instanceof Error ? e.message : String(e)}`);
       }
     },
   });

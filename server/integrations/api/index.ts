@@ -1,0 +1,2 @@
+/** The door of the HTTP API provider. */
+export { apiProvider } from './provider';
