@@ -135,8 +135,9 @@ export const EnvSchema = z.object({
   /** Integrations pulling from an API or a database: the longest one request (statement) may take, in ms. */
   INTEGRATION_REQUEST_TIMEOUT_MS: positiveInt(3_600_000).default(30_000),
   /**
-   * Zendesk hosts (host:port, comma-separated) that may be reached over plain http — the local
-   * simulator and tests. Every other Host URL must be https://.
+   * Zendesk hosts (host:port, comma-separated) that may be reached over plain http or at an
+   * internal address — the local simulator and tests. Every other Host URL must be https:// to a
+   * public address (as OUTBOUND_ALLOWED_HOSTS, which Zendesk honours too).
    */
   ZENDESK_HTTP_HOSTS: z
     .string()
@@ -144,9 +145,9 @@ export const EnvSchema = z.object({
     .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/, 'must be a comma-separated list of host:port, e.g. 127.0.0.1:4010'))),
   /**
-   * Outbound calls (alert channels): host:port pairs (comma-separated) that may be reached over
-   * plain http or at a loopback, private or link-local address — a local receiver, tests. Every
-   * other channel URL must be https:// to a public address.
+   * Outbound calls (alert channels, integrations): host:port pairs (comma-separated) that may be
+   * reached over plain http or at a loopback, private, link-local or otherwise non-public address
+   * (in any spelling) — a local receiver, tests. Every other address must be https:// to a public one.
    */
   OUTBOUND_ALLOWED_HOSTS: z
     .string()
