@@ -20,6 +20,7 @@ import { startActivityLog } from './activity';
 import { startRetentionSweep, writesSettled } from './records';
 import { startFieldTypes, type FieldTypesService } from './dataSources';
 import { embeddingHeaders, startSharingCascades } from './sharing';
+import { startDashboardVersions } from './dashboards';
 import { closeInOrder, startOperations, watchNewConnections, type Operations, type ShutdownStep } from './operations';
 
 /** Connections the kernel queues for accept (capped by net.core.somaxconn, 4096 on current Linux). */
@@ -98,6 +99,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
 
     const stopSharingCascades = startSharingCascades(ctx);
     cleanups.push({ name: 'sharing cascades', run: async () => stopSharingCascades() });
+    const versions = await startDashboardVersions(ctx);
+    cleanups.push({ name: 'dashboard versions', run: () => versions.close() });
     // The repaired sources are counted again on the sweep's first ticks: an insert the stopped process had sent may land after the repair.
     const retention = startRetentionSweep(ctx, { recount: repaired.map((ds) => ds.id) });
     cleanups.push({ name: 'retention sweep', run: () => retention.close() });

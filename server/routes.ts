@@ -4,7 +4,7 @@ import type { Context, Middleware, Next } from 'koa';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from './core';
 import { ApiError, openApiDocument } from './core';
-import { dashboardsRouter } from './dashboards';
+import { dashboardsRouter, dashboardVersionsRouter } from './dashboards';
 import { dataSourcesRouter } from './dataSources';
 import { healthRouter, engineRouter } from './operations';
 import { ingestRouter, sourceRecordsRouter, manageRecordsRouter } from './records';
@@ -17,7 +17,7 @@ import { importsRouter } from './imports';
 /** Every REST route under /api, each resource router declaring its own routes' audiences. */
 export function buildApiRouter(app: AppContext, extra: Router[]): Router {
   const api = new Router({ prefix: '/api', sensitive: true, strict: true });
-  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), manageRecordsRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), engineRouter(app), authRouter(app), usersRouter(app), importsRouter(app), openApiRouter(app, () => api), ...extra]) {
+  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), manageRecordsRouter(app), dashboardsRouter(app), dashboardVersionsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), engineRouter(app), authRouter(app), usersRouter(app), importsRouter(app), openApiRouter(app, () => api), ...extra]) {
     api.use(r.routes());
   }
   return api;

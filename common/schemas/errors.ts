@@ -45,6 +45,12 @@ export const ErrorCode = {
   conflict: 'conflict',
   /** A data source (or the team) has as many alert rules as it may: one must go before another is made. */
   alertLimit: 'alert_limit',
+  /** A dashboard save's If-Match names a version that is no longer current (the answer carries the current one). */
+  versionConflict: 'version_conflict',
+  /** An If-Match that is not a dashboard version's ETag. */
+  ifMatchInvalid: 'if_match_invalid',
+  /** A dashboard file the server cannot take: not a dashboard, an unknown schemaVersion, or a field the source has not. */
+  definitionInvalid: 'definition_invalid',
   /** An ingest names a primary key other than the source's (or one for an append-only source). */
   primaryKeyConflict: 'primary_key_conflict',
   /** A first ingest without a named key: the first field is missing or repeats in the batch. */

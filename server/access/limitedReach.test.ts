@@ -85,6 +85,18 @@ const ROUTES: Record<string, Case> = {
   },
   // Creating a dashboard needs every dashboard: refused to a limited person, on S1 too.
   'POST /api/admin/dashboards': { names: ['source'], call: (p, i) => p.http('POST', '/api/admin/dashboards', { body: { name: 'New', dataSourceId: i.source } }) },
+  // Versions and the dashboard file: a limited person on its own dashboards only; importing makes a dashboard (refused, as creating is).
+  'GET /api/admin/dashboards/:id/versions': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/versions`) },
+  'GET /api/admin/dashboards/:id/versions/:n': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/versions/1`) },
+  'GET /api/admin/dashboards/:id/versions/:n/diff': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/versions/1/diff`) },
+  'POST /api/admin/dashboards/:id/versions/:n/restore': {
+    names: ['dashboard'], ok: 200, call: (p, i) => p.http('POST', `/api/admin/dashboards/${enc(i.dashboard)}/versions/2/restore`, { body: {} }),
+  },
+  'GET /api/admin/dashboards/:id/definition': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/definition`) },
+  'POST /api/admin/dashboards/import': {
+    names: ['source'],
+    call: async (p, i) => p.http('POST', '/api/admin/dashboards/import', { body: { definition: (await s.http('GET', `/api/admin/dashboards/${own.dashboard}/definition`)).body, dataSourceId: i.source } }),
+  },
   'GET /api/admin/dashboards/:id/embedding': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/embedding`) },
   'PUT /api/admin/dashboards/:id/embedding': {
     names: ['dashboard'], ok: 200, call: (p, i) => p.http('PUT', `/api/admin/dashboards/${enc(i.dashboard)}/embedding`, { body: { origins: ['https://intranet.example.com'] } }),
@@ -238,7 +250,7 @@ const answerShape = (res: HttpAnswer) => ({
 });
 
 /** What a refused call could have changed, read straight from the database (every document of these collections). */
-const WATCHED = ['Dashboard', 'DataSource', 'Record', 'ShareLink', 'DashboardEmbedding', 'User', 'Alert', 'AlertDelivery', 'AlertChange'];
+const WATCHED = ['Dashboard', 'DashboardVersion', 'DataSource', 'Record', 'ShareLink', 'DashboardEmbedding', 'User', 'Alert', 'AlertDelivery', 'AlertChange'];
 /** Fields the server itself moves on a timer (an alert's lease, its last value saved for the console): not a person's change. */
 const MOVING = ['lease', 'lastValue', 'lastEvaluatedAt', 'updatedAt'];
 async function snapshot() {

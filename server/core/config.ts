@@ -110,6 +110,8 @@ export const EnvSchema = z.object({
    * removed people, changed roles and dashboard limits whose news Redis lost); default: the session cache's lifetime.
    */
   SOCKET_RECHECK_MS: positiveInt(3_600_000).default(30_000),
+  /** Dashboard versions: how many days a save's version is kept (the last 50 of each dashboard are kept whatever their age). */
+  DASHBOARD_VERSIONS_DAYS: positiveInt(36_500).default(365),
   /** Records an append-only source keeps when it sets no maxRecords (default: 100,000; 5,000 on the offline engine). */
   APPEND_ONLY_MAX_RECORDS: positiveInt(100_000_000).optional(),
   /** Offline engine: the records collection's size past which the console warns that a write nears a second. */

@@ -1,6 +1,7 @@
 import type { AppContext } from '../core';
-import { encodeKeys } from '../core';
 import { createDataSource } from '../dataSources';
+import { createDashboard } from '../dashboards';
+import { encodeKeys } from '../core';
 import { ingestRecords } from '../records';
 import { TEMPLATES } from '@common/widgets/templates';
 
@@ -76,12 +77,12 @@ export async function seedDemo(ctx: AppContext): Promise<boolean> {
       },
     },
   ];
-  await ctx.models.Dashboard.create({
+  await createDashboard(ctx, {
     name: 'Support Overview',
     description: 'Live view of the support queue: open, in progress and closed tickets, tickets by priority and per day, every ticket, and the queue by status',
     dataSourceId: source.id,
     isPublished: true,
-    configuration: encodeKeys({ keyMappings: {}, refreshInterval: 30_000, tabs }),
-  });
+    configuration: { keyMappings: {}, refreshInterval: 30_000, tabs },
+  }, { author: { kind: 'system' }, summary: () => "Created the demo dashboard 'Support Overview'" });
   return true;
 }

@@ -15,7 +15,7 @@ const CATEGORIES: { value: ActivityCategory; label: string }[] = [
   { value: 'alert', label: 'Alerts' },
 ];
 const KINDS = [
-  'dataSource.created', 'dataSource.updated', 'dataSource.deleted', 'dataSource.keyRotated', 'dashboard.created', 'dashboard.updated', 'dashboard.deleted',
+  'dataSource.created', 'dataSource.updated', 'dataSource.deleted', 'dataSource.keyRotated', 'dashboard.created', 'dashboard.updated', 'dashboard.deleted', 'dashboard.restored', 'dashboard.imported',
   'dashboard.published', 'dashboard.unpublished', 'dashboard.embeddingChanged', 'shareLink.created', 'shareLink.revoked', 'integration.created', 'integration.configured',
   'integration.updated', 'integration.deleted', 'ingest', 'auth.failed', 'sync.started', 'sync.completed', 'sync.failed',
   'alert.created', 'alert.updated', 'alert.deleted', 'alert.firing', 'alert.resolved', 'alert.delivered', 'alert.deliveryFailed',
