@@ -7,10 +7,10 @@
  * outage's p99 ÷ the p99 with Redis up measured in the same run (goal ≤ 2). The hung phase includes
  * the breaker's detection: the first request that asks the silent Redis waits REDIS_COMMAND_TIMEOUT_MS (250 ms).
  */
-import { startTestServer } from '../../server/test/harness';
-import { startRedis } from '../../server/test/processes';
-import { buildPerson, buildSource } from '../../server/test/factories';
-import { redisHealthHandle } from '../../server/core';
+import { startTestServer } from '../../../server/test/harness';
+import { startRedis } from '../../../server/test/processes';
+import { buildPerson, buildSource } from '../../../server/test/factories';
+import { redisHealthHandle } from '../../../server/core';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const GOAL = 2;
