@@ -6,7 +6,7 @@ import type Router from '@koa/router';
 import mongoose from 'mongoose';
 import crypto from 'node:crypto';
 import type { Config, AppContext } from './core';
-import { startDatabase, DomainEventBus, createLogger, type Logger, errorHandler, logKoaError, securityHeaders, createModels, repairInterruptedChanges, startHeartbeat, connectRedis, type RedisClient, serveWebApp, compressResponses, activityHandle, announceRouteActivity, clientAddressOf, keyedHash, keepData, dataKeeping } from './core';
+import { startDatabase, DomainEventBus, createLogger, type Logger, errorHandler, logKoaError, securityHeaders, createModels, repairInterruptedChanges, startHeartbeat, connectRedis, type RedisClient, serveWebApp, compressResponses, activityHandle, announceRouteActivity, clientAddressOf, keyedHash, keepData, dataKeeping, metricsOf, RedisHealth, redisHealthHandle, closeRedis } from './core';
 import { createRateLimits, rateLimitsHandle, accountsHandle, createAccounts, createAccountModels } from './access';
 import { attachRealtime } from './sockets';
 import type { Realtime } from './realtime';
@@ -53,11 +53,19 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   const cleanups: ShutdownStep[] = [];
   const stopServices = () => closeInOrder({ realtime: null, server: null, services: [...cleanups].reverse() }, log);
   try {
+    if (config.TRUST_PROXY.mode === 'any') {
+      log.warn('TRUST_PROXY=true trusts X-Forwarded-For from any peer: a client that reaches this process directly can set its own address and dodge sign-in limits and lock-outs. Set TRUST_PROXY to the proxies\' addresses instead (loopback for nginx on this machine, or their IPs and CIDRs, comma-separated).');
+    }
     let redis: RedisClient | null = null;
+    let health: RedisHealth | null = null;
     if (config.REDIS_URL) {
       redis = await connectRedis(config.REDIS_URL, log, 'rate limits', { offlineQueue: false });
       const client = redis;
-      cleanups.push({ name: 'Redis', run: async () => void (await client.quit().catch(() => client.destroy())) });
+      // No request waits on a dead Redis: its users fall back at once while the breaker says it is down.
+      const breaker = new RedisHealth(client, log, config.REDIS_URL);
+      health = breaker;
+      cleanups.push({ name: 'Redis', run: () => closeRedis(client) });
+      cleanups.push({ name: 'Redis breaker', run: async () => breaker.close() });
     }
     const db = await startDatabase(config, log);
     cleanups.push({ name: 'database engine', run: () => db.stop() });
@@ -80,10 +88,14 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const adminToken = config.ADMIN_TOKEN ?? crypto.randomBytes(18).toString('base64url');
     const hello = (await conn.db!.admin().command({ hello: 1 })) as { setName?: string; msg?: string };
     const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
-    const limits = createRateLimits(config, redis, keyedHash(config.SERVER_SECRET, adminToken));
     const events = new DomainEventBus();
     const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, handles: new Map() };
     dataKeeping.set(ctx, keeper);
+    if (health) {
+      redisHealthHandle.set(ctx, health);
+      health.observe(metricsOf(ctx));
+    }
+    const limits = createRateLimits(config, redis && health ? { client: redis, health } : null, keyedHash(config.SERVER_SECRET, adminToken));
     rateLimitsHandle.set(ctx, limits);
     const activity = await startActivityLog(ctx);
     activityHandle.set(ctx, activity);
@@ -121,7 +133,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const metricsPort = await operations.listenMetrics();
 
     const koa = new Koa();
-    koa.proxy = config.TRUST_PROXY;
+    // X-Forwarded-* reach Koa only from a trusted proxy (clientAddressOf removes them otherwise).
+    koa.proxy = config.TRUST_PROXY.mode !== 'none';
     koa.maxIpsCount = config.TRUST_PROXY_HOPS;
     // A client that hangs up, sends malformed HTTP or aborts its upload is not a server error.
     koa.on('error', logKoaError(log));

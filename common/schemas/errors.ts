@@ -43,6 +43,8 @@ export const ErrorCode = {
   badContentEncoding: 'bad_content_encoding',
   unsupportedMediaType: 'unsupported_media_type',
   conflict: 'conflict',
+  /** A data source (or the team) has as many alert rules as it may: one must go before another is made. */
+  alertLimit: 'alert_limit',
   /** A dashboard save's If-Match names a version that is no longer current (the answer carries the current one). */
   versionConflict: 'version_conflict',
   /** An If-Match that is not a dashboard version's ETag. */

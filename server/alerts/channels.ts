@@ -9,7 +9,20 @@ export interface SendResult {
   ok: boolean;
   retry: boolean;
   status: number | null;
+  /** Our words: what happened (the status, the refusal, the network error) — never the receiver's. */
   message: string;
+  /** The first characters of what the receiver answered (its words: shown to admins only), or null. */
+  answer: string | null;
+}
+
+/** How much of a receiver's answer is kept with an attempt. */
+export const ANSWER_KEPT_CHARS = 200;
+
+/** An HTTP answer's status in our words (what editors see of an attempt). */
+export function statusWords(status: number): string {
+  if (status >= 200 && status < 300) return `delivered (${status})`;
+  if (status >= 300 && status < 400) return `the receiver answered with a redirect (${status}), which is not followed: give the final URL`;
+  return `the receiver answered ${status}`;
 }
 
 /** A webhook channel's signing secret: shown once, when the rule is made. */
@@ -21,10 +34,16 @@ export function signature(secret: string, body: string, at = Math.floor(Date.now
   return `t=${at},v1=${v1}`;
 }
 
-const headline = (b: AlertWebhookBody) => `${b.test ? '[Test] ' : ''}${b.state === 'firing' ? '🔔 Firing' : '✅ Resolved'}: ${b.alert.name}`;
+/** What a test message says on every channel, so no recipient takes it for a firing alert. */
+export const TEST_NOTE = 'This is a test message, sent with "Send test" on the alert in LiveDash: the alert is not firing.';
+
+const headline = (b: AlertWebhookBody) => (b.test ? `[Test] ${b.alert.name}: test message` : `${b.state === 'firing' ? '🔔 Firing' : '✅ Resolved'}: ${b.alert.name}`);
 const valueText = (v: number | null) => (v === null ? 'no value' : String(Math.round(v * 1e6) / 1e6));
 const detail = (b: AlertWebhookBody) =>
-  `${b.source.name}: ${valueText(b.value)} (${b.condition})${b.dashboard ? ` — ${b.dashboard.name}` : ''}`;
+  `${b.test ? `${TEST_NOTE} ` : ''}${b.source.name}: ${valueText(b.value)} (${b.condition})${b.dashboard ? ` — ${b.dashboard.name}` : ''}`;
+
+/** An email's subject: the rule's name and its state — or, for a test, that it is one. */
+export const emailSubject = (b: AlertWebhookBody) => (b.test ? `[LiveDash] [Test] ${b.alert.name}: test message` : `[LiveDash] ${b.alert.name} is ${b.state}`);
 
 /** Slack incoming webhook: `text` for notifications, Block Kit blocks for the message. */
 export function slackBody(b: AlertWebhookBody): string {
@@ -34,7 +53,7 @@ export function slackBody(b: AlertWebhookBody): string {
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: headline(b).slice(0, 150) } },
       { type: 'section', text: { type: 'mrkdwn', text: `*${b.source.name}*: ${valueText(b.value)}\n${b.condition}${link}` } },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: `LiveDash · ${b.at}` }] },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: `${b.test ? `${TEST_NOTE} · ` : ''}LiveDash · ${b.at}` }] },
     ],
   });
 }
@@ -59,7 +78,8 @@ export function teamsBody(b: AlertWebhookBody): string {
           type: 'AdaptiveCard',
           version: '1.4',
           body: [
-            { type: 'TextBlock', size: 'Medium', weight: 'Bolder', text: headline(b), color: b.state === 'firing' ? 'Attention' : 'Good', wrap: true },
+            { type: 'TextBlock', size: 'Medium', weight: 'Bolder', text: headline(b), color: b.test ? 'Accent' : b.state === 'firing' ? 'Attention' : 'Good', wrap: true },
+            ...(b.test ? [{ type: 'TextBlock', text: TEST_NOTE, wrap: true }] : []),
             { type: 'FactSet', facts },
           ],
           ...(b.dashboard ? { actions: [{ type: 'Action.OpenUrl', title: `Open ${b.dashboard.name}`, url: b.dashboard.url }] } : {}),
@@ -78,24 +98,25 @@ const describeError = (e: unknown) => {
 export async function sendToChannel(app: AppContext, channel: StoredChannel, deliveryId: string, body: string): Promise<SendResult> {
   const parsed = JSON.parse(body) as AlertWebhookBody;
   if (channel.type === 'email') {
-    if (!app.config.SMTP_URL) return { ok: false, retry: false, status: null, message: 'SMTP_URL is not set on the server: email cannot be sent' };
+    if (!app.config.SMTP_URL) return { ok: false, retry: false, status: null, message: 'SMTP_URL is not set on the server: email cannot be sent', answer: null };
     const text = `${headline(parsed)}\n\n${detail(parsed)}\nAt: ${parsed.at}\n${parsed.dashboard ? `Dashboard: ${parsed.dashboard.url}\n` : ''}`;
-    const subject = `[LiveDash] ${parsed.alert.name} is ${parsed.state}${parsed.test ? ' (test)' : ''}`;
-    const sent = await sendMail(app, { to: (channel.to ?? []).join(', '), subject, text });
-    return sent ? { ok: true, retry: false, status: null, message: 'sent' } : { ok: false, retry: true, status: null, message: 'the SMTP server did not accept the message' };
+    const sent = await sendMail(app, { to: (channel.to ?? []).join(', '), subject: emailSubject(parsed), text });
+    return sent ? { ok: true, retry: false, status: null, message: 'sent', answer: null } : { ok: false, retry: true, status: null, message: 'the SMTP server did not accept the message', answer: null };
   }
   const payload = channel.type === 'slack' ? slackBody(parsed) : channel.type === 'teams' ? teamsBody(parsed) : body;
   const headers: Record<string, string> = { 'x-livedash-delivery': deliveryId };
+  // A test says so in its header as well as in its body (`test: true`), for receivers that route on headers.
+  if (parsed.test) headers['x-livedash-test'] = 'true';
   if (channel.type === 'webhook' && channel.secret) headers['x-livedash-signature'] = signature(channel.secret, payload);
   try {
-    const answer = await postOutbound(channel.url ?? '', payload, headers, outboundAllowedHosts(app));
-    const snippet = answer.body.slice(0, 200);
-    if (answer.status >= 200 && answer.status < 300) return { ok: true, retry: false, status: answer.status, message: snippet || 'ok' };
-    if (answer.status >= 300 && answer.status < 400) return { ok: false, retry: false, status: answer.status, message: 'the receiver answered with a redirect, which is not followed: give the final URL' };
-    const retry = answer.status >= 500 || answer.status === 408 || answer.status === 429;
-    return { ok: false, retry, status: answer.status, message: snippet || `status ${answer.status}` };
+    const got = await postOutbound(channel.url ?? '', payload, headers, outboundAllowedHosts(app));
+    const answer = got.body.slice(0, ANSWER_KEPT_CHARS) || null;
+    const { status } = got;
+    const ok = status >= 200 && status < 300;
+    const retry = status >= 500 || status === 408 || status === 429;
+    return { ok, retry, status, message: statusWords(status), answer };
   } catch (e) {
-    if (e instanceof OutboundRefused) return { ok: false, retry: false, status: null, message: `refused: the channel URL ${e.message}` };
-    return { ok: false, retry: true, status: null, message: describeError(e) };
+    if (e instanceof OutboundRefused) return { ok: false, retry: false, status: null, message: `refused: the channel URL ${e.message}`, answer: null };
+    return { ok: false, retry: true, status: null, message: describeError(e), answer: null };
   }
 }

@@ -92,7 +92,12 @@ changeSchema.index({ alertId: 1, at: -1 });
 export interface DeliveryAttempt {
   at: Date;
   status: number | null;
+  /** Our words (channels.ts SendResult). Attempts stored before `answer` existed may hold the receiver's words here. */
   message: string;
+  /** What the receiver answered (its first 200 characters), or null; absent on attempts stored before it existed. */
+  answer?: string | null;
+  /** How long the attempt took; absent on attempts stored before it existed. */
+  ms?: number;
 }
 
 /** One message of the outbox: written with the state change it announces, then sent (and retried) until answered. */

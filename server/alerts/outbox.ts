@@ -99,9 +99,11 @@ export class Outbox {
     const alert = await Alert.findById(claimed.alertId).lean<AlertDoc>();
     const channel = alert?.channels.find((c) => c.id === claimed.channelId);
     let result: SendResult;
-    if (!alert || !channel) result = { ok: false, retry: false, status: null, message: 'the rule or its channel was removed' };
+    const started = performance.now();
+    if (!alert || !channel) result = { ok: false, retry: false, status: null, message: 'the rule or its channel was removed', answer: null };
     else result = await sendToChannel(this.app, channel, String(claimed._id), claimed.body);
-    const attempts: DeliveryAttempt[] = [...(claimed.attempts ?? []), { at: new Date(), status: result.status, message: result.message.slice(0, 500) }];
+    const attempt: DeliveryAttempt = { at: new Date(), status: result.status, message: result.message.slice(0, 500), answer: result.answer, ms: Math.round(performance.now() - started) };
+    const attempts: DeliveryAttempt[] = [...(claimed.attempts ?? []), attempt];
     const delay = result.retry ? RETRY_DELAYS_MS[attempts.length - 1] : undefined;
     const status = result.ok ? 'delivered' : delay !== undefined ? 'pending' : !alert || !channel ? 'cancelled' : 'failed';
     const nextAttemptAt = status === 'pending' ? new Date(Date.now() + delay!) : null;

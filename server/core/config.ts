@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseProxyTrust } from './http/clientAddress';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -55,9 +56,25 @@ export const EnvSchema = z.object({
   EMBED_MAX_TTL_SECONDS: positiveInt(86_400).default(86_400),
   /** Largest JSON body of an admin call (dashboards, data sources, integrations). */
   ADMIN_JSON_MAX_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
-  /** Trust X-Forwarded-For / -Proto from a reverse proxy (only behind one: clients could forge them). */
-  TRUST_PROXY: bool.default(false),
-  /** With TRUST_PROXY: how many proxies append to X-Forwarded-For; the client is the entry the outermost of them appended. */
+  /**
+   * The reverse proxies whose X-Forwarded-For / -Proto / -Host count: their addresses, comma-separated
+   * — IPs, CIDRs, or `loopback`, `linklocal`, `uniquelocal` (e.g. `loopback` for nginx on the same
+   * machine, `10.0.0.5,10.0.0.6`) — read only on connections from them. `true` trusts any peer (the
+   * server warns at start: a client reaching a process directly could set its own address);
+   * `false`: no proxy.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, ctx) => {
+      try {
+        return parseProxyTrust(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: `must be false, true, or the proxies' addresses (comma-separated IPs, CIDRs, loopback, linklocal, uniquelocal): ${(e as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  /** With TRUST_PROXY=true only: how many proxies append to X-Forwarded-For; the client is the entry the outermost of them appended (a list of the proxies' addresses needs no count). */
   TRUST_PROXY_HOPS: positiveInt(10).default(1),
   /** Failures of one bearer credential per client address, and wrong passwords or distinct wrong credentials per address, per window. */
   RATE_LIMIT_AUTH_FAILURES: positiveInt(1_000_000).default(20),
@@ -80,6 +97,10 @@ export const EnvSchema = z.object({
   RATE_LIMIT_OAUTH: positiveInt(1_000_000).default(30),
   /** Window of RATE_LIMIT_OAUTH. */
   RATE_LIMIT_OAUTH_WINDOW_SECONDS: positiveInt(86_400).default(600),
+  /** Test messages of alerts ("Send test") per person per RATE_LIMIT_ALERT_TESTS_WINDOW_SECONDS: each goes to every channel of the rule. */
+  RATE_LIMIT_ALERT_TESTS: positiveInt(1_000_000).default(5),
+  /** Window of RATE_LIMIT_ALERT_TESTS. */
+  RATE_LIMIT_ALERT_TESTS_WINDOW_SECONDS: positiveInt(86_400).default(600),
   /** Memory the public view cache may hold (records, bodies, compressed forms); least recently viewed go first. */
   VIEW_CACHE_MAX_BYTES: positiveInt(64 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
   /** Days the activity log keeps an entry (a TTL index removes older ones). */
@@ -122,8 +143,9 @@ export const EnvSchema = z.object({
   /** Integrations pulling from an API or a database: the longest one request (statement) may take, in ms. */
   INTEGRATION_REQUEST_TIMEOUT_MS: positiveInt(3_600_000).default(30_000),
   /**
-   * Zendesk hosts (host:port, comma-separated) that may be reached over plain http — the local
-   * simulator and tests. Every other Host URL must be https://.
+   * Zendesk hosts (host:port, comma-separated) that may be reached over plain http or at an
+   * internal address — the local simulator and tests. Every other Host URL must be https:// to a
+   * public address (as OUTBOUND_ALLOWED_HOSTS, which Zendesk honours too).
    */
   ZENDESK_HTTP_HOSTS: z
     .string()
@@ -131,10 +153,11 @@ export const EnvSchema = z.object({
     .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/, 'must be a comma-separated list of host:port, e.g. 127.0.0.1:4010'))),
   /**
-   * Outbound calls (alert channels, integrations): host:port pairs (comma-separated) that may be reached over
-   * plain http or at a loopback, private or link-local address — a local receiver, tests. Every
-   * other channel URL must be https:// to a public address. The base list: admins add to it at run
-   * time under Settings › Outbound hosts (kept in the database, applied at once).
+   * Outbound calls (alert channels, integrations): host:port pairs (comma-separated) that may be
+   * reached over plain http or at a loopback, private, link-local or otherwise non-public address
+   * (in any spelling) — a local receiver, tests. Every other address must be https:// to a public
+   * one. The base list: admins add to it at run time under Settings › Outbound hosts (kept in the
+   * database, applied at once).
    */
   OUTBOUND_ALLOWED_HOSTS: z
     .string()
@@ -149,6 +172,10 @@ export const EnvSchema = z.object({
    * says "too many records to evaluate live"; they resume once the source holds fewer.
    */
   ALERT_MAX_RECORDS: positiveInt(100_000_000).default(100_000),
+  /** Alerts: most rules on one data source (each is counted and kept current on every write to it); past it, creating or moving one answers 409. */
+  ALERT_MAX_RULES_PER_SOURCE: positiveInt(10_000).default(50),
+  /** Alerts: most rules of the whole team; past it, creating one answers 409. */
+  ALERT_MAX_RULES: positiveInt(100_000).default(500),
   /** Lowest level logged. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
   /** text: readable lines in a terminal; json: one JSON object per line (level, time, msg, reqId, …) for a log shipper. */

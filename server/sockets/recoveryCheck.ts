@@ -31,7 +31,7 @@ const handshakeOf = new AsyncLocalStorage<Handshake>();
 function sameSession(ctx: AppContext, request: IncomingMessage | undefined, credentialHash: string): boolean {
   if (!request) return false;
   const encrypted = Boolean((request.socket as { encrypted?: boolean } | undefined)?.encrypted);
-  return !isCrossSiteHandshake({ headers: request.headers, encrypted }, ctx.config) && accountsHandle.of(ctx).sessionHashOf(request.headers.cookie) === credentialHash;
+  return !isCrossSiteHandshake({ headers: request.headers, encrypted, peer: request.socket?.remoteAddress }, ctx.config) && accountsHandle.of(ctx).sessionHashOf(request.headers.cookie) === credentialHash;
 }
 
 /** What a recovering socket's credential still allows (sessions and tokens may have ended or changed), or null. */

@@ -77,13 +77,14 @@ export function publicViewFastPath(app: AppContext, next: http.RequestListener, 
       res.writeHead(304, headers).end();
       return;
     }
-    const encoding = view.body.length >= MIN_COMPRESS_BYTES ? pickEncoding(req.headers['accept-encoding']) : null;
-    const ready = encoding ? view.compressedNow(encoding) : view.body;
+    const encoding = view.length >= MIN_COMPRESS_BYTES ? pickEncoding(req.headers['accept-encoding']) : null;
+    const ready = encoding ? view.compressedNow(encoding) : view;
     if (!ready) return next(req, res);
     headers['content-type'] = 'application/json; charset=utf-8';
     headers['content-length'] = ready.length;
     if (encoding) headers['content-encoding'] = encoding;
     res.writeHead(200, headers);
-    res.end(req.method === 'HEAD' ? undefined : ready);
+    if (req.method !== 'HEAD') for (const piece of ready.pieces) res.write(piece);
+    res.end();
   };
 }

@@ -6,8 +6,10 @@ import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { compileLocked } from '@common/filterBar';
 import type { AppContext, DomainEvents, DashboardDoc, DataSourceDoc, RecordDoc } from '../../core';
-import { NotFoundError, presentDashboard, presentDataSource, presentRecord, findDataSource } from '../../core';
-import { presentPublicHeadFromDtos, serializePublicView, publicDashboardView } from '../../dashboards';
+import { NotFoundError, presentDashboard, presentDataSource, presentRecord, findDataSource, inSlices, SLICED_READ_BATCH } from '../../core';
+import { presentPublicHeadFromDtos, serializePublicView } from '../../dashboards';
+
+type PublicHead = ReturnType<typeof presentPublicHeadFromDtos>;
 import { ServedView } from './servedView';
 import { SourceView } from './sourceView';
 import { isLive, ShareLinkCache } from './shareLinks';
@@ -22,6 +24,13 @@ export type ViewEventName = (typeof VIEW_EVENTS)[number];
 export type ViewEvent = { [K in ViewEventName]: { name: K; payload: DomainEvents[K] } }[ViewEventName];
 
 const REMOVED = 'removed' as const;
+
+interface Served {
+  dashboard: DashboardDto;
+  source: SourceView | null;
+  sourceVersion: number;
+  view: ServedView;
+}
 
 /** What a locked view is made of (`ViewCache.credentialView`). */
 export interface LockedAccess {
@@ -61,6 +70,8 @@ export class ViewCache {
   private readonly dashboards = new Map<string, DashboardDto | typeof REMOVED>();
   private readonly sources = new Map<string, SourceView>();
   private readonly builds = new Map<string, { events: ViewEvent[]; promise: Promise<SourceView> }>();
+  /** Served bodies being built, per dashboard, with what they are built from. */
+  private readonly bodies = new Map<string, { dashboard: DashboardDto; source: SourceView | null; version: number; promise: Promise<ServedView> }>();
   private readonly served = new Map<string, Served>();
   private readonly shared = new Map<string, SharedServed>();
   /** Share links by token (revocation applied from the events, expiry checked per lookup). */
@@ -131,15 +142,29 @@ export class ViewCache {
     const dashboard = await this.dashboard(dashboardId, drafts);
     const source = dashboard.dataSourceId ? await this.source(dashboard.dataSourceId) : null;
     const held = this.served.get(dashboardId);
-    const hit = held && held.dashboard === dashboard && held.source === source && held.sourceVersion === source?.version;
+    const version = source?.version ?? 0;
+    const hit = held && held.dashboard === dashboard && held.source === source && held.sourceVersion === version;
     counted.inc({ result: hit ? 'hit' : 'miss' });
     if (hit) return held.view;
+    // One build per (dashboard, source version): the requests and joins that ask meanwhile wait for it.
+    const under = this.bodies.get(dashboardId);
+    if (under && under.dashboard === dashboard && under.source === source && under.version === version) return under.promise;
+    const promise = this.buildServed(dashboardId, dashboard, source, version);
+    this.bodies.set(dashboardId, { dashboard, source, version, promise });
+    return promise.finally(() => {
+      if (this.bodies.get(dashboardId)?.promise === promise) this.bodies.delete(dashboardId);
+    });
+  }
+
+  /** A dashboard's served view, built in slices; kept when nothing it was built from changed meanwhile. */
+  private async buildServed(dashboardId: string, dashboard: DashboardDto, source: SourceView | null, version: number): Promise<ServedView> {
     const head = presentPublicHeadFromDtos(dashboard, source?.meta ?? null);
-    const text = serializePublicView(head, source ? source.json() : '[]', source?.meta ? source.revision : 0, source?.truncated ?? false);
-    const view = ServedView.fromText(text, source?.meta ? source.revision : 0, dashboard.dataSourceId);
+    const revision = source?.meta ? source.revision : 0;
+    const view = await ServedView.fromPieces(bodyPieces(head, source, null, revision), revision, dashboard.dataSourceId);
     this.stats.servedBuilds++;
-    if (this.dashboards.get(dashboardId) === dashboard && (!source || this.sources.get(source.dataSourceId) === source)) {
-      this.served.set(dashboardId, { dashboard, source, sourceVersion: source?.version ?? 0, view });
+    const current = this.dashboards.get(dashboardId) === dashboard && (!source || (this.sources.get(source.dataSourceId) === source && source.version === version));
+    if (current) {
+      this.served.set(dashboardId, { dashboard, source, sourceVersion: version, view });
       this.enforceBudget(source);
     }
     return view;
@@ -183,9 +208,9 @@ export class ViewCache {
     const base = await this.view(access.dashboardId, { drafts: true });
     let held = this.shared.get(access.key);
     if (!held || held.base !== base) {
-      const body = access.filters.length ? await this.lockedBody(access.dashboardId, access.filters, base) : base.body.toString('utf8', 0, base.body.length - 1);
-      const text = `${body},${JSON.stringify(access.part.name)}:${JSON.stringify(access.part.value)}}`;
-      held = { base, view: ServedView.fromText(text, base.revision, base.dataSourceId) };
+      // The dashboard's body less its closing brace, then the credential's own part (bytes as they are: no text in between).
+      const body = access.filters.length ? await this.lockedBody(access.dashboardId, access.filters, base) : withoutLastByte(base.pieces);
+      held = { base, view: await ServedView.fromPieces([...body, `,${JSON.stringify(access.part.name)}:${JSON.stringify(access.part.value)}}`], base.revision, base.dataSourceId) };
       if (this.enabled && access.hold) {
         this.shared.delete(access.key);
         if (this.shared.size >= MAX_SHARE_VIEWS) this.shared.delete(this.shared.keys().next().value!);
@@ -200,25 +225,25 @@ export class ViewCache {
    * — from the held source when `base` is the held view (built once per source version), else from
    * the database.
    */
-  private async lockedBody(dashboardId: string, filters: WidgetFilter[], base: ServedView): Promise<string> {
+  private async lockedBody(dashboardId: string, filters: WidgetFilter[], base: ServedView): Promise<Buffer[]> {
     const served = this.served.get(dashboardId);
-    let text: string;
+    let source: SourceView | null;
+    let dashboard: DashboardDto;
     if (served && served.view === base) {
-      const source = served.source;
-      const meta = source?.meta ?? null;
-      const test = lockedTest(filters, meta);
-      const head = presentPublicHeadFromDtos(served.dashboard, meta);
-      text = serializePublicView(head, source ? source.filteredJson(test) : '[]', meta && source ? source.revision : 0, source?.truncated ?? false);
+      source = served.source;
+      dashboard = served.dashboard;
     } else {
-      const dashboard = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
-      if (!dashboard) throw NotFoundError(`Dashboard ${dashboardId}`);
-      const dataSource = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
-      const view = await publicDashboardView(this.ctx, dashboard, dataSource);
-      const test = lockedTest(filters, view.dataSource);
-      const records = test ? view.records.filter((r) => test(r.data)) : view.records;
-      text = serializePublicView({ dashboard: view.dashboard, tabs: view.tabs, dataSource: view.dataSource }, JSON.stringify(records), view.revision, view.truncated);
+      const doc = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
+      if (!doc) throw NotFoundError(`Dashboard ${dashboardId}`);
+      dashboard = presentDashboard(doc, null);
+      source = dashboard.dataSourceId ? await this.readSource(dashboard.dataSourceId) : null;
     }
-    return text.slice(0, -1);
+    const meta = source?.meta ?? null;
+    const revision = meta && source ? source.revision : 0;
+    const pieces: Buffer[] = [];
+    for await (const piece of bodyPieces(presentPublicHeadFromDtos(dashboard, meta), source, lockedTest(filters, meta), revision)) pieces.push(typeof piece === 'string' ? Buffer.from(piece) : piece);
+    // Less the closing brace: the credential's part follows.
+    return withoutLastByte(pieces);
   }
 
   /**
@@ -232,16 +257,19 @@ export class ViewCache {
       this.stats.databaseViews++;
       const doc = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
       if (!doc) throw NotFoundError(`Dashboard ${dashboardId}`);
-      const dataSource = doc.dataSourceId ? await findDataSource(this.ctx, doc.dataSourceId) : null;
-      const view = await publicDashboardView(this.ctx, doc, dataSource);
-      const test = lockedTest(filters, view.dataSource);
-      return test ? { ...view, records: view.records.filter((r) => test(r.data)) } : view;
+      const dashboard = presentDashboard(doc, null);
+      // Read in slices like a held source (a large one must not hold the loop).
+      const ds = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
+      const source = ds ? await this.readSource(String(ds._id)) : null;
+      const meta = source?.meta ?? null;
+      const records = source ? await source.filteredRecords(lockedTest(filters, meta)) : [];
+      return { ...presentPublicHeadFromDtos(dashboard, meta), revision: meta && source ? source.revision : 0, records, truncated: source?.truncated ?? false };
     }
     const dashboard = await this.dashboard(dashboardId, true);
     const source = dashboard.dataSourceId ? await this.source(dashboard.dataSourceId) : null;
     const meta = source?.meta ?? null;
     const head = presentPublicHeadFromDtos(dashboard, meta);
-    const records = source ? source.filteredRecords(lockedTest(filters, meta)) : [];
+    const records = source ? await source.filteredRecords(lockedTest(filters, meta)) : [];
     return { ...head, revision: meta && source ? source.revision : 0, records, truncated: source?.truncated ?? false };
   }
 
@@ -332,15 +360,30 @@ export class ViewCache {
     return build.promise;
   }
 
+  /**
+   * A source's presented records read from the database in slices: the driver parses a batch of
+   * SLICED_READ_BATCH at a time and the loop turns between slices, whatever the source's size.
+   */
+  private async readSource(dataSourceId: string): Promise<SourceView> {
+    const limit = this.ctx.config.VIEW_MAX_RECORDS;
+    const { DataSource, Record } = this.ctx.models;
+    const ds = mongoose.isObjectIdOrHexString(dataSourceId) ? await DataSource.findById(dataSourceId).lean<DataSourceDoc>() : null;
+    const view = new SourceView(dataSourceId, ds ? presentDataSource(ds) : null, limit);
+    if (!ds) return view;
+    let n = 0;
+    const cursor = Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).limit(limit + 1).lean<RecordDoc>().cursor({ batchSize: SLICED_READ_BATCH });
+    for await (const doc of inSlices(cursor)) {
+      if (++n > limit) view.truncated = true;
+      else view.add(presentRecord(doc));
+    }
+    return view;
+  }
+
   private async build(dataSourceId: string, events: ViewEvent[]): Promise<SourceView> {
     const generation = this.generation;
-    const limit = this.ctx.config.VIEW_MAX_RECORDS;
     try {
       this.stats.sourceBuilds++;
-      const { DataSource, Record } = this.ctx.models;
-      const ds = mongoose.isObjectIdOrHexString(dataSourceId) ? await DataSource.findById(dataSourceId).lean<DataSourceDoc>() : null;
-      const docs = ds ? await Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).limit(limit + 1).lean<RecordDoc[]>() : [];
-      const view = new SourceView(dataSourceId, ds ? presentDataSource(ds) : null, docs.slice(0, limit).map(presentRecord), docs.length > limit, limit);
+      const view = await this.readSource(dataSourceId);
       let keep = true;
       for (const e of events) keep = applyToSource(view, e) && keep;
       if (keep && generation === this.generation && this.enabled) this.sources.set(dataSourceId, view);
@@ -374,18 +417,38 @@ export class ViewCache {
 
   private async fromDatabase(dashboardId: string, drafts: boolean): Promise<ServedView> {
     this.stats.databaseViews++;
-    const dashboard = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
-    if (!dashboard || (!dashboard.isPublished && !drafts)) throw NotFoundError(`Dashboard ${dashboardId}`);
-    const dataSource = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
-    const view = await publicDashboardView(this.ctx, dashboard, dataSource);
-    const text = serializePublicView(
-      { dashboard: view.dashboard, tabs: view.tabs, dataSource: view.dataSource },
-      JSON.stringify(view.records),
-      view.revision,
-      view.truncated,
-    );
-    return ServedView.fromText(text, view.revision, dashboard.dataSourceId ?? null);
+    const doc = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
+    if (!doc || (!doc.isPublished && !drafts)) throw NotFoundError(`Dashboard ${dashboardId}`);
+    const dashboard = presentDashboard(doc, null);
+    // The source looked up as a view looks it up (its id or sourceId), then read in slices like a held one.
+    const ds = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
+    const source = ds ? await this.readSource(String(ds._id)) : null;
+    const revision = source?.meta ? source.revision : 0;
+    return ServedView.fromPieces(bodyPieces(presentPublicHeadFromDtos(dashboard, source?.meta ?? null), source, null, revision), revision, dashboard.dataSourceId ?? null);
   }
+}
+
+/** A body's pieces less its last byte (a view's closing brace, for a share link's part to follow). */
+function withoutLastByte(pieces: readonly Buffer[]): Buffer[] {
+  const out = pieces.slice();
+  const last = out[out.length - 1];
+  out[out.length - 1] = last.subarray(0, last.length - 1);
+  return out;
+}
+
+/** Where the records go in a public view's JSON text: a raw NUL never appears in JSON (JSON.stringify escapes it). */
+const RECORDS_MARK = '\u0000';
+
+/**
+ * A public view's body as pieces: its head, the records (those passing `test`) written in slices,
+ * its tail — the same bytes as `serializePublicView` of the whole, and so the same ETag on every process.
+ */
+async function* bodyPieces(head: PublicHead, source: SourceView | null, test: ((data: Record<string, unknown>) => boolean) | null, revision: number): AsyncGenerator<Buffer | string> {
+  const [before, after] = serializePublicView(head, RECORDS_MARK, revision, source?.truncated ?? false).split(RECORDS_MARK);
+  yield before;
+  if (source) yield* source.jsonPieces(test);
+  else yield '[]';
+  yield after;
 }
 
 /** The test of a link's locked filters under its source's types. */

@@ -161,7 +161,7 @@ export function readerCases(r: ReaderUnderTest) {
     });
 
     it('refuses a loopback host unless listed, and plain text to a host that is not listed', async () => {
-      expect(await failure(config(), { allowedHosts: [] })).toMatch(/^127\.0\.0\.1:\d+ is a loopback, private or link-local address, refused unless allowed: allow 127\.0\.0\.1:\d+ under Settings › Outbound hosts$/);
+      expect(await failure(config(), { allowedHosts: [] })).toMatch(/^127\.0\.0\.1:\d+ is a loopback, private, link-local or otherwise non-public address \(loopback\), refused unless allowed: allow 127\.0\.0\.1:\d+ under Settings › Outbound hosts$/);
       expect(await failure(config({ connectionString: url('reader', READER_PASSWORD, '?sslmode=disable') }), { allowedHosts: [] })).toMatch(/without TLS \(sslmode=disable\), which only an allowed host:port may: allow 127\.0\.0\.1:\d+ under Settings › Outbound hosts$/);
     });
 

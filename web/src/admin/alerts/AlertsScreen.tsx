@@ -107,7 +107,8 @@ export default function AlertsScreen() {
                 { title: 'At', render: (_, d) => when(d.createdAt) },
                 { title: 'Message', render: (_, d) => `${d.kind} → ${d.channelType}` },
                 { title: 'Status', render: (_, d) => <Tag color={d.status === 'delivered' ? 'green' : d.status === 'pending' ? 'blue' : 'red'}>{d.status}</Tag> },
-                { title: 'Answers', render: (_, d) => (d.attempts.length ? <OutboundHint text={d.attempts.map((t) => `${t.status ?? '—'} ${t.message}`).join('; ')} /> : '—') },
+                // Each attempt: status, what happened, its time; what the receiver answered comes only to admins.
+                { title: 'Attempts', render: (_, d) => (d.attempts.length ? <OutboundHint text={d.attempts.map((t) => `${t.status ?? '—'} ${t.message}${t.durationMs !== null ? ` (${t.durationMs} ms)` : ''}${t.answer ? ` — “${t.answer}”` : ''}`).join('; ')} /> : '—') },
               ]} />
           </>
         )}
