@@ -53,7 +53,7 @@ export function checkHostUrl(input: string, httpHosts: readonly string[]): strin
   try {
     checkOutboundUrl(u.origin, httpHosts);
   } catch (e) {
-    if (e instanceof OutboundRefused) throw new HostUrlProblem(`Host URL ${e.message.replace('OUTBOUND_ALLOWED_HOSTS', 'ZENDESK_HTTP_HOSTS or OUTBOUND_ALLOWED_HOSTS')}`);
+    if (e instanceof OutboundRefused) throw new HostUrlProblem(`Host URL ${e.message}`);
     throw e;
   }
   return u.origin;

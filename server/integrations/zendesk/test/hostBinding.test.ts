@@ -191,7 +191,7 @@ describe('Host URL validation', () => {
     for (const hostUrl of ['https://127.0.0.1', 'https://localhost', 'https://[::ffff:7f00:1]', 'https://[::127.0.0.1]', 'https://[::ffff:0:7f00:1]', 'https://[64:ff9b::a00:1]', 'https://10.1.2.3', 'https://[fd00::1]', 'https://169.254.169.254']) {
       const res = await configure(created.id, hostUrl);
       expect(res.status, hostUrl).toBe(400);
-      expect(res.body.error.fields, hostUrl).toEqual([{ path: 'hostUrl', message: expect.stringMatching(/non-public address .*ZENDESK_HTTP_HOSTS or OUTBOUND_ALLOWED_HOSTS/) }]);
+      expect(res.body.error.fields, hostUrl).toEqual([{ path: 'hostUrl', message: expect.stringMatching(/non-public address .*refused unless allowed: allow .* under Settings › Outbound hosts/) }]);
     }
   });
 

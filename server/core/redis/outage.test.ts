@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capturedLog, startTestServer, type TestServer } from '../test/harness';
-import { startRedis } from '../test/processes';
-import { buildDashboard, buildPerson, buildSource, type BuiltPerson, type BuiltSource } from '../test/factories';
-import { eventually } from '../test/eventually';
-import { join, next, openSocket, type TestSocket } from '../test/sockets';
+import { capturedLog, startTestServer, type TestServer } from '../../test/harness';
+import { startRedis } from '../../test/processes';
+import { buildDashboard, buildPerson, buildSource, type BuiltPerson, type BuiltSource } from '../../test/factories';
+import { eventually } from '../../test/eventually';
+import { join, next, openSocket, type TestSocket } from '../../test/sockets';
 
 /*
  * A Redis outage is a degradation, not an outage: with Redis hung (SIGSTOP: connections open, no
