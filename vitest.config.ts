@@ -35,6 +35,8 @@ export default defineConfig({
     retry: process.env.CI ? 1 : 0,
     hookTimeout: 60_000,
     globalSetup: ['server/test/globalSetup.ts'],
+    // A server process a test starts keeps nothing unless the test gives it a DATA_DIR (test servers: server/test/engine.ts).
+    env: { DATA_DIR: ':memory:' },
     projects: [
       {
         extends: true,

@@ -6,6 +6,7 @@ import type { RecordDto } from './schemas/records/record';
 import type { ActivityEntryDto } from './schemas/activity';
 import type { ImportProgressDto } from './schemas/imports';
 import type { ViewersChangedEvent } from './schemas/analytics';
+import type { WidgetFilter } from './schemas/widgets/widget';
 
 /**
  * The Socket.IO contract between server and web. Rooms:
@@ -14,6 +15,7 @@ import type { ViewersChangedEvent } from './schemas/analytics';
  *   source, sent once per change to the viewers of every published dashboard on it;
  * - `dashboards` anyone: the public list;
  * - `share:<dashboardId>` and `sharelink:<linkId>` anyone holding a live share link's token;
+ * - `embed:<dashboardId>` and `embedview:<viewKey>` anyone holding a valid signed embed token;
  * - `admin` and `integration:<id>` for admins, `datasource:<id>` for editors and admins: the
  *   session cookie, or the admin token or a personal API token in the handshake (`auth: { token }`);
  * - `team` editors and admins with every dashboard: dashboard and data source changes, viewer counts;
@@ -32,6 +34,10 @@ export const rooms = {
   share: (dashboardId: string) => `share:${dashboardId}`,
   /** Viewers through one share link: emptied when it is revoked. */
   shareLink: (linkId: string) => `sharelink:${linkId}`,
+  /** Viewers of a dashboard through signed embed tokens: emptied when its secret changes. */
+  embed: (dashboardId: string) => `embed:${dashboardId}`,
+  /** Viewers through tokens locking the same filters on one dashboard: their share of each change. */
+  embedView: (viewKey: string) => `embedview:${viewKey}`,
   /** Editors and admins with every dashboard (a person limited to chosen dashboards is not in it). */
   team: 'team',
   /** Editors limited to chosen dashboards, one room per dashboard of theirs: its console changes and viewer counts. */
@@ -155,6 +161,9 @@ export interface ClientToServerEvents {
   /** Joins the viewers of a share link by its token; the ack says "Dashboard Not Found" for a dead link. */
   'share:join': (token: string, ack: (r: JoinAck) => void) => void;
   'share:leave': () => void;
+  /** Joins the viewers of a signed embed token; the ack says why not in one word for every refusal. */
+  'embed:join': (token: string, ack: (r: JoinAck) => void) => void;
+  'embed:leave': () => void;
   /** Follows an import's progress (editors and admins). */
   'import:join': (importId: string, ack: (r: JoinAck) => void) => void;
 }
@@ -163,6 +172,11 @@ export interface SocketData {
   isAdmin: boolean;
   /** The share link a socket views through (its expiry is armed again on a recovered session). */
   share?: { dashboardId: string; expiresAt: string | null; locked?: boolean };
+  /**
+   * The signed embed token a socket views through (never the token): its secret (a rotation ends
+   * the socket), its expiry (ms) and the locked view it follows (null: the whole dashboard).
+   */
+  embed?: { dashboardId: string; secretId: string; exp: number; viewKey: string | null; filters?: WidgetFilter[] };
   /** The signed-in role of the socket (session, personal API token or admin token), or null. */
   role: 'admin' | 'editor' | 'viewer' | null;
   userId: string | null;

@@ -84,7 +84,7 @@ async function main() {
   const server: ChildProcess = fork('server/main.ts', [], {
     // SOAK_NODE_OPTIONS adds node flags to the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
     execArgv: ['--expose-gc', '--import', 'tsx', '--import', './scripts/soak/probe.ts', ...(process.env.SOAK_NODE_OPTIONS ?? '').split(' ').filter(Boolean)],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: TOKEN, DB_ENGINE: 'jongodb', SEED_DEMO: 'false', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: TOKEN, DB_ENGINE: 'jongodb', DATA_DIR: ':memory:', SEED_DEMO: 'false', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let asked = 0;

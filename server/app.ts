@@ -6,7 +6,7 @@ import type Router from '@koa/router';
 import mongoose from 'mongoose';
 import crypto from 'node:crypto';
 import type { Config, AppContext } from './core';
-import { startDatabase, DomainEventBus, createLogger, type Logger, errorHandler, logKoaError, securityHeaders, createModels, repairInterruptedChanges, startHeartbeat, connectRedis, type RedisClient, serveWebApp, compressResponses, activityHandle, announceRouteActivity, clientAddressOf, keyedHash } from './core';
+import { startDatabase, DomainEventBus, createLogger, type Logger, errorHandler, logKoaError, securityHeaders, createModels, repairInterruptedChanges, startHeartbeat, connectRedis, type RedisClient, serveWebApp, compressResponses, activityHandle, announceRouteActivity, clientAddressOf, keyedHash, keepData, dataKeeping, metricsOf, RedisHealth, redisHealthHandle, closeRedis } from './core';
 import { createRateLimits, rateLimitsHandle, accountsHandle, createAccounts, createAccountModels } from './access';
 import { attachRealtime } from './sockets';
 import type { Realtime } from './realtime';
@@ -18,9 +18,11 @@ import { startIntegrations } from './integrations';
 import { startAlerts } from './alerts';
 import { startReports } from './reports';
 import { startActivityLog } from './activity';
+import { startSettings } from './settings';
 import { startRetentionSweep, writesSettled } from './records';
 import { startFieldTypes, type FieldTypesService } from './dataSources';
-import { embeddingHeaders, startSharingCascades } from './sharing';
+import { embedFastRoute, embeddingHeaders, startSharingCascades } from './sharing';
+import { startDashboardVersions } from './dashboards';
 import { closeInOrder, startOperations, watchNewConnections, type Operations, type ShutdownStep } from './operations';
 
 /** Connections the kernel queues for accept (capped by net.core.somaxconn, 4096 on current Linux). */
@@ -52,16 +54,29 @@ export async function startApp(config: Config, log: Logger = createLogger(config
   const cleanups: ShutdownStep[] = [];
   const stopServices = () => closeInOrder({ realtime: null, server: null, services: [...cleanups].reverse() }, log);
   try {
+    if (config.TRUST_PROXY.mode === 'any') {
+      log.warn('TRUST_PROXY=true trusts X-Forwarded-For from any peer: a client that reaches this process directly can set its own address and dodge sign-in limits and lock-outs. Set TRUST_PROXY to the proxies\' addresses instead (loopback for nginx on this machine, or their IPs and CIDRs, comma-separated).');
+    }
     let redis: RedisClient | null = null;
+    let health: RedisHealth | null = null;
     if (config.REDIS_URL) {
       redis = await connectRedis(config.REDIS_URL, log, 'rate limits', { offlineQueue: false });
       const client = redis;
-      cleanups.push({ name: 'Redis', run: async () => void (await client.quit().catch(() => client.destroy())) });
+      // No request waits on a dead Redis: its users fall back at once while the breaker says it is down.
+      const breaker = new RedisHealth(client, log, config.REDIS_URL);
+      health = breaker;
+      cleanups.push({ name: 'Redis', run: () => closeRedis(client) });
+      cleanups.push({ name: 'Redis breaker', run: async () => breaker.close() });
     }
     const db = await startDatabase(config, log);
     cleanups.push({ name: 'database engine', run: () => db.stop() });
-    const conn = await mongoose.createConnection(db.uri, { autoCreate: false, autoIndex: false, serverSelectionTimeoutMS: 15_000 }).asPromise();
+    // The offline engine's snapshot follows the connection's write commands (core/db/dataKeeper).
+    const monitorCommands = db.kept === 'snapshot';
+    const conn = await mongoose.createConnection(db.uri, { autoCreate: false, autoIndex: false, serverSelectionTimeoutMS: 15_000, monitorCommands }).asPromise();
     cleanups.push({ name: 'database connection', run: () => conn.close() });
+    // Restored before anything reads; its last snapshot is taken after every other step has written (it stops just before the connection).
+    const keeper = await keepData(db, conn, log);
+    cleanups.push({ name: 'data snapshot', run: () => keeper.close() });
     const models = await createModels(conn);
     // This run's heartbeat: a process starting beside this one leaves its changes under way alone.
     const heartbeat = await startHeartbeat(models.ServerProcess, models.owner, (e) => log.error('heartbeat: could not write it', e));
@@ -74,9 +89,14 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const adminToken = config.ADMIN_TOKEN ?? crypto.randomBytes(18).toString('base64url');
     const hello = (await conn.db!.admin().command({ hello: 1 })) as { setName?: string; msg?: string };
     const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
-    const limits = createRateLimits(config, redis, keyedHash(config.SERVER_SECRET, adminToken));
     const events = new DomainEventBus();
     const ctx: AppContext = { config, log, db, conn, models, events, adminToken, startedAt: Date.now(), transactions, handles: new Map() };
+    dataKeeping.set(ctx, keeper);
+    if (health) {
+      redisHealthHandle.set(ctx, health);
+      health.observe(metricsOf(ctx));
+    }
+    const limits = createRateLimits(config, redis && health ? { client: redis, health } : null, keyedHash(config.SERVER_SECRET, adminToken));
     rateLimitsHandle.set(ctx, limits);
     const activity = await startActivityLog(ctx);
     activityHandle.set(ctx, activity);
@@ -85,8 +105,12 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     accountsHandle.set(ctx, accounts);
     cleanups.push({ name: 'accounts', run: async () => accounts.close() });
 
+    // Before anything calls out: the outbound hosts an admin allowed (server/settings).
+    await startSettings(ctx);
     const stopSharingCascades = startSharingCascades(ctx);
     cleanups.push({ name: 'sharing cascades', run: async () => stopSharingCascades() });
+    const versions = await startDashboardVersions(ctx);
+    cleanups.push({ name: 'dashboard versions', run: () => versions.close() });
     // The repaired sources are counted again on the sweep's first ticks: an insert the stopped process had sent may land after the repair.
     const retention = startRetentionSweep(ctx, { recount: repaired.map((ds) => ds.id) });
     cleanups.push({ name: 'retention sweep', run: () => retention.close() });
@@ -113,7 +137,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const metricsPort = await operations.listenMetrics();
 
     const koa = new Koa();
-    koa.proxy = config.TRUST_PROXY;
+    // X-Forwarded-* reach Koa only from a trusted proxy (clientAddressOf removes them otherwise).
+    koa.proxy = config.TRUST_PROXY.mode !== 'none';
     koa.maxIpsCount = config.TRUST_PROXY_HOPS;
     // A client that hangs up, sends malformed HTTP or aborts its upload is not a server error.
     koa.on('error', logKoaError(log));
@@ -129,8 +154,8 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const api = buildApiRouter(ctx, [...integrations.routers, alerts.router, reports.router]);
     for (const mw of mountApi(api)) koa.use(mw);
 
-    // Known public views are answered from memory before the Koa stack (server/publicView/viewCache/fastPath).
-    const server = http.createServer(operations.observe(publicViewFastPath(ctx, koa.callback())));
+    // Known public views (and held signed-embedding views) are answered from memory before the Koa stack (server/publicView/viewCache/fastPath).
+    const server = http.createServer(operations.observe(publicViewFastPath(ctx, koa.callback(), [embedFastRoute(ctx)])));
     const newConnections = watchNewConnections(server);
     const realtime = await attachRealtime(server, ctx);
     alerts.attachRealtime(realtime.io);

@@ -1,5 +1,5 @@
 import { startApp } from './app';
-import { ConfigError, loadConfig, createLogger, RedisUnreachableError } from './core';
+import { ConfigError, loadConfig, createLogger, RedisUnreachableError, StartRefused } from './core';
 import { stopOnSignals } from './operations';
 
 /** Entry point of `npm start`: one process serving the API, Socket.IO and the web app. */
@@ -14,11 +14,12 @@ async function main() {
   const log = createLogger(config.LOG_LEVEL, config.LOG_FORMAT);
   const app = await startApp(config, log).catch((e: unknown) => {
     // A known cause is told as its message; anything else with its stack.
-    log.error('startup failed', e instanceof RedisUnreachableError ? e.message : e);
+    log.error('startup failed', e instanceof RedisUnreachableError || e instanceof StartRefused ? e.message : e);
     process.exit(1);
   });
   const { db } = app.ctx;
-  log.info(`database: ${db.mode} — ${db.reason}`);
+  log.info(`database: ${db.summary}`);
+  if (db.mode === 'embedded-jongodb') log.info(`offline engine: ${db.reason}`);
   if (app.seeded) log.info('demo data seeded: data source "Support Tickets" and the published dashboard "Support Overview"');
   log.info(`listening on ${app.url}`);
   if (app.metricsPort !== null) log.info(`metrics: http://${config.METRICS_HOST}:${app.metricsPort}/metrics`);

@@ -4,20 +4,21 @@ import type { Context, Middleware, Next } from 'koa';
 import { ErrorCode } from '@common/schemas/errors';
 import type { AppContext } from './core';
 import { ApiError, openApiDocument } from './core';
-import { dashboardsRouter } from './dashboards';
+import { dashboardsRouter, dashboardVersionsRouter } from './dashboards';
 import { dataSourcesRouter } from './dataSources';
 import { healthRouter, engineRouter } from './operations';
 import { ingestRouter, sourceRecordsRouter, manageRecordsRouter } from './records';
 import { publicDashboardsRouter, analyticsRouter } from './publicView';
-import { shareLinksRouter, embeddingRouter } from './sharing';
+import { shareLinksRouter, embeddingRouter, embedRouter } from './sharing';
 import { activityRouter } from './activity';
 import { resourceRouter, authRouter, usersRouter } from './access';
 import { importsRouter } from './imports';
+import { settingsRouter } from './settings';
 
 /** Every REST route under /api, each resource router declaring its own routes' audiences. */
 export function buildApiRouter(app: AppContext, extra: Router[]): Router {
   const api = new Router({ prefix: '/api', sensitive: true, strict: true });
-  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), manageRecordsRouter(app), dashboardsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), engineRouter(app), authRouter(app), usersRouter(app), importsRouter(app), openApiRouter(app, () => api), ...extra]) {
+  for (const r of [healthRouter(app), dataSourcesRouter(app), ingestRouter(app), sourceRecordsRouter(app), manageRecordsRouter(app), dashboardsRouter(app), dashboardVersionsRouter(app), publicDashboardsRouter(app), shareLinksRouter(app), activityRouter(app), analyticsRouter(app), embeddingRouter(app), embedRouter(app), engineRouter(app), authRouter(app), usersRouter(app), importsRouter(app), settingsRouter(app), openApiRouter(app, () => api), ...extra]) {
     api.use(r.routes());
   }
   return api;

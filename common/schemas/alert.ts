@@ -140,7 +140,18 @@ export interface CreatedAlertDto extends AlertDto {
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
-/** One message of a rule to one channel, with each attempt's answer. */
+/** One attempt of a delivery: the receiver's status code, what happened in our words, how long it took. */
+export interface AlertDeliveryAttemptDto {
+  at: string;
+  status: number | null;
+  message: string;
+  /** Milliseconds the attempt took (null for attempts made before it was kept). */
+  durationMs: number | null;
+  /** Admins only: the first 200 characters the receiver answered (null: none). */
+  answer?: string | null;
+}
+
+/** One message of a rule to one channel, with each attempt. */
 export interface AlertDeliveryDto {
   id: string;
   channelId: string;
@@ -148,7 +159,7 @@ export interface AlertDeliveryDto {
   kind: 'firing' | 'resolved' | 'test';
   value: number | null;
   status: DeliveryStatus;
-  attempts: { at: string; status: number | null; message: string }[];
+  attempts: AlertDeliveryAttemptDto[];
   nextAttemptAt: string | null;
   createdAt: string;
 }

@@ -113,6 +113,10 @@ export const DashboardConfiguration = z.object({
 });
 export type DashboardConfiguration = z.infer<typeof DashboardConfiguration>;
 
+/** A save's message ("add the region bar"): at most this many characters. */
+export const VERSION_MESSAGE_MAX = 500;
+export const VersionMessage = z.string().trim().max(VERSION_MESSAGE_MAX, `A message is at most ${VERSION_MESSAGE_MAX} characters`);
+
 const name = z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters');
 const description = z.string().max(2000, 'Description must be at most 2000 characters');
 const dataSourceId = z.string({ error: 'Data source is required' }).min(1, 'Data source is required');
@@ -133,6 +137,8 @@ export const UpdateDashboard = z
     dataSourceId: dataSourceId.nullable(),
     isPublished: z.boolean(),
     configuration: DashboardConfiguration.partial(),
+    /** What this save is for ("add the region bar"), kept with its version. */
+    message: VersionMessage,
   })
   .partial()
   .strict();
@@ -148,6 +154,8 @@ export interface DashboardDto {
   isPublished: boolean;
   configuration: { keyMappings: KeyMappings; refreshInterval: number; tabs: DashboardTab[]; filters: DashboardFilter[] };
   revision: number;
+  /** The current version (GET …/versions): its ETag, and the If-Match of a save made on it. */
+  version: number;
   createdAt: string;
   updatedAt: string;
 }

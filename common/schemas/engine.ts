@@ -14,4 +14,15 @@ export interface EngineStatusDto {
   appendOnlyDefaultMaxRecords: number;
   /** The way out of the offline engine, for the banner; null on mongod. */
   advice: string | null;
+  /** Where the data is kept between restarts (absent on MONGODB_URI: the server's own business). */
+  dataKept: DataKeptDto;
+}
+
+/** How the embedded database keeps its data: mongod's files or the offline engine's snapshot in DATA_DIR, or nothing (`:memory:`). */
+export interface DataKeptDto {
+  kept: 'external' | 'mongod-files' | 'snapshot' | 'memory';
+  /** DATA_DIR as configured, or null (`:memory:`, MONGODB_URI). */
+  dataDir: string | null;
+  /** Offline engine: the snapshot's file, its promise (a change is on disk within `withinSeconds`), when the last was written and the first change not on disk yet. */
+  snapshot: { file: string; withinSeconds: number; lastSavedAt: string | null; unsavedSince: string | null; lastError: string | null } | null;
 }

@@ -43,6 +43,14 @@ export const ErrorCode = {
   badContentEncoding: 'bad_content_encoding',
   unsupportedMediaType: 'unsupported_media_type',
   conflict: 'conflict',
+  /** A data source (or the team) has as many alert rules as it may: one must go before another is made. */
+  alertLimit: 'alert_limit',
+  /** A dashboard save's If-Match names a version that is no longer current (the answer carries the current one). */
+  versionConflict: 'version_conflict',
+  /** An If-Match that is not a dashboard version's ETag. */
+  ifMatchInvalid: 'if_match_invalid',
+  /** A dashboard file the server cannot take: not a dashboard, an unknown schemaVersion, or a field the source has not. */
+  definitionInvalid: 'definition_invalid',
   /** An ingest names a primary key other than the source's (or one for an append-only source). */
   primaryKeyConflict: 'primary_key_conflict',
   /** A first ingest without a named key: the first field is missing or repeats in the batch. */
@@ -53,6 +61,10 @@ export const ErrorCode = {
   duplicateKeys: 'duplicate_keys',
   /** The share link exists but does not allow CSV export. */
   shareCsvForbidden: 'share_csv_forbidden',
+  /** A signed embed token was refused (any reason: the answer never says which check failed). */
+  embedTokenInvalid: 'embed_token_invalid',
+  /** The embed token does not allow CSV export (its `allowCsv` claim is not true). */
+  embedCsvForbidden: 'embed_csv_forbidden',
   /** The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII. */
   idempotencyKeyInvalid: 'idempotency_key_invalid',
   /** The Idempotency-Key was used on this source with another request (body, URL or query). */

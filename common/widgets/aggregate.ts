@@ -229,6 +229,31 @@ export class Aggregator {
     return this.before ? this.metricOver([...this.groupsIn(this.before)].map((x) => x[1]), this.minutesOf(this.before)) : null;
   }
 
+  /** Records in the period before the range (0 when there is none: all time, or no comparison kept). */
+  previousSize(): number {
+    let n = 0;
+    if (this.before) for (const [, g] of this.groupsIn(this.before)) n += g.count;
+    return n;
+  }
+
+  /** The starts (epoch ms) of the two newest slots holding records of the range, newest first (fewer when it holds fewer); none when time plays no part. */
+  latestSlots(): number[] {
+    if (!this.timeOf) return [];
+    let [first, second] = [-Infinity, -Infinity];
+    for (const slot of this.slots.keys()) {
+      if (slot < this.current.from || slot >= this.current.to) continue;
+      if (slot > first) [first, second] = [slot, first];
+      else if (slot > second) second = slot;
+    }
+    return [first, second].filter(Number.isFinite).map((s) => s * MINUTE);
+  }
+
+  /** The KPI over [from, to) (epoch ms, on slot boundaries) within the range: one bucket of the data, for a comparison. */
+  valueBetween(from: number, to: number): number | null {
+    const w = { from: Math.max(from / MINUTE, this.current.from), to: Math.min(to / MINUTE, this.current.to) };
+    return this.metricOver([...this.groupsIn(w)].map((x) => x[1]), Math.max(0, w.to - w.from));
+  }
+
   /** Minutes a window covers, for a rate: the range so far (all time: the records' span). */
   private minutesOf(w: SlotWindow): number {
     const w2 = this.range.kind === 'fixed' ? resolveRange(this.range, this.now) : null;

@@ -49,7 +49,8 @@ async function ingestRate(s: TestServer, sourceId: string, batches: number): Pro
 
 async function main() {
   const rx = await startReceiver();
-  const s = await startTestServer({ OUTBOUND_ALLOWED_HOSTS: rx.hostPort, RATE_LIMIT_INGEST: '1000000', RATE_LIMIT_INGEST_SOURCE: '1000000', LOG_LEVEL: 'warn' });
+  // 100 rules on one source: past the default cap (ALERT_MAX_RULES_PER_SOURCE, 50).
+  const s = await startTestServer({ OUTBOUND_ALLOWED_HOSTS: rx.hostPort, RATE_LIMIT_INGEST: '1000000', RATE_LIMIT_INGEST_SOURCE: '1000000', ALERT_MAX_RULES_PER_SOURCE: '1000', LOG_LEVEL: 'warn' });
   try {
     const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Bench alerts', primaryKey: 'id' } })).body as { id: string; sourceId: string };
     await post(s, ds.sourceId, batch());

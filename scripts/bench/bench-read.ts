@@ -5,6 +5,8 @@
  *   process (scripts/bench/bench-read-load.ts); the same dashboard through a share link (`/api/share/<token>`)
  *   likewise, and its req/s against the public view's; a share link with a locked filter (only the
  *   matching records, built once per change and served from memory too) against the public view's;
+ *   the embedded view (`/api/embed/<signed token>` with the same filter: the token verified once,
+ *   then held with its view) against the public view's (goal ≥ 0.8);
  * - a 10,000-record view: built from the database once, then served from the cache;
  * - the bytes of a first visit of the demo viewer in chromium (HTML + JS + CSS + data), compressed;
  * - a reconnect storm: N viewers (child processes, scripts/bench/bench-read-viewers.ts) on a server
@@ -23,6 +25,7 @@ import { loadConfig } from '../../server/core/config';
 import { startDatabase } from '../../server/core/db/startDatabase';
 import { createLogger } from '../../server/core/log';
 import { ADMIN_TOKEN } from '../../server/test/harness';
+import { signEmbed } from '../../server/sharing/signedEmbedding/test/embedTokens';
 import { freePort, startServerProcess } from '../../server/test/processes';
 import { startBrowser } from '../../web/e2e/browser';
 
@@ -103,6 +106,12 @@ async function main() {
     const shareUrl = `${s.url}/api/share/${token}`;
     const locked = (await s.http('POST', `/api/admin/dashboards/${demo.id}/links`, { body: { label: 'Bench locked', filters: [{ field: 'priority', operator: 'in', values: ['high', 'medium'] }] } })).body as { token: string };
     const lockedUrl = `${s.url}/api/share/${locked.token}`;
+    // A host's token for one customer, as the Share dialog's samples sign it: the same filter, an hour to live.
+    const embedSecret = (await s.http('POST', `/api/admin/dashboards/${demo.id}/embedding/secret`)).body.secret as string;
+    const embedToken = await signEmbed(embedSecret, { dashboard: demo.id, filters: [{ field: 'priority', operator: 'in', values: ['high', 'medium'] }], exp: Math.floor(Date.now() / 1000) + 3600 });
+    const embedUrl = `${s.url}/api/embed/${embedToken}`;
+    // A token locking nothing: the public view's records plus the token's part, so the ratio is the token's own cost.
+    const wholeUrl = `${s.url}/api/embed/${await signEmbed(embedSecret, { dashboard: demo.id, exp: Math.floor(Date.now() / 1000) + 3600 })}`;
     console.log(`engine: ${s.app.ctx.db.mode}; demo dashboard "${demo.name}"; ${CONNECTIONS} keep-alive connections × ${SECONDS} s per row; load from a child process`);
 
     // The exact bytes the app sends, for the bare server to send too.
@@ -127,6 +136,9 @@ async function main() {
     const shareGzip = await raw('gzip', {}, shareUrl);
     const lockedIdentity = await raw('identity', {}, lockedUrl);
     const lockedGzip = await raw('gzip', {}, lockedUrl);
+    const embedIdentity = await raw('identity', {}, embedUrl);
+    const embedGzip = await raw('gzip', {}, embedUrl);
+    if (embedIdentity.status !== 200) throw new Error(`the embedded view answered ${embedIdentity.status}: ${embedIdentity.body.toString()}`);
     // The bare server sends the app's own headers too (less those node:http adds by itself).
     const headersOf = (r: { headers: http.IncomingHttpHeaders }) =>
       Object.fromEntries(Object.entries(r.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]));
@@ -138,6 +150,8 @@ async function main() {
       ['share, gzip', shareUrl, { 'accept-encoding': 'gzip' }, 200, headersOf(shareGzip), shareGzip.body],
       ['locked, identity', lockedUrl, { 'accept-encoding': 'identity' }, 200, headersOf(lockedIdentity), lockedIdentity.body],
       ['locked, gzip', lockedUrl, { 'accept-encoding': 'gzip' }, 200, headersOf(lockedGzip), lockedGzip.body],
+      ['embed, identity', embedUrl, { 'accept-encoding': 'identity' }, 200, headersOf(embedIdentity), embedIdentity.body],
+      ['embed, gzip', embedUrl, { 'accept-encoding': 'gzip' }, 200, headersOf(embedGzip), embedGzip.body],
     ];
     console.log('\nrequest              bytes      app req/s   bare node:http req/s   ratio');
     for (const [name, url, headers, status, bareHeaders, body] of rows) {
@@ -175,6 +189,21 @@ async function main() {
         held += (await rate(lockedUrl, { 'accept-encoding': encoding })) / TURNS;
       }
       console.log(`${encoding.padEnd(46)} ${held.toFixed(0).padStart(12)}   ${pub.toFixed(0).padStart(12)}   ${(held / pub).toFixed(2)}`);
+    }
+    // The embedded view against the public view (goal: at least 0.8): a token with the locked link's
+    // filter (fewer bytes than the public view), and a token locking nothing (the same records).
+    const recordsOf = async (url: string) => (JSON.parse((await raw('identity', {}, url)).body.toString()) as { records: unknown[] }).records.length;
+    for (const [what, url] of [['with the filter', embedUrl], ['locking nothing', wholeUrl]] as const) {
+      console.log(`\nembedded view, signed token ${what} (${await recordsOf(url)} of ${allRecords} records) vs public view   embed req/s   public req/s   ratio`);
+      for (const encoding of ['identity', 'gzip']) {
+        let pub = 0;
+        let embedded = 0;
+        for (let turn = 0; turn < TURNS; turn++) {
+          pub += (await rate(viewUrl, { 'accept-encoding': encoding })) / TURNS;
+          embedded += (await rate(url, { 'accept-encoding': encoding })) / TURNS;
+        }
+        console.log(`${encoding.padEnd(46)} ${embedded.toFixed(0).padStart(12)}   ${pub.toFixed(0).padStart(12)}   ${(embedded / pub).toFixed(2)}`);
+      }
     }
     if (process.env.BENCH_ONLY === 'views') return;
     await bigView(s, load);
@@ -228,7 +257,7 @@ async function firstVisit(h: Awaited<ReturnType<typeof startBrowser>>, dashboard
 
 /** N viewers on a server process; the process restarts; every viewer must have the view again. */
 async function storm(n: number) {
-  const db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
+  const db = await startDatabase(loadConfig({ SEED_DEMO: 'false', DATA_DIR: ':memory:' }), createLogger('silent'));
   const env = { MONGODB_URI: db.uri, PORT: String(await freePort()), ADMIN_TOKEN, SEED_DEMO: 'true', LOG_LEVEL: 'warn' };
   let server = await startServerProcess({ ...env, LOG_LEVEL: 'info' });
   const procs: ChildProcess[] = [];

@@ -37,7 +37,7 @@ const get = (url: string, etag: string) =>
   });
 
 async function main() {
-  const db = await startDatabase(loadConfig({ SEED_DEMO: 'false' }), createLogger('silent'));
+  const db = await startDatabase(loadConfig({ SEED_DEMO: 'false', DATA_DIR: ':memory:' }), createLogger('silent'));
   const server = await startServerProcess({ MONGODB_URI: db.uri, PORT: String(await freePort()), ADMIN_TOKEN, SEED_DEMO: 'true' }, prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []);
   const sockets: Socket[] = [];
   try {

@@ -5,7 +5,9 @@ import { apiRoutes, type ApiRoute } from '../core/http/apiDocs/openapi';
 import { startTestServer, type HttpAnswer, type TestServer } from '../test/harness';
 import { addPerson, type Person } from '../test/people';
 import { cookieSocket, join, type TestSocket } from '../test/sockets';
+import { eventually } from '../test/eventually';
 import { rooms } from '@common/realtime';
+import { signEmbed } from '../sharing/signedEmbedding/test/embedTokens';
 
 /*
  * A person limited to dashboard A (on source S1) reaches neither dashboard B nor source S2 through
@@ -20,6 +22,8 @@ interface Ids {
   source: string;
   /** A share link of `dashboard`. */
   link: string;
+  /** An alert rule: its own is tied to A's tile; another's watches S1 but is tied to a tile of C (not theirs), or watches S2. */
+  alert: string;
 }
 type Named = keyof Ids;
 
@@ -44,6 +48,8 @@ let limitedAdminToken: Person;
 let own: Ids;
 let other: Ids;
 let s2SourceId: string;
+/** Alerts the limited people may not reach: one on their source S1 tied to a tile of C (a dashboard not theirs), one on S2. */
+let othersAlerts: string[] = [];
 /** Spare dashboards on S1 within the editor's limits, one per destructive call. */
 const spareDashboards: string[] = [];
 /** A source (with a dashboard) within the limited admin's limits, for deleting a source. */
@@ -80,10 +86,24 @@ const ROUTES: Record<string, Case> = {
   },
   // Creating a dashboard needs every dashboard: refused to a limited person, on S1 too.
   'POST /api/admin/dashboards': { names: ['source'], call: (p, i) => p.http('POST', '/api/admin/dashboards', { body: { name: 'New', dataSourceId: i.source } }) },
+  // Versions and the dashboard file: a limited person on its own dashboards only; importing makes a dashboard (refused, as creating is).
+  'GET /api/admin/dashboards/:id/versions': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/versions`) },
+  'GET /api/admin/dashboards/:id/versions/:n': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/versions/1`) },
+  'GET /api/admin/dashboards/:id/versions/:n/diff': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/versions/1/diff`) },
+  'POST /api/admin/dashboards/:id/versions/:n/restore': {
+    names: ['dashboard'], ok: 200, call: (p, i) => p.http('POST', `/api/admin/dashboards/${enc(i.dashboard)}/versions/2/restore`, { body: {} }),
+  },
+  'GET /api/admin/dashboards/:id/definition': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/definition`) },
+  'POST /api/admin/dashboards/import': {
+    names: ['source'],
+    call: async (p, i) => p.http('POST', '/api/admin/dashboards/import', { body: { definition: (await s.http('GET', `/api/admin/dashboards/${own.dashboard}/definition`)).body, dataSourceId: i.source } }),
+  },
   'GET /api/admin/dashboards/:id/embedding': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/embedding`) },
   'PUT /api/admin/dashboards/:id/embedding': {
     names: ['dashboard'], ok: 200, call: (p, i) => p.http('PUT', `/api/admin/dashboards/${enc(i.dashboard)}/embedding`, { body: { origins: ['https://intranet.example.com'] } }),
   },
+  // The embedding secret: made or rotated on one's own dashboards only (another's answers as an unknown id, and changes nothing).
+  'POST /api/admin/dashboards/:id/embedding/secret': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('POST', `/api/admin/dashboards/${enc(i.dashboard)}/embedding/secret`) },
   'GET /api/admin/dashboards/:id/links': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/dashboards/${enc(i.dashboard)}/links`) },
   'POST /api/admin/dashboards/:id/links': {
     names: ['dashboard'], ok: 201,
@@ -131,15 +151,37 @@ const ROUTES: Record<string, Case> = {
       return res;
     },
   },
-  // Alerts: a limited editor's rules watch only its dashboards' sources and tie only to its dashboards' tiles.
+  // Alerts: a limited editor's rules watch only its dashboards' sources and tie only to its dashboards' tiles; a rule
+  // tied to a tile belongs to that tile's dashboard (another's answers as an unknown id, on every route).
   'POST /api/admin/alerts': {
     names: ['source', 'dashboard'], ok: 201,
-    call: (p, i) => p.http('POST', '/api/admin/alerts', { body: { name: 'Busy', dataSourceId: i.source, condition: { operator: 'gt', value: 5 }, widget: { dashboardId: i.dashboard, widgetId: 'k1' } } }),
+    call: (p, i) => p.http('POST', '/api/admin/alerts', { body: { name: 'Busy', dataSourceId: i.source, condition: NEVER, widget: { dashboardId: i.dashboard, widgetId: 'k1' } } }),
   },
+  'GET /api/admin/alerts/:id': { names: ['alert'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/alerts/${enc(i.alert)}`) },
   'PATCH /api/admin/alerts/:id': {
-    names: ['source', 'dashboard'], ok: 200,
-    call: (p, i) => p.http('PATCH', `/api/admin/alerts/${alertOnA}`, { body: { dataSourceId: i.source, widget: { dashboardId: i.dashboard, widgetId: 'k1' } } }),
+    names: ['alert', 'source', 'dashboard'], ok: 200,
+    call: (p, i) => p.http('PATCH', `/api/admin/alerts/${enc(i.alert)}`, { body: { dataSourceId: i.source, widget: { dashboardId: i.dashboard, widgetId: 'k1' } } }),
   },
+  // A rename and an untie ask nothing of a dashboard or source in the body: the rule's own tile decides.
+  'PATCH /api/admin/alerts/:id (rename)': { names: ['alert'], ok: 200, call: (p, i) => p.http('PATCH', `/api/admin/alerts/${enc(i.alert)}`, { body: { name: 'Renamed' } }) },
+  'PATCH /api/admin/alerts/:id (untie)': {
+    names: ['alert'], ok: 200, fresh: async () => ({ alert: await alertOn(own.dashboard) }),
+    call: (p, i) => p.http('PATCH', `/api/admin/alerts/${enc(i.alert)}`, { body: { widget: null } }),
+  },
+  'DELETE /api/admin/alerts/:id': {
+    names: ['alert'], ok: 200, fresh: async () => ({ alert: await alertOn(own.dashboard) }),
+    call: (p, i) => p.http('DELETE', `/api/admin/alerts/${enc(i.alert)}`),
+  },
+  'POST /api/admin/alerts/:id/test': {
+    names: ['alert'], ok: 202,
+    call: async (p, i) => {
+      const res = await p.http('POST', `/api/admin/alerts/${enc(i.alert)}/test`);
+      // Its messages settled (email without SMTP fails at once) before the next case compares what changed.
+      if (res.status === 202) await eventually(async () => (await s.http('GET', `/api/admin/alerts/${i.alert}/history`)).body.deliveries.every((d: { status: string }) => d.status !== 'pending'));
+      return res;
+    },
+  },
+  'GET /api/admin/alerts/:id/history': { names: ['alert'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/alerts/${enc(i.alert)}/history`) },
   'GET /api/dashboards/:id/alerts': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/dashboards/${enc(i.dashboard)}/alerts`) },
   // Reports: a limited editor's reports draw only its dashboards (the preview too).
   'POST /api/admin/reports': {
@@ -182,6 +224,11 @@ const ROUTES: Record<string, Case> = {
   },
 };
 
+/** A case's route: its key without the words in brackets that tell several cases of one route apart. */
+const routeOf = (caseKey: string) => caseKey.replace(/ \(.*\)$/, '');
+/** The cases of a route (`METHOD /path`, and `METHOD /path (what)` for more than one). */
+const casesOf = (routeKey: string) => Object.keys(ROUTES).filter((k) => routeOf(k) === routeKey);
+
 /** The record id of one of a source's records (the admin token reads it). */
 const aRecordOf = async (dataSourceId: string) => (await s.http('GET', `/api/data/raw?dataSourceId=${dataSourceId}&limit=1`)).body.records[0]?.recordId ?? 'none';
 
@@ -204,6 +251,7 @@ function propertyNames(schema: z.ZodType | undefined): Set<string> {
 function namedBy(route: { path: string; schemas: Schemas }): Named[] {
   const found = new Set<Named>();
   if (/\/dashboards\/:/.test(route.path)) found.add('dashboard');
+  if (/\/alerts\/:/.test(route.path)) found.add('alert');
   if (/\/(data-sources|sources)\/:/.test(route.path)) found.add('source');
   for (const n of [...propertyNames(route.schemas.body), ...propertyNames(route.schemas.query)]) {
     if (/^(dataSourceId|sourceId)$/.test(n)) found.add('source');
@@ -220,11 +268,13 @@ const answerShape = (res: HttpAnswer) => ({
 });
 
 /** What a refused call could have changed, read straight from the database (every document of these collections). */
-const WATCHED = ['Dashboard', 'DataSource', 'Record', 'ShareLink', 'DashboardEmbedding', 'User'];
+const WATCHED = ['Dashboard', 'DashboardVersion', 'DataSource', 'Record', 'ShareLink', 'DashboardEmbedding', 'User', 'Alert', 'AlertDelivery', 'AlertChange'];
+/** Fields the server itself moves on a timer (an alert's lease, its last value saved for the console): not a person's change. */
+const MOVING = ['lease', 'lastValue', 'lastEvaluatedAt', 'updatedAt'];
 async function snapshot() {
   const { models } = s.app.ctx.conn;
   const docs = await Promise.all(WATCHED.map((name) => (models[name] ? models[name].find().sort({ _id: 1 }).lean() : Promise.reject(new Error(`no model ${name}`)))));
-  return JSON.stringify(docs);
+  return JSON.stringify(docs, (k, v) => (MOVING.includes(k) ? undefined : v));
 }
 
 /**
@@ -237,6 +287,9 @@ function othersFor(names: Named[]): { label: string; ids: Ids; nowhere: Ids }[] 
     for (const d of [other.dashboard, other.dashboard.toUpperCase()]) out.push({ label: `dashboard ${d}`, ids: { ...own, dashboard: d, link: other.link }, nowhere: { ...own, dashboard: UNKNOWN, link: UNKNOWN } });
   }
   if (names.includes('link')) out.push({ label: `link ${other.link} of B`, ids: { ...own, link: other.link }, nowhere: { ...own, link: UNKNOWN } });
+  if (names.includes('alert')) {
+    for (const a of othersAlerts.flatMap((id) => [id, id.toUpperCase()])) out.push({ label: `alert ${a}`, ids: { ...own, alert: a }, nowhere: { ...own, alert: UNKNOWN } });
+  }
   if (names.includes('source')) {
     for (const src of [other.source, other.source.toUpperCase(), s2SourceId, ` ${other.source}`, `${other.source}\u0000`]) {
       out.push({ label: `source ${JSON.stringify(src)}`, ids: { ...own, source: src }, nowhere: { ...own, source: UNKNOWN } });
@@ -258,8 +311,8 @@ beforeAll(async () => {
   const [s1, s2, s3] = [await source('S1'), await source('S2'), await source('S3')];
   const a = await dashboard('A', s1.id, true);
   const b = await dashboard('B', s2.id);
-  own = { dashboard: a, source: s1.id, link: await link(a) };
-  other = { dashboard: b, source: s2.id, link: await link(b) };
+  own = { dashboard: a, source: s1.id, link: await link(a), alert: '' };
+  other = { dashboard: b, source: s2.id, link: await link(b), alert: '' };
   s2SourceId = s2.sourceId;
   spareDashboards.push(await dashboard('Spare', s1.id));
   spareSource = s3.id;
@@ -272,14 +325,25 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-/** An alert on S1 tied to a KPI tile of A (A gets the tile). */
-let alertOnA = '';
+/** A condition no count here reaches: the rules never change state while the walk compares what changed. */
+const NEVER = { operator: 'gt', value: 1e9 };
+const KPI_TAB = [{ id: 't1', name: 'Main', widgets: [{ id: 'k1', type: 'kpi', configuration: { metric: 'count' } }] }];
+
+/** An alert made by the admin token on the source of `dashboardId` (or on `source`), tied to its tile k1 unless `source` is given. */
+async function alertOn(dashboardId: string | null, source = own.source): Promise<string> {
+  const body = { name: 'Spare', dataSourceId: source, condition: NEVER, channels: [{ type: 'email', to: ['ops@example.com'] }], widget: dashboardId ? { dashboardId, widgetId: 'k1' } : null };
+  const res = await s.http('POST', '/api/admin/alerts', { body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id;
+}
+
+/** Own: an alert on S1 tied to A's KPI tile. Others': one on S1 tied to a tile of C (on S1, not the limited people's), one on S2. */
 beforeAll(async () => {
-  const tabs = [{ id: 't1', name: 'Main', widgets: [{ id: 'k1', type: 'kpi', configuration: { metric: 'count' } }] }];
-  expect((await s.http('PATCH', `/api/admin/dashboards/${own.dashboard}`, { body: { configuration: { tabs } } })).status).toBe(200);
-  const alert = await s.http('POST', '/api/admin/alerts', { body: { name: 'On A', dataSourceId: own.source, condition: { operator: 'gt', value: 5 }, widget: { dashboardId: own.dashboard, widgetId: 'k1' } } });
-  expect(alert.status, JSON.stringify(alert.body)).toBe(201);
-  alertOnA = alert.body.id;
+  expect((await s.http('PATCH', `/api/admin/dashboards/${own.dashboard}`, { body: { configuration: { tabs: KPI_TAB } } })).status).toBe(200);
+  const c = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'C', dataSourceId: own.source, isPublished: true, configuration: { tabs: KPI_TAB } } })).body.id as string;
+  own.alert = await alertOn(own.dashboard);
+  othersAlerts = [await alertOn(c), await alertOn(null, other.source)];
+  other.alert = othersAlerts[0];
 });
 
 /** A report of A (PATCH /api/admin/reports/:id moves it). */
@@ -312,21 +376,22 @@ beforeAll(async () => {
 describe('a person limited to chosen dashboards reaches no other dashboard or data source', () => {
   let routes: (ApiRoute & { key: string; names: Named[] })[];
   beforeAll(() => {
-    routes = apiRoutes(s.app.api).map((r) => ({ ...r, key: `${r.method} ${r.path}`, names: namedBy(r) })).filter((r) => r.names.length || r.key in ROUTES);
+    routes = apiRoutes(s.app.api).map((r) => ({ ...r, key: `${r.method} ${r.path}`, names: namedBy(r) })).filter((r) => r.names.length || casesOf(r.key).length);
   });
 
   it('has a case for every route that names a dashboard or a data source (and no case for a route that is gone)', () => {
     const derived = routes.filter((r) => r.names.length).map((r) => r.key);
     expect(derived.length).toBeGreaterThan(20);
-    expect(derived.filter((k) => !(k in ROUTES)), 'routes naming a dashboard or data source without a case in ROUTES').toEqual([]);
+    expect(derived.filter((k) => !casesOf(k).length), 'routes naming a dashboard, data source or alert without a case in ROUTES').toEqual([]);
     const all = new Set(apiRoutes(s.app.api).map((r) => `${r.method} ${r.path}`));
-    expect(Object.keys(ROUTES).filter((k) => !all.has(k)), 'cases of routes that no longer exist').toEqual([]);
+    expect(Object.keys(ROUTES).filter((k) => !all.has(routeOf(k))), 'cases of routes that no longer exist').toEqual([]);
   });
 
   it('refuses every such route on B / S2 (any spelling) as it refuses an unknown id, changing nothing, and serves it on A / S1', { timeout: 60_000 }, async () => {
-    for (const r of routes) {
-      const c = ROUTES[r.key];
-      const names = [...new Set([...r.names, ...c.names])];
+    for (const r of routes.flatMap((route) => casesOf(route.key).map((key) => ({ ...route, key, c: ROUTES[key] })))) {
+      const c = r.c;
+      // One of several cases of a route names what its own call names; the only case of a route, what the route names too.
+      const names = r.key === routeOf(r.key) ? [...new Set([...r.names, ...c.names])] : c.names;
       const who = c.as === 'admin' ? limitedAdmin : c.as === 'adminToken' ? limitedAdminToken : editor;
       for (const { label, ids, nowhere } of othersFor(names)) {
         const before = await snapshot();
@@ -367,9 +432,12 @@ describe('a person limited to chosen dashboards reaches no other dashboard or da
     expect(stored).toMatchObject({ sendRequestedAt: null, drawFailures: 0 });
   });
 
-  it('lists only its own dashboards and sources', async () => {
+  it('lists only its own dashboards, sources and alerts', async () => {
     const ids = (res: HttpAnswer) => (res.body as { id?: string; dashboardId?: string }[]).map((d) => d.id ?? d.dashboardId).sort();
     expect(ids(await editor.http('GET', '/api/data/sources'))).toEqual([own.source]);
+    const alerts = ids(await editor.http('GET', '/api/admin/alerts'));
+    expect(alerts).toContain(own.alert);
+    expect(alerts.filter((a) => othersAlerts.includes(a!)), 'alerts tied to a tile of a dashboard not theirs, or on a source not theirs').toEqual([]);
     const dashboards = ids(await editor.http('GET', '/api/admin/dashboards'));
     expect(dashboards).toContain(own.dashboard);
     expect(dashboards).not.toContain(other.dashboard);
@@ -478,6 +546,40 @@ describe('credentials that are not people reach only their own', () => {
       expect(unknown.status, route).toBe(404);
       for (const [label, link] of [['revoked', revoked], ['expired', expired]] as const) {
         expect(answerShape(await s.http('GET', path(route, link.token), { token: null })), `${route} with a ${label} link`).toEqual(unknown);
+      }
+    }
+  });
+
+  it('lets a signed embed token read its own dashboard only, through its filters, while it opens: one signed for another dashboard, an old secret\'s or an expired one answers as a malformed token', async () => {
+    const embed = routesWhere((r) => r.audience === 'embed');
+    expect(embed.sort()).toEqual(['GET /api/embed/:token', 'GET /api/embed/:token/export']);
+    const secretOf = async (id: string) => (await s.http('POST', `/api/admin/dashboards/${id}/embedding/secret`)).body.secret as string;
+    const [mine, theirs] = [await secretOf(own.dashboard), await secretOf(other.dashboard)];
+    const red = { dashboard: own.dashboard, filters: [{ field: 'team', operator: 'eq', value: 'red' }], allowCsv: true };
+    expect((await s.http('POST', '/api/data/ingest', { body: { sourceId: own.source, records: [{ team: 'blue', n: 3 }] } })).status).toBe(200);
+    const live = await signEmbed(mine, red);
+    const path = (route: string, token: string) => route.slice('GET '.length).replace(':token', token);
+    const view = await s.http('GET', path('GET /api/embed/:token', live), { token: null });
+    expect(view.status, view.text).toBe(200);
+    expect(view.body.dashboard.id).toBe(own.dashboard);
+    expect([...new Set((view.body.records as { data: { team: string } }[]).map((r) => r.data.team))]).toEqual(['red']);
+    const csv = await s.http('GET', path('GET /api/embed/:token/export', live), { token: null });
+    expect(csv.status).toBe(200);
+    expect(csv.text).not.toMatch(/\bblue\b/);
+
+    const refusals = [
+      ['signed with its secret for the other dashboard', await signEmbed(mine, { ...red, dashboard: other.dashboard })],
+      ['naming its dashboard, signed with the other\'s secret', await signEmbed(theirs, red)],
+      ['expired', await signEmbed(mine, { ...red, exp: Math.floor(Date.now() / 1000) - 120 })],
+    ] as const;
+    const stale = await signEmbed(mine, { ...red, sub: 'before the rotation' });
+    expect((await s.http('GET', path('GET /api/embed/:token', stale), { token: null })).status).toBe(200);
+    await secretOf(own.dashboard);
+    for (const route of embed) {
+      const malformed = answerShape(await s.http('GET', path(route, 'a.b.c'), { token: null }));
+      expect(malformed.status, route).toBe(401);
+      for (const [label, token] of [...refusals, ['of the old secret', stale] as const]) {
+        expect(answerShape(await s.http('GET', path(route, token), { token: null })), `${route} ${label}`).toEqual(malformed);
       }
     }
   });

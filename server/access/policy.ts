@@ -1,4 +1,5 @@
 import { roleIncludes, type Role } from '@common/schemas/auth';
+import { EMBED_LEEWAY_SECONDS } from '@common/schemas/sharing/embedding';
 import { canonicalObjectId } from '@common/ids';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import type { AppContext, DashboardDoc, DataSourceDoc, IngestCredential, ShareLinkDoc } from '../core';
@@ -21,9 +22,13 @@ import type { Principal } from './accounts/accounts';
  *   403 `forbidden`, checked before the source is looked up, so a real and an unknown id alike;
  * - what needs every dashboard (creating a dashboard): 403 saying why.
  *
+ * An alert rule tied to a tile belongs to that tile's dashboard: a limited person reaches it only
+ * through that dashboard (and its source), on every alert route and in the list (`mayUseAlert`).
+ *
  * It also answers for the credentials that are not people: an ingest key writes only its own data
  * source (and the admin token or an admin's personal token any source that admin may use), and a
- * share link reads only its own dashboard, through its locked filters, while it is live.
+ * share link reads only its own dashboard, through its locked filters, while it is live; a signed
+ * embed token, once verified, reads as a share link does.
  */
 
 /** Who asks, as the policy sees it: an HTTP request's principal and a socket's data alike. */
@@ -127,6 +132,45 @@ export async function checkSourceInBody(app: AppContext, who: Asker, ref: string
   throw ForbiddenError(`You are limited to chosen dashboards: data source ${ref} is not one your dashboards show, so you cannot use it`);
 }
 
+/** An alert rule as the policy reads it: the source it watches, and the tile it is tied to (if any). */
+export interface AlertTerms {
+  dataSourceId: string;
+  widget: { dashboardId: string } | null;
+}
+
+/**
+ * Whether the asker may use an alert rule (read, change, test, delete, see its history). A rule tied
+ * to a tile belongs to that tile's dashboard: a person limited to chosen dashboards reaches it only
+ * when that dashboard is one of theirs — and, tied or not, its data source is one they may use.
+ * `usable`: the asker's usable sources, when already known (a list asks once).
+ */
+export async function mayUseAlert(app: AppContext, who: Asker, alert: AlertTerms, usable?: Set<string> | null): Promise<boolean> {
+  if (!hasRole(who, 'editor')) return false;
+  if (alert.widget && !mayUseDashboard(who, alert.widget.dashboardId)) return false;
+  const sources = usable === undefined ? await usableSources(app, who) : usable;
+  return sources === null || sources.has(alert.dataSourceId);
+}
+
+/** Refuses an alert rule the asker may not use: 404, word for word as an unknown id (`id` as given). */
+export async function requireAlertUse<T extends AlertTerms>(app: AppContext, who: Asker, id: string, alert: T | null): Promise<T> {
+  if (!alert || !(await mayUseAlert(app, who, alert))) throw NotFoundError(`Alert ${id}`);
+  return alert;
+}
+
+/** The alert rules of a list the asker may use. */
+export async function usableAlerts<T extends AlertTerms>(app: AppContext, who: Asker, list: T[]): Promise<T[]> {
+  const usable = await usableSources(app, who);
+  const out: T[] = [];
+  for (const a of list) if (await mayUseAlert(app, who, a, usable)) out.push(a);
+  return out;
+}
+
+/**
+ * Whether the asker may read what a receiver answered an alert's delivery (up to 200 characters of
+ * any page on an allowed host): admins only. Editors see the status code and the timing.
+ */
+export const readsReceiverAnswers = (who: Asker): boolean => hasRole(who, 'admin');
+
 /** Whether the asker may see and steer an import job uploaded by `owner` (a user id or the admin token): its own, or any for an admin. */
 export const mayUseImportJob = (who: Asker & { userId: string | null }, owner: string): boolean =>
   hasRole(who, 'admin') || (hasRole(who, 'editor') && owner === (who.userId ?? 'admin-token'));
@@ -169,3 +213,27 @@ export const shareLinkReads = (link: ShareLinkTerms, dashboardId: string, now = 
 
 /** Share-link scope: the filters every record read through a link must match (its locked filters; none: the whole dashboard). */
 export const shareLinkFilters = (link: Pick<ShareLinkDoc, 'filters'>): WidgetFilter[] => lockedFiltersOf(link);
+
+/** A signed embed token as the policy reads it, once its signature is verified (server/sharing). */
+export interface EmbedTokenTerms {
+  dashboardId: string;
+  /** `exp`, in seconds since the epoch. */
+  exp: number;
+  /** Its filters: locked filters, as a share link's. */
+  filters: WidgetFilter[];
+}
+
+/**
+ * Embed-token scope: a verified token is a share link that expires at its `exp` (read with the
+ * clock leeway between the host that signed it and this server) and is revoked when its dashboard's
+ * secret changes (its grant is then forgotten, so it is verified again and fails).
+ */
+export const embedTokenOpens = (token: Pick<EmbedTokenTerms, 'exp'>, now = Date.now()): boolean =>
+  shareLinkOpens({ revoked: false, expiresAt: new Date((token.exp + EMBED_LEEWAY_SECONDS) * 1000) }, now);
+
+/** Embed-token scope: whether a token lets its holder read `dashboardId` — its own dashboard only, while it opens. */
+export const embedTokenReads = (token: EmbedTokenTerms, dashboardId: string, now = Date.now()): boolean =>
+  shareLinkReads({ dashboardId: token.dashboardId, revoked: false, expiresAt: new Date((token.exp + EMBED_LEEWAY_SECONDS) * 1000) }, dashboardId, now);
+
+/** Embed-token scope: the filters every record read through a token must match (none: the whole dashboard). */
+export const embedTokenFilters = (token: Pick<EmbedTokenTerms, 'filters'>): WidgetFilter[] => token.filters;

@@ -2,7 +2,7 @@ import { AppHandle, ApiError } from '../core';
 import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ErrorCode } from '@common/schemas/errors';
-import type { Config, KeyedHash, RedisClient } from '../core';
+import type { Config, KeyedHash, RedisClient, RedisHealth } from '../core';
 
 /** One named limit: so many points per window per key (an address or a credential). */
 export class Limit {
@@ -11,9 +11,11 @@ export class Limit {
     readonly what: string,
     readonly points: number,
     readonly windowSeconds: number,
-    private readonly limiter: RateLimiterAbstract,
+    private readonly limiter: Limiter,
     /** Keys are stored as their keyed hash (never a credential or an address in clear, nor a bare SHA-256). */
     private readonly hash: KeyedHash,
+    /** What to do meanwhile, for the 429 message (beyond waiting). */
+    private readonly advice = '',
   ) {}
 
   /** Counts one request; over the limit it throws 429. Sets the RateLimit-* headers either way. */
@@ -77,7 +79,7 @@ export class Limit {
     return new ApiError(
       429,
       ErrorCode.rateLimited,
-      `Too many ${this.what}: the limit is ${this.points} per ${describeWindow(this.windowSeconds)}. Try again in ${retry} s.`,
+      `Too many ${this.what}: the limit is ${this.points} per ${describeWindow(this.windowSeconds)}. Try again in ${retry} s.${this.advice ? ` ${this.advice}` : ''}`,
       undefined,
       { ...this.headers(res), 'Retry-After': String(retry) },
     );
@@ -108,20 +110,47 @@ export interface RateLimits {
   ingestSource: Limit;
   /** OAuth config and callback requests, per client address. */
   oauth: Limit;
+  /** Test messages of alerts, per person (each reaches every channel of a rule: up to 10 channels, 20 recipients each). */
+  alertTests: Limit;
+}
+
+/** The parts of a limiter a Limit uses. */
+type Limiter = Pick<RateLimiterAbstract, 'consume' | 'get' | 'penalty'>;
+
+/**
+ * A limit shared through Redis that falls back, at once, to this process's memory while Redis is
+ * down (the breaker: no request waits on a dead Redis). During an outage each process counts its
+ * own requests, so a client spread over N processes gets up to N times a limit until Redis is back;
+ * counts made in memory are not carried over to Redis.
+ */
+function failover(redis: RateLimiterRedis, memory: RateLimiterMemory, health: RedisHealth): Limiter {
+  const either = <T>(use: (l: RateLimiterAbstract) => Promise<T>): Promise<T> =>
+    health.run(() => use(redis)).catch((e: unknown) => {
+      // Over the limit is Redis's answer (a RateLimiterRes), not a failure.
+      if (e instanceof RateLimiterRes) throw e;
+      return use(memory);
+    });
+  return {
+    consume: (key, points, options) => either((l) => l.consume(key, points, options)),
+    get: (key, options) => either((l) => l.get(key, options)),
+    penalty: (key, points, options) => either((l) => l.penalty(key, points, options)),
+  };
 }
 
 /**
  * The server's rate limits (config variables RATE_LIMIT_*). With Redis they are shared by every
- * process; when Redis is unreachable each process falls back to counting in its own memory. Keys
+ * process; while Redis is down (`health`) each process counts in its own memory, at once. Keys
  * (addresses, credentials) are given in clear and stored as `hash(key)`.
  */
-export function createRateLimits(config: Config, redis: RedisClient | null, hash: KeyedHash): RateLimits {
-  const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract => {
+export function createRateLimits(config: Config, redis: { client: RedisClient; health: RedisHealth } | null, hash: KeyedHash): RateLimits {
+  const make = (keyPrefix: string, points: number, duration: number): Limiter => {
     const memory = new RateLimiterMemory({ keyPrefix, points, duration });
     if (!redis) return memory;
-    return new RateLimiterRedis({ storeClient: redis, useRedisPackage: true, keyPrefix: `livedash:rl:${keyPrefix}`, points, duration, insuranceLimiter: memory });
+    // Not ready (reconnecting): refused at once rather than queued until the next attempt.
+    const shared = new RateLimiterRedis({ storeClient: redis.client, useRedisPackage: true, rejectIfRedisNotReady: true, keyPrefix: `livedash:rl:${keyPrefix}`, points, duration });
+    return failover(shared, memory, redis.health);
   };
-  const limit = (what: string, prefix: string, points: number, seconds: number) => new Limit(what, points, seconds, make(prefix, points, seconds), hash);
+  const limit = (what: string, prefix: string, points: number, seconds: number, advice?: string) => new Limit(what, points, seconds, make(prefix, points, seconds), hash, advice);
   return {
     authFailures: limit('failed credential attempts from this address', 'auth', config.RATE_LIMIT_AUTH_FAILURES, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
     credentialFailures: limit('failed attempts with this credential from this address', 'credential', config.RATE_LIMIT_AUTH_FAILURES, config.RATE_LIMIT_AUTH_WINDOW_SECONDS),
@@ -130,5 +159,9 @@ export function createRateLimits(config: Config, redis: RedisClient | null, hash
     ingest: limit('ingest requests with this credential', 'ingest', config.RATE_LIMIT_INGEST, config.RATE_LIMIT_INGEST_WINDOW_SECONDS),
     ingestSource: limit('ingest requests into this data source', 'ingestsrc', config.RATE_LIMIT_INGEST_SOURCE, config.RATE_LIMIT_INGEST_WINDOW_SECONDS),
     oauth: limit('OAuth requests from this address', 'oauth', config.RATE_LIMIT_OAUTH, config.RATE_LIMIT_OAUTH_WINDOW_SECONDS),
+    alertTests: limit(
+      'test messages of alerts sent by you', 'alerttest', config.RATE_LIMIT_ALERT_TESTS, config.RATE_LIMIT_ALERT_TESTS_WINDOW_SECONDS,
+      'Meanwhile, see whether the last test arrived under the alert\'s History (each attempt\'s status is there); real messages of firing alerts are not held back.',
+    ),
   };
 }

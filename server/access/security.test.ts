@@ -45,9 +45,11 @@ afterAll(() => s.close());
 describe('trust boundary: every route declares its audience', () => {
   it('has a guard as the first middleware of every route, and the public surface is exactly the documented one', () => {
     expect(routes.length).toBeGreaterThan(15);
-    for (const r of routes) expect(r.audience, `${r.method} ${r.path}`).toMatch(/^(public|ingest|viewer|editor|admin)$/);
-    const open = routes.filter((r) => r.audience === 'public' || r.audience === 'ingest').map((r) => `${r.audience} ${r.method} ${r.path}`).sort();
+    for (const r of routes) expect(r.audience, `${r.method} ${r.path}`).toMatch(/^(public|ingest|embed|viewer|editor|admin)$/);
+    const open = routes.filter((r) => r.audience === 'public' || r.audience === 'ingest' || r.audience === 'embed').map((r) => `${r.audience} ${r.method} ${r.path}`).sort();
     expect(open).toEqual([
+      'embed GET /api/embed/:token',
+      'embed GET /api/embed/:token/export',
       'ingest DELETE /api/data/sources/:sourceId/records/:key',
       'ingest POST /api/data/ingest',
       'ingest POST /api/data/sources/:sourceId/records',
@@ -78,7 +80,10 @@ describe('trust boundary: every route declares its audience', () => {
       ['POST', '/api/admin/data-sources/:id/ingest-key', 'admin'], ['DELETE', '/api/admin/data-sources/:id', 'admin'],
       ['GET', '/api/admin/dashboards', 'viewer'], ['GET', '/api/admin/dashboards/:id', 'viewer'],
       ['POST', '/api/admin/dashboards', 'editor'], ['PATCH', '/api/admin/dashboards/:id', 'editor'], ['DELETE', '/api/admin/dashboards/:id', 'editor'],
-      ['PUT', '/api/admin/dashboards/:id/embedding', 'editor'], ['POST', '/api/admin/dashboards/:id/links', 'editor'],
+      ['PUT', '/api/admin/dashboards/:id/embedding', 'editor'], ['POST', '/api/admin/dashboards/:id/embedding/secret', 'editor'], ['POST', '/api/admin/dashboards/:id/links', 'editor'],
+      ['GET', '/api/admin/dashboards/:id/versions', 'editor'], ['GET', '/api/admin/dashboards/:id/versions/:n', 'editor'],
+      ['GET', '/api/admin/dashboards/:id/versions/:n/diff', 'editor'], ['POST', '/api/admin/dashboards/:id/versions/:n/restore', 'editor'],
+      ['GET', '/api/admin/dashboards/:id/definition', 'editor'], ['POST', '/api/admin/dashboards/import', 'editor'],
       ['GET', '/api/admin/analytics', 'editor'], ['GET', '/api/admin/activity', 'admin'],
       ['GET', '/api/integrations', 'admin'], ['POST', '/api/integrations/zendesk/config', 'admin'],
       ['POST', '/api/integrations', 'admin'], ['GET', '/api/integrations/:id', 'admin'], ['PUT', '/api/integrations/:id/config', 'admin'],
@@ -95,7 +100,7 @@ describe('trust boundary: every route declares its audience', () => {
   });
 
   it('answers 401 on every signed-in route without a credential, with a wrong token or an ended session, and 404 on every other spelling of its path', async () => {
-    const admin = routes.filter((r) => r.audience !== 'public' && r.audience !== 'ingest');
+    const admin = routes.filter((r) => r.audience !== 'public' && r.audience !== 'ingest' && r.audience !== 'embed');
     for (const r of admin) {
       const missing = await s.http(r.method, concrete(r.path), { token: null });
       expect(missing.status, `${r.method} ${r.path}`).toBe(401);
@@ -112,6 +117,20 @@ describe('trust boundary: every route declares its audience', () => {
         const res = await s.http(r.method, v, { token: null });
         expect(res.status, `${r.method} ${v}`).toBe(404);
       }
+    }
+  });
+
+  it('answers 401 embed_token_invalid on every embed route without a valid signed token (the admin token is none), and 404 on every other spelling of its path', async () => {
+    const embed = routes.filter((r) => r.audience === 'embed');
+    expect(embed.length).toBeGreaterThanOrEqual(2);
+    for (const r of embed) {
+      for (const token of [ID, 'a.b.c', 'eyJhbGciOiJub25lIn0.e30.']) {
+        for (const credential of [null, ADMIN_TOKEN]) {
+          const res = await s.http(r.method, r.path.replace(':token', token), { token: credential });
+          expect([res.status, res.body?.error?.code], `${r.method} ${r.path} with ${token}`).toEqual([401, 'embed_token_invalid']);
+        }
+      }
+      for (const v of variants(r.path)) expect((await s.http(r.method, v, { token: null })).status, `${r.method} ${v}`).toBe(404);
     }
   });
 
@@ -200,10 +219,10 @@ describe('trust boundary: every route declares its audience', () => {
   });
 
   it('serves the web app\'s 404 page with status 404, and its screens with 200', async () => {
-    for (const path of ['/', '/admin', '/dashboards', '/dashboards/analytics/trends', `/dashboards/${ID}`]) {
+    for (const path of ['/', '/admin', '/dashboards', '/dashboards/analytics/trends', `/dashboards/${ID}`, '/embed/eyJh.eyJk.c2ln']) {
       expect((await fetch(s.url + path)).status, path).toBe(200);
     }
-    for (const path of ['/nope', '/dashboards/analytics/nope', '/admin/extra', '/dashboards/a/b/c']) {
+    for (const path of ['/nope', '/dashboards/analytics/nope', '/admin/extra', '/dashboards/a/b/c', '/embed/nope', '/embed/a.b.c/d']) {
       const res = await fetch(s.url + path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type')).toContain('text/html');

@@ -6,10 +6,16 @@ import type { ChannelMessage } from '../core';
  * rules are the core channels' (server/core/messaging/channels.ts), shared with reports.
  */
 
-const headline = (b: AlertWebhookBody) => `${b.test ? '[Test] ' : ''}${b.state === 'firing' ? '🔔 Firing' : '✅ Resolved'}: ${b.alert.name}`;
+/** What a test message says on every channel, so no recipient takes it for a firing alert. */
+export const TEST_NOTE = 'This is a test message, sent with "Send test" on the alert in LiveDash: the alert is not firing.';
+
+const headline = (b: AlertWebhookBody) => (b.test ? `[Test] ${b.alert.name}: test message` : `${b.state === 'firing' ? '🔔 Firing' : '✅ Resolved'}: ${b.alert.name}`);
 const valueText = (v: number | null) => (v === null ? 'no value' : String(Math.round(v * 1e6) / 1e6));
 const detail = (b: AlertWebhookBody) =>
-  `${b.source.name}: ${valueText(b.value)} (${b.condition})${b.dashboard ? ` — ${b.dashboard.name}` : ''}`;
+  `${b.test ? `${TEST_NOTE} ` : ''}${b.source.name}: ${valueText(b.value)} (${b.condition})${b.dashboard ? ` — ${b.dashboard.name}` : ''}`;
+
+/** An email's subject: the rule's name and its state — or, for a test, that it is one. */
+export const emailSubject = (b: AlertWebhookBody) => (b.test ? `[LiveDash] [Test] ${b.alert.name}: test message` : `[LiveDash] ${b.alert.name} is ${b.state}`);
 
 /** Slack incoming webhook: `text` for notifications, Block Kit blocks for the message. */
 export function slackBody(b: AlertWebhookBody): string {
@@ -19,7 +25,7 @@ export function slackBody(b: AlertWebhookBody): string {
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: headline(b).slice(0, 150) } },
       { type: 'section', text: { type: 'mrkdwn', text: `*${b.source.name}*: ${valueText(b.value)}\n${b.condition}${link}` } },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: `LiveDash · ${b.at}` }] },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: `${b.test ? `${TEST_NOTE} · ` : ''}LiveDash · ${b.at}` }] },
     ],
   });
 }
@@ -44,7 +50,8 @@ export function teamsBody(b: AlertWebhookBody): string {
           type: 'AdaptiveCard',
           version: '1.4',
           body: [
-            { type: 'TextBlock', size: 'Medium', weight: 'Bolder', text: headline(b), color: b.state === 'firing' ? 'Attention' : 'Good', wrap: true },
+            { type: 'TextBlock', size: 'Medium', weight: 'Bolder', text: headline(b), color: b.test ? 'Accent' : b.state === 'firing' ? 'Attention' : 'Good', wrap: true },
+            ...(b.test ? [{ type: 'TextBlock', text: TEST_NOTE, wrap: true }] : []),
             { type: 'FactSet', facts },
           ],
           ...(b.dashboard ? { actions: [{ type: 'Action.OpenUrl', title: `Open ${b.dashboard.name}`, url: b.dashboard.url }] } : {}),
@@ -58,9 +65,10 @@ export function teamsBody(b: AlertWebhookBody): string {
 export function alertMessage(body: string): ChannelMessage {
   const parsed = JSON.parse(body) as AlertWebhookBody;
   return {
+    test: Boolean(parsed.test),
     post: (type) => (type === 'slack' ? slackBody(parsed) : type === 'teams' ? teamsBody(parsed) : body),
     email: () => ({
-      subject: `[LiveDash] ${parsed.alert.name} is ${parsed.state}${parsed.test ? ' (test)' : ''}`,
+      subject: emailSubject(parsed),
       text: `${headline(parsed)}\n\n${detail(parsed)}\nAt: ${parsed.at}\n${parsed.dashboard ? `Dashboard: ${parsed.dashboard.url}\n` : ''}`,
     }),
   };

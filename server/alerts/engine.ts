@@ -2,11 +2,12 @@ import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import type { AlertState, AlertWebhookBody, TileAlertState } from '@common/schemas/alert';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
-import type { AppContext, DashboardDoc } from '../core';
+import { type AppContext, type DashboardDoc, Slicer } from '../core';
+import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { AlertDoc, AlertModels } from './models';
 import type { AlertOutbox } from './outbox';
 import { breaks, conditionText, recovered, RuleRun } from './rule';
-import { WatchedSource, type SourceEvent } from './watchedSource';
+import { WatchedSource, type HeldRecord, type SourceEvent } from './watchedSource';
 
 /** At most this many evaluations per second per rule, whatever the ingest rate: changes in between are coalesced. */
 const MIN_EVAL_GAP_MS = 250;
@@ -44,6 +45,11 @@ export class AlertEngine {
   private readonly rechecks = new Map<string, NodeJS.Timeout>();
   private saveTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Rules to evaluate, one after another (evaluateDue), and whether that is under way. */
+  private readonly dueRuns = new Set<RuleRun>();
+  /** Rules being started, with their configuration version. */
+  private readonly starting = new Map<string, number>();
+  private evaluating = false;
   tileListener: TileStateListener = () => {};
   /** Evaluations made (tests and the benchmark read it). */
   evaluations = 0;
@@ -74,6 +80,16 @@ export class AlertEngine {
   /** Starts (or restarts, after a change of the rule) evaluating a rule this process holds. */
   async hold(fresh: AlertDoc): Promise<void> {
     const id = String(fresh._id);
+    // Being started (its source read, its records counted): the lease's round sees it held at this version.
+    this.starting.set(id, fresh.configVersion);
+    try {
+      await this.start(id, fresh);
+    } finally {
+      if (this.starting.get(id) === fresh.configVersion) this.starting.delete(id);
+    }
+  }
+
+  private async start(id: string, fresh: AlertDoc): Promise<void> {
     let doc = fresh;
     const held = this.rules.get(id);
     if (held) {
@@ -87,22 +103,56 @@ export class AlertEngine {
     if (src.overCap) return this.park(doc);
     if (doc.problem) await this.setProblem(doc, null);
     const now = Date.now();
-    const run = new RuleRun(doc, src.meta, src.records.values(), now);
-    // No data since the newest record passing the filters (or since now, when there is none yet).
-    let newest = 0;
-    for (const r of src.records.values()) if (r.at > newest && run.passes(r.data)) newest = r.at;
-    if (newest) run.lastDataAt = Math.min(now, newest);
-    if (doc.noDataSeconds !== null && !newest) run.lastDataAt = Math.max(new Date(doc.createdAt).getTime(), now - doc.noDataSeconds * 1000 + 1000);
+    const run = new RuleRun(doc, src.meta, now);
+    // Held from now (writes meanwhile wait in the run), counted in slices from the records as they are now.
     this.rules.set(id, run);
     if (doc.widget) this.byTile.set(`${doc.widget.dashboardId}/${doc.widget.widgetId}`, run);
-    this.evaluate(run);
+    const newest = await run.countInSlices(src.meta, [...src.records.values()], now, new Slicer(), () => this.rules.get(id) === run && !this.closed);
+    if (newest === null) return;
+    // No data since the newest record passing the filters (or since now, when there is none yet).
+    if (newest) run.lastDataAt = Math.min(now, newest);
+    if (doc.noDataSeconds !== null && !newest) run.lastDataAt = Math.max(new Date(doc.createdAt).getTime(), now - doc.noDataSeconds * 1000 + 1000);
+    this.due(run);
     // Taken over (a restart, another process's lease ran out) while firing: the repeats go on from the last one sent.
     if (run.state === 'firing' && !run.busy) this.scheduleRepeat(run);
   }
 
+  /** Counts a rule again (the source's types or time field changed), in slices; its state stays. */
+  private async recount(run: RuleRun, meta: DataSourceDto, records: HeldRecord[]): Promise<void> {
+    const id = String(run.doc._id);
+    const counted = await run.countInSlices(meta, records, Date.now(), new Slicer(), () => this.rules.get(id) === run && !this.closed);
+    if (counted !== null) this.due(run);
+  }
+
+  /** Evaluates a rule soon: rules due are evaluated one after another, the loop given a turn between slices. */
+  private due(run: RuleRun): void {
+    this.dueRuns.add(run);
+    if (this.evaluating) return;
+    this.evaluating = true;
+    setImmediate(() => {
+      void this.evaluateDue()
+        .catch((e: unknown) => this.app.log.error('alerts: could not evaluate the rules', e))
+        .finally(() => {
+          this.evaluating = false;
+          if (this.dueRuns.size) this.due(this.dueRuns.values().next().value!);
+        });
+    });
+  }
+
+  private async evaluateDue(): Promise<void> {
+    const slicer = new Slicer();
+    for (const run of this.dueRuns) {
+      this.dueRuns.delete(run);
+      // A write's changes folded in (in slices), then the one evaluation: a few milliseconds whatever the source's size.
+      await run.foldInSlices(slicer);
+      this.evaluate(run);
+      await slicer.tick();
+    }
+  }
+
   /** The configuration version of a rule this process holds (evaluated or parked), undefined when it holds none. */
   heldVersion(id: string): number | undefined {
-    return (this.rules.get(id)?.doc ?? this.parked.get(id))?.configVersion;
+    return (this.rules.get(id)?.doc ?? this.parked.get(id))?.configVersion ?? this.starting.get(id);
   }
 
   /** Every rule this process holds, evaluated or parked. */
@@ -165,6 +215,7 @@ export class AlertEngine {
     const run = this.rules.get(id);
     if (!run) return;
     run.stop();
+    this.dueRuns.delete(run);
     this.rules.delete(id);
     if (run.doc.widget) this.byTile.delete(`${run.doc.widget.dashboardId}/${run.doc.widget.widgetId}`);
   }
@@ -183,18 +234,19 @@ export class AlertEngine {
     }
     if (e.name === 'datasource.changed') {
       // Types or the time field changed: the rules count again under the new ones (their state stays).
-      if (src.ready && src.meta) for (const r of runs) if (r.recount(src.meta, src.records.values(), Date.now())) this.schedule(r);
+      const meta = src.meta;
+      if (!src.ready || !meta) return;
+      const stale = runs.filter((r) => r.needsRecount(meta));
+      const snapshot = stale.length ? [...src.records.values()] : [];
+      for (const r of stale) void this.recount(r, meta, snapshot).catch((err: unknown) => this.app.log.error(`alerts: could not count alert ${String(r.doc._id)} again`, err));
       return;
     }
     if (!changes?.length) return;
     const now = Date.now();
     for (const run of runs) {
-      let arrived = false;
-      for (const c of changes) {
-        run.agg.update(c.before, c.after);
-        if (c.after && run.passes(c.after)) arrived = true;
-      }
-      if (arrived) run.lastDataAt = now;
+      // Folded in before the next evaluation (in slices: a large write is many changes).
+      for (const c of changes) run.pending.push(c);
+      if (changes.some((c) => c.after && run.passes(c.after))) run.lastDataAt = now;
       this.schedule(run);
     }
   }
@@ -203,14 +255,15 @@ export class AlertEngine {
   private schedule(run: RuleRun): void {
     if (run.timers.has('coalesce')) return;
     const at = run.lastEvalAt + MIN_EVAL_GAP_MS;
-    if (Date.now() >= at && !run.busy) this.evaluate(run);
-    else run.timer('coalesce', at, () => this.evaluate(run));
+    if (Date.now() >= at && !run.busy) this.due(run);
+    else run.timer('coalesce', at, () => this.due(run));
   }
 
   private evaluate(run: RuleRun): void {
-    if (this.closed || this.rules.get(String(run.doc._id)) !== run) return;
+    // Being counted anew: evaluated when that is done.
+    if (this.closed || this.rules.get(String(run.doc._id)) !== run || run.counting) return;
     if (run.busy) {
-      run.timer('coalesce', Date.now() + MIN_EVAL_GAP_MS, () => this.evaluate(run));
+      run.timer('coalesce', Date.now() + MIN_EVAL_GAP_MS, () => this.due(run));
       return;
     }
     const now = Date.now();
@@ -227,13 +280,13 @@ export class AlertEngine {
     if (doc.noDataSeconds !== null) {
       const quietUntil = run.lastDataAt + doc.noDataSeconds * 1000;
       breaking = now >= quietUntil;
-      if (!breaking) run.timer('noData', quietUntil, () => this.evaluate(run));
+      if (!breaking) run.timer('noData', quietUntil, () => this.due(run));
     } else {
       breaking = run.state === 'firing' ? !recovered(doc, value) : breaks(doc.condition!, value);
     }
     // A sliding range moves by itself: evaluate again when it next does.
     const next = run.agg.nextChange();
-    if (next !== null) run.timer('slide', next + 5, () => this.evaluate(run));
+    if (next !== null) run.timer('slide', next + 5, () => this.due(run));
 
     if (run.state === 'ok') {
       if (!breaking) {
@@ -244,7 +297,7 @@ export class AlertEngine {
       run.breakingSince ??= now;
       const fireAt = run.breakingSince + doc.forSeconds * 1000;
       if (now < fireAt) {
-        if (!run.timers.has('hold')) run.timer('hold', fireAt, () => this.evaluate(run));
+        if (!run.timers.has('hold')) run.timer('hold', fireAt, () => this.due(run));
         return;
       }
       this.change(run, 'firing', value, now);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type Router from '@koa/router';
 import { rooms } from '@common/realtime';
-import { type AppContext, AppHandle, connectRedis, lockedFiltersOf, type RedisClient, type ShareLinkDoc } from '../core';
+import { type AppContext, AppHandle, closeRedis, connectRedis, lockedFiltersOf, type RedisClient, redisHealthHandle, type ShareLinkDoc } from '../core';
 import type { RealtimeServer } from '../realtime';
 import { VIEW_EVENTS_CHANNEL } from '../publicView';
 import { AlertEngine } from './engine';
@@ -53,12 +53,19 @@ export async function startAlerts(app: AppContext): Promise<Alerts> {
     sub = await connectRedis(app.config.REDIS_URL, app.log, 'alerts (writes of other processes)');
     // Back after Redis was lost: events of the gap may be missing, so the rules count again.
     let lost = false;
-    sub.on('error', () => (lost = true));
-    sub.on('ready', () => {
+    const recount = () => {
       if (!lost) return;
       lost = false;
       void engine.recountAll().catch((e: unknown) => app.log.error('alerts: could not count the rules again after Redis came back', e));
-    });
+    };
+    sub.on('error', () => (lost = true));
+    sub.on('ready', recount);
+    // A Redis that hung without dropping the connection: the breaker says when it was down and when it is back.
+    const health = redisHealthHandle.peek(app);
+    if (health) {
+      health.watch(sub);
+      offs.push(health.onLost(() => (lost = true)), health.onBack(recount));
+    }
     await sub.subscribe(VIEW_EVENTS_CHANNEL, (raw) => {
       try {
         const m = JSON.parse(raw) as { event?: { name: string } };
@@ -90,7 +97,7 @@ export async function startAlerts(app: AppContext): Promise<Alerts> {
       await engine.close();
       await leases.close();
       await outbox.close();
-      if (sub) await sub.quit().catch(() => sub?.destroy());
+      if (sub) await closeRedis(sub);
       alertsHandle.clear(app);
     },
   };

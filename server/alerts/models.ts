@@ -1,6 +1,6 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import type { AlertRuleFields, AlertState, ChannelType, DeliveryStatus } from '@common/schemas/alert';
-import type { DeliveryAttempt, StoredChannel } from '../core';
+import { markLiveness, type DeliveryAttempt, type StoredChannel } from '../core';
 
 /** A channel as stored (the core channels'): its URL or addresses and (webhooks) its signing secret — secrets, never answered. */
 export type { StoredChannel } from '../core';
@@ -131,6 +131,9 @@ export interface AlertWorkerDoc {
 }
 
 const workerSchema = new Schema({ _id: { type: String, required: true }, until: { type: Date, required: true } }, { versionKey: false });
+// Worker beats and lease renewals say only who is alive: no reason on their own for a snapshot of the offline engine's data.
+markLiveness(workerSchema);
+markLiveness(alertSchema, ['lease.until']);
 
 export interface AlertModels {
   Alert: Model<AlertDoc>;

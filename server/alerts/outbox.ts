@@ -30,7 +30,7 @@ export function alertOutbox(app: AppContext, models: AlertModels, owner: string)
     async send(d) {
       const alert = await Alert.findById(d.alertId).lean<AlertDoc>();
       const channel = alert?.channels.find((c) => c.id === d.channelId);
-      if (!alert || !channel) return { ok: false, retry: false, status: null, message: 'the rule or its channel was removed', gone: true };
+      if (!alert || !channel) return { ok: false, retry: false, status: null, message: 'the rule or its channel was removed', answer: null, gone: true };
       return sendToChannel(app, channel, String(d._id), alertMessage(d.body));
     },
     settled: (d, status, result) => logOutcome(app, d, status, result),

@@ -1,7 +1,7 @@
-import type { AlertChangeDto, AlertDeliveryDto, AlertDto, TileAlertState } from '@common/schemas/alert';
+import type { AlertChangeDto, AlertDeliveryAttemptDto, AlertDeliveryDto, AlertDto, TileAlertState } from '@common/schemas/alert';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
-import { presentChannel } from '../core';
-import type { AlertChangeDoc, AlertDeliveryDoc, AlertDoc } from './models';
+import { presentChannel, statusWords } from '../core';
+import type { AlertChangeDoc, AlertDeliveryDoc, AlertDoc, DeliveryAttempt } from './models';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -36,14 +36,30 @@ export function presentAlert(d: AlertDoc): AlertDto {
 
 export const presentChange = (c: AlertChangeDoc): AlertChangeDto => ({ at: iso(c.at)!, from: c.from, to: c.to, value: c.value ?? null });
 
-export const presentDelivery = (d: AlertDeliveryDoc): AlertDeliveryDto => ({
+/**
+ * An attempt for editors: the status code, our words and the timing — never the receiver's answer
+ * (a receiver on an allowed host could be any page there). An attempt stored before the answer was
+ * kept apart has the receiver's words in its message when an HTTP status came: its status in words then.
+ */
+const presentAttemptToEditor = (a: DeliveryAttempt): AlertDeliveryAttemptDto => ({
+  at: iso(a.at)!,
+  status: a.status ?? null,
+  message: a.answer === undefined && a.status != null ? statusWords(a.status) : a.message,
+  durationMs: a.ms ?? null,
+});
+
+/** An attempt for admins: what editors see, and the first 200 characters the receiver answered. */
+const presentAttemptToAdmin = (a: DeliveryAttempt): AlertDeliveryAttemptDto => ({ ...presentAttemptToEditor(a), message: a.message, answer: a.answer ?? null });
+
+/** A delivery with its attempts, for editors or (with `answers`) for admins, who also see what receivers answered. */
+export const presentDelivery = (d: AlertDeliveryDoc, audience: 'editor' | 'admin'): AlertDeliveryDto => ({
   id: String(d._id),
   channelId: d.channelId,
   channelType: d.channelType,
   kind: d.kind,
   value: d.value ?? null,
   status: d.status,
-  attempts: (d.attempts ?? []).map((a) => ({ at: iso(a.at)!, status: a.status ?? null, message: a.message })),
+  attempts: (d.attempts ?? []).map(audience === 'admin' ? presentAttemptToAdmin : presentAttemptToEditor),
   nextAttemptAt: iso(d.nextAttemptAt),
   createdAt: iso(d.createdAt)!,
 });

@@ -41,12 +41,20 @@ export function alertsRouter(rt: AlertsRuntime): Router {
     c.body = { success: true };
   });
 
-  router.post('/admin/alerts/:id/test', auth.editor(), about({ summary: 'Send a test message to every channel of an alert', answer: 'One result per channel', status: 202, activity: activity('alert.tested', 'alert', 'sent a test message of alert', 'param:id') }), alertId, async (c) => {
-    c.status = 202;
-    c.body = await testAlert(rt, askerOfRequest(c), c.params.id);
-  });
+  const tested = activity('alert.tested', 'alert', 'sent a test message of alert', 'param:id');
+  router.post(
+    '/admin/alerts/:id/test',
+    auth.editor(),
+    about({ summary: 'Send a test message to every channel of an alert (a few per person per window: RATE_LIMIT_ALERT_TESTS)', answer: 'One result per channel', status: 202, activity: tested }),
+    alertId,
+    async (c) => {
+      c.status = 202;
+      // Counted per person: a person's id, or the admin token's.
+      c.body = await testAlert(rt, askerOfRequest(c), c.params.id, principalOf(c)?.user?.id ?? 'admin-token');
+    },
+  );
 
-  router.get('/admin/alerts/:id/history', auth.editor(), about({ summary: 'An alert\'s state changes and deliveries', answer: 'AlertHistory' }), alertId, async (c) => {
+  router.get('/admin/alerts/:id/history', auth.editor(), about({ summary: 'An alert\'s state changes and deliveries (what receivers answered: admins only)', answer: 'AlertHistory' }), alertId, async (c) => {
     c.body = await alertHistory(rt, askerOfRequest(c), c.params.id);
   });
 

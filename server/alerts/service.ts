@@ -4,8 +4,9 @@ import {
 } from '@common/schemas/alert';
 import { canonicalObjectId } from '@common/ids';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
-import { type AppContext, type DashboardDoc, findDataSource, NotFoundError, presentDashboard, storeChannel, storeChannels, ValidationError } from '../core';
-import { type Asker, checkSourceInBody, mayUseDashboard, mayUseSource, usableSources } from '../access';
+import { ApiError, type AppContext, type DashboardDoc, findDataSource, NotFoundError, presentDashboard, storeChannel, storeChannels, ValidationError } from '../core';
+import { ErrorCode } from '@common/schemas/errors';
+import { type Asker, checkSourceInBody, mayUseDashboard, rateLimitsHandle, readsReceiverAnswers, requireAlertUse, usableAlerts } from '../access';
 import type { AlertEngine } from './engine';
 import type { AlertLeases } from './lease';
 import type { AlertDoc, AlertModels } from './models';
@@ -48,16 +49,31 @@ function checkWhole(rule: Parameters<typeof ruleProblems>[0]): void {
   if (problems.length) throw ValidationError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
 }
 
-/** A rule the asker may see (its source is one the asker may use); 404 alike for others and unknown ids. */
+/** A rule the asker may use (the access policy decides: its source, and its tile's dashboard); 404 alike for others and unknown ids. */
 async function findRule(rt: AlertsRuntime, who: Asker, id: string): Promise<AlertDoc> {
   const doc = mongoose.isObjectIdOrHexString(id) ? await rt.models.Alert.findById(id).lean<AlertDoc>() : null;
-  if (!doc || !(await mayUseSource(rt.app, who, doc.dataSourceId))) throw NotFoundError(`Alert ${id}`);
-  return doc;
+  return requireAlertUse(rt.app, who, id, doc);
+}
+
+/**
+ * Refuses a rule past the caps (ALERT_MAX_RULES_PER_SOURCE on its source, ALERT_MAX_RULES in all):
+ * each rule on a source is counted again and kept current on every write to it. `movedFrom`: a
+ * saved rule moving to this source (it does not count against the team twice).
+ */
+async function checkRoom(rt: AlertsRuntime, dataSourceId: string, movedFrom?: string): Promise<void> {
+  const { ALERT_MAX_RULES_PER_SOURCE: perSource, ALERT_MAX_RULES: all } = rt.app.config;
+  if ((await rt.models.Alert.countDocuments({ dataSourceId })) >= perSource) {
+    throw new ApiError(409, ErrorCode.alertLimit, `This data source has ${perSource} alerts, the most one data source may have (ALERT_MAX_RULES_PER_SOURCE): delete or move one of its alerts first, or ask the operator to raise the limit.`);
+  }
+  if (!movedFrom && (await rt.models.Alert.countDocuments({})) >= all) {
+    throw new ApiError(409, ErrorCode.alertLimit, `The team has ${all} alerts, the most it may have (ALERT_MAX_RULES): delete alerts that are no longer needed first, or ask the operator to raise the limit.`);
+  }
 }
 
 /** POST /api/admin/alerts: the rule, held (evaluated) by this process from now on, with each webhook's secret this once. */
 export async function createAlert(rt: AlertsRuntime, who: Asker, body: CreateAlert, createdBy: string | null): Promise<CreatedAlertDto> {
   const dataSourceId = await sourceFor(rt, who, body.dataSourceId);
+  await checkRoom(rt, dataSourceId);
   const widget = body.widget ? await checkTile(rt, who, body.widget, dataSourceId) : null;
   const channels = body.channels.map((c, i) => storeChannel(rt.app, c, i));
   const now = new Date();
@@ -71,12 +87,10 @@ export async function createAlert(rt: AlertsRuntime, who: Asker, body: CreateAle
   return { ...presentAlert(doc), secrets: channels.filter((c) => c.secret).map((c) => ({ channelId: c.id, secret: c.secret! })) };
 }
 
-/** GET /api/admin/alerts: the rules on sources the asker may use. */
+/** GET /api/admin/alerts: the rules the asker may use (the access policy decides, as for one rule). */
 export async function listAlerts(rt: AlertsRuntime, who: Asker): Promise<AlertDto[]> {
-  const usable = await usableSources(rt.app, who);
-  const filter = usable ? { dataSourceId: { $in: [...usable] } } : {};
-  const docs = await rt.models.Alert.find(filter).sort({ createdAt: 1 }).lean<AlertDoc[]>();
-  return docs.map((d) => withLiveValue(rt, d));
+  const docs = await rt.models.Alert.find().sort({ createdAt: 1 }).lean<AlertDoc[]>();
+  return (await usableAlerts(rt.app, who, docs)).map((d) => withLiveValue(rt, d));
 }
 
 /** A rule as saved, with the last value as this process knows it when it evaluates the rule (saved only every few seconds). */
@@ -93,6 +107,7 @@ export const getAlert = async (rt: AlertsRuntime, who: Asker, id: string): Promi
 export async function updateAlert(rt: AlertsRuntime, who: Asker, id: string, body: UpdateAlert): Promise<AlertDto> {
   const doc = await findRule(rt, who, id);
   const dataSourceId = body.dataSourceId !== undefined ? await sourceFor(rt, who, body.dataSourceId) : doc.dataSourceId;
+  if (dataSourceId !== doc.dataSourceId) await checkRoom(rt, dataSourceId, doc.dataSourceId);
   const widgetInput = body.widget !== undefined ? body.widget : doc.widget;
   const widget = widgetInput ? await checkTile(rt, who, widgetInput, dataSourceId) : null;
   const set: Record<string, unknown> = {};
@@ -124,16 +139,21 @@ export async function removeRules(rt: AlertsRuntime, ids: string[]): Promise<voi
   for (const id of ids) rt.engine.drop(id);
 }
 
-/** POST /api/admin/alerts/:id/test: a test message to every channel of the rule, through the outbox. */
-export async function testAlert(rt: AlertsRuntime, who: Asker, id: string): Promise<{ deliveries: string[] }> {
+/**
+ * POST /api/admin/alerts/:id/test: a test message to every channel of the rule, through the outbox.
+ * Each person (`tester`: a person's id, or the admin token) sends a few per window (RATE_LIMIT_ALERT_TESTS):
+ * one test reaches up to 10 channels of 20 recipients, with words the person chose.
+ */
+export async function testAlert(rt: AlertsRuntime, who: Asker, id: string, tester: string): Promise<{ deliveries: string[] }> {
   const doc = await findRule(rt, who, id);
   if (!doc.channels.length) throw ValidationError('channels: this alert has no channel to send a test message to', [{ path: 'channels', message: 'Add a channel first' }]);
+  await rateLimitsHandle.of(rt.app).alertTests.take(tester);
   const ids = await rt.engine.enqueue({ doc }, 'test', doc.lastValue ?? null, 0, Date.now());
   rt.engine.kickOutbox();
   return { deliveries: ids.map(String) };
 }
 
-/** GET /api/admin/alerts/:id/history: state changes and deliveries with their answers, newest first. */
+/** GET /api/admin/alerts/:id/history: state changes and deliveries, newest first (receivers' answers for admins only). */
 export async function alertHistory(rt: AlertsRuntime, who: Asker, id: string): Promise<AlertHistoryDto> {
   const doc = await findRule(rt, who, id);
   const alertId = String(doc._id);
@@ -141,7 +161,8 @@ export async function alertHistory(rt: AlertsRuntime, who: Asker, id: string): P
     rt.models.AlertChange.find({ alertId }).sort({ at: -1 }).limit(200).lean(),
     rt.models.AlertDelivery.find({ alertId }).sort({ createdAt: -1 }).limit(200).lean(),
   ]);
-  return { changes: changes.map(presentChange), deliveries: deliveries.map(presentDelivery) };
+  const audience = readsReceiverAnswers(who) ? 'admin' : 'editor';
+  return { changes: changes.map(presentChange), deliveries: deliveries.map((d) => presentDelivery(d, audience)) };
 }
 
 /**

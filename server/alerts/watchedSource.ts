@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { RecordDto } from '@common/schemas/records/record';
-import { type AppContext, type DataSourceDoc, type DomainEvents, presentDataSource, presentRecord, type RecordDoc } from '../core';
+import { type AppContext, type DataSourceDoc, type DomainEvents, inSlices, presentDataSource, presentRecord, type RecordDoc, SLICED_READ_BATCH } from '../core';
 
 type Data = Record<string, unknown>;
 
@@ -47,15 +47,17 @@ export class WatchedSource {
     return this.pending === null;
   }
 
-  /** Reads the source and its records; the events that came meanwhile are applied after. */
+  /** Reads the source and its records (in slices: the loop turns while a large source is read); the events that came meanwhile are applied after. */
   async load(app: AppContext): Promise<void> {
     const { DataSource, Record } = app.models;
     const ds = mongoose.isObjectIdOrHexString(this.dataSourceId) ? await DataSource.findById(this.dataSourceId).lean<DataSourceDoc>() : null;
     // Counted first: a source past the cap is never read into memory.
     this.overCap = ds ? (await Record.countDocuments({ dataSourceId: ds._id })) > this.maxRecords : false;
-    const docs = ds && !this.overCap ? await Record.find({ dataSourceId: ds._id }).lean<RecordDoc[]>() : [];
+    if (ds && !this.overCap) {
+      const cursor = Record.find({ dataSourceId: ds._id }).lean<RecordDoc>().cursor({ batchSize: SLICED_READ_BATCH });
+      for await (const doc of inSlices(cursor)) this.put(presentRecord(doc));
+    }
     this.meta = ds ? presentDataSource(ds) : null;
-    for (const r of docs.map(presentRecord)) this.put(r);
     const queued = this.pending ?? [];
     this.pending = null;
     for (const e of queued) this.apply(e);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseProxyTrust } from './http/clientAddress';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -19,7 +20,7 @@ export const EnvSchema = z.object({
   MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   /** Proves who creates the first admin, then a bearer credential with the admin role for automation and recovery (at least 12 characters); default: random per run, printed at start. Never in the web bundle, never logged when set. */
   ADMIN_TOKEN: z.string().min(12, 'must be at least 12 characters').optional(),
-  /** Keys the hashes stored outside the process (Redis rate-limit keys); default: derived from the admin token. Same on every process. */
+  /** Keys the hashes stored outside the process (Redis rate-limit keys; default: derived from the admin token) and seals embedding secrets at rest (default: a key made once and kept in the database). Same on every process; changing it makes sealed secrets unreadable until rotated. */
   SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Turns the admin token off as a bearer credential (people sign in; first-admin setup is then impossible). */
   ADMIN_TOKEN_DISABLED: bool.default(false),
@@ -29,8 +30,12 @@ export const EnvSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   /** The From of those emails, e.g. "LiveDash <dash@example.com>" (required with SMTP_URL). */
   MAIL_FROM: z.string().min(3).optional(),
-  /** Embedded mongod keeps its data here between restarts. */
-  DATA_DIR: z.string().min(1).optional(),
+  /**
+   * Where the embedded database keeps its data between restarts (relative to the working folder):
+   * mongod's own files, or the offline engine's snapshot. `:memory:` keeps nothing (tests, throwaway
+   * demos). Not used with MONGODB_URI. One server at a time per folder.
+   */
+  DATA_DIR: z.string().min(1).default('./data'),
   /** Seed the demo into an empty database; default: true with the embedded database, false with MONGODB_URI. */
   SEED_DEMO: bool.optional(),
   /** Share Socket.IO rooms, view-cache events, revocations and rate limits across processes. */
@@ -47,11 +52,29 @@ export const EnvSchema = z.object({
   IMPORT_IDLE_SECONDS: positiveInt(7 * 24 * 3600).default(30 * 60),
   /** Most records one public view returns (truncated: true beyond). */
   VIEW_MAX_RECORDS: positiveInt(10_000_000).default(100_000),
+  /** Signed embedding: the furthest ahead a token's `exp` may be (a token that would live longer is refused). */
+  EMBED_MAX_TTL_SECONDS: positiveInt(86_400).default(86_400),
   /** Largest JSON body of an admin call (dashboards, data sources, integrations). */
   ADMIN_JSON_MAX_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
-  /** Trust X-Forwarded-For / -Proto from a reverse proxy (only behind one: clients could forge them). */
-  TRUST_PROXY: bool.default(false),
-  /** With TRUST_PROXY: how many proxies append to X-Forwarded-For; the client is the entry the outermost of them appended. */
+  /**
+   * The reverse proxies whose X-Forwarded-For / -Proto / -Host count: their addresses, comma-separated
+   * — IPs, CIDRs, or `loopback`, `linklocal`, `uniquelocal` (e.g. `loopback` for nginx on the same
+   * machine, `10.0.0.5,10.0.0.6`) — read only on connections from them. `true` trusts any peer (the
+   * server warns at start: a client reaching a process directly could set its own address);
+   * `false`: no proxy.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, ctx) => {
+      try {
+        return parseProxyTrust(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: `must be false, true, or the proxies' addresses (comma-separated IPs, CIDRs, loopback, linklocal, uniquelocal): ${(e as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  /** With TRUST_PROXY=true only: how many proxies append to X-Forwarded-For; the client is the entry the outermost of them appended (a list of the proxies' addresses needs no count). */
   TRUST_PROXY_HOPS: positiveInt(10).default(1),
   /** Failures of one bearer credential per client address, and wrong passwords or distinct wrong credentials per address, per window. */
   RATE_LIMIT_AUTH_FAILURES: positiveInt(1_000_000).default(20),
@@ -74,6 +97,10 @@ export const EnvSchema = z.object({
   RATE_LIMIT_OAUTH: positiveInt(1_000_000).default(30),
   /** Window of RATE_LIMIT_OAUTH. */
   RATE_LIMIT_OAUTH_WINDOW_SECONDS: positiveInt(86_400).default(600),
+  /** Test messages of alerts ("Send test") per person per RATE_LIMIT_ALERT_TESTS_WINDOW_SECONDS: each goes to every channel of the rule. */
+  RATE_LIMIT_ALERT_TESTS: positiveInt(1_000_000).default(5),
+  /** Window of RATE_LIMIT_ALERT_TESTS. */
+  RATE_LIMIT_ALERT_TESTS_WINDOW_SECONDS: positiveInt(86_400).default(600),
   /** Memory the public view cache may hold (records, bodies, compressed forms); least recently viewed go first. */
   VIEW_CACHE_MAX_BYTES: positiveInt(64 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
   /** Days the activity log keeps an entry (a TTL index removes older ones). */
@@ -89,6 +116,8 @@ export const EnvSchema = z.object({
    * removed people, changed roles and dashboard limits whose news Redis lost); default: the session cache's lifetime.
    */
   SOCKET_RECHECK_MS: positiveInt(3_600_000).default(30_000),
+  /** Dashboard versions: how many days a save's version is kept (the last 50 of each dashboard are kept whatever their age). */
+  DASHBOARD_VERSIONS_DAYS: positiveInt(36_500).default(365),
   /** Records an append-only source keeps when it sets no maxRecords (default: 100,000; 5,000 on the offline engine). */
   APPEND_ONLY_MAX_RECORDS: positiveInt(100_000_000).optional(),
   /** Offline engine: the records collection's size past which the console warns that a write nears a second. */
@@ -114,8 +143,9 @@ export const EnvSchema = z.object({
   /** Integrations pulling from an API or a database: the longest one request (statement) may take, in ms. */
   INTEGRATION_REQUEST_TIMEOUT_MS: positiveInt(3_600_000).default(30_000),
   /**
-   * Zendesk hosts (host:port, comma-separated) that may be reached over plain http — the local
-   * simulator and tests. Every other Host URL must be https://.
+   * Zendesk hosts (host:port, comma-separated) that may be reached over plain http or at an
+   * internal address — the local simulator and tests. Every other Host URL must be https:// to a
+   * public address (as OUTBOUND_ALLOWED_HOSTS, which Zendesk honours too).
    */
   ZENDESK_HTTP_HOSTS: z
     .string()
@@ -123,9 +153,11 @@ export const EnvSchema = z.object({
     .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/, 'must be a comma-separated list of host:port, e.g. 127.0.0.1:4010'))),
   /**
-   * Outbound calls (alert channels): host:port pairs (comma-separated) that may be reached over
-   * plain http or at a loopback, private or link-local address — a local receiver, tests. Every
-   * other channel URL must be https:// to a public address.
+   * Outbound calls (alert channels, integrations): host:port pairs (comma-separated) that may be
+   * reached over plain http or at a loopback, private, link-local or otherwise non-public address
+   * (in any spelling) — a local receiver, tests. Every other address must be https:// to a public
+   * one. The base list: admins add to it at run time under Settings › Outbound hosts (kept in the
+   * database, applied at once).
    */
   OUTBOUND_ALLOWED_HOSTS: z
     .string()
@@ -140,6 +172,10 @@ export const EnvSchema = z.object({
    * says "too many records to evaluate live"; they resume once the source holds fewer.
    */
   ALERT_MAX_RECORDS: positiveInt(100_000_000).default(100_000),
+  /** Alerts: most rules on one data source (each is counted and kept current on every write to it); past it, creating or moving one answers 409. */
+  ALERT_MAX_RULES_PER_SOURCE: positiveInt(10_000).default(50),
+  /** Alerts: most rules of the whole team; past it, creating one answers 409. */
+  ALERT_MAX_RULES: positiveInt(100_000).default(500),
   /** Reports: days a report's files are kept and their signed links answer (then both go). */
   REPORT_FILES_DAYS: positiveInt(365).default(7),
   /** Reports: how often each process looks for reports that are due, or asked to be sent now; a run starts within this of its time. */

@@ -3,7 +3,7 @@ import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import type { RecordDto } from '@common/schemas/records/record';
 import type { IntegrationDto } from '@common/schemas/integration';
-import type { ShareLinkDto } from '@common/schemas/shareLink';
+import type { ShareLinkDto } from '@common/schemas/sharing/shareLink';
 import type { ActivityEntryDto } from '@common/schemas/activity';
 import type { ImportProgressDto } from '@common/schemas/imports';
 import type { IngestCredential, Principal, Revocation } from './principal';
@@ -53,6 +53,12 @@ export interface DomainEvents {
   'shareLink.created': { link: ShareLinkDto; dashboardName: string };
   'shareLink.revoked': { link: ShareLinkDto };
   /**
+   * A dashboard's embedding secret was created, rotated or removed (with its dashboard): every token
+   * signed with an earlier one stops at once. `dashboardId` null: any may have changed (Redis was
+   * lost). `relayed`: it came from another process (not published again).
+   */
+  'embedding.secretChanged': { dashboardId: string | null; relayed?: boolean };
+  /**
    * Something the activity log keeps happened (a sign-in, a token made, records expired, an alert
    * delivered…), said in the log's words by the feature where it happened. The activity feature
    * writes it; no feature writes the log itself.
@@ -66,6 +72,8 @@ export interface DomainEvents {
   'activity.recorded': { entry: ActivityEntryDto };
   /** Import Data: an import's state and counts (rows read, written, rejected). */
   'import.progress': ImportProgressDto;
+  /** An admin changed the runtime settings (server/settings); `relayed`: the change came from another process, already applied here. */
+  'settings.changed': { relayed?: boolean };
   /** Sessions or tokens ended (sign-out, password or role change, disabling, removal): caches forget them, their sockets close. */
   'auth.revoked': Revocation;
 }

@@ -7,6 +7,7 @@ import { fieldLabel, type ValueFormat } from '@common/formats';
 import type { AppContext } from './context';
 import { decodeKeys } from './db/fieldNames';
 import { NotFoundError } from './errors';
+import { inSlices, SLICED_READ_BATCH } from './slices';
 import type { DashboardDoc, DataSourceDoc, RecordDoc } from './models';
 import { dashboardConfiguration, presentDataSource } from './models/presenters';
 import { NO_TYPING, typedFormat, type FieldTyping } from '@common/types/fieldTyping';
@@ -35,7 +36,8 @@ export function attachmentHeader(fileName: string): string {
 async function allColumns(ctx: AppContext, ds: DataSourceDoc, labels: Record<string, string>, typing: FieldTyping, test: RecordTest | null): Promise<Column[]> {
   const keys = new Set<string>();
   const customIds = new Set<string>();
-  for await (const r of ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor()) {
+  const records = ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor({ batchSize: SLICED_READ_BATCH });
+  for await (const r of inSlices(records)) {
     const data = decodeKeys((r.data ?? {}) as Json);
     if (test && !test(data)) continue;
     for (const k of r.keyOrder ?? []) if (k !== 'custom_fields') keys.add(k);
@@ -74,11 +76,12 @@ export async function exportDashboardCsv(ctx: AppContext, dashboard: DashboardDo
 
   const csv = stringify({ ...CSV_OPTIONS });
   csv.write(columns.map((c) => neutralise(c.header)));
-  const source = ds ? ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor() : null;
+  // Read a batch at a time and written in slices: an export of a large source never holds the loop.
+  const source = ds ? ctx.models.Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).lean<RecordDoc>().cursor({ batchSize: SLICED_READ_BATCH }) : null;
   (async () => {
     try {
       if (source) {
-        for await (const r of source) {
+        for await (const r of inSlices(source)) {
           const data = decodeKeys((r.data ?? {}) as Json);
           if (test && !test(data)) continue;
           const ok = csv.write(columns.map((c) => c.value(data, r)));

@@ -14,8 +14,11 @@ export interface Principal {
   credentialHash: string | null;
 }
 
-/** Who may call a route: every route declares one next to its handler (the guards enforce it, the API docs show it). */
-export type Audience = 'public' | 'ingest' | 'viewer' | 'editor' | 'admin';
+/**
+ * Who may call a route: every route declares one next to its handler (the guards enforce it, the API
+ * docs show it). `embed`: a signed embed token in the path is the credential (server/sharing).
+ */
+export type Audience = 'public' | 'ingest' | 'embed' | 'viewer' | 'editor' | 'admin';
 
 /**
  * What an ingest call was let in with: the admin token or an admin's personal API token (`principal`:

@@ -5,6 +5,7 @@ import { DASHBOARD_REFRESH_MS } from '@common/constants';
 import type { AppContext, DashboardDoc, DataSourceDoc, RecordDoc } from '../core';
 import { settledRevision, encodeKeys, NotFoundError, ValidationError, dashboardConfiguration, presentDashboard, presentDataSource, presentPublicSummary, presentRecord, findDataSource } from '../core';
 import { presentPublicHeadFromDtos } from './presentPublicView';
+import { createVersioned, saveVersioned, type SaveOptions } from './versions/saveVersioned';
 
 const FIRST_TAB: DashboardTab = { id: 'tab1', name: 'Tab 1', style: null, configuration: {}, widgets: [] };
 
@@ -47,8 +48,8 @@ export async function getDashboard(ctx: AppContext, id: string): Promise<Dashboa
   return present(ctx, await requireDashboard(ctx, id));
 }
 
-/** Creates a dashboard; it starts as a draft with one tab named "Tab 1". */
-export async function createDashboard(ctx: AppContext, input: CreateDashboard): Promise<DashboardDto> {
+/** Creates a dashboard (version 1); it starts as a draft with one tab named "Tab 1". */
+export async function createDashboard(ctx: AppContext, input: CreateDashboard, opts: SaveOptions = {}): Promise<DashboardDto> {
   const dataSourceId = await requireSourceId(ctx, input.dataSourceId);
   const configuration = {
     keyMappings: input.configuration?.keyMappings ?? {},
@@ -56,35 +57,55 @@ export async function createDashboard(ctx: AppContext, input: CreateDashboard): 
     tabs: input.configuration?.tabs?.length ? input.configuration.tabs : [FIRST_TAB],
     filters: input.configuration?.filters ?? [],
   };
-  const doc = await ctx.models.Dashboard.create({
+  const doc = await createVersioned(ctx, {
     name: input.name,
     description: input.description ?? '',
     dataSourceId,
     isPublished: input.isPublished ?? false,
     configuration: encodeKeys(configuration),
-  });
-  const dto = await present(ctx, doc.toObject() as DashboardDoc);
+  }, opts);
+  const dto = await present(ctx, doc);
   ctx.events.emit('dashboard.changed', { dashboard: dto, wasPublished: false, previousDataSourceId: dto.dataSourceId });
   return dto;
 }
 
-/** Applies any subset of name, description, dataSourceId, isPublished and configuration. */
-export async function updateDashboard(ctx: AppContext, id: string, patch: UpdateDashboard): Promise<DashboardDto> {
-  const before = await requireDashboard(ctx, id);
-  const set: Record<string, unknown> = {};
-  if (patch.name !== undefined) set.name = patch.name;
-  if (patch.description !== undefined) set.description = patch.description;
-  if (patch.isPublished !== undefined) set.isPublished = patch.isPublished;
-  if (patch.dataSourceId !== undefined) set.dataSourceId = patch.dataSourceId === null ? null : await requireSourceId(ctx, patch.dataSourceId);
-  if (patch.configuration !== undefined) {
-    const merged = { ...dashboardConfiguration(before), ...stripUndefined(patch.configuration) };
-    set.configuration = encodeKeys(merged);
-  }
-  const after = await ctx.models.Dashboard.findByIdAndUpdate(before._id, { $set: set, $inc: { revision: 1 } }, { returnDocument: 'after' }).lean<DashboardDoc>();
-  if (!after) throw NotFoundError(`Dashboard ${id}`);
+/**
+ * Applies any subset of name, description, dataSourceId, isPublished and configuration, as a new
+ * version (`message`: the save's own words; `ifMatch`: refused with 409 unless it is the current version).
+ */
+export async function updateDashboard(ctx: AppContext, id: string, patch: UpdateDashboard, opts: SaveOptions = {}): Promise<DashboardDto> {
+  const { message, ...fields } = patch;
+  const dataSourceId = fields.dataSourceId === undefined || fields.dataSourceId === null ? fields.dataSourceId : await requireSourceId(ctx, fields.dataSourceId);
+  const { before, after } = await saveVersioned(ctx, id, (before) => {
+    const set: Record<string, unknown> = {};
+    if (fields.name !== undefined) set.name = fields.name;
+    if (fields.description !== undefined) set.description = fields.description;
+    if (fields.isPublished !== undefined) set.isPublished = fields.isPublished;
+    if (dataSourceId !== undefined) set.dataSourceId = dataSourceId;
+    if (fields.configuration !== undefined) set.configuration = encodeKeys({ ...dashboardConfiguration(before), ...stripUndefined(fields.configuration) });
+    return set;
+  }, { message, ...opts });
+  return announceChange(ctx, before, after);
+}
+
+/** Tells the view cache, the rooms and the console what a save made of a dashboard (as every change is pushed). */
+export async function announceChange(ctx: AppContext, before: DashboardDoc, after: DashboardDoc): Promise<DashboardDto> {
   const dto = await present(ctx, after);
   ctx.events.emit('dashboard.changed', { dashboard: dto, wasPublished: Boolean(before.isPublished), previousDataSourceId: before.dataSourceId ?? null });
   return dto;
+}
+
+/**
+ * Leaves every dashboard on a removed data source with none, each as a new version by whoever removed
+ * the source (the source's name kept in the version's words). Answers the dashboards as they became;
+ * the caller announces them after the source's own events.
+ */
+export async function detachDashboardsFrom(ctx: AppContext, source: { id: string; name: string }): Promise<DashboardDoc[]> {
+  const out: DashboardDoc[] = [];
+  for (const d of await dashboardsOnSource(ctx, source.id)) {
+    out.push((await saveVersioned(ctx, String(d._id), () => ({ dataSourceId: null }), { sourceNames: { [source.id]: source.name } })).after);
+  }
+  return out;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

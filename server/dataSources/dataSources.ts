@@ -3,10 +3,11 @@ import mongoose from 'mongoose';
 import type { CreateDataSource, DataSourceDto, DataSourceWithKeyDto, UpdateDataSource } from '@common/schemas/dataSource';
 import type { RawDataResponse } from '@common/schemas/records/record';
 import { CUSTOM_SOURCE_PREFIX } from '@common/constants';
-import type { AppContext, DashboardDoc, DataSourceDoc } from '../core';
+import type { AppContext, DataSourceDoc } from '../core';
 import { ErrorCode } from '@common/schemas/errors';
 import { encodeKey, encodeKeys, ApiError, ForbiddenError, NotFoundError, presentDashboard, presentDataSource, presentRecord, settledRevision, hashKey, requireDataSource } from '../core';
 import { applySourceSettings, withSourceLock } from '../records';
+import { detachDashboardsFrom } from '../dashboards';
 
 function newIngestKey(): { key: string; hash: string; hint: string } {
   const key = `ik_${crypto.randomBytes(24).toString('base64url')}`;
@@ -171,17 +172,17 @@ export async function deleteDataSource(ctx: AppContext, id: string): Promise<voi
 
 /** Deletes a data source with all its records; dashboards on it are left with no data source. */
 export async function removeDataSource(ctx: AppContext, ds: DataSourceDoc): Promise<void> {
-  const { Record, DataSource, Dashboard } = ctx.models;
+  const { Record, DataSource } = ctx.models;
   const dataSourceId = String(ds._id);
   // Under the source's lock: never beside a transaction of the records collection (sourceLock).
   await withSourceLock(ctx, dataSourceId, () => Record.deleteMany({ dataSourceId: ds._id }));
   await DataSource.deleteOne({ _id: ds._id });
-  const orphanIds = (await Dashboard.find({ dataSourceId }).lean<DashboardDoc[]>()).map((d) => d._id);
-  if (orphanIds.length) await Dashboard.updateMany({ _id: { $in: orphanIds } }, { $set: { dataSourceId: null }, $inc: { revision: 1 } });
-  const dashboardIds = orphanIds.map(String);
+  // Each dashboard on it is left with no source, as a new version of it (dashboards/versions).
+  const orphans = await detachDashboardsFrom(ctx, { id: dataSourceId, name: ds.name });
+  const dashboardIds = orphans.map((d) => String(d._id));
   ctx.events.emit('records.removed', { dataSourceId, sourceId: ds.sourceId, revision: (ds.revision ?? 0) + 1, total: 0, recordIds: [], all: true, dashboardIds });
   ctx.events.emit('datasource.removed', { dataSourceId, sourceId: ds.sourceId });
-  for (const d of await Dashboard.find({ _id: { $in: orphanIds } }).lean<DashboardDoc[]>()) {
+  for (const d of orphans) {
     ctx.events.emit('dashboard.changed', { dashboard: presentDashboard(d, null), wasPublished: Boolean(d.isPublished), previousDataSourceId: dataSourceId });
   }
 }

@@ -1,6 +1,8 @@
 import type { AppContext } from '../core';
-import { encodeKeys } from '../core';
+import { accountsHandle } from '../access';
 import { createDataSource } from '../dataSources';
+import { createDashboard } from '../dashboards';
+import { encodeKeys } from '../core';
 import { ingestRecords } from '../records';
 import { TEMPLATES } from '@common/widgets/templates';
 
@@ -45,9 +47,14 @@ export function demoTickets(count = 150, now = Date.now()): Record<string, unkno
   }));
 }
 
-/** Seeds the demo source and published dashboard when the database holds no data source yet. */
+/**
+ * Seeds the demo source and published dashboard into an empty database: no data source, no
+ * dashboard, no person yet. A database kept between runs is seeded once; a team that deleted the
+ * demo does not get it back at the next start.
+ */
 export async function seedDemo(ctx: AppContext): Promise<boolean> {
-  if ((await ctx.models.DataSource.countDocuments()) > 0) return false;
+  const [anySource, anyDashboard, anyPerson] = await Promise.all([ctx.models.DataSource.exists({}), ctx.models.Dashboard.exists({}), accountsHandle.of(ctx).models.User.exists({})]);
+  if (anySource || anyDashboard || anyPerson) return false;
   const source = await createDataSource(ctx, { name: 'Support Tickets', description: 'Demo help-desk tickets, ingested over the REST API' });
   await ingestRecords(ctx, { sourceId: source.sourceId, records: demoTickets() }, { admin: true });
   const keyMappings = {
@@ -76,12 +83,12 @@ export async function seedDemo(ctx: AppContext): Promise<boolean> {
       },
     },
   ];
-  await ctx.models.Dashboard.create({
+  await createDashboard(ctx, {
     name: 'Support Overview',
     description: 'Live view of the support queue: open, in progress and closed tickets, tickets by priority and per day, every ticket, and the queue by status',
     dataSourceId: source.id,
     isPublished: true,
-    configuration: encodeKeys({ keyMappings: {}, refreshInterval: 30_000, tabs }),
-  });
+    configuration: { keyMappings: {}, refreshInterval: 30_000, tabs },
+  }, { author: { kind: 'system' }, summary: () => "Created the demo dashboard 'Support Overview'" });
   return true;
 }

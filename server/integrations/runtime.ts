@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import type { AppContext } from '../core';
-import { AppHandle, NotFoundError } from '../core';
+import { AppHandle, NotFoundError, outboundAllowedHosts } from '../core';
 import type { IntegrationDoc, IntegrationModels } from './models';
 import type { ProviderMemory, PullLimits } from './provider';
 import { presentIntegration } from './presenters';
@@ -30,11 +30,12 @@ export function createRuntime(app: AppContext, models: IntegrationModels, opts: 
 }
 
 /**
- * The host:port pairs integrations may reach over plain http or at internal addresses. The one
- * place the list is read, so the admin's Settings list joins it in one line.
+ * The host:port pairs integrations may reach over plain http or at internal addresses: core's one
+ * list (OUTBOUND_ALLOWED_HOSTS and Settings › Outbound hosts, as alerts read it), read at each
+ * check and each sync, so a host an admin allows applies at once.
  */
 export function allowedHosts(rt: IntegrationsRuntime): readonly string[] {
-  return rt.app.config.OUTBOUND_ALLOWED_HOSTS;
+  return outboundAllowedHosts(rt.app);
 }
 
 /** The bounds a pull provider keeps while it reads. */

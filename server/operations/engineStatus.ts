@@ -1,5 +1,5 @@
 import type { EngineStatusDto } from '@common/schemas/engine';
-import type { AppContext } from '../core';
+import { dataKeeping, type AppContext } from '../core';
 import { appendOnlyDefaultMaxRecords } from '../records';
 
 const ADVICE =
@@ -18,5 +18,6 @@ export async function engineStatus(ctx: AppContext): Promise<EngineStatusDto> {
     nearSlowWrites: slowWriteRecords !== null && recordsCount >= slowWriteRecords,
     appendOnlyDefaultMaxRecords: appendOnlyDefaultMaxRecords(ctx),
     advice: offline ? ADVICE : null,
+    dataKept: dataKeeping.of(ctx).status(),
   };
 }

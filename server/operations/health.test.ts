@@ -19,7 +19,7 @@ describe('health and the error shape', () => {
     expect(admin.status).toBe(200);
     expect(admin.body).toEqual({
       status: 'ok',
-      database: { mode: s.app.ctx.db.mode, ready: true, persistent: s.app.ctx.db.persistent, reason: s.app.ctx.db.reason },
+      database: { mode: s.app.ctx.db.mode, ready: true, persistent: s.app.ctx.db.persistent, dataDir: s.app.ctx.db.dataDir, reason: s.app.ctx.db.reason },
       engine: expect.objectContaining({ engine: s.app.ctx.db.mode === 'embedded-jongodb' ? 'jongodb' : 'mongod', recordsCount: expect.any(Number), nearSlowWrites: expect.any(Boolean) }),
       realtime: { adapter: 'memory' },
       version: '0.1.0',

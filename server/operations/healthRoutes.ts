@@ -24,7 +24,7 @@ export function healthRouter(app: AppContext): Router {
     // The engine and how near its writes are to a second (also GET /api/admin/engine, the console's banner).
     const engine = await engineStatus(app).catch(() => null);
     return answer(ctx, (ready) => ({
-      database: { mode: app.db.mode, ready, persistent: app.db.persistent, reason: app.db.reason },
+      database: { mode: app.db.mode, ready, persistent: app.db.persistent, dataDir: app.db.dataDir, reason: app.db.reason },
       engine,
       realtime: { adapter: app.config.REDIS_URL ? 'redis' : 'memory' },
       version,

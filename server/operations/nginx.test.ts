@@ -64,7 +64,7 @@ let ports: number[] = [];
 const startProc = (port: number) =>
   startServerProcess({
     PORT: String(port), MONGODB_URI: db.uri, REDIS_URL: redis.url, ADMIN_TOKEN, SEED_DEMO: 'false', ZENDESK_SCHEDULER_TICK_MS: '0',
-    TRUST_PROXY: 'true', METRICS_PORT: '0', SHUTDOWN_GRACE_SECONDS: '1',
+    TRUST_PROXY: '127.0.0.1', METRICS_PORT: '0', SHUTDOWN_GRACE_SECONDS: '1',
   });
 
 beforeAll(async () => {

@@ -79,7 +79,8 @@ export function startOperations(app: AppContext, redis: RedisClient | null): Ope
     if (path === '/livez') return json(res, 200, { status: 'live' });
     if (path === '/readyz') {
       const r = await readiness(app, redis, draining);
-      return json(res, r.ready ? 200 : 503, r.ready ? { status: 'ready', checks: r.checks } : { status: 'not ready', notReady: r.notReady, checks: r.checks });
+      const degraded = r.degraded.length ? { degraded: r.degraded } : {};
+      return json(res, r.ready ? 200 : 503, r.ready ? { status: 'ready', ...degraded, checks: r.checks } : { status: 'not ready', notReady: r.notReady, ...degraded, checks: r.checks });
     }
     // On the main port only with a token; with METRICS_PORT alone, only there.
     if (!config.METRICS_TOKEN) return json(res, 404, { error: { code: 'not_found', message: 'Metrics are not served on this port: set METRICS_TOKEN, or METRICS_PORT for a listener of their own' } });

@@ -1,12 +1,14 @@
-import type { AppContext, RedisClient } from '../core';
+import { redisHealthHandle, type AppContext, type RedisClient } from '../core';
 
 /** How long a readiness check waits for the database or Redis to answer a ping. */
 const PING_TIMEOUT_MS = 2_000;
 
 export interface Readiness {
   ready: boolean;
-  /** What is not ready: `draining` (stopping), `database`, `redis`. */
+  /** What is not ready: `draining` (stopping), `database`. */
   notReady: string[];
+  /** What the process serves without, for now: `redis` during an outage (each process on its own). */
+  degraded: string[];
   checks: Record<string, 'ok' | 'failed' | 'draining'>;
 }
 
@@ -17,18 +19,21 @@ const within = <T>(p: Promise<T>, ms: number) =>
   });
 
 /**
- * Whether this process should get traffic: the database answers a ping, Redis too when configured
- * (the rate limits' client: it fails fast while disconnected), and the process is not draining.
+ * Whether this process should get traffic: the database answers a ping and the process is not
+ * draining. Redis is not a condition: during an outage every process serves on without it (the
+ * breaker, core/redis/health.ts), so a load balancer must not drop the fleet — `degraded` says so.
  */
 export async function readiness(app: AppContext, redis: RedisClient | null, draining: boolean): Promise<Readiness> {
   const checks: Readiness['checks'] = {};
+  const health = redisHealthHandle.peek(app);
   const [db, cache] = await Promise.all([
     within(app.conn.db!.admin().ping(), PING_TIMEOUT_MS),
-    redis ? within(redis.isReady ? redis.ping() : Promise.reject(new Error('disconnected')), PING_TIMEOUT_MS) : Promise.resolve(null),
+    // Through the breaker: a ping that fails or is late puts Redis down; while down, not asked (it probes by itself).
+    redis && health ? health.run(() => redis.ping(), PING_TIMEOUT_MS).then(() => true, () => false) : Promise.resolve(null),
   ]);
   checks.database = db ? 'ok' : 'failed';
   if (cache !== null) checks.redis = cache ? 'ok' : 'failed';
   if (draining) checks.process = 'draining';
-  const notReady = [...(draining ? ['draining'] : []), ...(db ? [] : ['database']), ...(cache === false ? ['redis'] : [])];
-  return { ready: notReady.length === 0, notReady, checks };
+  const notReady = [...(draining ? ['draining'] : []), ...(db ? [] : ['database'])];
+  return { ready: notReady.length === 0, notReady, degraded: cache === false ? ['redis'] : [], checks };
 }

@@ -134,20 +134,28 @@ export interface Stoppable {
   close(onStep?: (name: string) => void): Promise<void>;
 }
 
+/** The first signal again this soon after it is one press of Ctrl-C delivered twice, not a second one. */
+const SAME_PRESS_MS = 500;
+
 /**
  * SIGTERM / SIGINT: /readyz answers 503 at once and the process keeps serving for `graceMs` (a
  * load balancer sees it and stops sending), then it stops in order and exits 0. Past `timeoutMs`
- * from the signal it exits 1, saying which step did not finish. A second signal exits at once.
+ * from the signal it exits 1, saying which step did not finish. A second signal (another one, or
+ * the same SAME_PRESS_MS or more after the first) exits at once.
  */
 export function stopOnSignals(app: Stoppable, log: Logger, opts: { graceMs: number; timeoutMs: number }): void {
   let stopping = false;
+  let first: { signal: NodeJS.Signals; at: number } | null = null;
   let step = 'grace';
   const stop = async (signal: NodeJS.Signals) => {
+    // A Ctrl-C under `npm start` arrives twice at once (the terminal's, and npm's forwarded copy): the same press.
+    if (first && first.signal === signal && Date.now() - first.at < SAME_PRESS_MS) return;
     if (stopping) {
       log.warn(`second signal (${signal}): exiting now, without finishing the stop (it was at: ${step})`);
       process.exit(signal === 'SIGINT' ? 130 : 143);
     }
     stopping = true;
+    first = { signal, at: Date.now() };
     app.operations.drain();
     log.info(`${signal}: shutting down (not ready; serving ${opts.graceMs / 1000} s more while load balancers notice)`);
     const started = Date.now();

@@ -18,11 +18,12 @@ const DASHBOARD = rooms.dashboard('');
 const SHARE = rooms.share('');
 const SOURCE = rooms.source('');
 const DRAFT = rooms.draft('');
+const EMBED = rooms.embed('');
 
 /**
  * The source audiences a socket still needs, from the rooms it is in (the one truth, on every
  * process): the source of each published dashboard it views and of each dashboard it views through
- * a share link or as a signed-in person's draft, except the rooms in `except`.
+ * a share link, a signed embed token or as a signed-in person's draft, except the rooms in `except`.
  */
 export async function neededSources(ctx: AppContext, joined: Iterable<string>, except: string[]): Promise<Set<string>> {
   const needed = new Set<string>();
@@ -31,7 +32,7 @@ export async function neededSources(ctx: AppContext, joined: Iterable<string>, e
     let dataSourceId: string | null = null;
     if (room.startsWith(DASHBOARD)) {
       dataSourceId = await viewCacheOf(ctx).view(room.slice(DASHBOARD.length)).then((v) => v.dataSourceId, () => null);
-    } else if (room.startsWith(SHARE) || room.startsWith(DRAFT)) {
+    } else if (room.startsWith(SHARE) || room.startsWith(DRAFT) || room.startsWith(EMBED)) {
       const doc = await ctx.models.Dashboard.findById(room.slice(room.indexOf(':') + 1)).select('dataSourceId').lean<Pick<DashboardDoc, 'dataSourceId'>>().catch(() => null);
       dataSourceId = doc?.dataSourceId ? String(doc.dataSourceId) : null;
     }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { AppContext, RedisClient } from '../core';
+import { closeRedis, redisHealthHandle, type AppContext, type RedisClient } from '../core';
 import { VIEW_EVENTS, viewCacheOf, type ViewEvent } from './viewCache';
 
 /** The Redis pub/sub channel that carries view-changing domain events between processes. */
@@ -30,7 +30,8 @@ export async function startViewEventRelay(ctx: AppContext, pub: RedisClient, sub
     if (lost) return;
     lost = true;
     cache.setEnabled(false);
-    ctx.log.warn('view cache: Redis lost, public views are read from the database until it is back');
+    // The outage's one warning is the Redis breaker's (core/redis/health.ts).
+    ctx.log.debug('view cache: Redis lost, public views are read from the database until it is back');
   };
   const announceReset = () => {
     if (!lost || !pub.isReady || !sub.isReady) return;
@@ -42,6 +43,9 @@ export async function startViewEventRelay(ctx: AppContext, pub: RedisClient, sub
     c.on('error', markLost);
     c.on('ready', announceReset);
   }
+  // The breaker also sees a Redis that hangs without dropping the connection (no error, no 'ready' after).
+  const health = redisHealthHandle.peek(ctx);
+  const offHealth = health ? [health.onLost(markLost), health.onBack(announceReset)] : [];
 
   await sub.subscribe(VIEW_EVENTS_CHANNEL, (raw) => {
     let m: Message;
@@ -73,7 +77,7 @@ export async function startViewEventRelay(ctx: AppContext, pub: RedisClient, sub
   const offs = VIEW_EVENTS.map((name) =>
     ctx.events.on(name, (payload) => {
       // Not connected: drop it (the reset that follows the return makes every cache rebuild).
-      if (!pub.isReady) return markLost();
+      if (!pub.isReady || (health && !health.up)) return markLost();
       send({ origin, event: { name, payload } as ViewEvent }).catch(markLost);
     }),
   );
@@ -81,9 +85,10 @@ export async function startViewEventRelay(ctx: AppContext, pub: RedisClient, sub
   return {
     close: async () => {
       offs.forEach((off) => off());
+      offHealth.forEach((off) => off());
       if (retry) clearInterval(retry);
       if (resyncTimer) clearTimeout(resyncTimer);
-      await Promise.allSettled([sub.quit(), pub.quit()]);
+      await Promise.allSettled([closeRedis(sub), closeRedis(pub)]);
     },
   };
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { AppContext, RedisClient, Revocation } from '../core';
+import { redisHealthHandle, type AppContext, type RedisClient, type Revocation } from '../core';
 
 /** The Redis pub/sub channel that carries ended sessions and tokens between processes. */
 export const AUTH_EVENTS_CHANNEL = 'livedash:auth-revocations';
@@ -19,8 +19,11 @@ export async function startAuthRelay(ctx: AppContext, pub: RedisClient, sub: Red
     }
     if (m.origin !== origin) ctx.events.emit('auth.revoked', { ...m.revocation, relayed: true });
   });
+  const health = redisHealthHandle.peek(ctx);
   return ctx.events.on('auth.revoked', (revocation) => {
     if (revocation.relayed) return;
-    pub.publish(AUTH_EVENTS_CHANNEL, JSON.stringify({ origin, revocation })).catch((e) => ctx.log.error('auth relay: could not publish a revocation', e));
+    // Redis down: not queued (the other processes check their sockets against the database when it is back).
+    if (health && !health.up) return;
+    pub.publish(AUTH_EVENTS_CHANNEL, JSON.stringify({ origin, revocation })).catch((e) => ctx.log.debug(`auth relay: could not publish a revocation: ${(e as Error).message}`));
   });
 }

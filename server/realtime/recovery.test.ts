@@ -247,4 +247,23 @@ describe('connection state recovery checks access again', () => {
       v.disconnect();
     }
   });
+  it('keeps nothing for recovery of writes to a source nobody watches (the packets would be held for minutes)', async () => {
+    // Socket.IO's recovery buffer (the in-memory adapter's packets): every push to a room is held there for the window.
+    const held = () => (s.app.realtime.io.of('/').adapter as unknown as { packets: { data: unknown[] }[] }).packets.filter((p) => p.data[0] === 'records:upserted').length;
+    const { ds, d } = await published();
+    const before = held();
+    for (let n = 10; n < 15; n++) await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: n }] } });
+    expect(held()).toBe(before);
+    // A viewer comes: the same writes are pushed (and held for it).
+    const v = await reconnectingViewer();
+    try {
+      await join(v, 'dashboard:join', d.id);
+      const pushed = next(v, 'records:upserted');
+      await s.http('POST', '/api/data/ingest', { body: { sourceId: ds.sourceId, records: [{ id: 20 }] } });
+      expect((await pushed).records).toHaveLength(1);
+      expect(held()).toBeGreaterThan(before);
+    } finally {
+      v.disconnect();
+    }
+  });
 });

@@ -57,7 +57,7 @@ export function reportOutbox(rt: ReportsRuntime): Outbox<ReportDeliveryDoc> {
       const report = await Report.findById(d.reportId).lean<ReportDoc>();
       const channel = report?.channels.find((c) => c.id === d.channelId);
       const run = report && channel ? await ReportRun.findById(d.runId).lean<ReportRunDoc>() : null;
-      if (!report || !channel || !run) return { ok: false, retry: false, status: null, message: 'the report, its channel or its run was removed', gone: true };
+      if (!report || !channel || !run) return { ok: false, retry: false, status: null, message: 'the report, its channel or its run was removed', answer: null, gone: true };
       return sendToChannel(rt.app, channel, String(d._id), reportMessage(await messageParts(rt, report, run)), 'LiveDash-Reports/1');
     },
     settled: (d, status, result) => void logOutcome(rt.app, rt.models, d, status, result),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness';
 import { withFrameAncestors } from './embedding';
+import { signEmbed } from './signedEmbedding/test/embedTokens';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ describe('embedding origins', () => {
     const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
     const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Embedded', dataSourceId: ds.id, isPublished: true } })).body;
     const other = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Other', dataSourceId: ds.id, isPublished: true } })).body;
-    expect((await s.http('GET', `/api/admin/dashboards/${d.id}/embedding`)).body).toEqual({ dashboardId: d.id, origins: [] });
+    expect((await s.http('GET', `/api/admin/dashboards/${d.id}/embedding`)).body).toEqual({ dashboardId: d.id, origins: [], secret: null });
     expect(await frameAncestors(`/dashboards/${d.id}`)).toEqual({ csp: "frame-ancestors 'self'", xfo: 'SAMEORIGIN' });
 
     const put = await s.http('PUT', `/api/admin/dashboards/${d.id}/embedding`, { body: { origins: ['https://Intranet.Example.com/', 'http://127.0.0.1:8123', 'http://127.0.0.1:8123'] } });
@@ -34,6 +35,27 @@ describe('embedding origins', () => {
     expect((await frameAncestors(`/dashboards/${other.id}`)).csp).toBe("frame-ancestors 'self'");
     expect((await frameAncestors('/admin')).csp).toBe("frame-ancestors 'self'");
     expect((await frameAncestors(`/s/${'A'.repeat(32)}`)).csp).toBe("frame-ancestors 'self'");
+  });
+
+  it('sets frame-ancestors of a signed embed token\'s page (a draft too) from the origins of the dashboard it names (a refused token\'s page only says so); anything else gets \'self\' only', async () => {
+    const ds = (await s.http('POST', '/api/admin/data-sources', { body: { name: 'Tickets' } })).body;
+    const d = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'Per customer', dataSourceId: ds.id } })).body;
+    const bare = (await s.http('POST', '/api/admin/dashboards', { body: { name: 'No origins', dataSourceId: ds.id } })).body;
+    expect((await s.http('PUT', `/api/admin/dashboards/${d.id}/embedding`, { body: { origins: ['https://app.example.com'] } })).status).toBe(200);
+    const secret = (await s.http('POST', `/api/admin/dashboards/${d.id}/embedding/secret`)).body.secret as string;
+    const bareSecret = (await s.http('POST', `/api/admin/dashboards/${bare.id}/embedding/secret`)).body.secret as string;
+    const token = await signEmbed(secret, { dashboard: d.id, filters: [{ field: 'tenant', operator: 'eq', value: 'acme' }] });
+    expect(await frameAncestors(`/embed/${token}`)).toEqual({ csp: "frame-ancestors 'self' https://app.example.com", xfo: null });
+    const page = await fetch(`${s.url}/embed/${token}`);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('content-type')).toContain('text/html');
+    // Refused tokens naming it (another secret, expired): its sites may frame the page that says so.
+    expect((await frameAncestors(`/embed/${await signEmbed(bareSecret, { dashboard: d.id })}`)).csp).toBe("frame-ancestors 'self' https://app.example.com");
+    expect((await frameAncestors(`/embed/${await signEmbed(secret, { dashboard: d.id, exp: Math.floor(Date.now() / 1000) - 120 })}`)).csp).toBe("frame-ancestors 'self' https://app.example.com");
+    // A dashboard that allows no origin, a token naming no dashboard, a malformed one: self only.
+    expect(await frameAncestors(`/embed/${await signEmbed(bareSecret, { dashboard: bare.id })}`)).toEqual({ csp: "frame-ancestors 'self'", xfo: 'SAMEORIGIN' });
+    expect((await frameAncestors(`/embed/${await signEmbed(secret, { dashboard: 'none' })}`)).csp).toBe("frame-ancestors 'self'");
+    expect((await frameAncestors('/embed/a.b.c')).csp).toBe("frame-ancestors 'self'");
   });
 
   it('refuses anything but plain http(s) origins', async () => {

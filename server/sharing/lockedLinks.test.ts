@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JoinAck, RecordsRemoved, RecordsUpserted } from '@common/realtime';
-import type { ShareViewResponse } from '@common/schemas/shareLink';
+import type { ShareViewResponse } from '@common/schemas/sharing/shareLink';
 import { buildDashboard, buildSource } from '../test/factories';
 import { startTestServer, type TestServer } from '../test/harness';
 import { caughtUp, collect, join, nextWhere, openSocket, type TestSocket } from '../test/sockets';

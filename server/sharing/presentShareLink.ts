@@ -1,5 +1,5 @@
 import { lockedFiltersOf } from '../core';
-import type { ShareLinkDto } from '@common/schemas/shareLink';
+import type { ShareLinkDto } from '@common/schemas/sharing/shareLink';
 import type { ShareLinkDoc } from '../core';
 import { shareLinkOpens } from '../access';
 

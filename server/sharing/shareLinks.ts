@@ -1,7 +1,7 @@
 import { hashShareToken, LAST_USED_RESOLUTION_MS, NotFoundError, ValidationError, presentDataSource, findDataSource } from '../core';
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
-import type { CreateShareLink, CreatedShareLinkDto, ShareLinkDto } from '@common/schemas/shareLink';
+import type { CreateShareLink, CreatedShareLinkDto, ShareLinkDto } from '@common/schemas/sharing/shareLink';
 import type { AppContext, DashboardDoc, DataSourceDoc, ShareLinkDoc } from '../core';
 import { lockedFilterProblems } from './lockedFilters';
 import { presentShareLink } from './presentShareLink';

@@ -2,7 +2,7 @@ import { about, activity } from '../core';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { ErrorCode } from '@common/schemas/errors';
-import { CreateShareLink } from '@common/schemas/shareLink';
+import { CreateShareLink } from '@common/schemas/sharing/shareLink';
 import type { AppContext } from '../core';
 import { ForbiddenError, validate, canonicalParams, attachmentHeader, exportDashboardCsv } from '../core';
 import { askerOfRequest, requireDashboardUse, resourceRouter, shareLinkFilters } from '../access';

@@ -7,6 +7,7 @@ import { loadDashboardForShare } from './shareLinks';
 import { canonicalShareToken } from '@common/ids';
 import { viewerCounter, viewCacheOf, moveRoom, releaseRooms, type RoomMember } from '../publicView';
 import type { RealtimeServer } from '../realtime';
+import { isEmbedViewKey } from './signedEmbedding/access';
 
 type RealtimeSocket = Parameters<Parameters<RealtimeServer['on']>[1]>[0];
 
@@ -85,12 +86,18 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
     io.to(room).emit('dashboard:removed', { dashboardId });
     for (const socket of await io.in(room).fetchSockets()) await releaseRooms(ctx, socket, shareRoomsOf(socket.rooms));
   };
+  /** Signed-embedding viewers of a deleted dashboard are told, and their sockets end. */
+  const endEmbeds = (dashboardId: string) => {
+    io.to(rooms.embed(dashboardId)).emit('dashboard:removed', { dashboardId });
+    io.in(rooms.embed(dashboardId)).disconnectSockets();
+  };
 
   async function emitHead(dashboard: DashboardDoc, dataSourceChanged: boolean) {
     const dataSource = dashboard.dataSourceId ? await findDataSource(ctx, dashboard.dataSourceId) : null;
     const head = publicDashboardHead(dashboard, dataSource);
     const dashboardId = String(dashboard._id);
-    io.to(rooms.share(dashboardId)).emit('dashboard:changed', { dashboardId, dashboard: head.dashboard, tabs: head.tabs, dataSource: head.dataSource, dataSourceChanged });
+    // Share-link and signed-embedding viewers alike (the record deltas reach each by its own room).
+    io.to([rooms.share(dashboardId), rooms.embed(dashboardId)]).emit('dashboard:changed', { dashboardId, dashboard: head.dashboard, tabs: head.tabs, dataSource: head.dataSource, dataSourceChanged });
   }
 
   // Emits happen in the order of the writes that caused them.
@@ -102,7 +109,10 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
   const off = [
     events.on('dashboard.changed', serial(async ({ dashboard, previousDataSourceId }) => {
       // Share viewers follow the dashboard to its new source's deltas (drafts too).
-      if (previousDataSourceId !== dashboard.dataSourceId) await moveRoom(ctx, io, rooms.share(dashboard.id), previousDataSourceId, dashboard.dataSourceId, (s) => Boolean(s.data.share?.locked));
+      if (previousDataSourceId !== dashboard.dataSourceId) {
+        await moveRoom(ctx, io, rooms.share(dashboard.id), previousDataSourceId, dashboard.dataSourceId, (s) => Boolean(s.data.share?.locked));
+        await moveRoom(ctx, io, rooms.embed(dashboard.id), previousDataSourceId, dashboard.dataSourceId, (s) => Boolean(s.data.embed?.viewKey));
+      }
       const doc = await ctx.models.Dashboard.findById(dashboard.id).lean<DashboardDoc>();
       if (doc) await emitHead(doc, previousDataSourceId !== dashboard.dataSourceId);
     })),
@@ -114,12 +124,14 @@ export function attachShareRooms(io: RealtimeServer, ctx: AppContext): () => Pro
     events.on('dashboard.removed', serial(async ({ dashboardId }) => {
       // The links themselves are deleted by the sharing feature (cascades.ts); here their viewers are told.
       await empty(rooms.share(dashboardId), dashboardId);
+      endEmbeds(dashboardId);
     })),
     events.on('shareLink.revoked', serial(({ link }) => empty(rooms.shareLink(link.id), link.dashboardId))),
   ];
-  // Locked links' deltas, split by the view cache for this process's viewers (local and relayed changes alike).
+  // Locked views' deltas — locked share links' and signed embed tokens' — split by the view cache for
+  // this process's viewers (local and relayed changes alike).
   const offLocked = viewCacheOf(ctx).locked.listen((d) => {
-    const room = io.local.to(rooms.shareLink(d.linkId));
+    const room = io.local.to(isEmbedViewKey(d.key) ? rooms.embedView(d.key) : rooms.shareLink(d.key));
     if (d.kind === 'upserted') room.emit('records:upserted', d.e);
     else if (d.kind === 'removed') room.emit('records:removed', d.e);
     else room.emit('view:resync', { reason: 'locked-view' });

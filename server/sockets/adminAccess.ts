@@ -52,7 +52,7 @@ export function attachAdminAccess(io: RealtimeServer, ctx: AppContext): { close(
     }
     // The cookie counts only from our own pages: a page of another origin (even of the same site,
     // whose WebSocket upgrades carry the cookie) connects signed out — public rooms only, as embeds need.
-    const session = isCrossSiteHandshake({ headers: socket.handshake.headers, encrypted: socket.handshake.secure }, ctx.config) ? null : readSessionCookie(socket.handshake.headers.cookie);
+    const session = isCrossSiteHandshake({ headers: socket.handshake.headers, encrypted: socket.handshake.secure, peer: socket.handshake.address }, ctx.config) ? null : readSessionCookie(socket.handshake.headers.cookie);
     setPrincipal(socket, session ? await accountsHandle.of(ctx).lookupSession(session).catch(() => null) : null);
     next();
   });

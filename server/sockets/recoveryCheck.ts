@@ -6,6 +6,7 @@ import type { AppContext, DashboardDoc, ShareLinkDoc } from '../core';
 import { isCrossSiteHandshake, isAdminToken, draftRoomDashboard, isPrivateRoom, mayHold, type Access, askerOf, accountsHandle, shareLinkReads, termsOf } from '../access';
 import { viewCacheOf, neededSources } from '../publicView';
 import type { RealtimeServer } from '../realtime';
+import { embedRoomsStill } from '../sharing';
 
 interface Session {
   sid: string;
@@ -30,7 +31,7 @@ const handshakeOf = new AsyncLocalStorage<Handshake>();
 function sameSession(ctx: AppContext, request: IncomingMessage | undefined, credentialHash: string): boolean {
   if (!request) return false;
   const encrypted = Boolean((request.socket as { encrypted?: boolean } | undefined)?.encrypted);
-  return !isCrossSiteHandshake({ headers: request.headers, encrypted }, ctx.config) && accountsHandle.of(ctx).sessionHashOf(request.headers.cookie) === credentialHash;
+  return !isCrossSiteHandshake({ headers: request.headers, encrypted, peer: request.socket?.remoteAddress }, ctx.config) && accountsHandle.of(ctx).sessionHashOf(request.headers.cookie) === credentialHash;
 }
 
 /** What a recovering socket's credential still allows (sessions and tokens may have ended or changed), or null. */
@@ -51,7 +52,8 @@ const prefixed = (room: string, prefix: string) => room.startsWith(prefix) && ro
 
 /**
  * What a recovered session may still hold: each viewer room is checked again (dashboard still
- * published, share link still live and unexpired, its dashboard still there), source audiences are
+ * published, share link still live and unexpired, its dashboard still there, a signed embed token
+ * still under its dashboard's current secret and unexpired), source audiences are
  * kept only where a remaining room needs them, private rooms (admin, team, data source, draft) only
  * while the socket's credential (admin token in the handshake, session or personal token) still
  * allows them (roomAccess.ts: role and dashboard limits). Null: the credential is gone — no recovery (the handshake is checked anew).
@@ -88,6 +90,10 @@ async function recheck(ctx: AppContext, session: Session, handshake: Handshake):
     if (dashboard) keep.push(shareRoom, linkRoom!);
     else removed.push(dashboardId);
   }
+  // A signed-embedding viewer keeps its rooms while its token's secret and expiry still hold.
+  const embed = await embedRoomsStill(ctx, data, held);
+  keep.push(...embed.keep);
+  if (embed.removed) removed.push(embed.removed);
   const needed = await neededSources(ctx, keep, []);
   for (const room of held) if (needed.has(room)) keep.push(room);
   return { keep, removed: [...new Set(removed)] };

@@ -7,10 +7,11 @@ import type { Role } from '@common/schemas/auth';
 import { attachAdminAccess, socketHasRole } from './adminAccess';
 import { dashboardsOnSource, loadPublishedDashboard, publicDashboardHead } from '../dashboards';
 import { emptyRoom, joinDashboard, leaveDashboard, moveRoom, releaseRooms, startViewEventRelay, attachViewerCounts } from '../publicView';
-import { startRealtimeServer, type Realtime, startAuthRelay } from '../realtime';
-import { attachShareRooms } from '../sharing';
+import { startRealtimeServer, type Realtime, startAuthRelay, watchedRooms } from '../realtime';
+import { attachEmbedRooms, attachShareRooms, startEmbeddingRelay } from '../sharing';
 import { attachImportRooms } from '../imports';
 import { attachActivityFeed } from '../activity';
+import { startSettingsRelay } from '../settings';
 import { recheckRecoveredSessions } from './recoveryCheck';
 import { presentPublicSummary, findDataSource, metricsOf, secondsSince, Slicer } from '../core';
 import { canonicalObjectId } from '@common/ids';
@@ -45,7 +46,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     io.local.emit('view:resync', { reason: 'redis' });
     recheckSockets();
   };
-  const { io, closeCluster } = await startRealtimeServer(server, ctx, { relays: [startViewEventRelay, startAuthRelay], onRedisReset });
+  const { io, closeCluster } = await startRealtimeServer(server, ctx, { relays: [startViewEventRelay, startAuthRelay, startEmbeddingRelay, startSettingsRelay], onRedisReset });
   // A recovered session keeps only the rooms it may still hold (on whichever adapter is in use).
   recheckRecoveredSessions(io, ctx);
 
@@ -97,16 +98,20 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   };
   const pushLatency = metricsOf(ctx).pushLatency;
   const { events } = ctx;
+  // Records go only to rooms someone watches (or may come back to): see watchedRooms.
+  const watched = watchedRooms(io, Boolean(ctx.config.REDIS_URL));
+  const sourceRooms = (dataSourceId: string) => [rooms.dataSource(dataSourceId), rooms.source(dataSourceId)];
   const off = [
     // One emit per change, to the admins watching the source and to its public audience (the
     // viewers of every published dashboard on it): no database read per ingest.
     // A large change is measured and sent part by part, the loop getting a turn between parts
     // (each part is encoded once for every socket of the rooms).
     events.on('records.upserted', serial(async (e, since) => {
+      if (!watched(sourceRooms(e.dataSourceId))) return;
       const slicer = new Slicer();
       const parts = await chunk(e.records, MAX_RECORDS_PER_MESSAGE, MAX_BYTES_PER_MESSAGE, slicer);
       for (const [part, records] of parts.entries()) {
-        io.to([rooms.dataSource(e.dataSourceId), rooms.source(e.dataSourceId)]).emit('records:upserted', {
+        io.to(sourceRooms(e.dataSourceId)).emit('records:upserted', {
           dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, records,
         });
         if (part < parts.length - 1) await slicer.tick();
@@ -114,9 +119,10 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
       pushLatency.observe(secondsSince(since));
     })),
     events.on('records.removed', serial(async (e) => {
+      if (!watched(sourceRooms(e.dataSourceId))) return;
       const parts = await chunk(e.recordIds, MAX_RECORDS_PER_MESSAGE * 10);
       parts.forEach((recordIds, part) => {
-        io.to([rooms.dataSource(e.dataSourceId), rooms.source(e.dataSourceId)]).emit('records:removed', {
+        io.to(sourceRooms(e.dataSourceId)).emit('records:removed', {
           dataSourceId: e.dataSourceId, revision: e.revision, total: e.total, part, parts: parts.length, recordIds, all: e.all,
         });
       });
@@ -221,6 +227,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
   }
 
   const closeShareRooms = attachShareRooms(io, ctx); // share-link viewers
+  const closeEmbedRooms = attachEmbedRooms(io, ctx); // signed-embedding viewers
   const closeActivityFeed = attachActivityFeed(io, ctx); // activity log pushes
   const closeImportRooms = attachImportRooms(io, ctx); // Import Data progress
   const closeViewerCounts = await attachViewerCounts(io, ctx); // live viewer counts
@@ -230,6 +237,7 @@ export async function attachRealtime(server: http.Server, ctx: AppContext): Prom
     close: async () => {
       adminAccess.close();
       await closeShareRooms();
+      closeEmbedRooms();
       closeActivityFeed();
       closeImportRooms();
       await closeViewerCounts();

@@ -1,3 +1,4 @@
+import mongoose from 'mongoose';
 import { CreateDashboard, type DashboardDto } from '@common/schemas/dashboard';
 import type { Role } from '@common/schemas/auth';
 import { CreateDataSource, type DataSourceWithKeyDto } from '@common/schemas/dataSource';
@@ -75,4 +76,30 @@ export async function buildPerson(s: TestServer, role: Role, opts: { dashboardId
   await ApiToken.create({ tokenHash: sha256(token), userId, name: 'test', hint: `${token.slice(0, 8)}…` });
   const cookie = `${SESSION_COOKIE}=${sessionId}`;
   return { id: userId, email, password: PASSWORD, role, cookie, token, http: asCookie(s, cookie) };
+}
+
+/**
+ * A data source holding `count` records written in one bulk insert straight into the records
+ * collection (the offline engine pays its quadratic insert cost once, not once per batch): large
+ * sources for tests and benches. `data(i)` is record i (its `id` field is the key); the source's
+ * count, fields and field types are set as inference would set them.
+ */
+export async function buildLargeSource(
+  s: TestServer,
+  count: number,
+  data: (i: number) => Record<string, unknown>,
+  opts: { name?: string; timeField?: string; fieldTypes?: Record<string, string> } = {},
+): Promise<BuiltSource> {
+  const ds = await createDataSource(s.app.ctx, CreateDataSource.parse({ name: opts.name ?? 'Large', primaryKey: 'id', ...(opts.timeField ? { timeField: opts.timeField } : {}) }));
+  const { Record: Records, DataSource } = s.app.ctx.models;
+  const sourceId = new mongoose.Types.ObjectId(ds.id);
+  const at = new Date();
+  const docs = Array.from({ length: count }, (_, i) => {
+    const d = data(i);
+    const time = opts.timeField ? new Date(String(d[opts.timeField])) : at;
+    return { dataSourceId: sourceId, recordId: String(d.id), data: d, keyOrder: Object.keys(d), revision: 1, createdAt: at, lastUpdated: at, recordedAt: time };
+  });
+  await Records.collection.insertMany(docs, { ordered: false });
+  await DataSource.updateOne({ _id: sourceId }, { $set: { recordCount: count, revision: 1, fields: Object.keys(data(0)), fieldTypes: opts.fieldTypes ?? {} } });
+  return ds;
 }

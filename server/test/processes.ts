@@ -13,7 +13,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** A real redis-server (Debian package) on a free loopback port, stopped by `stop()`. */
-export async function startRedis(atPort?: number): Promise<{ url: string; port: number; stop(): Promise<void> }> {
+export async function startRedis(atPort?: number): Promise<{ url: string; port: number; stop(): Promise<void>; pause(): void; resume(): void }> {
   const bin = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => fs.existsSync(p));
   if (!bin) throw new Error('This test needs redis-server: apt-get install -y redis-server');
   const port = atPort ?? (await freePort());
@@ -28,7 +28,18 @@ export async function startRedis(atPort?: number): Promise<{ url: string; port: 
     });
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
   });
-  return { url: `redis://127.0.0.1:${port}`, port, stop: () => stopChild(child) };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: async () => {
+      // A paused server would not hear SIGTERM.
+      child.kill('SIGCONT');
+      await stopChild(child);
+    },
+    // A Redis that hangs: its connections stay open, it answers nothing (SIGSTOP), until resumed.
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
+  };
 }
 
 /** Runs `server/main.ts` as its own process (with node's `execArgv`, e.g. `--cpu-prof`); resolves once it listens. */

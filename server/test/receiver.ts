@@ -8,16 +8,20 @@ export interface ReceivedCall {
   at: number;
 }
 
+type Answer = number | 'redirect' | { status: number; body: string };
+
 export interface TestReceiver {
   /** http://127.0.0.1:<port> */
   url: string;
   /** host:port, for OUTBOUND_ALLOWED_HOSTS. */
   hostPort: string;
   calls: ReceivedCall[];
+  /** TCP connections accepted so far (a refused address never gets one). */
+  readonly connections: number;
   /** The calls to one path (one channel), JSON bodies parsed. */
   on(path: string): (ReceivedCall & { json: any })[];
-  /** The next answers of a path, in order (then 200): a status, or `redirect` (302 to another path). */
-  answer(path: string, ...next: (number | 'redirect')[]): void;
+  /** The next answers of a path, in order (then 200): a status, a status with a body of the receiver's own, or `redirect` (302 to another path). */
+  answer(path: string, ...next: Answer[]): void;
   close(): Promise<void>;
 }
 
@@ -27,7 +31,7 @@ export interface TestReceiver {
  */
 export async function startReceiver(): Promise<TestReceiver> {
   const calls: ReceivedCall[] = [];
-  const answers = new Map<string, (number | 'redirect')[]>();
+  const answers = new Map<string, Answer[]>();
   const sockets = new Set<net.Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,11 +44,14 @@ export async function startReceiver(): Promise<TestReceiver> {
         res.writeHead(302, { location: `${path}/moved` });
         return res.end();
       }
-      res.writeHead(next, { 'content-type': 'text/plain' });
-      res.end(next === 200 ? 'ok' : 'unavailable');
+      const { status, body } = typeof next === 'number' ? { status: next, body: next === 200 ? 'ok' : 'unavailable' } : next;
+      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.end(body);
     });
   });
+  let connections = 0;
   server.on('connection', (s) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -54,6 +61,9 @@ export async function startReceiver(): Promise<TestReceiver> {
     url: `http://127.0.0.1:${port}`,
     hostPort: `127.0.0.1:${port}`,
     calls,
+    get connections() {
+      return connections;
+    },
     on: (path) => calls.filter((c) => c.path === path).map((c) => ({ ...c, json: JSON.parse(c.body || 'null') })),
     answer: (path, ...next) => answers.set(path, [...(answers.get(path) ?? []), ...next]),
     close: () =>

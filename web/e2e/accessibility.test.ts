@@ -39,9 +39,17 @@ describe('accessibility (axe-core): the viewer, a share link, TV mode and every 
   let dashboardId: string;
   let token: string;
   let nothing: string;
+  let compared: string;
   beforeAll(async () => {
     h = await startAdminBrowser({ SEED_DEMO: 'true' });
     dashboardId = ((await h.server.http('GET', '/api/dashboards', { token: null })).body as { id: string }[])[0].id;
+    // KPIs whose change is good and bad news (green and red small text), a split line with its legend, and a filter bar.
+    const source = (await h.server.http('GET', '/api/data/sources')).body[0];
+    const kpi = (id: string, better: string, x: number) => ({ id, name: `Tickets (${better} is better)`, type: 'kpi', configuration: { metric: 'count', dateField: 'created_at', range: { kind: 'relative', last: '30d' }, compare: true, sparkline: true, better }, layout: { x, y: 0, w: 4, h: 3 } });
+    const widgets = [kpi('up', 'higher', 0), kpi('down', 'lower', 4), { id: 'line', name: 'By priority', type: 'line', configuration: { dateField: 'created_at', splitField: 'priority' }, layout: { x: 0, y: 3, w: 12, h: 5 } }];
+    compared = (await h.server.http('POST', '/api/admin/dashboards', {
+      body: { name: 'Compared', dataSourceId: source.id, isPublished: true, configuration: { filters: [{ id: 'p', kind: 'category', field: 'priority', label: 'Priority' }], tabs: [{ id: 'tab1', name: 'Overview', style: null, configuration: {}, widgets }] } },
+    })).body.id;
     await h.context.route(`**${AXE_URL}`, (route) => route.fulfill({ path: AXE, contentType: 'text/javascript' }));
     token = (await h.server.http('POST', `/api/admin/dashboards/${dashboardId}/links`, { body: { label: 'Lobby' } })).body.token;
     const locked = { label: 'Nobody', filters: [{ field: 'priority', operator: 'eq', value: 'none' }] };
@@ -60,6 +68,7 @@ describe('accessibility (axe-core): the viewer, a share link, TV mode and every 
     const chart = () => page.locator('[data-testid=widget] svg').first().waitFor();
     await visit('viewer', `/dashboards/${dashboardId}`, chart);
     await visit('share link', `/s/${token}`, chart);
+    await visit('viewer with comparisons, a legend and a filter bar', `/dashboards/${compared}`, () => page.getByTestId('kpi-change').first().waitFor());
     await visit('TV mode', `/dashboards/${dashboardId}?tv=1`, chart);
     await visit('share link whose locks match nothing, TV mode', `/s/${nothing}?tv=1`, () => page.getByTestId('widget-empty').first().waitFor());
     await visit('sign-in', '/admin', () => page.getByTestId('setup-form').or(page.getByTestId('login-form')).first().waitFor());
@@ -78,6 +87,11 @@ describe('accessibility (axe-core): the viewer, a share link, TV mode and every 
       for (const item of group.items) await screen(`${group.label} › ${item.label}`, `tab=${group.mainTab}&sub=${item.key}`, placeTitle(group.mainTab, item.key));
     }
     await screen('Configure (a dashboard open)', `tab=dashboard-builder&sub=configure&dashboard=${dashboardId}`, 'Configure', () => page.getByTestId('tab-strip').waitFor());
+    // The Share dialog over Published Dashboards.
+    await screen('Published Dashboards (for the Share dialog)', 'tab=published-dashboards&sub=public', 'Public Dashboards');
+    await page.getByTestId('published-card').filter({ hasText: 'Support Overview' }).getByRole('button', { name: 'Share' }).click();
+    await page.getByRole('dialog', { name: 'Share "Support Overview"' }).getByTestId('share-links').waitFor();
+    findings.push(await audit(page, 'Share dialog'));
     const failing = findings.filter((f) => f.problems.length);
     if (failing.length) console.log(failing.map((f) => `${f.screen}\n  ${f.problems.join('\n  ')}`).join('\n'));
     expect(findings.length).toBeGreaterThan(20);

@@ -104,6 +104,7 @@ describe('embedding', () => {
     await sidebar(admin, 'published-dashboards');
     await admin.getByTestId('published-card').filter({ hasText: 'Support Board' }).getByRole('button', { name: 'Share' }).click();
     const dialog = admin.getByRole('dialog', { name: 'Share "Support Board"' });
+    await dialog.getByRole('tab', { name: 'Embed' }).click();
     const origins = dialog.getByLabel('Allowed embedding origins');
     await origins.fill('ftp://nope');
     await origins.press('Enter');

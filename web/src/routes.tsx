@@ -25,6 +25,7 @@ const DashboardsList = lazy(() => import('./public/DashboardsListPage'));
 const ComingSoon = lazy(() => import('./public/shell/ComingSoonPage'));
 const Viewer = lazy(() => import('./public/viewer/ViewerPage'));
 const Share = lazy(() => import('./public/share/SharePage'));
+const Embed = lazy(() => import('./public/embed/EmbedPage'));
 
 // A spinner drawn by index.html's own style: the entry chunk imports no look of any page.
 const fallback = (
@@ -55,6 +56,7 @@ export function AppRoutes() {
         </Route>
         <Route path="/dashboards/:id" element={<Viewer />} />
         <Route path="/s/:token" element={<Share />} />
+        <Route path="/embed/:token" element={<Embed />} />
         <Route path="/invite/:token" element={<Invite />} />
         <Route path="*" element={<NotFound />} />
       </Routes>

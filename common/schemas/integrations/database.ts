@@ -19,7 +19,7 @@ export interface DatabaseAddress {
   user: string;
   password: string;
   database: string;
-  /** Absent: verify-full, or no TLS for a host:port listed in OUTBOUND_ALLOWED_HOSTS. */
+  /** Absent: verify-full, or no TLS for an allowed host:port (OUTBOUND_ALLOWED_HOSTS or Settings › Outbound hosts). */
   tls: TlsMode | null;
   /** PostgreSQL's channel_binding=require (SCRAM bound to the TLS channel). */
   channelBinding: boolean;
@@ -71,7 +71,7 @@ export function readConnectionString(raw: string, engine: DatabaseEngine): { add
     const key = name.toLowerCase();
     if (key === 'sslmode' || key === 'ssl-mode' || key === 'ssl_mode') {
       const mode = TLS_WORDS[value.toLowerCase()];
-      if (!mode) return { problem: `sslmode=${value} is not supported: choose verify-full (the default), verify-ca, require, or disable (only for hosts listed in OUTBOUND_ALLOWED_HOSTS)` };
+      if (!mode) return { problem: `sslmode=${value} is not supported: choose verify-full (the default), verify-ca, require, or disable (only for hosts allowed under Settings › Outbound hosts)` };
       tls = mode;
     } else if (engine === 'postgres' && key === 'channel_binding' && ['disable', 'prefer', 'require'].includes(value)) {
       channelBinding = value === 'require';

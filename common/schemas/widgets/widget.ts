@@ -32,6 +32,13 @@ const field = (what: string) => z.string({ error: `Pick ${what}` }).trim().min(1
 export const METRICS = ['count', 'sum', 'avg', 'min', 'max', 'median', 'p90', 'p95', 'p99', 'distinct', 'latest', 'perMinute', 'perHour'] as const;
 export const Metric = z.enum(METRICS);
 export type Metric = z.infer<typeof Metric>;
+/** Each metric in words: the same in the widget builder, the alert dialog and (without what is in brackets) the viewer's captions. */
+export const METRIC_LABELS: Record<Metric, string> = {
+  count: 'Count of records', sum: 'Sum', avg: 'Average', latest: 'Latest value (by date)', min: 'Minimum', max: 'Maximum', median: 'Median',
+  distinct: 'Distinct values', p90: '90th percentile', p95: '95th percentile', p99: '99th percentile', perMinute: 'Records per minute', perHour: 'Records per hour',
+};
+/** The order lists offer the metrics in: the common ones first (a list shows about eight without scrolling). */
+export const METRIC_ORDER: readonly Metric[] = ['count', 'sum', 'avg', 'latest', 'min', 'max', 'median', 'distinct', 'p90', 'p95', 'p99', 'perMinute', 'perHour'];
 /** Charts take every metric but the rates. */
 export const ChartMetric = Metric.exclude(['perMinute', 'perHour']);
 export const CHART_METRICS = ChartMetric.options;
@@ -242,6 +249,8 @@ export const LineConfig = z.preprocess(
       valueField,
       filters,
       area: z.boolean().default(false),
+      /** The vertical axis from 0; by default it fits the values (a line around 140,000 shows its changes, not a flat line at the top). */
+      startAtZero: z.boolean().default(false),
       ...splitSettings,
       /** An empty bucket: a gap in the line, or 0 (by default 0 for a count or sum, a gap for the others). */
       emptyAs: z.enum(['gap', 'zero']).optional(),

@@ -17,6 +17,8 @@ export const LIGHT_PALETTE = {
   fillSecondary: 'rgba(0, 0, 0, 0.06)',
   // Threshold colours, shade 7 (8 for gold and orange): 3:1 or more for large text on the card.
   green: '#389e0d', gold: '#ad6800', orange: '#ad4e00', red: '#cf1322', blue: '#0958d9', purple: '#531dab',
+  // Good and bad news in small text (a KPI's change): 4.5:1 or more on the card.
+  greenText: '#237804', redText: '#cf1322',
 };
 export type ViewerPalette = typeof LIGHT_PALETTE;
 
@@ -27,6 +29,7 @@ export const DARK_PALETTE: ViewerPalette = {
   fillSecondary: 'rgba(255, 255, 255, 0.12)',
   // On the dark palette the higher shades are the lighter ones.
   green: '#6abe39', gold: '#f3cc62', orange: '#f3b765', red: '#e84749', blue: '#3c89e8', purple: '#854eca',
+  greenText: '#6abe39', redText: '#ff7875',
 };
 
 export const paletteOf = (dark: boolean): ViewerPalette => (dark ? DARK_PALETTE : LIGHT_PALETTE);

@@ -1,7 +1,8 @@
 import { ADDITIVE_METRICS, CHART_CONFIGS, isChartWidgetType, type ChartConfigs, type ChartWidgetType } from '../../schemas/widgets/widget';
 import type { TimeBucket } from '../../time/timeRanges';
 import { fieldTypeOf, type FieldTyping } from '../../types/fieldTyping';
-import { Aggregator, aggregateSpec, comparison as compare, readsTime, type AggregateSpec, type Comparison, type DataHolder, type LineSeries } from '../aggregate';
+import { Aggregator, aggregateSpec, readsTime, type AggregateSpec, type DataHolder, type LineSeries } from '../aggregate';
+import { kpiComparison, type KpiComparison } from './kpiComparison';
 import { autoBinWidth, continuousBins, numberSpan } from '../charts/bins';
 import { percentOfGoal } from '../charts/gauge';
 import type { GroupRow, SplitGroups } from '../charts/groups';
@@ -16,7 +17,7 @@ import { scatterPoints, type ScatterData } from '../charts/scatter';
 
 /** A chart widget's numbers. */
 export type WidgetNumbers =
-  | { type: 'kpi'; config: ChartConfigs['kpi']; value: number | null; count: number; comparison: Comparison | null; spark: Series | null }
+  | { type: 'kpi'; config: ChartConfigs['kpi']; value: number | null; count: number; comparison: KpiComparison | null; spark: Series | null }
   | { type: 'bar' | 'donut'; config: ChartConfigs['bar'] | ChartConfigs['donut']; rows: GroupRow[]; split?: SplitGroups; bins?: { width: number; left: number } }
   | ({ type: 'line'; axis: 'time'; config: ChartConfigs['line'] } & LineSeries)
   | ({ type: 'line'; axis: 'number'; config: ChartConfigs['line'] } & NumberLine)
@@ -88,8 +89,8 @@ export function widgetNumbers(type: ChartWidgetType, config: ChartConfigs[ChartW
     case 'kpi': {
       const c = config as ChartConfigs['kpi'];
       const value = aggregator.value();
-      // All time has no period before it: no comparison is shown.
-      const comparison = c.compare && c.range.kind !== 'all' ? compare(value, aggregator.previous()) : null;
+      // Against the period before the range; where it has none of its own (all time, data that ended long ago), the latest bucket against the one before.
+      const comparison = c.compare ? kpiComparison(aggregator, c.range, c.sparkline && c.bucket !== 'auto' ? c.bucket : undefined) : null;
       return { type, config: c, value, count: aggregator.size, comparison, spark: c.sparkline ? sparkOf(aggregator.series()) : null };
     }
     case 'bar':

@@ -1,6 +1,7 @@
-import type { GaugeConfig, KpiConfig, Metric, WidgetFilter } from '../../schemas/widgets/widget';
-import { rangeLabel, spansYears, type TimeBucket } from '../../time/timeRanges';
+import { METRIC_LABELS, type GaugeConfig, type KpiConfig, type Metric, type WidgetFilter } from '../../schemas/widgets/widget';
+import { previousLabel, rangeLabel, spansYears, type TimeBucket } from '../../time/timeRanges';
 import type { Comparison } from '../aggregateSpec';
+import type { KpiComparison } from './kpiComparison';
 import { binStart } from '../charts/bins';
 import type { WidgetNumbers } from './widgetData';
 
@@ -49,15 +50,13 @@ export function intervalLabel(start: number, bucket: TimeBucket, year = false): 
 /** Whether a series' labels need the year (it crosses a new year). */
 export const seriesSpansYears = (starts: number[]): boolean => starts.length > 0 && spansYears(starts[0], starts[starts.length - 1] + 1);
 
-const METRIC_WORDS: Record<Exclude<Metric, 'count' | 'perMinute' | 'perHour'>, string> = {
-  sum: 'Sum', avg: 'Average', min: 'Minimum', max: 'Maximum', median: 'Median', p90: '90th percentile', p95: '95th percentile', p99: '99th percentile', distinct: 'Distinct values', latest: 'Latest',
-};
 /** What a widget's number is: "Count", "Sum of Amount", "Records per hour". */
 export function metricLabel(c: { metric: Metric; valueField?: string }, label: (field: string | undefined) => string): string {
   if (c.metric === 'count') return 'Count';
   if (c.metric === 'perMinute') return 'Records per minute';
   if (c.metric === 'perHour') return 'Records per hour';
-  return `${METRIC_WORDS[c.metric]} of ${label(c.valueField)}`;
+  // The builder's words, without what is in brackets: "Latest value of price".
+  return `${METRIC_LABELS[c.metric].replace(/ \(.*\)$/, '')} of ${label(c.valueField)}`;
 }
 
 /**
@@ -82,8 +81,11 @@ export function widgetTable(data: WidgetNumbers, label: (field: string | undefin
       return [[metric, 'Goal', 'Percent of goal'], [cell(data.value), String(data.config.goal), data.percent === null ? '' : `${Math.round(data.percent)}%`]];
     case 'kpi': {
       const value = data.value === null ? '' : String(data.value);
-      if (!data.comparison) return [[metric], [value]];
-      return [[metric, 'Previous period'], [value, data.comparison.previous === null ? '' : String(data.comparison.previous)]];
+      const c = data.comparison;
+      if (!c) return [[metric], [value]];
+      // Against the latest bucket: the number over the range, that bucket's and the one before it.
+      if (c.against === 'bucket') return [[metric, intervalLabel(c.latest, c.bucket, true), intervalLabel(c.before, c.bucket, true)], [value, cell(c.value), cell(c.previous)]];
+      return [[metric, 'Previous period'], [value, cell(c.previous)]];
     }
     case 'bar':
     case 'donut': {
@@ -110,6 +112,11 @@ export function changeText(c: Comparison): string {
   const size = Math.abs(c.percent);
   const shown = size >= 10 || size === 0 ? Math.round(size) : Number(size.toFixed(1));
   return `${c.percent > 0 ? '▲' : c.percent < 0 ? '▼' : '='} ${shown.toLocaleString('en-US')}%`;
+}
+
+/** What the change is against, after "vs": "the previous 24 hours", or the bucket before the latest in the data ("Nov 2015"). */
+export function againstText(c: KpiComparison, range: KpiConfig['range']): string {
+  return c.against === 'bucket' ? intervalLabel(c.before, c.bucket, true) : previousLabel(range);
 }
 
 /** Whether a change is good news: up when higher is better, down when lower is (`better`). */

@@ -11,7 +11,7 @@ let address = 0;
 const from = () => ({ 'x-forwarded-for': `10.0.0.${++address}` });
 
 beforeAll(async () => {
-  s = await startTestServer({ TRUST_PROXY: 'true', RATE_LIMIT_AUTH_FAILURES: '5', RATE_LIMIT_SIGN_IN_ACCOUNT: '3', RATE_LIMIT_SIGN_IN_SLOWDOWN_SECONDS: '1' });
+  s = await startTestServer({ TRUST_PROXY: '127.0.0.1', RATE_LIMIT_AUTH_FAILURES: '5', RATE_LIMIT_SIGN_IN_ACCOUNT: '3', RATE_LIMIT_SIGN_IN_SLOWDOWN_SECONDS: '1' });
 });
 afterAll(() => s.close());
 

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { Config } from '../../core';
 
 /** The session cookie: HttpOnly, SameSite=Lax, Secure when the public URL is https. */
-import { SESSION_COOKIE } from '../../core';
+import { fromTrustedProxy, SESSION_COOKIE } from '../../core';
 
 export { SESSION_COOKIE };
 
@@ -64,9 +64,10 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
  * (another port, a sibling subdomain) and no CORS stands in the way, so this is what keeps such a
  * page from opening a socket as the signed-in person. Decided as for REST, on the handshake's headers.
  */
-export function isCrossSiteHandshake(req: { headers: IncomingHttpHeaders; encrypted: boolean }, config: Config): boolean {
+export function isCrossSiteHandshake(req: { headers: IncomingHttpHeaders; encrypted: boolean; peer: string | undefined }, config: Config): boolean {
   const { headers } = req;
-  const proxied = (name: string) => (config.TRUST_PROXY ? first(headers[name]) : '');
+  // The forwarded protocol and host count only from a trusted proxy (TRUST_PROXY).
+  const proxied = (name: string) => (fromTrustedProxy(req.peer, config) ? first(headers[name]) : '');
   const protocol = req.encrypted ? 'https' : proxied('x-forwarded-proto') || 'http';
   const host = proxied('x-forwarded-host') || first(headers.host);
   return fromAnotherOrigin((name) => first(headers[name]), () => ownOrigins(protocol, host, config));

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../../test/harness';
 import { buildDashboard, buildPerson, buildSource, type BuiltSource } from '../../test/factories';
 import { eventually } from '../../test/eventually';
 import { startSmtpServer, type TestSmtpServer } from '../../test/smtp';
-import { isInternalAddress } from '../../core/outbound/outbound';
+import { isInternalAddress } from '../../core/outbound/addresses';
 import { activityHandle } from '../../core/activity';
 import { alertsHandle } from '..';
 import { startReceiver, type TestReceiver } from '../../test/receiver';
@@ -205,6 +205,41 @@ describe('evaluated as data arrives', () => {
     await eventually(() => smtp.mails.filter((m) => m.data.includes('Big order')).length === 2);
   });
 
+  it('limits test messages per person (429 with Retry-After, saying what to do) and marks them as tests on every channel', async () => {
+    const { ds, path } = await setup();
+    const name = `Drill ${path}`;
+    const recipient = `drill${n}@example.com`;
+    const created = await create({
+      ...maxAbove(ds, path), name,
+      channels: [{ type: 'webhook', url: `${rx.url}${path}` }, { type: 'slack', url: `${rx.url}${path}/slack` }, { type: 'teams', url: `${rx.url}${path}/teams` }, { type: 'email', to: [recipient] }],
+    });
+    const editor = await buildPerson(s, 'editor');
+    const other = await buildPerson(s, 'editor');
+    const test = (token: string) => s.http('POST', `/api/admin/alerts/${created.id}/test`, { token });
+    for (let i = 0; i < 5; i++) expect((await test(editor.token)).status, `test ${i + 1}`).toBe(202);
+    const refused = await test(editor.token);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body.error.message).toMatch(/test messages of alerts sent by you: the limit is 5 per 10 minutes\. Try again in \d+ s\. .*History/);
+    // Per person: another editor may still send one; nothing more went out for the refused one.
+    expect((await test(other.token)).status).toBe(202);
+    const hooks = await eventually(() => rx.on(path).length === 6 && rx.on(path));
+    await eventually(() => rx.on(`${path}/slack`).length === 6 && rx.on(`${path}/teams`).length === 6);
+    const mails = await eventually(() => smtp.mails.filter((m) => m.to.includes(recipient)).length === 6 && smtp.mails.filter((m) => m.to.includes(recipient)));
+    // Every channel says it is a test: webhook body and header, Slack and Teams text, email subject and body.
+    expect(hooks.every((h) => h.json.test === true && h.headers['x-livedash-test'] === 'true')).toBe(true);
+    const note = 'This is a test message, sent with "Send test" on the alert in LiveDash: the alert is not firing.';
+    const slack = rx.on(`${path}/slack`)[0].json;
+    expect(slack.text).toContain(`[Test] ${name}: test message`);
+    expect(slack.text).toContain(note);
+    const teams = rx.on(`${path}/teams`)[0].json.attachments[0].content.body.map((block: { text?: string }) => block.text);
+    expect(teams).toEqual(expect.arrayContaining([`[Test] ${name}: test message`, note]));
+    expect(mails[0].data).toContain(`Subject: [LiveDash] [Test] ${name}: test message`);
+    // The body as a reader sees it (quoted-printable undone).
+    const body = mails[0].data.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    expect(body).toContain(note);
+  });
+
   it('evaluates a rule at most a few times a second, however fast the writes come', async () => {
     const { ds, path } = await setup();
     const created = await create({ ...maxAbove(ds, path), condition: { operator: 'gt', value: 1e9 } });
@@ -284,6 +319,35 @@ describe('evaluated as data arrives', () => {
     expect(byChannel[created.channels[1].id]).toMatchObject({ status: 'failed' });
     expect(byChannel[created.channels[1].id].attempts[0].message).toMatch(/redirect/);
     expect(rx.on(`${path}/r/moved`)).toHaveLength(0);
+  });
+
+  it('shows editors each attempt\'s status and timing, and what the receiver answered to admins only', async () => {
+    const { ds, path } = await setup();
+    const editor = await buildPerson(s, 'editor');
+    // A receiver on an allowed host may be any page there: its words are not an editor's to read.
+    rx.answer(path, { status: 500, body: 'db at 10.0.0.7 refused user app' }, { status: 200, body: 'accepted: internal ticket 4711' });
+    const created = await create(maxAbove(ds, path));
+    await ingest(ds, [{ id: 'b', v: 50 }]);
+    const read = (token: string | undefined) => eventually(async () => {
+      const h = (await s.http('GET', `/api/admin/alerts/${created.id}/history`, { token })).body;
+      return h.deliveries.length === 1 && h.deliveries[0].status === 'delivered' && h;
+    });
+    const byEditor = await read(editor.token);
+    const attempts = byEditor.deliveries[0].attempts;
+    expect(attempts.map((a: { status: number }) => a.status)).toEqual([500, 200]);
+    for (const a of attempts) {
+      expect(a.durationMs).toEqual(expect.any(Number));
+      expect(a).not.toHaveProperty('answer');
+    }
+    expect(JSON.stringify(byEditor)).not.toMatch(/10\.0\.0\.7|ticket 4711/);
+    expect(attempts[0].message).toMatch(/500/);
+    const byAdmin = await read(undefined);
+    expect(byAdmin.deliveries[0].attempts.map((a: { answer: string }) => a.answer)).toEqual(['db at 10.0.0.7 refused user app', 'accepted: internal ticket 4711']);
+    // Nor does the activity log (admins') carry the receiver's words in its summaries.
+    await activityHandle.of(s.app.ctx).flush();
+    const entries = (await s.http('GET', '/api/admin/activity?category=alert&objectType=alert')).text;
+    expect(entries).toContain(`Alert \\"${created.name}\\": delivered`);
+    expect(entries).not.toMatch(/10\.0\.0\.7|ticket 4711/);
   });
 
   it('refuses at send a name that resolves to a loopback address', async () => {

@@ -39,9 +39,10 @@ export async function startJongodb(dbName: string, timeoutMs = 15_000): Promise<
   // no engine is ever orphaned. (Linux only, like the engine itself; without setpriv the exit
   // handler above still covers every orderly exit.)
   const guarded = fs.existsSync(SETPRIV);
-  const child = guarded
-    ? spawn(SETPRIV, ['--pdeathsig', 'SIGKILL', '--', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: a Ctrl-C in the terminal reaches the server, which takes the last
+  // snapshot from the engine before stopping it; the engine must not have stopped first.
+  const options = { stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[], detached: true };
+  const child = guarded ? spawn(SETPRIV, ['--pdeathsig', 'SIGKILL', '--', bin, ...args], options) : spawn(bin, args, options);
   live.add(child);
   const stop = () =>
     new Promise<void>((resolve) => {

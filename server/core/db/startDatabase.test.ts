@@ -20,14 +20,14 @@ describe('database bootstrap and shutdown', () => {
     await new Promise((r) => blocker.once('listening', r));
     const port = (blocker.address() as net.AddressInfo).port;
     const before = runningEngines();
-    await expect(startApp(loadConfig({ PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false' }), quiet)).rejects.toThrow(/EADDRINUSE/);
+    await expect(startApp(loadConfig({ PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', DATA_DIR: ':memory:' }), quiet)).rejects.toThrow(/EADDRINUSE/);
     expect(runningEngines()).toBe(before);
     blocker.close();
   });
 
   it('npm start\'s process seeds the demo, logs its mode and token, and leaves no engine behind on SIGTERM', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN: 'spawned-admin-token-1', LOG_LEVEL: 'info' },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN: 'spawned-admin-token-1', LOG_LEVEL: 'info', DATA_DIR: ':memory:' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
@@ -45,7 +45,7 @@ describe('database bootstrap and shutdown', () => {
         };
         child.stdout.on('data', check);
       });
-      expect(log).toMatch(/database: (embedded-mongod|embedded-jongodb|external)/);
+      expect(log).toMatch(/database: embedded \((mongod|offline engine)\), in memory only \(DATA_DIR=:memory:\): data is lost on exit/);
       expect(log).toContain('/admin  (the ADMIN_TOKEN you set proves the first admin');
       expect(log).not.toContain('spawned-admin-token-1');
       expect(log).toContain('demo data seeded');

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { ValidationError } from '../errors';
 import { sendMail, type MailFile } from './mail';
 import { checkOutboundUrl, OutboundRefused, postOutbound } from '../outbound/outbound';
+import { outboundAllowedHosts } from '../outbound/outboundHosts';
 
 /**
  * The channels alerts and reports send to — a webhook (signed), Slack, Microsoft Teams, email — as
@@ -26,7 +27,20 @@ export interface SendResult {
   ok: boolean;
   retry: boolean;
   status: number | null;
+  /** Our words: what happened (the status, the refusal, the network error) — never the receiver's. */
   message: string;
+  /** The first characters of what the receiver answered (its words: shown to admins only), or null. */
+  answer: string | null;
+}
+
+/** How much of a receiver's answer is kept with an attempt. */
+export const ANSWER_KEPT_CHARS = 200;
+
+/** An HTTP answer's status in our words (what editors see of an attempt). */
+export function statusWords(status: number): string {
+  if (status >= 200 && status < 300) return `delivered (${status})`;
+  if (status >= 300 && status < 400) return `the receiver answered with a redirect (${status}), which is not followed: give the final URL`;
+  return `the receiver answered ${status}`;
 }
 
 /** A webhook channel's signing secret: shown once, when its owner is made. */
@@ -44,7 +58,7 @@ export function signature(secret: string, body: string, at = Math.floor(Date.now
 export function storeChannel(app: AppContext, c: ChannelInput, index: number): StoredChannel {
   if (c.type === 'email') return { id: newChannelId(), type: 'email', to: c.to };
   try {
-    checkOutboundUrl(c.url, app.config.OUTBOUND_ALLOWED_HOSTS);
+    checkOutboundUrl(c.url, outboundAllowedHosts(app));
   } catch (e) {
     if (!(e instanceof OutboundRefused)) throw e;
     const path = `channels.${index}.url`;
@@ -93,6 +107,8 @@ export interface ChannelMail {
 
 /** One message in the shape of each channel type, made only for the type it is sent to. */
 export interface ChannelMessage {
+  /** A test message (an alert's "Send test"): says so in an `X-LiveDash-Test` header too, for receivers that route on headers. */
+  test?: boolean;
   /** The JSON body posted to a webhook (signed), Slack (Block Kit) or Teams (an Adaptive Card). */
   post(type: Exclude<ChannelType, 'email'>): string | Promise<string>;
   email(): ChannelMail | Promise<ChannelMail>;
@@ -111,22 +127,23 @@ const describeError = (e: unknown) => {
  */
 export async function sendToChannel(app: AppContext, channel: StoredChannel, deliveryId: string, message: ChannelMessage, userAgent = 'LiveDash-Alerts/1'): Promise<SendResult> {
   if (channel.type === 'email') {
-    if (!app.config.SMTP_URL) return { ok: false, retry: false, status: null, message: 'SMTP_URL is not set on the server: email cannot be sent' };
+    if (!app.config.SMTP_URL) return { ok: false, retry: false, status: null, message: 'SMTP_URL is not set on the server: email cannot be sent', answer: null };
     const sent = await sendMail(app, { to: (channel.to ?? []).join(', '), ...(await message.email()) });
-    return sent.ok ? { ok: true, retry: false, status: null, message: 'sent' } : { ok: false, retry: true, status: null, message: `the SMTP server did not accept the message (${sent.code})` };
+    return sent.ok ? { ok: true, retry: false, status: null, message: 'sent', answer: null } : { ok: false, retry: true, status: null, message: `the SMTP server did not accept the message (${sent.code})`, answer: null };
   }
   const payload = await message.post(channel.type);
   const headers: Record<string, string> = { 'x-livedash-delivery': deliveryId, 'user-agent': userAgent };
+  if (message.test) headers['x-livedash-test'] = 'true';
   if (channel.type === 'webhook' && channel.secret) headers['x-livedash-signature'] = signature(channel.secret, payload);
   try {
-    const answer = await postOutbound(channel.url ?? '', payload, headers, app.config.OUTBOUND_ALLOWED_HOSTS);
-    const snippet = answer.body.slice(0, 200);
-    if (answer.status >= 200 && answer.status < 300) return { ok: true, retry: false, status: answer.status, message: snippet || 'ok' };
-    if (answer.status >= 300 && answer.status < 400) return { ok: false, retry: false, status: answer.status, message: 'the receiver answered with a redirect, which is not followed: give the final URL' };
-    const retry = answer.status >= 500 || answer.status === 408 || answer.status === 429;
-    return { ok: false, retry, status: answer.status, message: snippet || `status ${answer.status}` };
+    const got = await postOutbound(channel.url ?? '', payload, headers, outboundAllowedHosts(app));
+    const answer = got.body.slice(0, ANSWER_KEPT_CHARS) || null;
+    const { status } = got;
+    const ok = status >= 200 && status < 300;
+    const retry = status >= 500 || status === 408 || status === 429;
+    return { ok, retry, status, message: statusWords(status), answer };
   } catch (e) {
-    if (e instanceof OutboundRefused) return { ok: false, retry: false, status: null, message: `refused: the channel URL ${e.message}` };
-    return { ok: false, retry: true, status: null, message: describeError(e) };
+    if (e instanceof OutboundRefused) return { ok: false, retry: false, status: null, message: `refused: the channel URL ${e.message}`, answer: null };
+    return { ok: false, retry: true, status: null, message: describeError(e), answer: null };
   }
 }

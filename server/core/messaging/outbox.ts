@@ -19,7 +19,12 @@ export type OutboxStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 export interface DeliveryAttempt {
   at: Date;
   status: number | null;
+  /** Our words (channels.ts SendResult). Attempts stored before `answer` existed may hold the receiver's words here. */
   message: string;
+  /** What the receiver answered (its first 200 characters), or null; absent on attempts stored before it existed. */
+  answer?: string | null;
+  /** How long the attempt took; absent on attempts stored before it existed. */
+  ms?: number;
 }
 
 /** The fields every outbox document has, whatever else its room keeps in it (the message, the channel). */
@@ -146,8 +151,9 @@ export class Outbox<D extends OutboxDoc> {
   private async claimAndSend(d: D): Promise<void> {
     const claimed = await takeLease<D>(this.claim, { _id: d._id, status: 'pending' });
     if (!claimed) return;
-    const result: Attempted = await this.c.send(claimed).catch((e: unknown) => ({ ok: false, retry: true, status: null, message: e instanceof Error ? e.message : String(e) }));
-    const attempts: DeliveryAttempt[] = [...(claimed.attempts ?? []), { at: new Date(), status: result.status, message: result.message.slice(0, 500) }];
+    const started = performance.now();
+    const result: Attempted = await this.c.send(claimed).catch((e: unknown) => ({ ok: false, retry: true, status: null, message: e instanceof Error ? e.message : String(e), answer: null }));
+    const attempts: DeliveryAttempt[] = [...(claimed.attempts ?? []), { at: new Date(), status: result.status, message: result.message.slice(0, 500), answer: result.answer, ms: Math.round(performance.now() - started) }];
     const delay = result.retry && !result.gone ? this.delays[attempts.length - 1] : undefined;
     const status: OutboxStatus = result.ok ? 'delivered' : result.gone ? 'cancelled' : delay !== undefined ? 'pending' : 'failed';
     const nextAttemptAt = status === 'pending' ? new Date(Date.now() + delay!) : null;

@@ -71,6 +71,8 @@ const dashboardSchema = new Schema(
     /** {keyMappings, refreshInterval, tabs}, keys escaped. Tabs live here and go with the dashboard. */
     configuration: { type: Schema.Types.Mixed, default: {} },
     revision: { type: Number, default: 0 },
+    /** The current version (dashboards/versions): set with every save, compared for If-Match; 0 before the first versioned save. */
+    version: { type: Number, default: 0 },
   },
   { ...options, timestamps: true },
 );

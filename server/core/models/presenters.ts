@@ -77,6 +77,7 @@ export function presentDashboard(d: DashboardDoc, dataSourceName: string | null)
     isPublished: Boolean(d.isPublished),
     configuration: dashboardConfiguration(d),
     revision: d.revision ?? 0,
+    version: d.version ?? 0,
     createdAt: iso(d.createdAt),
     updatedAt: iso(d.updatedAt),
   };

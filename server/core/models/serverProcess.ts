@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { Schema, type InferSchemaType, type Model } from 'mongoose';
+import { markLiveness } from '../db/liveness';
 
 /**
  * Which run of the server opened a journal entry (models/ingestJournal): so a process starting
@@ -30,6 +31,8 @@ export const serverProcessSchema = new Schema(
   },
   { minimize: false, versionKey: false },
 );
+// Beats say only which runs are alive: kept with the data, but no reason on their own for a snapshot.
+markLiveness(serverProcessSchema);
 export type ServerProcessDoc = InferSchemaType<typeof serverProcessSchema> & { _id: string };
 
 const BEAT_MS = 5_000;

@@ -2,14 +2,19 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { ALLOW_OUTBOUND_WHERE } from './outboundHosts';
+import { internalHostRange, internalRange } from './addresses';
 
 /**
  * The one way the server calls out (alert channels today; integrations and reports next), so a URL
  * a person typed cannot be turned against us or the network we run in: https, or plain http only
- * to a host:port listed in OUTBOUND_ALLOWED_HOSTS; no loopback, private, link-local or unique-local
- * address unless listed — checked when saved and again, after DNS resolution, when sending (the
+ * to an allowed host:port (`outboundAllowedHosts`: OUTBOUND_ALLOWED_HOSTS and Settings › Outbound
+ * hosts — callers pass that list); no loopback, private, link-local, unique-local or other
+ * non-public address, in any spelling (ipaddr.js classifies them: addresses.ts), unless its
+ * host:port is listed — checked when saved and again, after DNS resolution, when sending (the
  * connection goes to the address checked, so a second lookup cannot swap it); no redirects
- * followed; at most 64 KB of the answer read; 10 s. Integrations read larger answers through
+ * followed; at most 64 KB of the answer read; 10 s. The allow-list is a parameter of each call
+ * (the configuration's, and what an admin adds at run time). Integrations read larger answers through
  * `requestOutbound` (GET or POST, headers, a bounded answer refused past its cap, same-origin
  * redirects only) and check database hosts with `checkOutboundHost` / `resolveOutboundHost`.
  */
@@ -17,24 +22,18 @@ import net from 'node:net';
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 export const OUTBOUND_MAX_ANSWER_BYTES = 64 * 1024;
 
-/** Why an outbound address is refused, in words for the person who typed it. */
-export class OutboundRefused extends Error {}
-
-const INTERNAL = new net.BlockList();
-for (const [a, p] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
-  INTERNAL.addSubnet(a, p, 'ipv4');
+/** Why an outbound address is refused, in words for the person who typed it; `allowable`: the host:port an admin could allow (Settings › Outbound hosts). */
+export class OutboundRefused extends Error {
+  constructor(
+    message: string,
+    readonly allowable: string | null = null,
+  ) {
+    super(message);
+  }
 }
-for (const [a, p] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) INTERNAL.addSubnet(a, p, 'ipv6');
 
-/** Whether an IP address lies in a loopback, private, link-local, unique-local or otherwise non-public range. */
-export function isInternalAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 4) return INTERNAL.check(address, 'ipv4');
-  if (family !== 6) return true;
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 it is.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  return mapped ? INTERNAL.check(mapped, 'ipv4') : INTERNAL.check(address, 'ipv6');
-}
+/** The end of a refusal an admin can lift, in the words of the console (the web links "Settings › Outbound hosts" for admins). */
+const allowIt = (hostPort: string) => `allow ${hostPort} under ${ALLOW_OUTBOUND_WHERE}`;
 
 const hostPortOf = (u: URL) => `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`.toLowerCase();
 /** The host without IPv6 brackets or a trailing dot (`localhost.` is localhost). */
@@ -51,48 +50,48 @@ export function checkOutboundUrl(raw: string, allowed: readonly string[]): URL {
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new OutboundRefused(`must start with https:// (got ${u.protocol}//)`);
   if (u.username || u.password) throw new OutboundRefused('must not contain a user name or password');
   const listed = allowed.includes(hostPortOf(u));
-  if (u.protocol === 'http:' && !listed) throw new OutboundRefused(`must use https:// (plain http only to a host:port listed in the server's OUTBOUND_ALLOWED_HOSTS, and ${u.host} is not)`);
-  const host = bare(u.hostname);
-  if (!listed && (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isInternalAddress(host)))) {
-    throw new OutboundRefused(`points at a loopback, private or link-local address (${u.host}), which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+  if (u.protocol === 'http:' && !listed) throw new OutboundRefused(`must use https:// (plain http only to an allowed host:port): ${allowIt(hostPortOf(u))}`, hostPortOf(u));
+  const range = listed ? null : internalHostRange(bare(u.hostname));
+  if (range) {
+    throw new OutboundRefused(`points at a loopback, private, link-local or otherwise non-public address (${u.host}: ${range}), refused unless allowed: ${allowIt(hostPortOf(u))}`, hostPortOf(u));
   }
   return u;
 }
 
 /** The address a URL's host resolves to, once checked (listed hosts: any address). */
 export async function resolveChecked(u: URL, allowed: readonly string[]): Promise<{ address: string; family: number }> {
-  return resolveListedOrPublic(bare(u.hostname), allowed.includes(hostPortOf(u)));
+  return resolveListedOrPublic(bare(u.hostname), hostPortOf(u), allowed.includes(hostPortOf(u)));
 }
 
-async function resolveListedOrPublic(host: string, listed: boolean): Promise<{ address: string; family: number }> {
+async function resolveListedOrPublic(host: string, hostPort: string, listed: boolean): Promise<{ address: string; family: number }> {
   const found = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await dns.lookup(host, { all: true }).catch(() => []);
   if (!found.length) throw new OutboundRefused(`host ${host} could not be resolved`);
   // Every address must pass: a name that also resolves inside could be steered there.
-  if (!listed && found.some((a) => isInternalAddress(a.address))) throw new OutboundRefused(`host ${host} resolves to a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
+  const inside = listed ? undefined : found.map((a) => internalRange(a.address)).find((r) => r !== null);
+  if (inside) throw new OutboundRefused(`host ${host} resolves to a loopback, private, link-local or otherwise non-public address (${inside}), refused unless allowed: ${allowIt(hostPort)}`, hostPort);
   return found[0];
 }
 
 const hostPortText = (host: string, port: number) => `${net.isIP(host) === 6 ? `[${host}]` : host}:${port}`.toLowerCase();
 
 /**
- * Checks a host and port that are not a URL (a database) as typed, by the URL rule: a loopback,
- * private or link-local address only when its host:port is listed. Throws OutboundRefused.
+ * Checks a host and port that are not a URL (a database) as typed, by the URL rule: an internal
+ * address (any spelling) only when its host:port is listed. Throws OutboundRefused.
  */
 export function checkOutboundHost(hostname: string, port: number, allowed: readonly string[]): void {
   const host = bare(hostname);
   if (!host) throw new OutboundRefused('must name a host');
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new OutboundRefused(`port ${port} is not a port (1–65535)`);
   if (allowed.includes(hostPortText(host, port))) return;
-  if (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isInternalAddress(host))) {
-    throw new OutboundRefused(`${hostPortText(host, port)} is a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS`);
-  }
+  const range = internalHostRange(host);
+  if (range) throw new OutboundRefused(`${hostPortText(host, port)} is a loopback, private, link-local or otherwise non-public address (${range}), refused unless allowed: ${allowIt(hostPortText(host, port))}`, hostPortText(host, port));
 }
 
 /** Resolves a checked host and port and checks every address it resolves to; answers the address to connect to (so a second lookup cannot swap it). */
 export async function resolveOutboundHost(hostname: string, port: number, allowed: readonly string[]): Promise<{ address: string; family: number }> {
   checkOutboundHost(hostname, port, allowed);
   const host = bare(hostname);
-  return resolveListedOrPublic(host, allowed.includes(hostPortText(host, port)));
+  return resolveListedOrPublic(host, hostPortText(host, port), allowed.includes(hostPortText(host, port)));
 }
 
 /** Node's lookup option, answering the address that was checked whatever a second lookup would say. */

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { type DatabaseAddress, type DatabaseConfig, type DatabaseEngine, type TlsMode, readConnectionString } from '@common/schemas/integrations/database';
-import { OutboundRefused, checkOutboundHost, resolveOutboundHost } from '../../core';
+import { ALLOW_OUTBOUND_WHERE, OutboundRefused, checkOutboundHost, resolveOutboundHost } from '../../core';
 import { type TargetProblem, UpstreamProblem } from '../provider';
 
 /**
@@ -22,12 +22,13 @@ export function addressOf(config: DatabaseConfig, engine: DatabaseEngine): Datab
   return read.address;
 }
 
-/** The TLS a connection uses: as asked; unsaid, verify-full — or none for a host:port listed in OUTBOUND_ALLOWED_HOSTS (as plain http is). */
+/** The TLS a connection uses: as asked; unsaid, verify-full — or none for an allowed host:port (OUTBOUND_ALLOWED_HOSTS or Settings › Outbound hosts, as plain http is). */
 export function tlsOf(address: DatabaseAddress, allowed: readonly string[]): TlsMode {
   const listed = allowed.includes(`${address.host}:${address.port}`);
   const tls = address.tls ?? (listed ? 'disable' : 'verify-full');
   if (tls === 'disable' && !listed) {
-    throw new OutboundRefused(`connects to ${address.host}:${address.port} without TLS (sslmode=disable), which is allowed only for a host:port listed in OUTBOUND_ALLOWED_HOSTS`);
+    const hostPort = `${address.host}:${address.port}`;
+    throw new OutboundRefused(`connects to ${hostPort} without TLS (sslmode=disable), which only an allowed host:port may: allow ${hostPort} under ${ALLOW_OUTBOUND_WHERE}`, hostPort);
   }
   return tls;
 }
@@ -84,7 +85,7 @@ export function networkWords(e: { code?: unknown; message?: string }, where: str
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${where} cannot be reached from this server`;
   // mysql2 wraps a failed TLS handshake as HANDSHAKE_SSL_ERROR, keeping Node's words.
   if (TLS_CODES.has(code) || code === 'HANDSHAKE_SSL_ERROR') return `the TLS certificate of ${where} could not be verified (${message}); sslmode=require encrypts without verifying it`;
-  if (code === 'HANDSHAKE_NO_SSL_SUPPORT' || /does not support (SSL|secure)/i.test(message)) return `${where} does not accept TLS; sslmode=disable connects without it (only to a host:port listed in OUTBOUND_ALLOWED_HOSTS)`;
+  if (code === 'HANDSHAKE_NO_SSL_SUPPORT' || /does not support (SSL|secure)/i.test(message)) return `${where} does not accept TLS; sslmode=disable connects without it (only to a host:port allowed under ${ALLOW_OUTBOUND_WHERE})`;
   return null;
 }
 

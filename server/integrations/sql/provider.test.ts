@@ -29,10 +29,10 @@ describe('config', () => {
 describe('the one way out, when saved', () => {
   const check = (connectionString: string, allowed: string[] = []) => pg.checkTarget(parse({ ...base, connectionString }), allowed);
   it('refuses internal hosts unless listed, and plain text to a host that is not listed', () => {
-    expect(check('postgres://r:p@10.1.2.3:5432/shop')).toEqual({ path: 'connectionString', message: '10.1.2.3:5432 is a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS' });
+    expect(check('postgres://r:p@10.1.2.3:5432/shop')).toEqual({ path: 'connectionString', message: '10.1.2.3:5432 is a loopback, private, link-local or otherwise non-public address (private), refused unless allowed: allow 10.1.2.3:5432 under Settings › Outbound hosts' });
     expect(check('postgres://r:p@localhost/shop')?.message).toMatch(/^localhost:5432 is a loopback/);
     expect(check('postgres://r:p@10.1.2.3:5432/shop', ['10.1.2.3:5432'])).toBeNull();
-    expect(check('postgres://r:p@db.example.com/shop?sslmode=disable')?.message).toBe('connects to db.example.com:5432 without TLS (sslmode=disable), which is allowed only for a host:port listed in OUTBOUND_ALLOWED_HOSTS');
+    expect(check('postgres://r:p@db.example.com/shop?sslmode=disable')?.message).toBe('connects to db.example.com:5432 without TLS (sslmode=disable), which only an allowed host:port may: allow db.example.com:5432 under Settings › Outbound hosts');
     expect(check('postgres://r:p@db.example.com/shop?sslmode=disable', ['db.example.com:5432'])).toBeNull();
     expect(check('postgres://r:p@db.example.com/shop')).toBeNull();
     expect(mysqlProvider.checkTarget(mysqlProvider.config.parse({ ...base, connectionString: 'mysql://r:p@[::1]/shop' }), [])?.message).toMatch(/^\[::1\]:3306 is a loopback/);

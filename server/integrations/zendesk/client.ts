@@ -1,4 +1,10 @@
-/** A small Zendesk REST client: bearer auth, same-origin paging, 429 + Retry-After handling. */
+import { OutboundFailed, OutboundRefused, requestOutbound, type OutboundResponse } from '../../core';
+
+/**
+ * A small Zendesk REST client: bearer auth, same-origin paging, 429 + Retry-After handling; every
+ * call through the one way out (requestOutbound: the Host URL checked after DNS like any outbound
+ * address, the connection pinned to the checked address).
+ */
 
 export class ZendeskApiError extends Error {
   constructor(
@@ -15,6 +21,8 @@ export interface ZendeskClientOptions {
   accessToken: string;
   /** The origin that issued the access token: the only one it is sent to. */
   tokenOrigin: string;
+  /** host:port pairs that may be reached over plain http or at internal addresses (zendeskHosts). */
+  allowed: readonly string[];
   /** How many 429 answers one request may meet before it gives up. */
   maxRetries?: number;
   /** Longest Retry-After we are willing to wait, in seconds. */
@@ -56,33 +64,34 @@ export class ZendeskClient {
     const path = url.pathname;
     const maxRetries = this.opts.maxRetries ?? 5;
     for (let attempt = 0; ; attempt++) {
-      let res: Response;
+      let res: OutboundResponse;
       try {
-        const signals = [AbortSignal.timeout(this.opts.timeoutMs ?? 60_000), ...(this.opts.signal ? [this.opts.signal] : [])];
-        res = await fetch(url, { headers: { authorization: `Bearer ${this.accessToken}`, accept: 'application/json' }, signal: AbortSignal.any(signals) });
+        res = await requestOutbound({
+          method: 'GET', url: url.href, headers: { authorization: `Bearer ${this.accessToken}`, accept: 'application/json' },
+          allowed: this.opts.allowed, timeoutMs: this.opts.timeoutMs ?? 60_000, signal: this.opts.signal,
+        });
       } catch (e) {
         if (this.opts.signal?.aborted) throw e;
-        throw new ZendeskApiError(0, path, `GET ${path} failed: ${e instanceof Error ? e.message : String(e)}`);
+        if (!(e instanceof OutboundFailed || e instanceof OutboundRefused)) throw e;
+        throw new ZendeskApiError(0, path, `GET ${path} failed: ${e.message}`);
       }
       if (res.status === 429 && attempt < maxRetries) {
-        const header = res.headers.get('retry-after');
+        const header = res.headers['retry-after'];
         const seconds = Math.min(this.opts.maxRetryAfterSeconds ?? 120, Math.max(1, Number(header) || 60));
-        await res.body?.cancel();
         this.opts.onRateLimit?.(seconds, path);
         await sleep(seconds * 1000, this.opts.signal);
         continue;
       }
       if (res.status === 401 && !this.refreshed && this.opts.refreshToken) {
         this.refreshed = true;
-        await res.body?.cancel();
         const fresh = await this.opts.refreshToken().catch(() => null);
         if (fresh) {
           this.accessToken = fresh;
           continue;
         }
       }
-      if (!res.ok) {
-        const text = await res.text().catch(() => '');
+      if (res.status < 200 || res.status >= 300) {
+        const text = res.body.toString('utf8');
         let detail = text.slice(0, 200);
         try {
           const j = JSON.parse(text) as { error?: unknown; description?: unknown };
@@ -92,7 +101,11 @@ export class ZendeskClient {
         }
         throw new ZendeskApiError(res.status, path, `GET ${path} answered ${res.status}${detail ? ` (${detail})` : ''}`);
       }
-      return (await res.json()) as T;
+      try {
+        return JSON.parse(res.body.toString('utf8')) as T;
+      } catch {
+        throw new ZendeskApiError(res.status, path, `GET ${path} answered ${res.status} with a body that is not JSON`);
+      }
     }
   }
 }

@@ -1,11 +1,19 @@
-import { BadRequestError, ValidationError } from '../../core';
+import { BadRequestError, OutboundRefused, ValidationError, checkOutboundUrl } from '../../core';
+import { allowedHosts, type IntegrationsRuntime } from '../runtime';
 import type { OAuthState } from './models';
 
 /**
  * Integration secrets stay bound to their host: a Host URL is https:// (plain http only for the
  * hosts listed in ZENDESK_HTTP_HOSTS), tokens remember the origin that issued them, and no access
- * or refresh token is ever sent anywhere else.
+ * or refresh token is ever sent anywhere else. A Host URL is an outbound address like any other:
+ * no internal address in any spelling unless listed (the one rule of core/outbound).
  */
+
+/**
+ * The host:port pairs a Zendesk Host URL may name over plain http or at an internal address:
+ * ZENDESK_HTTP_HOSTS (the simulator) and the integrations' list (OUTBOUND_ALLOWED_HOSTS).
+ */
+export const zendeskHosts = (rt: IntegrationsRuntime): readonly string[] => [...rt.app.config.ZENDESK_HTTP_HOSTS, ...allowedHosts(rt)];
 
 export const HOST_URL_EXAMPLE = 'https://acme.zendesk.com';
 
@@ -41,6 +49,12 @@ export function checkHostUrl(input: string, httpHosts: readonly string[]): strin
     throw new HostUrlProblem(
       `Host URL must use https:// (plain http is allowed only for hosts listed in the server's ZENDESK_HTTP_HOSTS, and ${u.host} is not), e.g. ${HOST_URL_EXAMPLE}`,
     );
+  }
+  try {
+    checkOutboundUrl(u.origin, httpHosts);
+  } catch (e) {
+    if (e instanceof OutboundRefused) throw new HostUrlProblem(`Host URL ${e.message}`);
+    throw e;
   }
   return u.origin;
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Context } from 'koa';
 import { OAUTH_COMPLETE, type OAuthCompleteMessage } from '@common/schemas/integration';
 import { OAUTH_POPUP } from '@common/constants';
-import type { AppContext } from '../../core';
+import { OutboundFailed, OutboundRefused, requestOutbound, type AppContext, type OutboundResponse } from '../../core';
 
 export const CALLBACK_PATH = '/api/integrations/zendesk/callback';
 /** How long an authorization may take between "Authorize" and the callback. */
@@ -37,24 +37,33 @@ export interface TokenAnswer {
   expiresAt: Date | null;
 }
 
-/** POST /oauth/tokens with grant_type=authorization_code (or refresh_token). Errors never carry secrets. */
+/**
+ * POST /oauth/tokens with grant_type=authorization_code (or refresh_token), through the one way out
+ * (`allowed`: zendeskHosts). Errors never carry secrets.
+ */
 export async function requestToken(
   hostUrl: string,
+  allowed: readonly string[],
   body: { grant_type: 'authorization_code' | 'refresh_token'; client_id: string; client_secret: string; code?: string; redirect_uri?: string; scope?: string; refresh_token?: string },
 ): Promise<TokenAnswer> {
-  let res: Response;
+  let res: OutboundResponse;
   try {
-    res = await fetch(new URL('/oauth/tokens', hostUrl), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
+    res = await requestOutbound({
+      method: 'POST', url: new URL('/oauth/tokens', hostUrl).href, headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body), allowed, timeoutMs: 30_000, maxBytes: 64 * 1024,
     });
   } catch (e) {
-    throw new Error(`Could not reach ${new URL(hostUrl).host}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    if (!(e instanceof OutboundFailed || e instanceof OutboundRefused)) throw e;
+    throw new Error(`Could not reach ${new URL(hostUrl).host}: ${e.message}`, { cause: e });
   }
-  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok || typeof json.access_token !== 'string') {
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    // not JSON: the status speaks
+  }
+  const ok = res.status >= 200 && res.status < 300;
+  if (!ok || typeof json.access_token !== 'string') {
     const reason = typeof json.error === 'string' ? json.error : `HTTP ${res.status}`;
     const hint = reason === 'invalid_client' ? ' (check the client ID and secret)' : reason === 'invalid_grant' ? ' (the code expired, was used already or the redirect URI differs)' : '';
     throw new Error(`Token exchange failed: ${reason}${hint}`);

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { ZendeskOAuthConfig, ZendeskRecordsDto } from '@common/schemas/integration';
 import { BadRequestError, ValidationError, findDataSource } from '../../core';
 import { buildAuthUrl, defaultRedirectUri, hashState, newState, requestToken, STATE_TTL_MS } from './oauth';
-import { forgetAuthorization, validHostUrl } from './hostBinding';
+import { forgetAuthorization, validHostUrl, zendeskHosts } from './hostBinding';
 import type { EntityKind } from './models';
 import type { IntegrationDoc } from '../models';
 import { requireIntegration, updateIntegration, type IntegrationsRuntime } from '../runtime';
@@ -12,7 +12,7 @@ import { stopRun } from '../syncRun';
 export async function configureOAuth(rt: IntegrationsRuntime, input: Required<Omit<ZendeskOAuthConfig, 'redirectUri' | 'scope'>> & { redirectUri?: string; scope?: string }, c: Context): Promise<string> {
   const doc = await requireIntegration(rt, input.integrationId);
   if (doc.type !== 'zendesk') throw BadRequestError('wrong_type', 'This integration is not a Zendesk integration');
-  const hostUrl = validHostUrl(input.hostUrl, rt.app.config.ZENDESK_HTTP_HOSTS);
+  const hostUrl = validHostUrl(input.hostUrl, zendeskHosts(rt));
   const redirectUri = input.redirectUri || defaultRedirectUri(rt.app, c);
   if (!/^https?:\/\//.test(redirectUri)) throw ValidationError('redirectUri: must be an absolute http(s) URL', [{ path: 'redirectUri', message: 'must be an absolute http(s) URL' }]);
   const scope = input.scope || 'read';
@@ -63,7 +63,7 @@ export async function completeOAuth(rt: IntegrationsRuntime, q: { code?: string;
   if (!q.code) return fail('Missing authorization code', id);
   const o = doc.oauth;
   try {
-    const token = await requestToken(o.hostUrl!, {
+    const token = await requestToken(o.hostUrl!, zendeskHosts(rt), {
       grant_type: 'authorization_code', code: q.code, client_id: o.clientId!, client_secret: o.clientSecret!, redirect_uri: o.redirectUri!, scope: o.scope ?? 'read',
     });
     // Stored only if the Host URL and client are still the ones this authorization was for.

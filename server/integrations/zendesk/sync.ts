@@ -4,7 +4,7 @@ import { BadRequestError } from '../../core';
 import { ensureIntegrationDataSource } from '../../dataSources';
 import { ZendeskApiError, ZendeskClient } from './client';
 import { requestToken } from './oauth';
-import { NOT_CONNECTED_MESSAGE, requireTokenTarget, tokenTarget } from './hostBinding';
+import { NOT_CONNECTED_MESSAGE, requireTokenTarget, tokenTarget, zendeskHosts } from './hostBinding';
 import type { SyncCursors } from './models';
 import { requireIntegration, updateIntegration, type IntegrationsRuntime } from '../runtime';
 import { beginRun, type RunOutcome, type SyncRun } from '../syncRun';
@@ -27,7 +27,7 @@ export async function beginSync(
   const doc = await requireIntegration(rt, id);
   if (doc.status !== 'active') throw BadRequestError('not_connected', NOT_CONNECTED_MESSAGE);
   // Tokens go only to the host that issued them: a moved Host URL needs a new authorization.
-  requireTokenTarget(doc.oauth, rt.app.config.ZENDESK_HTTP_HOSTS);
+  requireTokenTarget(doc.oauth, zendeskHosts(rt));
   const incremental = !opts.full && startDate === undefined && Boolean(doc.cursors?.tickets);
   const from = startDate ?? monthsAgo(SYNC_RANGE_DEFAULT_MONTHS);
   const { done } = await beginRun(rt, id, {
@@ -58,7 +58,7 @@ async function zendeskWork(run: SyncRun, initialFrom: number | null): Promise<Ru
   });
   if (!doc.sourceId) await updateIntegration(rt, id, { $set: { sourceId, dataSourceId: String(ds._id) } });
   const client = new ZendeskClient({
-    baseUrl: doc.oauth.hostUrl!, accessToken: doc.oauth.accessToken!, tokenOrigin: doc.oauth.tokenOrigin!, signal, maxRetryAfterSeconds: rt.maxRetryAfterSeconds,
+    baseUrl: doc.oauth.hostUrl!, accessToken: doc.oauth.accessToken!, tokenOrigin: doc.oauth.tokenOrigin!, allowed: zendeskHosts(rt), signal, maxRetryAfterSeconds: rt.maxRetryAfterSeconds,
     refreshToken: () => refreshAccessToken(rt, id),
     onRateLimit: (s) => void progress(lastPercent, `Rate limited by Zendesk: waiting ${s}s before retrying`).catch(() => {}),
   });
@@ -114,13 +114,13 @@ async function refreshAccessToken(rt: IntegrationsRuntime, id: string): Promise<
   const o = doc.oauth;
   if (!o?.refreshToken || !o.clientId || !o.clientSecret || !o.hostUrl) return null;
   // The refresh token goes only to the origin that issued it, and only while the Host URL is that origin.
-  const target = tokenTarget(o, rt.app.config.ZENDESK_HTTP_HOSTS);
+  const target = tokenTarget(o, zendeskHosts(rt));
   if (!target) {
     rt.app.log.warn(`zendesk: integration ${id} was reconfigured since it was authorized; its refresh token is not sent`);
     return null;
   }
   try {
-    const t = await requestToken(target, { grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: o.clientId, client_secret: o.clientSecret, scope: o.scope ?? 'read' });
+    const t = await requestToken(target, zendeskHosts(rt), { grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: o.clientId, client_secret: o.clientSecret, scope: o.scope ?? 'read' });
     const kept = await rt.models.Integration.updateOne({ _id: id, 'oauth.tokenOrigin': target, 'oauth.hostUrl': o.hostUrl }, {
       $set: { 'oauth.accessToken': t.accessToken, 'oauth.refreshToken': t.refreshToken ?? o.refreshToken, 'oauth.tokenExpiresAt': t.expiresAt },
     });

@@ -6,11 +6,14 @@ import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import type { DomainEvents } from '../../core';
 import type { SourceView } from './sourceView';
 
-/** What a locked link's viewers on this process are sent: their share of a change, or "fetch again". */
+/**
+ * What a locked view's viewers on this process are sent: their share of a change, or "fetch again".
+ * `key` names the view: a share link's id, or a signed embedding view's key (server/sharing).
+ */
 export type LockedDelta =
-  | { linkId: string; kind: 'upserted'; e: RecordsUpserted }
-  | { linkId: string; kind: 'removed'; e: RecordsRemoved }
-  | { linkId: string; kind: 'resync' };
+  | { key: string; kind: 'upserted'; e: RecordsUpserted }
+  | { key: string; kind: 'removed'; e: RecordsRemoved }
+  | { key: string; kind: 'resync' };
 
 type RecordsEvent =
   | { name: 'records.upserted'; payload: DomainEvents['records.upserted'] }
@@ -31,7 +34,8 @@ interface Held {
 }
 
 /**
- * Share links with locked filters whose viewers are on this process. Every record change of their
+ * Locked views — share links with locked filters, signed embed tokens' filters — whose viewers are on
+ * this process (each by its key: a link's id, an embed view's key). Every record change of their
  * source (this process's and, through the view-event relay, the others') is split here, against the
  * held records as they were before it: a viewer gets the changed records that match (upserted), the
  * ids of those that matched and no longer do (removed), and never a record — nor the id of one — it
@@ -53,13 +57,13 @@ export class LockedLinks {
     };
   }
 
-  /** A viewer of a locked link joined on this process. */
-  watch(linkId: string, dashboardId: string, filters: WidgetFilter[]): void {
-    if (!this.watched.has(linkId)) this.watched.set(linkId, { dashboardId, filters, matching: null });
+  /** A viewer of a locked view joined on this process. */
+  watch(key: string, dashboardId: string, filters: WidgetFilter[]): void {
+    if (!this.watched.has(key)) this.watched.set(key, { dashboardId, filters, matching: null });
   }
 
-  unwatch(linkId: string): void {
-    this.watched.delete(linkId);
+  unwatch(key: string): void {
+    this.watched.delete(key);
   }
 
   removeDashboard(dashboardId: string): void {
@@ -74,7 +78,7 @@ export class LockedLinks {
   /** A record change of some source, before the held view applies it. */
   changed(e: RecordsEvent): void {
     if (!this.listener || this.watched.size === 0) return;
-    for (const [linkId, w] of this.watched) {
+    for (const [key, w] of this.watched) {
       const dashboard = this.held.dashboard(w.dashboardId);
       if (dashboard === null) continue;
       if (dashboard && dashboard.dataSourceId !== e.payload.dataSourceId) continue;
@@ -83,14 +87,14 @@ export class LockedLinks {
         // Not known here: the viewers fetch the (filtered) view again, and this process loads it.
         w.matching = null;
         this.held.warm(w.dashboardId);
-        this.listener({ linkId, kind: 'resync' });
+        this.listener({ key, kind: 'resync' });
         continue;
       }
-      this.split(linkId, w, source, e);
+      this.split(key, w, source, e);
     }
   }
 
-  private split(linkId: string, w: Watched, source: SourceView, e: RecordsEvent): void {
+  private split(key: string, w: Watched, source: SourceView, e: RecordsEvent): void {
     const meta = source.meta;
     const test = compileLocked(w.filters, meta ? { fieldTypes: meta.fieldTypes, dateOrder: meta.dateOrder } : undefined) ?? (() => true);
     if (w.matching === null) {
@@ -110,7 +114,7 @@ export class LockedLinks {
         return held !== undefined && held.dto.revision < revision && test(held.dto.data);
       });
       w.matching = p.all ? 0 : w.matching - recordIds.length;
-      this.listener!({ linkId, kind: 'removed', e: { dataSourceId, revision, total: w.matching, part: 0, parts: 1, recordIds, all: p.all } });
+      this.listener!({ key, kind: 'removed', e: { dataSourceId, revision, total: w.matching, part: 0, parts: 1, recordIds, all: p.all } });
       return;
     }
     const upserted: RecordDto[] = [];
@@ -132,7 +136,7 @@ export class LockedLinks {
     if (chunks.length === 0 && left.length === 0) chunks.push([]);
     const parts = chunks.length + (left.length ? 1 : 0);
     const total = w.matching;
-    chunks.forEach((records, part) => this.listener!({ linkId, kind: 'upserted', e: { dataSourceId, revision, total, part, parts, records } }));
-    if (left.length) this.listener!({ linkId, kind: 'removed', e: { dataSourceId, revision, total, part: chunks.length, parts, recordIds: left, all: false } });
+    chunks.forEach((records, part) => this.listener!({ key, kind: 'upserted', e: { dataSourceId, revision, total, part, parts, records } }));
+    if (left.length) this.listener!({ key, kind: 'removed', e: { dataSourceId, revision, total, part: chunks.length, parts, recordIds: left, all: false } });
   }
 }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { AppContext } from '../../core';
 import { viewCacheOf } from './registry';
@@ -32,7 +33,11 @@ export async function sendPublicView(ctx: Context, app: AppContext, dashboardId:
 
 /** Answers GET /api/share/:token from the view cache, as the public view (drafts too, plus `share`). */
 export async function sendShareView(ctx: Context, app: AppContext, token: string): Promise<void> {
-  const view = await viewCacheOf(app).shareView(token);
+  await sendLockedView(ctx, await viewCacheOf(app).shareView(token));
+}
+
+/** Answers with a locked view (a share link's, a signed embed token's): private, no Referer carrying the token, 304 and compression as the public view. */
+export async function sendLockedView(ctx: Context, view: ServedView): Promise<void> {
   for (const [name, value] of Object.entries(SHARE_VIEW_HEADERS)) ctx.set(name, value);
   await sendServedView(ctx, view);
 }
@@ -46,12 +51,11 @@ async function sendServedView(ctx: Context, view: ServedView): Promise<void> {
   }
   ctx.type = 'application/json; charset=utf-8';
   // br wherever the client takes it (smaller), else gzip, else the body as it is.
-  const big = view.body.length >= MIN_COMPRESS_BYTES;
+  const big = view.length >= MIN_COMPRESS_BYTES;
   const encoding: Encoding | null = !big ? null : ctx.acceptsEncodings('br') ? 'br' : ctx.acceptsEncodings('gzip') ? 'gzip' : null;
-  if (encoding) {
-    ctx.set('Content-Encoding', encoding);
-    ctx.body = await view.compressed(encoding);
-  } else {
-    ctx.body = view.body;
-  }
+  if (encoding) ctx.set('Content-Encoding', encoding);
+  const out = encoding ? await view.compressed(encoding) : view;
+  // The pieces as they are (a large view is never joined into one copy).
+  ctx.body = out.pieces.length === 1 ? out.pieces[0] : Readable.from(out.pieces);
+  ctx.length = out.length;
 }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ShareViewResponse } from '@common/schemas/shareLink';
+import type { ShareViewResponse } from '@common/schemas/sharing/shareLink';
 import { buildDashboard, buildSource } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/harness';
 import { eventually } from '../../test/eventually';

@@ -6,11 +6,13 @@ import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { compileLocked } from '@common/filterBar';
 import type { AppContext, DomainEvents, DashboardDoc, DataSourceDoc, RecordDoc } from '../../core';
-import { NotFoundError, presentDashboard, presentDataSource, presentRecord, findDataSource } from '../../core';
-import { presentPublicHeadFromDtos, serializePublicView, publicDashboardView } from '../../dashboards';
+import { NotFoundError, presentDashboard, presentDataSource, presentRecord, findDataSource, inSlices, SLICED_READ_BATCH } from '../../core';
+import { presentPublicHeadFromDtos, serializePublicView } from '../../dashboards';
+
+type PublicHead = ReturnType<typeof presentPublicHeadFromDtos>;
 import { ServedView } from './servedView';
 import { SourceView } from './sourceView';
-import { isLive, ShareLinkCache, type CachedLink } from './shareLinks';
+import { isLive, ShareLinkCache } from './shareLinks';
 import { LockedLinks } from './lockedLinks';
 import { metricsOf } from '../../core';
 
@@ -30,7 +32,27 @@ interface Served {
   view: ServedView;
 }
 
-/** A share link's view: its dashboard's served view (`base`) plus the link's own `share` part. */
+/** What a locked view is made of (`ViewCache.credentialView`). */
+export interface LockedAccess {
+  /** Names the view: a share link's id, or (signed embedding) the token. */
+  key: string;
+  dashboardId: string;
+  /** Locked filters: only the records matching all of them (none: every record). */
+  filters: WidgetFilter[];
+  /** The credential's own part of the answer, after the view's fields. */
+  part: { name: string; value: unknown };
+  /** False: built for this answer only, not held (a revoked link). */
+  hold: boolean;
+}
+
+interface Served {
+  dashboard: DashboardDto;
+  source: SourceView | null;
+  sourceVersion: number;
+  view: ServedView;
+}
+
+/** A locked view: its dashboard's served view (`base`) plus the credential's own part (`share`, `embed`). */
 interface SharedServed {
   base: ServedView;
   view: ServedView;
@@ -48,6 +70,8 @@ export class ViewCache {
   private readonly dashboards = new Map<string, DashboardDto | typeof REMOVED>();
   private readonly sources = new Map<string, SourceView>();
   private readonly builds = new Map<string, { events: ViewEvent[]; promise: Promise<SourceView> }>();
+  /** Served bodies being built, per dashboard, with what they are built from. */
+  private readonly bodies = new Map<string, { dashboard: DashboardDto; source: SourceView | null; version: number; promise: Promise<ServedView> }>();
   private readonly served = new Map<string, Served>();
   private readonly shared = new Map<string, SharedServed>();
   /** Share links by token (revocation applied from the events, expiry checked per lookup). */
@@ -118,15 +142,29 @@ export class ViewCache {
     const dashboard = await this.dashboard(dashboardId, drafts);
     const source = dashboard.dataSourceId ? await this.source(dashboard.dataSourceId) : null;
     const held = this.served.get(dashboardId);
-    const hit = held && held.dashboard === dashboard && held.source === source && held.sourceVersion === source?.version;
+    const version = source?.version ?? 0;
+    const hit = held && held.dashboard === dashboard && held.source === source && held.sourceVersion === version;
     counted.inc({ result: hit ? 'hit' : 'miss' });
     if (hit) return held.view;
+    // One build per (dashboard, source version): the requests and joins that ask meanwhile wait for it.
+    const under = this.bodies.get(dashboardId);
+    if (under && under.dashboard === dashboard && under.source === source && under.version === version) return under.promise;
+    const promise = this.buildServed(dashboardId, dashboard, source, version);
+    this.bodies.set(dashboardId, { dashboard, source, version, promise });
+    return promise.finally(() => {
+      if (this.bodies.get(dashboardId)?.promise === promise) this.bodies.delete(dashboardId);
+    });
+  }
+
+  /** A dashboard's served view, built in slices; kept when nothing it was built from changed meanwhile. */
+  private async buildServed(dashboardId: string, dashboard: DashboardDto, source: SourceView | null, version: number): Promise<ServedView> {
     const head = presentPublicHeadFromDtos(dashboard, source?.meta ?? null);
-    const text = serializePublicView(head, source ? source.json() : '[]', source?.meta ? source.revision : 0, source?.truncated ?? false);
-    const view = ServedView.fromText(text, source?.meta ? source.revision : 0, dashboard.dataSourceId);
+    const revision = source?.meta ? source.revision : 0;
+    const view = await ServedView.fromPieces(bodyPieces(head, source, null, revision), revision, dashboard.dataSourceId);
     this.stats.servedBuilds++;
-    if (this.dashboards.get(dashboardId) === dashboard && (!source || this.sources.get(source.dataSourceId) === source)) {
-      this.served.set(dashboardId, { dashboard, source, sourceVersion: source?.version ?? 0, view });
+    const current = this.dashboards.get(dashboardId) === dashboard && (!source || (this.sources.get(source.dataSourceId) === source && source.version === version));
+    if (current) {
+      this.served.set(dashboardId, { dashboard, source, sourceVersion: version, view });
       this.enforceBudget(source);
     }
     return view;
@@ -154,47 +192,58 @@ export class ViewCache {
   async shareView(token: string): Promise<ServedView> {
     const link = await this.links.get(token, { hold: this.enabled });
     if (!link || !isLive(link)) throw NotFoundError('Share link');
-    const base = await this.view(link.dashboardId, { drafts: true });
-    let held = this.shared.get(link.id);
+    const share = link.filters.length ? { allowCsv: link.allowCsv, expiresAt: link.expiresAt, filters: link.filters } : { allowCsv: link.allowCsv, expiresAt: link.expiresAt };
+    const view = await this.credentialView({ key: link.id, dashboardId: link.dashboardId, filters: link.filters, part: { name: 'share', value: share }, hold: !link.revoked });
+    this.links.touch(link);
+    return view;
+  }
+
+  /**
+   * A dashboard seen through a credential that is not a person — a share link, a signed embed
+   * token: published or not, only the records its locked filters allow, and the credential's own
+   * part of the answer (`"share": …`, `"embed": …`). Built once per key and change of the
+   * dashboard's view (from the held records), then held (at most MAX_SHARE_VIEWS of them).
+   */
+  async credentialView(access: LockedAccess): Promise<ServedView> {
+    const base = await this.view(access.dashboardId, { drafts: true });
+    let held = this.shared.get(access.key);
     if (!held || held.base !== base) {
-      const share = link.filters.length ? { allowCsv: link.allowCsv, expiresAt: link.expiresAt, filters: link.filters } : { allowCsv: link.allowCsv, expiresAt: link.expiresAt };
-      const body = link.filters.length ? await this.lockedBody(link, base) : base.body.toString('utf8', 0, base.body.length - 1);
-      const text = `${body},"share":${JSON.stringify(share)}}`;
-      held = { base, view: ServedView.fromText(text, base.revision, base.dataSourceId) };
-      if (this.enabled && !link.revoked) {
-        this.shared.delete(link.id);
+      // The dashboard's body less its closing brace, then the credential's own part (bytes as they are: no text in between).
+      const body = access.filters.length ? await this.lockedBody(access.dashboardId, access.filters, base) : withoutLastByte(base.pieces);
+      held = { base, view: await ServedView.fromPieces([...body, `,${JSON.stringify(access.part.name)}:${JSON.stringify(access.part.value)}}`], base.revision, base.dataSourceId) };
+      if (this.enabled && access.hold) {
+        this.shared.delete(access.key);
         if (this.shared.size >= MAX_SHARE_VIEWS) this.shared.delete(this.shared.keys().next().value!);
-        this.shared.set(link.id, held);
+        this.shared.set(access.key, held);
       }
     }
-    this.links.touch(link);
     return held.view;
   }
 
   /**
-   * The view of a link with locked filters, less its closing brace: the dashboard's head with only
-   * the records matching every locked filter — from the held source when `base` is the held view
-   * (built once per source version), else from the database.
+   * The dashboard's head with only the records matching every locked filter, less its closing brace
+   * — from the held source when `base` is the held view (built once per source version), else from
+   * the database.
    */
-  private async lockedBody(link: CachedLink, base: ServedView): Promise<string> {
-    const served = this.served.get(link.dashboardId);
-    let text: string;
+  private async lockedBody(dashboardId: string, filters: WidgetFilter[], base: ServedView): Promise<Buffer[]> {
+    const served = this.served.get(dashboardId);
+    let source: SourceView | null;
+    let dashboard: DashboardDto;
     if (served && served.view === base) {
-      const source = served.source;
-      const meta = source?.meta ?? null;
-      const test = lockedTest(link.filters, meta);
-      const head = presentPublicHeadFromDtos(served.dashboard, meta);
-      text = serializePublicView(head, source ? source.filteredJson(test) : '[]', meta && source ? source.revision : 0, source?.truncated ?? false);
+      source = served.source;
+      dashboard = served.dashboard;
     } else {
-      const dashboard = await this.ctx.models.Dashboard.findById(link.dashboardId).lean<DashboardDoc>();
-      if (!dashboard) throw NotFoundError('Share link');
-      const dataSource = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
-      const view = await publicDashboardView(this.ctx, dashboard, dataSource);
-      const test = lockedTest(link.filters, view.dataSource);
-      const records = test ? view.records.filter((r) => test(r.data)) : view.records;
-      text = serializePublicView({ dashboard: view.dashboard, tabs: view.tabs, dataSource: view.dataSource }, JSON.stringify(records), view.revision, view.truncated);
+      const doc = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
+      if (!doc) throw NotFoundError(`Dashboard ${dashboardId}`);
+      dashboard = presentDashboard(doc, null);
+      source = dashboard.dataSourceId ? await this.readSource(dashboard.dataSourceId) : null;
     }
-    return text.slice(0, -1);
+    const meta = source?.meta ?? null;
+    const revision = meta && source ? source.revision : 0;
+    const pieces: Buffer[] = [];
+    for await (const piece of bodyPieces(presentPublicHeadFromDtos(dashboard, meta), source, lockedTest(filters, meta), revision)) pieces.push(typeof piece === 'string' ? Buffer.from(piece) : piece);
+    // Less the closing brace: the credential's part follows.
+    return withoutLastByte(pieces);
   }
 
   /**
@@ -208,28 +257,42 @@ export class ViewCache {
       this.stats.databaseViews++;
       const doc = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
       if (!doc) throw NotFoundError(`Dashboard ${dashboardId}`);
-      const dataSource = doc.dataSourceId ? await findDataSource(this.ctx, doc.dataSourceId) : null;
-      const view = await publicDashboardView(this.ctx, doc, dataSource);
-      const test = lockedTest(filters, view.dataSource);
-      return test ? { ...view, records: view.records.filter((r) => test(r.data)) } : view;
+      const dashboard = presentDashboard(doc, null);
+      // Read in slices like a held source (a large one must not hold the loop).
+      const ds = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
+      const source = ds ? await this.readSource(String(ds._id)) : null;
+      const meta = source?.meta ?? null;
+      const records = source ? await source.filteredRecords(lockedTest(filters, meta)) : [];
+      return { ...presentPublicHeadFromDtos(dashboard, meta), revision: meta && source ? source.revision : 0, records, truncated: source?.truncated ?? false };
     }
     const dashboard = await this.dashboard(dashboardId, true);
     const source = dashboard.dataSourceId ? await this.source(dashboard.dataSourceId) : null;
     const meta = source?.meta ?? null;
     const head = presentPublicHeadFromDtos(dashboard, meta);
-    const records = source ? source.filteredRecords(lockedTest(filters, meta)) : [];
+    const records = source ? await source.filteredRecords(lockedTest(filters, meta)) : [];
     return { ...head, revision: meta && source ? source.revision : 0, records, truncated: source?.truncated ?? false };
   }
 
   /** The share view of a token if its link is held and live and its view current, without waiting; null otherwise. */
   peekShare(token: string): ServedView | null {
-    if (!this.enabled) return null;
     const link = this.links.peek(token);
     if (!link || !isLive(link)) return null;
-    const held = this.shared.get(link.id);
-    if (!held || this.peek(link.dashboardId, { drafts: true }) !== held.base) return null;
-    this.links.touch(link);
+    const view = this.peekLocked(link.id, link.dashboardId);
+    if (view) this.links.touch(link);
+    return view;
+  }
+
+  /** A held locked view (`credentialView`'s) if it is current, without waiting; null otherwise. */
+  peekLocked(key: string, dashboardId: string): ServedView | null {
+    if (!this.enabled) return null;
+    const held = this.shared.get(key);
+    if (!held || this.peek(dashboardId, { drafts: true }) !== held.base) return null;
     return held.view;
+  }
+
+  /** Drops a held locked view (its credential ended). */
+  forgetLocked(key: string): void {
+    this.shared.delete(key);
   }
 
   /** Forgets everything (e.g. after Redis was lost: events from other processes may be missing). */
@@ -297,15 +360,30 @@ export class ViewCache {
     return build.promise;
   }
 
+  /**
+   * A source's presented records read from the database in slices: the driver parses a batch of
+   * SLICED_READ_BATCH at a time and the loop turns between slices, whatever the source's size.
+   */
+  private async readSource(dataSourceId: string): Promise<SourceView> {
+    const limit = this.ctx.config.VIEW_MAX_RECORDS;
+    const { DataSource, Record } = this.ctx.models;
+    const ds = mongoose.isObjectIdOrHexString(dataSourceId) ? await DataSource.findById(dataSourceId).lean<DataSourceDoc>() : null;
+    const view = new SourceView(dataSourceId, ds ? presentDataSource(ds) : null, limit);
+    if (!ds) return view;
+    let n = 0;
+    const cursor = Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).limit(limit + 1).lean<RecordDoc>().cursor({ batchSize: SLICED_READ_BATCH });
+    for await (const doc of inSlices(cursor)) {
+      if (++n > limit) view.truncated = true;
+      else view.add(presentRecord(doc));
+    }
+    return view;
+  }
+
   private async build(dataSourceId: string, events: ViewEvent[]): Promise<SourceView> {
     const generation = this.generation;
-    const limit = this.ctx.config.VIEW_MAX_RECORDS;
     try {
       this.stats.sourceBuilds++;
-      const { DataSource, Record } = this.ctx.models;
-      const ds = mongoose.isObjectIdOrHexString(dataSourceId) ? await DataSource.findById(dataSourceId).lean<DataSourceDoc>() : null;
-      const docs = ds ? await Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).limit(limit + 1).lean<RecordDoc[]>() : [];
-      const view = new SourceView(dataSourceId, ds ? presentDataSource(ds) : null, docs.slice(0, limit).map(presentRecord), docs.length > limit, limit);
+      const view = await this.readSource(dataSourceId);
       let keep = true;
       for (const e of events) keep = applyToSource(view, e) && keep;
       if (keep && generation === this.generation && this.enabled) this.sources.set(dataSourceId, view);
@@ -339,18 +417,38 @@ export class ViewCache {
 
   private async fromDatabase(dashboardId: string, drafts: boolean): Promise<ServedView> {
     this.stats.databaseViews++;
-    const dashboard = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
-    if (!dashboard || (!dashboard.isPublished && !drafts)) throw NotFoundError(`Dashboard ${dashboardId}`);
-    const dataSource = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
-    const view = await publicDashboardView(this.ctx, dashboard, dataSource);
-    const text = serializePublicView(
-      { dashboard: view.dashboard, tabs: view.tabs, dataSource: view.dataSource },
-      JSON.stringify(view.records),
-      view.revision,
-      view.truncated,
-    );
-    return ServedView.fromText(text, view.revision, dashboard.dataSourceId ?? null);
+    const doc = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
+    if (!doc || (!doc.isPublished && !drafts)) throw NotFoundError(`Dashboard ${dashboardId}`);
+    const dashboard = presentDashboard(doc, null);
+    // The source looked up as a view looks it up (its id or sourceId), then read in slices like a held one.
+    const ds = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
+    const source = ds ? await this.readSource(String(ds._id)) : null;
+    const revision = source?.meta ? source.revision : 0;
+    return ServedView.fromPieces(bodyPieces(presentPublicHeadFromDtos(dashboard, source?.meta ?? null), source, null, revision), revision, dashboard.dataSourceId ?? null);
   }
+}
+
+/** A body's pieces less its last byte (a view's closing brace, for a share link's part to follow). */
+function withoutLastByte(pieces: readonly Buffer[]): Buffer[] {
+  const out = pieces.slice();
+  const last = out[out.length - 1];
+  out[out.length - 1] = last.subarray(0, last.length - 1);
+  return out;
+}
+
+/** Where the records go in a public view's JSON text: a raw NUL never appears in JSON (JSON.stringify escapes it). */
+const RECORDS_MARK = '\u0000';
+
+/**
+ * A public view's body as pieces: its head, the records (those passing `test`) written in slices,
+ * its tail — the same bytes as `serializePublicView` of the whole, and so the same ETag on every process.
+ */
+async function* bodyPieces(head: PublicHead, source: SourceView | null, test: ((data: Record<string, unknown>) => boolean) | null, revision: number): AsyncGenerator<Buffer | string> {
+  const [before, after] = serializePublicView(head, RECORDS_MARK, revision, source?.truncated ?? false).split(RECORDS_MARK);
+  yield before;
+  if (source) yield* source.jsonPieces(test);
+  else yield '[]';
+  yield after;
 }
 
 /** The test of a link's locked filters under its source's types. */

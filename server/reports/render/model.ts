@@ -10,8 +10,7 @@ import { scatterPoints } from '@common/widgets/charts/scatter';
 import { formatKpi, thresholdColor } from '@common/widgets/format';
 import { placeWidgets } from '@common/widgets/layout';
 import { binWidthOf, chartSpec, parseChartWidget, specTyping, widgetNumbers, type WidgetNumbers } from '@common/widgets/drawn/widgetData';
-import { changeText, kpiCaption, trendOf } from '@common/widgets/drawn/widgetText';
-import { previousLabel } from '@common/time/timeRanges';
+import { againstText, changeText, kpiCaption, trendOf } from '@common/widgets/drawn/widgetText';
 import { Slicer } from '../../core';
 import { widgetRecords, type ReportView } from './view';
 
@@ -81,7 +80,7 @@ async function widgetModel(view: ReportView, w: Widget & { layout: WidgetLayout 
     const c = numbers.config;
     return {
       ...base, kind: 'kpi', numbers, text: formatKpi(numbers.value, c), caption: kpiCaption(c, view.label), color: thresholdColor(numbers.value, c.thresholds),
-      change: numbers.comparison ? { text: `${changeText(numbers.comparison)} vs ${previousLabel(c.range)}`, trend: trendOf(numbers.comparison, c.better) } : null,
+      change: numbers.comparison ? { text: `${changeText(numbers.comparison)} vs ${againstText(numbers.comparison, c.range)}`, trend: trendOf(numbers.comparison, c.better) } : null,
     };
   }
   if (numbers.type === 'gauge') {

@@ -9,6 +9,8 @@ export class ApiCallError extends Error {
     readonly detail: string,
     /** The server's stable error code (common/schemas/errors.ts), matched instead of the text. */
     readonly code: string | null,
+    /** The error's whole JSON (`error.current` of a version conflict, `error.fields`…), when it was JSON. */
+    readonly error: Record<string, unknown> | null = null,
   ) {
     super(message);
   }
@@ -39,15 +41,17 @@ async function request<T>(audience: Audience, method: string, path: string, body
     const text = await res.text();
     let detail = text || res.statusText;
     let code: string | null = null;
+    let error: Record<string, unknown> | null = null;
     try {
       const parsed = JSON.parse(text) as { error?: { message?: string; code?: string } };
       if (parsed.error?.message) detail = parsed.error.message;
       code = parsed.error?.code ?? null;
+      error = (parsed.error as Record<string, unknown> | undefined) ?? null;
     } catch {
       // not JSON: keep the text
     }
     if (audience === 'admin' && code && SIGN_IN_AGAIN_CODES.includes(code)) onSessionEnded(detail);
-    throw new ApiCallError(res.status, `${res.status}: ${detail}`, detail, code);
+    throw new ApiCallError(res.status, `${res.status}: ${detail}`, detail, code, error);
   }
   if (res.status === 204) return undefined as T;
   if (read === 'blob') return (await res.blob()) as T;
@@ -57,10 +61,10 @@ async function request<T>(audience: Audience, method: string, path: string, body
 
 const client = (audience: Audience) => ({
   get: <T>(path: string, init?: RequestInit) => request<T>(audience, 'GET', path, undefined, init),
-  post: <T>(path: string, body?: unknown) => request<T>(audience, 'POST', path, body),
+  post: <T>(path: string, body?: unknown, init?: RequestInit) => request<T>(audience, 'POST', path, body, init),
   /** A POST whose answer is a file (a picture): read as a Blob. */
   postForBlob: (path: string, body?: unknown) => request<Blob>(audience, 'POST', path, body, {}, 'blob'),
-  patch: <T>(path: string, body: unknown) => request<T>(audience, 'PATCH', path, body),
+  patch: <T>(path: string, body: unknown, init?: RequestInit) => request<T>(audience, 'PATCH', path, body, init),
   put: <T>(path: string, body: unknown) => request<T>(audience, 'PUT', path, body),
   delete: <T>(path: string) => request<T>(audience, 'DELETE', path),
 });

@@ -22,7 +22,7 @@ export interface SubmitTexts<T> {
    * Said when it fails: a title, with the server's message (its 4xx answers carry one a person can
    * act on) as the text; or made from the error. Without one, the failure is only kept in `error`.
    */
-  failure?: string | ((error: unknown) => Notice);
+  failure?: string | ((error: unknown) => Notice | undefined);
   /** What the call is for (an item's id): `busyFor` names it while the call runs. */
   key?: string;
 }

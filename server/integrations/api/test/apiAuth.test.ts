@@ -139,8 +139,8 @@ describe('HTTP API integration: sign-in and secrets', () => {
       ['api', all({ pagination: { type: 'pages' } }), 'config.pagination.type', /next-url, link-header, cursor, page or offset/],
       ['api', all({ auth: { type: 'bearer' } }), 'config.auth.token', /token is required/],
       ['api', all({ method: 'GET', body: { q: 1 } }), 'config.body', /only with method POST/],
-      ['api', { url: 'http://example.com/v1/items' }, 'config.url', /must use https:\/\/ .*OUTBOUND_ALLOWED_HOSTS, and example.com is not/],
-      ['api', { url: 'https://10.1.2.3/v1/items' }, 'config.url', /loopback, private or link-local address \(10\.1\.2\.3\)/],
+      ['api', { url: 'http://example.com/v1/items' }, 'config.url', /must use https:\/\/ \(plain http only to an allowed host:port\): allow example.com:80 under Settings › Outbound hosts/],
+      ['api', { url: 'https://10.1.2.3/v1/items' }, 'config.url', /loopback, private, link-local or otherwise non-public address \(10\.1\.2\.3: private\), refused unless allowed: allow 10\.1\.2\.3:443 under Settings › Outbound hosts/],
       ['api', all({ auth: { type: 'oauth2', tokenUrl: 'http://127.0.0.1:1/token', clientId: 'a', clientSecret: 'b' } }), 'config.auth.tokenUrl', /token URL must use https/],
       ['api', all({ extra: true }), 'config', /Unrecognized key/i],
     ];

@@ -161,8 +161,8 @@ export function readerCases(r: ReaderUnderTest) {
     });
 
     it('refuses a loopback host unless listed, and plain text to a host that is not listed', async () => {
-      expect(await failure(config(), { allowedHosts: [] })).toMatch(/^127\.0\.0\.1:\d+ is a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS$/);
-      expect(await failure(config({ connectionString: url('reader', READER_PASSWORD, '?sslmode=disable') }), { allowedHosts: [] })).toMatch(/without TLS \(sslmode=disable\), which is allowed only for a host:port listed/);
+      expect(await failure(config(), { allowedHosts: [] })).toMatch(/^127\.0\.0\.1:\d+ is a loopback, private, link-local or otherwise non-public address \(loopback\), refused unless allowed: allow 127\.0\.0\.1:\d+ under Settings › Outbound hosts$/);
+      expect(await failure(config({ connectionString: url('reader', READER_PASSWORD, '?sslmode=disable') }), { allowedHosts: [] })).toMatch(/without TLS \(sslmode=disable\), which only an allowed host:port may: allow 127\.0\.0\.1:\d+ under Settings › Outbound hosts$/);
     });
 
     it('speaks TLS when asked: require encrypts, verify-full refuses a certificate it cannot verify', async () => {

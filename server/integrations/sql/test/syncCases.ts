@@ -200,7 +200,7 @@ export function syncCases(t: SyncUnderTest) {
       expect(moved.body.error.message).toMatch(/^config\.connectionString: enter it again: the config now sends its secrets to localhost:\d+/);
       const refused = await put({ ...config(), connectionString: db.url('syncer', PASSWORD).replace(`:${db.port}`, ':1') });
       expect(refused.status).toBe(400);
-      expect(refused.body.error.message).toBe('config.connectionString: 127.0.0.1:1 is a loopback, private or link-local address, which is refused unless listed in OUTBOUND_ALLOWED_HOSTS');
+      expect(refused.body.error.message).toBe('config.connectionString: 127.0.0.1:1 is a loopback, private, link-local or otherwise non-public address (loopback), refused unless allowed: allow 127.0.0.1:1 under Settings › Outbound hosts');
       for (const text of answers) expect(text).not.toContain(PASSWORD);
     });
   });

@@ -1,3 +1,5 @@
+import dns from 'node:dns/promises';
+import os from 'node:os';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IntegrationDto } from '@common/schemas/integration';
@@ -5,7 +7,8 @@ import { ConfigError, loadConfig } from '../../../core/config';
 import { ZendeskApiError, ZendeskClient } from '../client';
 import type { IntegrationDoc } from '../../models';
 import { startTestServer } from '../../../test/harness';
-import { CLIENT, connected, simHost, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
+import { CLIENT, connected, createIntegration, followCallback, simHost, sixMonthsAgo, startKit, waitForSync, type Kit } from './kit';
+import { isInternalAddress } from '../../../core';
 import { startRecordingHost, type RecordingHost } from './recordingHost';
 
 let kit: Kit;
@@ -157,8 +160,9 @@ describe('Zendesk secrets stay bound to their host', () => {
   });
 
   it('the client refuses to send a token to any origin but the one that issued it', async () => {
-    expect(() => new ZendeskClient({ baseUrl: foreign.url, accessToken: 'tok-123', tokenOrigin: kit.sim.url })).toThrow(ZendeskApiError);
-    const client = new ZendeskClient({ baseUrl: kit.sim.url, accessToken: 'tok-123', tokenOrigin: kit.sim.url });
+    const allowed = [simHost(kit.sim), `127.0.0.1:${foreign.port}`];
+    expect(() => new ZendeskClient({ baseUrl: foreign.url, accessToken: 'tok-123', tokenOrigin: kit.sim.url, allowed })).toThrow(ZendeskApiError);
+    const client = new ZendeskClient({ baseUrl: kit.sim.url, accessToken: 'tok-123', tokenOrigin: kit.sim.url, allowed });
     await expect(client.get(`${foreign.url}/api/v2/ticket_fields.json`)).rejects.toThrow(/another host/);
     expectForeignHostUntouched(['tok-123']);
   });
@@ -180,6 +184,28 @@ describe('Host URL validation', () => {
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.fields).toEqual([{ path: 'hostUrl', message: expect.stringMatching(message) }]);
     expect((await stored(zd.id)).oauth).toEqual(before.oauth);
+  });
+
+  it('an internal address in any spelling is refused as every outbound address is (the one check of core/outbound)', async () => {
+    const created = await createIntegration(kit.s);
+    for (const hostUrl of ['https://127.0.0.1', 'https://localhost', 'https://[::ffff:7f00:1]', 'https://[::127.0.0.1]', 'https://[::ffff:0:7f00:1]', 'https://[64:ff9b::a00:1]', 'https://10.1.2.3', 'https://[fd00::1]', 'https://169.254.169.254']) {
+      const res = await configure(created.id, hostUrl);
+      expect(res.status, hostUrl).toBe(400);
+      expect(res.body.error.fields, hostUrl).toEqual([{ path: 'hostUrl', message: expect.stringMatching(/non-public address .*refused unless allowed: allow .* under Settings › Outbound hosts/) }]);
+    }
+  });
+
+  it('a name that resolves to a loopback address is refused when the token is asked for, and nothing is sent', async () => {
+    const host = os.hostname();
+    expect((await dns.lookup(host, { all: true })).some((a) => isInternalAddress(a.address)), `${host} resolves to loopback here`).toBe(true);
+    const created = await createIntegration(kit.s);
+    // Saved: a name is checked after DNS, when called.
+    const cfg = await configure(created.id, `https://${host}:${foreign.port}`);
+    expect(cfg.status, cfg.text).toBe(200);
+    const state = new URL(cfg.body.authUrl).searchParams.get('state')!;
+    const { message } = await followCallback(`${kit.s.url}/api/integrations/zendesk/callback?code=abc&state=${encodeURIComponent(state)}`);
+    expect(message).toMatchObject({ success: false, error: expect.stringMatching(/resolves to a loopback.*\(loopback\)/) });
+    expect(foreign.requests).toEqual([]);
   });
 
   it.each([

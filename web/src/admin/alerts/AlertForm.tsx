@@ -2,11 +2,12 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Form, Input, InputNumber, Modal, Segmented, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { ALERT_OPERATORS, ALERT_OPERATOR_WORDS, CHANNEL_TYPES, type AlertDto, type AlertOperator, type ChannelType, type CreatedAlertDto } from '@common/schemas/alert';
-import { METRICS, type Metric, type WidgetFilter } from '@common/schemas/widgets/widget';
+import { METRIC_LABELS, METRIC_ORDER, type Metric, type WidgetFilter } from '@common/schemas/widgets/widget';
 import type { TimeRange } from '@common/time/timeRanges';
 import { api } from '../../api/client';
 import { useSubmit } from '../../api/useSubmit';
 import { useDataSources } from '../stores/dataSources';
+import { OutboundHint } from '../ui/OutboundHint';
 
 /** What a new rule starts from: a KPI's settings ("Alert on this number") or nothing. */
 export interface AlertSeed {
@@ -109,7 +110,7 @@ export function AlertForm({ seed, editing, onClose, onSaved }: { seed?: AlertSee
         )}
         <Flex gap={12}>
           <Form.Item label="Value" style={{ flex: 1 }}>
-            <Select aria-label="Metric" value={metric} onChange={setMetric} options={METRICS.map((m) => ({ value: m, label: m }))} />
+            <Select aria-label="Metric" value={metric} onChange={setMetric} options={METRIC_ORDER.map((m) => ({ value: m, label: METRIC_LABELS[m] }))} listHeight={13 * 32} />
           </Form.Item>
           {!NO_FIELD.has(metric) && (
             <Form.Item label="Field" style={{ flex: 1 }}>
@@ -150,7 +151,7 @@ export function AlertForm({ seed, editing, onClose, onSaved }: { seed?: AlertSee
           </Flex>
         ))}
         <Button icon={<PlusOutlined />} onClick={() => setChannels((cs) => [...cs, { type: 'webhook', url: '' }])}>Add channel</Button>
-        {submit.error && <Alert style={{ marginTop: 12 }} type="error" showIcon title="The alert was not saved" description={submit.error} data-testid="alert-form-error" />}
+        {submit.error && <Alert style={{ marginTop: 12 }} type="error" showIcon title="The alert was not saved" description={<OutboundHint text={submit.error} />} data-testid="alert-form-error" />}
       </Form>
     </Modal>
   );

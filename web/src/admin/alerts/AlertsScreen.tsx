@@ -3,6 +3,7 @@ import { Button, Drawer, Dropdown, Flex, Popconfirm, Table, Tag, Typography } fr
 import { useCallback, useEffect, useState } from 'react';
 import type { AlertDto, AlertHistoryDto } from '@common/schemas/alert';
 import { api, errorText } from '../../api/client';
+import { OutboundHint } from '../ui/OutboundHint';
 import { useSubmit } from '../../api/useSubmit';
 import { useDataSources } from '../stores/dataSources';
 import { LoadError } from '../ui/States';
@@ -106,7 +107,8 @@ export default function AlertsScreen() {
                 { title: 'At', render: (_, d) => when(d.createdAt) },
                 { title: 'Message', render: (_, d) => `${d.kind} → ${d.channelType}` },
                 { title: 'Status', render: (_, d) => <Tag color={d.status === 'delivered' ? 'green' : d.status === 'pending' ? 'blue' : 'red'}>{d.status}</Tag> },
-                { title: 'Answers', render: (_, d) => d.attempts.map((t) => `${t.status ?? '—'} ${t.message}`).join('; ') || '—' },
+                // Each attempt: status, what happened, its time; what the receiver answered comes only to admins.
+                { title: 'Attempts', render: (_, d) => (d.attempts.length ? <OutboundHint text={d.attempts.map((t) => `${t.status ?? '—'} ${t.message}${t.durationMs !== null ? ` (${t.durationMs} ms)` : ''}${t.answer ? ` — “${t.answer}”` : ''}`).join('; ')} /> : '—') },
               ]} />
           </>
         )}

@@ -4,7 +4,7 @@ import type { OpenApiDocument, OpenApiOperation } from './useDocsData';
 const METHOD_COLOR: Record<string, string> = { GET: 'blue', POST: 'green', PATCH: 'orange', DELETE: 'red', PUT: 'gold' };
 /** Who may call, by the route guard's audience (a signed-in role: session, personal API token, or the admin token as an admin). */
 export const AUDIENCE_LABEL = {
-  admin: 'Admin (or admin token)', editor: 'Editor or admin', viewer: 'Any signed-in role', ingest: 'Admin token or ingest key', public: 'Public',
+  admin: 'Admin (or admin token)', editor: 'Editor or admin', viewer: 'Any signed-in role', ingest: 'Admin token or ingest key', embed: 'Signed embed token', public: 'Public',
 } as const;
 
 export interface EndpointRow {
@@ -34,7 +34,7 @@ function bodyText(op: OpenApiOperation): string {
 /** Which part of the product a path belongs to, for the table's groups. */
 function groupOf(path: string): string {
   if (/^\/api\/(data\/|admin\/data-sources)/.test(path)) return 'Data sources and ingest';
-  if (/links|\/share\/|embedding/.test(path)) return 'Share links and embedding';
+  if (/links|\/share\/|\/embed\/|embedding/.test(path)) return 'Share links and embedding';
   if (/^\/api\/(dashboards|admin\/dashboards)/.test(path)) return 'Dashboards';
   if (/^\/api\/admin\/(analytics|activity)/.test(path)) return 'Analytics and activity';
   if (path.startsWith('/api/integrations')) return 'Integrations';

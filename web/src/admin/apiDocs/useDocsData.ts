@@ -14,7 +14,7 @@ export interface OpenApiDocument {
 
 export interface OpenApiOperation {
   summary?: string;
-  'x-audience'?: 'public' | 'ingest' | 'viewer' | 'editor' | 'admin' | null;
+  'x-audience'?: 'public' | 'ingest' | 'embed' | 'viewer' | 'editor' | 'admin' | null;
   parameters?: { name: string; in: 'path' | 'query'; required?: boolean; description?: string }[];
   requestBody?: { description?: string; content?: Record<string, { schema?: Json }> };
   responses: Record<string, { description: string }>;

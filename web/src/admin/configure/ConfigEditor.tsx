@@ -13,7 +13,10 @@ import { BucketStyleEditor } from './bucket/BucketStyleEditor';
 import { StyleChooser, StyleSwitch } from './StyleChooser';
 import { TabStrip } from './TabStrip';
 import { TableStyleEditor } from './table/TableStyleEditor';
-import { useUnsavedGuard } from './unsavedEdits';
+import { discardUnsaved, useUnsavedGuard } from './unsavedEdits';
+import { useHeldBase } from '../stores/dashboardSave';
+import { VersionConflictDialog } from '../ui/versions/VersionConflictDialog';
+import { VersionHistory } from '../ui/versions/VersionHistory';
 import { nextTab, useSaveTabs } from './useSaveTabs';
 import { WidgetBuilder, WidgetsChoice, starterWidget } from '../widgets/WidgetBuilder';
 
@@ -28,6 +31,8 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
   const active = tabs.find((t) => t.id === activeId) ?? tabs[0] ?? null;
   // Every way out (Close, Escape, sidebar, back button, another tab, reload) asks while an edit is unsaved.
   const unsaved = useUnsavedGuard();
+  // While an edit is unsaved, saves name the version it began on: someone else's save in between is refused and shown (stores/dashboardSave.ts).
+  useHeldBase(dashboard, unsaved.length > 0);
   const phone = useIsPhone();
 
   useEffect(() => {
@@ -95,6 +100,7 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
           </Typography.Text>
         </div>
         <Flex gap={8} align="center">
+          {dashboard && <VersionHistory dashboard={dashboard} compact={phone} />}
           {dashboard && <FiltersEditor dashboard={dashboard} source={source ?? null} />}
           <Button icon={<CloseOutlined />} onClick={onClose} aria-label="Close">{phone ? null : 'Close'}</Button>
         </Flex>
@@ -117,6 +123,7 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
         </div>
       )}
       <div style={{ flex: 1, overflow: 'auto', padding: phone ? 12 : 24 }}>{canvas}</div>
+      <VersionConflictDialog discardEdits={discardUnsaved} />
     </div>
   );
 }

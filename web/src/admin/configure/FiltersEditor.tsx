@@ -1,12 +1,13 @@
 import { DeleteOutlined, FilterOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, Badge, Button, Drawer, Flex, Form, Input, Select, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import { DashboardFilters, MAX_DASHBOARD_FILTERS, type DashboardFilter, type DashboardFilterKind } from '@common/schemas/widgets/dashboardFilter';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import { ALL_TIME, RANGE_PRESETS } from '@common/time/timeRanges';
-import { api } from '../../api/client';
-import { useDashboards } from '../stores/dashboards';
+import { errorText } from '../../api/client';
+import { isVersionConflict, saveDashboard } from '../stores/dashboardSave';
+import { useDraft } from '../ui/useDraft';
 import { useSourceTyping } from '../stores/dataSources';
 import { FieldSelect, pickerFields } from '../ui/FieldSelect';
 import { useToastSubmit } from '../ui/toast';
@@ -29,14 +30,13 @@ function filterIdFor(field: string, taken: Set<string>): string {
  */
 export function FiltersEditor({ dashboard, source }: { dashboard: DashboardDto; source: DataSourceDto | null }) {
   const saved = JSON.stringify(dashboard.configuration.filters ?? []);
-  const [draft, setDraft] = useState<DashboardFilter[]>(() => JSON.parse(saved) as DashboardFilter[]);
+  const edits = useDraft<DashboardFilter[]>(saved);
+  const { draft, setDraft, dirty } = edits;
   const [open, setOpen] = useState(false);
   const submit = useToastSubmit();
   const [tried, setTried] = useState(false);
-  useEffect(() => setDraft(JSON.parse(saved) as DashboardFilter[]), [saved]);
-  const dirty = JSON.stringify(draft) !== saved;
   const discard = () => {
-    setDraft(JSON.parse(saved) as DashboardFilter[]);
+    edits.discard();
     setTried(false);
   };
   useReportUnsaved(`${dashboard.id}:filters`, 'Dashboard filters', dirty, discard);
@@ -70,9 +70,9 @@ export function FiltersEditor({ dashboard, source }: { dashboard: DashboardDto; 
     if (!checked.success) return;
     const filters = checked.data;
     await submit.run(async () => {
-      useDashboards.getState().upsert(await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(dashboard.id)}`, { configuration: { filters } }));
+      await saveDashboard(dashboard, { configuration: { filters } });
       setTried(false);
-    }, { success: ['Filters saved', 'Viewers see the new filter bar.'], failure: 'Filters not saved' });
+    }, { success: ['Filters saved', 'Viewers see the new filter bar.'], failure: (e) => (isVersionConflict(e) ? undefined : ['Filters not saved', errorText(e)]) });
   };
   const problem = (path: string) => (tried || draft.length > MAX_DASHBOARD_FILTERS ? problems[path] : undefined);
 

@@ -1,10 +1,11 @@
 import { Button, Card, Flex, Form, Input, Select, Typography } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { DASHBOARD_REFRESH_MS } from '@common/constants';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import { api, errorText } from '../../api/client';
 import { useSubmit } from '../../api/useSubmit';
 import { useDashboards } from '../stores/dashboards';
+import { isVersionConflict, saveDashboard, useDashboardSaves, useHeldBase } from '../stores/dashboardSave';
 import { useDataSources } from '../stores/dataSources';
 import { useToast } from '../ui/toast';
 import { StatusTag } from './StatusTag';
@@ -26,6 +27,10 @@ export function DashboardForm({ dashboard, onSaved, initialSourceId }: { dashboa
   const name = Form.useWatch('name', form);
   const dataSourceId = Form.useWatch('dataSourceId', form);
   const filled = Boolean(name?.trim() && dataSourceId);
+  // Touched: saves name the version the typing began on (a rename pushed meanwhile is refused and shown, not overwritten).
+  const [touched, setTouched] = useState(false);
+  useHeldBase(dashboard ?? undefined, touched);
+  const theirsLoaded = useDashboardSaves((s) => s.theirsLoaded);
   const isNew = !dashboard;
 
   // Follow changes pushed from elsewhere (another admin tab) until the user edits the form.
@@ -33,6 +38,14 @@ export function DashboardForm({ dashboard, onSaved, initialSourceId }: { dashboa
     if (form.isFieldsTouched()) return;
     form.setFieldsValue({ name: dashboard?.name ?? '', description: dashboard?.description ?? '', dataSourceId: dashboard?.dataSourceId ?? (isNew ? initialSourceId : undefined) });
   }, [dashboard?.id, dashboard?.name, dashboard?.description, dashboard?.dataSourceId, form, isNew, initialSourceId]);
+  // "Load theirs" in the conflict dialog: the typing is given up, the form shows the dashboard as it is now.
+  useEffect(() => {
+    if (!theirsLoaded) return;
+    form.resetFields();
+    const d = useDashboards.getState().items.find((x) => x.id === dashboard?.id);
+    form.setFieldsValue({ name: d?.name ?? '', description: d?.description ?? '', dataSourceId: d?.dataSourceId ?? undefined });
+    setTouched(false);
+  }, [theirsLoaded]);
 
   const submit = async () => {
     const v = form.getFieldsValue();
@@ -43,9 +56,7 @@ export function DashboardForm({ dashboard, onSaved, initialSourceId }: { dashboa
     const source = sources.find((s) => s.id === v.dataSourceId);
     await sending.run(async () => {
       const saved = dashboard
-        ? await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(dashboard.id)}`, {
-          name: v.name.trim(), description: v.description ?? '', dataSourceId: v.dataSourceId,
-        })
+        ? await saveDashboard(dashboard, { name: v.name.trim(), description: v.description ?? '', dataSourceId: v.dataSourceId })
         : await api.post<DashboardDto>('/api/admin/dashboards', {
           name: v.name.trim(),
           description: v.description ?? '',
@@ -53,12 +64,15 @@ export function DashboardForm({ dashboard, onSaved, initialSourceId }: { dashboa
           configuration: { keyMappings: source?.keyMappings ?? {}, refreshInterval: DASHBOARD_REFRESH_MS },
         });
       useDashboards.getState().upsert(saved);
+      setTouched(false);
       onSaved(saved);
       return saved;
     }, {
       success: (saved) => (dashboard ? ['Dashboard Updated', `"${saved.name}" has been updated.`] : ['Dashboard Created', `"${saved.name}" has been created.`]),
       failure: (e) => {
         console.warn('save dashboard failed', errorText(e));
+        // A stale save is said by the conflict dialog; the typing stays in the form.
+        if (isVersionConflict(e)) return undefined;
         return ['Error', dashboard ? 'Failed to update dashboard. Please try again.' : 'Failed to create dashboard. Please try again.'];
       },
     });
@@ -70,7 +84,7 @@ export function DashboardForm({ dashboard, onSaved, initialSourceId }: { dashboa
       extra={dashboard && <StatusTag isPublished={dashboard.isPublished} />}
       data-testid="dashboard-form"
     >
-      <Form form={form} name="dashboardForm" layout="vertical" onFinish={submit} requiredMark>
+      <Form form={form} name="dashboardForm" layout="vertical" onFinish={submit} onValuesChange={() => setTouched(true)} requiredMark>
         <Form.Item label="Name" name="name" required>
           <Input placeholder="e.g. Support Overview" />
         </Form.Item>

@@ -9,7 +9,9 @@ import { useDashboards } from '../stores/dashboards';
 import { EmptyState, LoadError } from '../ui/States';
 import { DashboardForm } from './DashboardForm';
 import { StatusTag } from './StatusTag';
+import { ExportDashboardButton, ImportDashboardButton } from './DashboardFile';
 import { useDashboardActions } from './useDashboardActions';
+import { VersionConflictDialog } from '../ui/versions/VersionConflictDialog';
 
 /** Manage Dashboards > Builder: the dashboards list and the create / edit form (`source`: the data source a new one starts on). */
 export function DashboardsManager({ source }: { source?: string | null } = {}) {
@@ -62,6 +64,7 @@ export function DashboardsManager({ source }: { source?: string | null } = {}) {
                   }}
                 />
               </Tooltip>
+              <ExportDashboardButton dashboard={d} />
               <Tooltip title="Delete">
                 <Button
                   type="text"
@@ -86,7 +89,8 @@ export function DashboardsManager({ source }: { source?: string | null } = {}) {
       <Col xs={24} lg={9}>
         {/* The button is in the body: a narrow left column has no room for it beside the title. */}
         <Card title="Dashboards" data-testid="dashboards-card">
-          <Button type="primary" block icon={<PlusOutlined />} onClick={() => setSelectedId(null)} style={{ marginBottom: 12 }}>Create New Dashboard</Button>
+          <Button type="primary" block icon={<PlusOutlined />} onClick={() => setSelectedId(null)} style={{ marginBottom: 8 }}>Create New Dashboard</Button>
+          <ImportDashboardButton onImported={(d) => setSelectedId(d.id)} />
           {list}
           {status === 'error' && items.length > 0 && (
             <Typography.Text type="danger">Failed to fetch dashboards: {error}</Typography.Text>
@@ -120,6 +124,8 @@ export function DashboardsManager({ source }: { source?: string | null } = {}) {
           }}
         />
       </Col>
+      {/* The form follows "Load theirs" itself (theirsLoaded): nothing else to discard here. */}
+      <VersionConflictDialog discardEdits={() => {}} />
     </Row>
   );
 }

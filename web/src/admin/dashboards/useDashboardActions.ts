@@ -3,6 +3,7 @@ import type { DashboardDto } from '@common/schemas/dashboard';
 import { api, errorText } from '../../api/client';
 import { sendAndSay } from '../../api/useSubmit';
 import { useDashboards } from '../stores/dashboards';
+import { isVersionConflict, saveDashboard } from '../stores/dashboardSave';
 import { useToast } from '../ui/toast';
 
 /** Delete (with one confirmation text on every screen) and Publish / Unpublish, shared by every dashboard screen. */
@@ -35,14 +36,15 @@ export function useDashboardActions() {
         }),
     });
 
-  const setPublished = async (d: Pick<DashboardDto, 'id' | 'name'>, isPublished: boolean) => {
+  const setPublished = async (d: Pick<DashboardDto, 'id' | 'name' | 'version'>, isPublished: boolean) => {
     const outcome = await sendAndSay(
-      async () => useDashboards.getState().upsert(await api.patch<DashboardDto>(`/api/admin/dashboards/${encodeURIComponent(d.id)}`, { isPublished })),
+      () => saveDashboard(d, { isPublished }),
       {
         success: ['Dashboard Updated', isPublished ? `"${d.name}" is now Live.` : `"${d.name}" is now a Draft.`],
         failure: (e) => {
           console.warn('publish dashboard failed', errorText(e));
-          return ['Error', 'Failed to update dashboard. Please try again.'];
+          // A stale save is said by the conflict dialog.
+          return isVersionConflict(e) ? undefined : ['Error', 'Failed to update dashboard. Please try again.'];
         },
       },
       toast,

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Checkbox, Descriptions, Flex, Form, Input, Progress, Radio, Select, Statistic, Steps, Switch, Table, Tag, Typography, Upload } from 'antd';
+import { Alert, Button, Card, Checkbox, Descriptions, Flex, Form, Input, Progress, Radio, Select, Statistic, Steps, Switch, Table, Tag, Tooltip, Typography, Upload } from 'antd';
 import { CloudUploadOutlined, DownloadOutlined } from '@ant-design/icons';
 import { useEffect, useMemo, useState } from 'react';
 import type { FieldType } from '@common/schemas/dataSource';
@@ -128,6 +128,13 @@ export default function ImportScreen() {
   }, [targetKind, ds, fields]);
   const targetReady = targetKind === 'new' ? name.trim().length > 0 : Boolean(ds) && !(mode === 'upsert' && !key);
 
+  // Why "Import N rows" cannot be pressed yet, said beside it (and on its tooltip).
+  const importBlocked = busy && !dry ? 'The dry run is checking every row…'
+    : !dry ? 'Run the dry run first: it checks every row before anything is written.'
+    : dry.duplicates.length > 0 ? `The key "${key}" is not unique in the file: pick another key, or none.`
+    : dry.inserted + dry.updated === 0 ? 'No row would be written: see the rejected rows.'
+    : busy ? 'Working…' : null;
+
   const setColumn = (i: number, patch: Partial<Column>) => setColumns((cs) => cs.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   const running = progress?.state === 'running';
 
@@ -232,7 +239,8 @@ export default function ImportScreen() {
           </Form.Item>
           <Flex gap={8}>
             <Button onClick={() => setStep(1)}>Back</Button>
-            <Button type="primary" disabled={!targetReady} onClick={() => setStep(3)}>Next: dry run</Button>
+            {/* The dry run runs as its step opens: the import's button waits for it, and a person need not guess why. */}
+            <Button type="primary" disabled={!targetReady} onClick={() => { setStep(3); void runDry(); }}>Next: dry run</Button>
           </Flex>
         </Form>
       )}
@@ -265,7 +273,13 @@ export default function ImportScreen() {
           )}
           <Flex gap={8} style={{ marginTop: 16 }}>
             <Button onClick={() => setStep(2)}>Back</Button>
-            <Button type="primary" disabled={!dry || dry.duplicates.length > 0 || dry.inserted + dry.updated === 0 || busy} onClick={start}>Import {dry ? n(dry.inserted + dry.updated) : ''} rows</Button>
+            <Tooltip title={importBlocked}>
+              {/* A disabled button takes no pointer events: the span shows its tooltip. */}
+              <span>
+                <Button type="primary" disabled={importBlocked !== null} onClick={start} aria-describedby={importBlocked ? 'import-blocked' : undefined}>Import {dry ? n(dry.inserted + dry.updated) : ''} rows</Button>
+              </span>
+            </Tooltip>
+            {importBlocked && <Typography.Text type="secondary" id="import-blocked" data-testid="import-blocked" style={{ alignSelf: 'center' }}>{importBlocked}</Typography.Text>}
           </Flex>
         </>
       )}

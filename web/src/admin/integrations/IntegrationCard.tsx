@@ -4,6 +4,7 @@ import { ClockCircleOutlined, DeleteOutlined, EditOutlined, KeyOutlined, RedoOut
 import type { IntegrationDto } from '@common/schemas/integration';
 import { AUTO_SYNC_DEFAULT_SECONDS } from '@common/constants';
 import { useSubmit } from '../../api/useSubmit';
+import { OutboundHint } from '../ui/OutboundHint';
 import { SECONDARY_TEXT } from '../ui/States';
 import { useToast } from '../ui/toast';
 import { integrationsApi } from './api';
@@ -149,7 +150,7 @@ export function IntegrationCard({ integration: it, onAuthorize, onEdit }: { inte
           style={{ marginTop: 8 }}
           data-testid="sync-errors"
           title={isPull ? 'The last sync failed' : `Last sync: ${summarizeSyncError(it.config.lastSyncErrors.join('; '))}`}
-          description={isPull ? <span data-testid="sync-error-text">{it.config.lastSyncErrors.join('; ')}</span> : (
+          description={isPull ? <span data-testid="sync-error-text"><OutboundHint text={it.config.lastSyncErrors.join('; ')} /></span> : (
             <Collapse
               ghost
               size="small"

@@ -4,6 +4,7 @@ import type { IntegrationDto, IntegrationRunDto } from '@common/schemas/integrat
 import { errorText } from '../../api/client';
 import { integrationsApi } from './api';
 import { relativeTime } from './relativeTime';
+import { OutboundHint } from '../ui/OutboundHint';
 
 const STATUS: Record<IntegrationRunDto['status'], { color: string; text: string }> = {
   running: { color: 'processing', text: 'Running' },
@@ -61,7 +62,7 @@ export function LastRuns({ integration: it }: { integration: IntegrationDto }) {
               { title: 'Records', dataIndex: 'records', align: 'right', render: (v: number) => v.toLocaleString() },
               { title: 'Pages', dataIndex: 'pages', align: 'right' },
               { title: 'Rejected', dataIndex: 'rejected', align: 'right' },
-              { title: 'Details', key: 'details', render: (_: unknown, r) => <Typography.Text type={r.status === 'failed' ? 'danger' : 'secondary'}>{details(r) || (r.mode === 'full' ? 'Full sync' : 'Incremental')}</Typography.Text> },
+              { title: 'Details', key: 'details', render: (_: unknown, r) => <Typography.Text type={r.status === 'failed' ? 'danger' : 'secondary'}><OutboundHint text={details(r) || (r.mode === 'full' ? 'Full sync' : 'Incremental')} /></Typography.Text> },
             ]}
           />
         ),

@@ -1,7 +1,7 @@
 import { Button, DatePicker, Flex, Form, Input, Switch } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import type { CreatedShareLinkDto } from '@common/schemas/shareLink';
+import type { CreatedShareLinkDto } from '@common/schemas/sharing/shareLink';
 import { SHARE_LINK_LABEL_MAX } from '@common/sharing';
 import { useToastSubmit } from '../ui/toast';
 import { shareLinksApi } from './api';

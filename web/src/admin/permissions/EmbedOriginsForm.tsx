@@ -1,6 +1,6 @@
 import { Button, Flex, Select, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import type { EmbeddingDto } from '@common/schemas/embedding';
+import type { EmbeddingDto } from '@common/schemas/sharing/embedding';
 import { embedOriginProblem, MAX_EMBED_ORIGINS } from '@common/sharing';
 import { api, errorText } from '../../api/client';
 import { SECONDARY_TEXT } from '../ui/States';

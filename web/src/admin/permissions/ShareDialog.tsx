@@ -1,9 +1,10 @@
-import { Alert, Divider, Modal } from 'antd';
+import { Alert, Divider, Modal, Tabs } from 'antd';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import { EmbedOriginsForm } from './EmbedOriginsForm';
 import { ShareLinksPanel } from './ShareLinksPanel';
+import { SignedEmbedPanel } from './SignedEmbedPanel';
 
-/** The Share button's dialog on a dashboard card. */
+/** The Share button's dialog on a dashboard card: share links, and embedding (allowed origins, signed embedding). */
 export function ShareDialog({ dashboard, onClose }: { dashboard: DashboardDto | null; onClose(): void }) {
   return (
     <Modal open={dashboard !== null} title={dashboard ? `Share "${dashboard.name}"` : 'Share'} onCancel={onClose} footer={null} width={880} destroyOnHidden>
@@ -16,12 +17,25 @@ export function ShareDialog({ dashboard, onClose }: { dashboard: DashboardDto | 
               style={{ marginBottom: 16 }}
               data-testid="share-published-warning"
               title="This dashboard is published"
-              description={`Its public address (${location.origin}/dashboards/${dashboard.id}) shows every record to anyone, whatever a link locks. Unpublish it to show it only through links.`}
+              description={`Its public address (${location.origin}/dashboards/${dashboard.id}) shows every record to anyone, whatever a link or a token locks. Unpublish it to show it only through links and signed embedding.`}
             />
           )}
-          <ShareLinksPanel dashboardId={dashboard.id} />
-          <Divider />
-          <EmbedOriginsForm dashboardId={dashboard.id} isPublished={dashboard.isPublished} />
+          <Tabs
+            items={[
+              { key: 'links', label: 'Share links', children: <ShareLinksPanel dashboardId={dashboard.id} /> },
+              {
+                key: 'embed',
+                label: 'Embed',
+                children: (
+                  <>
+                    <EmbedOriginsForm dashboardId={dashboard.id} isPublished={dashboard.isPublished} />
+                    <Divider />
+                    <SignedEmbedPanel dashboardId={dashboard.id} dashboardName={dashboard.name} />
+                  </>
+                ),
+              },
+            ]}
+          />
         </>
       )}
     </Modal>

@@ -1,6 +1,6 @@
 import { Alert, Button, Flex, Popconfirm, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
-import type { CreatedShareLinkDto, ShareLinkDto } from '@common/schemas/shareLink';
+import type { CreatedShareLinkDto, ShareLinkDto } from '@common/schemas/sharing/shareLink';
 import { errorText } from '../../api/client';
 import { useSubmit } from '../../api/useSubmit';
 import { useToast } from '../ui/toast';

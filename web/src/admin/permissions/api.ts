@@ -1,4 +1,4 @@
-import type { CreateShareLink, CreatedShareLinkDto, ShareLinkDto } from '@common/schemas/shareLink';
+import type { CreateShareLink, CreatedShareLinkDto, ShareLinkDto } from '@common/schemas/sharing/shareLink';
 import { api } from '../../api/client';
 
 const base = (dashboardId: string) => `/api/admin/dashboards/${encodeURIComponent(dashboardId)}/links`;

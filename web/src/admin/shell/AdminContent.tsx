@@ -5,7 +5,7 @@ import { ConfigureScreen } from '../configure/ConfigureScreen';
 import { DashboardsManager } from '../dashboards/DashboardsManager';
 import { DataSourcesOverview } from '../dataSources/DataSourcesOverview';
 import { PublishedDashboards } from '../published/PublishedDashboards';
-import { NotAvailable } from '../ui/States';
+import { AdminsOnly, NotAvailable } from '../ui/States';
 import { groupOf } from './nav';
 import { useCan } from '../../api/session';
 import type { Place } from './usePlace';
@@ -21,14 +21,16 @@ const WidgetsScreen = lazy(() => import('../widgets/WidgetsScreen'));
 const TemplatesScreen = lazy(() => import('../widgets/templates/TemplatesScreen'));
 const ExportScreen = lazy(() => import('../export/ExportScreen'));
 const ImportScreen = lazy(() => import('../import/ImportScreen'));
+const SettingsScreen = lazy(() => import('../settings/SettingsScreen'));
 const lazyScreen = (screen: React.ReactNode) => <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>{screen}</Suspense>;
 
 /** Picks the screen for the current main tab and sub-tab (a sidebar item without a screen of its own shows its group's screen). */
 export function AdminContent({ place, go }: { place: Place; go(mainTab: string, subTab?: string, dashboardId?: string | null, source?: string | null): void }) {
   const { mainTab, subTab } = place;
   const isAdmin = useCan('admin');
-  const item = groupOf(mainTab)?.items.find((i) => i.key === subTab);
-  if (item?.adminOnly && !isAdmin) return <NotAvailable label={item.label} />;
+  const group = groupOf(mainTab);
+  const item = [...(group?.items ?? []), ...(group?.subTabs ?? [])].find((i) => i.key === subTab);
+  if (item?.adminOnly && !isAdmin) return <AdminsOnly label={item.label} what={item.onlyAdminsCan ?? `open ${item.label}`} />;
   if (mainTab === 'data-sources' && subTab === 'overview') return <DataSourcesOverview />;
   if (mainTab === 'data-sources' && subTab === 'export') return lazyScreen(<ExportScreen source={place.source} onSource={(id) => go(mainTab, subTab, null, id)} />);
   if (mainTab === 'data-sources' && subTab === 'import') return lazyScreen(<ImportScreen />);
@@ -49,6 +51,7 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
   if (mainTab === 'published-dashboards' && subTab === 'activity') return lazyScreen(<ActivityLogScreen />);
   if (mainTab === 'published-dashboards' && subTab === 'alerts') return lazyScreen(<AlertsScreen />);
   if (mainTab === 'published-dashboards' && subTab === 'reports') return lazyScreen(<ReportsScreen scheduleFor={place.dashboardId} onScheduled={() => place.dashboardId && go(mainTab, subTab, null)} />);
+  if (mainTab === 'published-dashboards' && subTab === 'settings') return lazyScreen(<SettingsScreen />);
   if (mainTab === 'dashboard-builder' && subTab === 'widgets') return lazyScreen(<WidgetsScreen initialDashboardId={place.dashboardId} />);
   if (mainTab === 'dashboard-builder' && subTab === 'templates') return lazyScreen(<TemplatesScreen />);
   // The published list and the docs page serve their whole main tab, every sidebar item included.

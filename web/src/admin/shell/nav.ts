@@ -4,8 +4,10 @@ export type MainTab = 'data-sources' | 'dashboard-builder' | 'published-dashboar
 export interface NavItem {
   key: string;
   label: string;
-  /** Only admins see it (people, integrations, the activity log); editors do not. */
+  /** Only admins see it (people, integrations, the activity log, settings); editors do not. */
   adminOnly?: boolean;
+  /** What only admins may do there, for a person who reaches it by URL ("manage users"). */
+  onlyAdminsCan?: string;
 }
 
 export interface NavGroup {
@@ -22,11 +24,11 @@ export const NAV: NavGroup[] = [
     label: 'Data Sources',
     items: [
       { key: 'overview', label: 'Data Sources' },
-      { key: 'integrations', label: 'Integrations', adminOnly: true },
+      { key: 'integrations', label: 'Integrations', adminOnly: true, onlyAdminsCan: 'manage integrations' },
       { key: 'import', label: 'Import Data' },
       { key: 'export', label: 'Export Data' },
     ],
-    subTabs: [{ key: 'overview', label: 'Overview' }, { key: 'integrations', label: 'Integrations', adminOnly: true }],
+    subTabs: [{ key: 'overview', label: 'Overview' }, { key: 'integrations', label: 'Integrations', adminOnly: true, onlyAdminsCan: 'manage integrations' }],
   },
   {
     mainTab: 'dashboard-builder',
@@ -48,8 +50,9 @@ export const NAV: NavGroup[] = [
       { key: 'permissions', label: 'Permissions' },
       { key: 'alerts', label: 'Alerts' },
       { key: 'reports', label: 'Reports' },
-      { key: 'users', label: 'Users', adminOnly: true },
-      { key: 'activity', label: 'Activity Log', adminOnly: true },
+      { key: 'users', label: 'Users', adminOnly: true, onlyAdminsCan: 'manage users' },
+      { key: 'activity', label: 'Activity Log', adminOnly: true, onlyAdminsCan: 'read the activity log' },
+      { key: 'settings', label: 'Settings', adminOnly: true, onlyAdminsCan: 'change the settings' },
     ],
     subTabs: [{ key: 'public', label: 'Public' }, { key: 'analytics', label: 'Analytics' }],
   },

@@ -33,7 +33,16 @@ export function EmptyState({ title, text, action }: { title: string; text?: stri
   );
 }
 
-/** For sidebar items with no screen for this person (an admin-only item reached by URL). */
+/** An admin-only screen reached by URL by someone else: who may open it, and what to do. */
+export function AdminsOnly({ label, what }: { label: string; what: string }) {
+  return (
+    <div data-testid="admins-only">
+      <EmptyState title={`Only admins can ${what}`} text={`${label} is for the admins of your team. Ask one of them if you need something here.`} />
+    </div>
+  );
+}
+
+/** For a place the console has no screen for. */
 export function NotAvailable({ label }: { label: string }) {
   return (
     <div data-testid="not-available">

@@ -6,7 +6,8 @@ import { SECONDARY_TEXT } from './States';
  * antd's defaults read lower: placeholders (black at 25 %, 1.8:1), links (antd's own blue, 4.1:1),
  * danger buttons (#ff4d4f, 3.3:1), and the text of coloured tags — antd writes it in shade 7 of
  * the colour on shade 1, 2–4.4:1 for orange, gold, yellow, lime, green, cyan and volcano; here it
- * takes the first darker shade that reads at 5:1 or more.
+ * takes the first darker shade that reads at 5:1 or more. An empty table's words ("No data") are
+ * antd's disabled grey (1.8:1): here the secondary text's.
  */
 export const READABLE_THEME: ThemeConfig = {
   token: {
@@ -17,6 +18,7 @@ export const READABLE_THEME: ThemeConfig = {
     colorError: '#cf1322',
   },
   components: {
+    Table: { colorTextDisabled: SECONDARY_TEXT },
     Tag: { volcano7: '#ad2102', orange7: '#ad4e00', gold7: '#874d00', yellow7: '#876800', lime7: '#3f6600', green7: '#237804', cyan7: '#006d75', colorSuccess: '#237804', colorWarning: '#ad4e00' },
   },
 };

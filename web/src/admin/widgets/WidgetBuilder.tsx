@@ -1,6 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Dropdown, Empty, Flex } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { DashboardDto, DashboardTab, Widget } from '@common/schemas/dashboard';
 import { WIDGET_TYPES, type WidgetType } from '@common/schemas/widgets/widget';
 import { GridWidget } from '../../public/viewer/TabContent';
@@ -19,6 +19,7 @@ import { WidgetEditor } from './WidgetEditor';
 import { AlertForm, type AlertSeed } from '../alerts/AlertForm';
 import { useToast } from '../ui/toast';
 import { useSubmit } from '../../api/useSubmit';
+import { useDraft } from '../ui/useDraft';
 
 /**
  * Builds a tab's widgets: add, edit, duplicate and remove them, lay them out on the grid, and save
@@ -29,16 +30,16 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
   const saveTabs = useSaveTabs(dashboard);
   const source = useDataSources((s) => s.items.find((d) => d.id === dashboard.dataSourceId));
   const preview = useLivePreview(dashboard.dataSourceId);
-  const [draft, setDraft] = useState<Widget[]>(tab.widgets);
+  const saved = JSON.stringify(tab.widgets);
+  // Another tab starts from its saved widgets; a save pushed from elsewhere replaces the draft only while it is unedited.
+  const edits = useDraft<Widget[]>(saved, tab.id);
+  const { draft, setDraft, dirty } = edits;
   const [editing, setEditing] = useState<string | null>(null);
   // The save says its outcome itself (useSaveTabs): this gives the busy flag and one save at a time.
   const submit = useSubmit();
   const [tried, setTried] = useState(false);
   const [alertSeed, setAlertSeed] = useState<AlertSeed | null>(null);
   const toast = useToast();
-  const saved = JSON.stringify(tab.widgets);
-  // Another tab, or the saved widgets changed elsewhere: start from them.
-  useEffect(() => setDraft(JSON.parse(saved) as Widget[]), [tab.id, saved]);
 
   const keyMappings = useMemo(() => ({ ...(source?.keyMappings ?? {}), ...dashboard.configuration.keyMappings }), [source, dashboard.configuration.keyMappings]);
   const typing = useSourceTyping(source);
@@ -48,9 +49,8 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
   // The source's fields and the type model's paths, plus any a preview record holds (custom fields).
   const sourceFields = source?.fields;
   const fields = useMemo(() => pickerFields([...new Set([...(sourceFields ?? []), ...previewFields])], typing), [sourceFields, previewFields, typing]);
-  const dirty = JSON.stringify(draft) !== saved;
   const discard = () => {
-    setDraft(JSON.parse(saved) as Widget[]);
+    edits.discard();
     setEditing(null);
     setTried(false);
   };
@@ -67,7 +67,7 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
     setTried(true);
     if (problems.length) return;
     const tabs = dashboard.configuration.tabs.map((t) => (t.id === tab.id ? { ...t, widgets: draft } : t));
-    await submit.run(() => saveTabs(tabs, 'Widgets saved'));
+    await submit.run(() => saveTabs(tabs, 'Widgets saved', { optimistic: false }));
     setTried(false);
   };
   // As on the viewer's grid (TabContent): the card's toolbar above it takes no grid row.

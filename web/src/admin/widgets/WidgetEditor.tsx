@@ -1,8 +1,8 @@
 import { BellOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Divider, Drawer, Flex, Form, Input, InputNumber, Segmented, Select, Switch, Typography } from 'antd';
 import type { TabConfiguration, Widget } from '@common/schemas/dashboard';
-import { isChartWidgetType, MAX_SCATTER_POINTS, MAX_SERIES, migrateChartConfig, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widgets/widget';
-import type { TimeRange } from '@common/time/timeRanges';
+import { isChartWidgetType, MAX_SCATTER_POINTS, METRIC_LABELS, METRIC_ORDER, MAX_SERIES, migrateChartConfig, migrateLineConfig, THRESHOLD_COLORS, type WidgetType } from '@common/schemas/widgets/widget';
+import { previousLabel, type TimeRange } from '@common/time/timeRanges';
 import { fieldTypeOf } from '@common/types/fieldTyping';
 import { unitBefore } from '@common/widgets/format';
 import { isNumberAxisField } from '@common/widgets/charts/numberAxis';
@@ -15,13 +15,17 @@ import { startConfiguration, TYPE_LABELS, widgetProblems } from './widgetDrafts'
 
 type Config = Record<string, unknown>;
 type Filter = { field?: string; operator?: string; value?: string; values?: string[] };
-const METRICS = [
-  { value: 'count', label: 'Count of records' }, { value: 'sum', label: 'Sum' }, { value: 'avg', label: 'Average' }, { value: 'min', label: 'Minimum' }, { value: 'max', label: 'Maximum' },
-  { value: 'median', label: 'Median' }, { value: 'p90', label: '90th percentile' }, { value: 'p95', label: '95th percentile' }, { value: 'p99', label: '99th percentile' },
-  { value: 'distinct', label: 'Distinct count' }, { value: 'latest', label: 'Latest value (by date)' }, { value: 'perMinute', label: 'Records per minute' }, { value: 'perHour', label: 'Records per hour' },
-];
+const METRICS = METRIC_ORDER.map((m) => ({ value: m, label: METRIC_LABELS[m] }));
 const RATES = new Set(['perMinute', 'perHour']);
 const NO_FIELD_METRICS = new Set(['count', 'perMinute', 'perHour']);
+
+/** Which comparison a KPI's "Compare" makes, in the builder's words (common/widgets/drawn/kpiComparison). */
+function comparisonWords(range: TimeRange | undefined, bucket: string | undefined, sparkline: boolean): string {
+  const by = sparkline && bucket && bucket !== 'auto' ? bucket : null;
+  const latest = `the latest ${by ?? 'bucket (day, month… as the records are spaced)'} in the data with the one before it`;
+  if (!range || range.kind === 'all') return `All time has no period before it: compares ${latest} ("▲ 0.2% vs Nov 2015").`;
+  return `Compares with ${previousLabel(range)}; when that holds no record (data that ended long ago), ${latest}.`;
+}
 
 /** The side panel that edits one widget: its name, type and the settings of that type, with each problem under its field. */
 export function WidgetEditor({ widget, fields, label, onChange, onClose, onAlert }: {
@@ -47,7 +51,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose, onAlert
     item(key, title, <FieldSelect aria-label={title} allowClear placeholder={placeholder} value={(c[key] as string) || undefined} onChange={(v) => set({ [key]: v ?? undefined })} fields={numeric ? numericFields : fields} typing={typing} label={label} />);
   const metric = (all: boolean) => (
     <>
-      {item('metric', 'Value', <Select aria-label="Value" value={(c.metric as string) ?? 'count'} onChange={(v) => set({ metric: v })} options={all ? METRICS : METRICS.filter((m) => !RATES.has(m.value))} />)}
+      {item('metric', 'Value', <Select aria-label="Value" value={(c.metric as string) ?? 'count'} onChange={(v) => set({ metric: v })} options={all ? METRICS : METRICS.filter((m) => !RATES.has(m.value))} listHeight={13 * 32} />)}
       {typeof c.metric === 'string' && !NO_FIELD_METRICS.has(c.metric) && fieldSelect('valueField', c.metric === 'distinct' || c.metric === 'latest' ? 'Field' : 'Numeric field', 'Select a field')}
     </>
   );
@@ -111,7 +115,7 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose, onAlert
             </Flex>
             {timeSettings()}
             <Flex gap={24} wrap>
-              {item('compare', 'Compare with the previous period', <Switch aria-label="Compare with the previous period" checked={Boolean(c.compare)} onChange={(v) => set({ compare: v })} />, range?.kind === 'all' || !range ? 'Needs a time range: all time has no previous period.' : undefined)}
+              {item('compare', 'Compare', <Switch aria-label="Compare" checked={Boolean(c.compare)} onChange={(v) => set({ compare: v })} />, comparisonWords(range, c.bucket as string | undefined, Boolean(c.sparkline)))}
               {item('sparkline', 'Sparkline', <Switch aria-label="Sparkline" checked={Boolean(c.sparkline)} onChange={(v) => set({ sparkline: v })} />)}
             </Flex>
             {Boolean(c.compare) &&
@@ -164,7 +168,10 @@ export function WidgetEditor({ widget, fields, label, onChange, onClose, onAlert
             {metric(false)}
             {split(false)}
             {item('emptyAs', 'Empty buckets', <Segmented aria-label="Empty buckets" value={(c.emptyAs as string) ?? (c.metric === 'count' || c.metric === 'sum' || !c.metric ? 'zero' : 'gap')} onChange={(v) => set({ emptyAs: v })} options={[{ value: 'gap', label: 'A gap' }, { value: 'zero', label: 'Zero' }]} />, 'By default a count or sum draws 0, the other values a gap.')}
-            {item('area', 'Fill the area', <Switch aria-label="Fill the area" checked={Boolean(c.area)} onChange={(v) => set({ area: v })} />)}
+            <Flex gap={24} wrap>
+              {item('area', 'Fill the area', <Switch aria-label="Fill the area" checked={Boolean(c.area)} onChange={(v) => set({ area: v })} />)}
+              {item('startAtZero', 'Vertical axis from 0', <Switch aria-label="Vertical axis from 0" checked={Boolean(c.startAtZero)} onChange={(v) => set({ startAtZero: v })} />, c.startAtZero ? 'From 0, whatever the values.' : 'Off: it fits the values, so their changes show.')}
+            </Flex>
           </>
         )}
         {type === 'gauge' && (

@@ -8,7 +8,9 @@ import { useDashboards } from '../stores/dashboards';
 import { EmptyState } from '../ui/States';
 import { WidgetBuilder } from './WidgetBuilder';
 import { guardedLeave } from '../../leaveGuard';
-import { useUnsavedGuard } from '../configure/unsavedEdits';
+import { discardUnsaved, useUnsavedGuard } from '../configure/unsavedEdits';
+import { useHeldBase } from '../stores/dashboardSave';
+import { VersionConflictDialog } from '../ui/versions/VersionConflictDialog';
 
 function widgetCount(d: DashboardDto): string {
   const n = d.configuration.tabs.reduce((sum, t) => sum + t.widgets.length, 0);
@@ -22,7 +24,10 @@ export default function WidgetsScreen({ initialDashboardId = null }: { initialDa
   const submit = useToastSubmit();
   const [tabId, setTabId] = useState<string | null>(null);
   // Unsaved widgets: another dashboard or tab, the sidebar, back and reload ask first, as in Configure.
-  useUnsavedGuard();
+  const unsaved = useUnsavedGuard();
+  const shown = items.find((d) => d.id === dashboardId) ?? items[0];
+  // While widgets are unsaved, their save names the version the edit began on (stores/dashboardSave.ts).
+  useHeldBase(shown, unsaved.length > 0);
   if (status === 'idle' || (status === 'loading' && items.length === 0)) return <Card><Skeleton active /></Card>;
   if (items.length === 0) return <EmptyState title="No Dashboards Available" text="Create a dashboard first (or start one from a template) to add widgets." />;
   const dashboard = items.find((d) => d.id === dashboardId) ?? items[0];
@@ -60,6 +65,7 @@ export default function WidgetsScreen({ initialDashboardId = null }: { initialDa
       ) : (
         <WidgetBuilder key={`${dashboard.id}/${tab.id}`} dashboard={dashboard} tab={tab} />
       )}
+      <VersionConflictDialog discardEdits={discardUnsaved} />
     </Flex>
   );
 }

@@ -34,7 +34,7 @@ const TvViewer = lazy(() => import('./tv/TvViewer').then((m) => ({ default: m.Tv
  * feed. `?embed=1` leaves out the header (the page sits in someone else's iframe); `?tv=1` is TV
  * mode, `&rotate=N` rotates its tabs and `&page=N` sets how often (seconds) tables and boards turn a page.
  */
-export default function ViewerPage({ feed: given, locked = [] }: { feed?: ViewerFeed; locked?: WidgetFilter[] }) {
+export default function ViewerPage({ feed: given, locked = [], firstTab }: { feed?: ViewerFeed; locked?: WidgetFilter[]; firstTab?: string }) {
   const { id = '' } = useParams();
   const byId = useMemo(() => dashboardFeed(id), [id]);
   const feed = given ?? byId;
@@ -54,7 +54,7 @@ export default function ViewerPage({ feed: given, locked = [] }: { feed?: Viewer
   return (
     <div className={['lv-page', dark && 'lv-dark', tv && 'lv-large'].filter(Boolean).join(' ')}>
       <WidgetContext.Provider value={env}>
-        {tv ? <TvPage feed={feed} rotate={rotateSeconds(search.get('rotate'))} /> : <NormalViewer feed={feed} given={given} embed={embed} bar={bar} locked={locked} />}
+        {tv ? <TvPage feed={feed} rotate={rotateSeconds(search.get('rotate'))} /> : <NormalViewer feed={feed} given={given} embed={embed} bar={bar} locked={locked} firstTab={firstTab} />}
       </WidgetContext.Provider>
     </div>
   );
@@ -71,7 +71,7 @@ function TvPage({ feed, rotate }: { feed: ViewerFeed; rotate: number }) {
   );
 }
 
-function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; given?: ViewerFeed; embed: boolean; bar: Bar; locked: WidgetFilter[] }) {
+function NormalViewer({ feed, given, embed, bar, locked, firstTab }: { feed: ViewerFeed; given?: ViewerFeed; embed: boolean; bar: Bar; locked: WidgetFilter[]; firstTab?: string }) {
   const retry = useViewerSync(feed);
   const status = useViewerStore((s) => s.status);
   const head = useViewerStore((s) => s.head);
@@ -79,7 +79,9 @@ function NormalViewer({ feed, given, embed, bar, locked }: { feed: ViewerFeed; g
   const total = useViewerStore((s) => s.order.length);
   const navigate = useNavigate();
   const keyMappings = useKeyMappings();
-  const [selected, setSelected] = useState<string | null>(null);
+  const [picked, setSelected] = useState<string | null>(null);
+  // Until a tab is picked, the one the page was asked to open first (a signed embed token's `tab`).
+  const selected = picked ?? firstTab ?? null;
   const name = head?.dashboard.name;
   useDocumentTitle(name);
 

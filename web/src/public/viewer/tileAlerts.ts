@@ -19,10 +19,12 @@ export const useTileAlert = (widgetId: string): TileAlertState | undefined => us
 export function useTileAlertSync(feed: ViewerFeed): void {
   useLiveResource<TileAlertState[] | null>(() => {
     useTileAlerts.setState({ dashboardId: feed.dashboardId, byWidget: {} });
+    const path = feed.alertsPath;
+    if (!path) return null;
     return {
       socket: getPublicSocket(),
       // A failed read keeps the states shown: the next push, reconnect or fallback read brings them.
-      load: (signal) => publicApi.get<TileAlertState[]>(feed.alertsPath, { signal }).catch(() => null),
+      load: (signal) => publicApi.get<TileAlertState[]>(path, { signal }).catch(() => null),
       loaded: (list) => {
         if (!list) return;
         const byWidget: Record<string, TileAlertState> = {};

@@ -62,7 +62,8 @@ export function useViewerSync(feed: ViewerFeed): () => void {
         gate.fetched();
       },
       failed: (e) => {
-        if (e instanceof ApiCallError && e.status === 404) markNotFound();
+        // 401: a signed embed token refused (expired, its secret rotated): gone, as a dead link's 404.
+        if (e instanceof ApiCallError && (e.status === 404 || e.status === 401)) markNotFound();
         else markFailed('Failed to fetch dashboard');
       },
       settled: () => {

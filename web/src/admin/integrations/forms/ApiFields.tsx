@@ -134,7 +134,7 @@ export function ApiFields() {
     <>
       <Row gutter={12}>
         <Col xs={24} md={18}>
-          <Form.Item name={at('url')} label="URL" required extra="https://, or http:// to a host the server lists in OUTBOUND_ALLOWED_HOSTS">
+          <Form.Item name={at('url')} label="URL" required extra="https://, or http:// to a host:port an admin allowed under Settings › Outbound hosts">
             <Input placeholder="https://api.example.com/v1/orders" data-testid="api-url" />
           </Form.Item>
         </Col>

@@ -57,7 +57,7 @@ export function databaseFields(engine: DatabaseEngine) {
           {!editing && <PasteConnection engine={engine} />}
           <Row gutter={12}>
             <Col xs={24} md={14}>
-              <Form.Item name={at('host')} label="Host" required extra="A private or local address only if the server lists host:port in OUTBOUND_ALLOWED_HOSTS">
+              <Form.Item name={at('host')} label="Host" required extra="A private or local address only if an admin allowed its host:port under Settings › Outbound hosts">
                 <Input placeholder="db.example.com" autoComplete="off" />
               </Form.Item>
             </Col>

@@ -7,6 +7,7 @@ import { useToastSubmit } from '../../ui/toast';
 import { integrationsApi } from '../api';
 import { useIntegrations } from '../store';
 import { TestResult, type TestOutcome } from './TestResult';
+import { OutboundHint } from '../../ui/OutboundHint';
 import type { PullForm } from './types';
 
 export interface PullDialogStart {
@@ -112,7 +113,8 @@ export function PullIntegrationDialog({ start, onClose, onCreated }: { start: Pu
         )}
         <pull.Fields editing={Boolean(editing)} />
       </Form>
-      {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} data-testid="pull-problem" />}
+      {/* A host refused by the outbound rule links Settings › Outbound hosts for admins, as an alert's does. */}
+      {problem && <Alert type="error" showIcon title={<OutboundHint text={problem} />} style={{ marginBottom: 12 }} data-testid="pull-problem" />}
       {outcome ? <TestResult outcome={outcome} /> : (
         <Typography.Text type="secondary">Test connection reads the first page and shows its fields and a few records; nothing is stored.</Typography.Text>
       )}

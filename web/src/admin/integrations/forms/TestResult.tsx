@@ -1,6 +1,7 @@
 import { Alert, Flex, Table, Tag, Typography } from 'antd';
 import type { TestConnectionDto } from '@common/schemas/integration';
 import { plural } from '../humanText';
+import { OutboundHint } from '../../ui/OutboundHint';
 
 /** What Test connection found: a failure in the server's words, or the fields and sample rows of the first page. */
 export type TestOutcome = { ok: true; result: TestConnectionDto } | { ok: false; message: string };
@@ -11,7 +12,7 @@ const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 
 
 export function TestResult({ outcome }: { outcome: TestOutcome }) {
   if (!outcome.ok) {
-    return <Alert type="error" showIcon title="Test connection failed" description={outcome.message} data-testid="test-result" />;
+    return <Alert type="error" showIcon title="Test connection failed" description={<OutboundHint text={outcome.message} />} data-testid="test-result" />;
   }
   const { fields, sample, records } = outcome.result;
   const shown = fields.slice(0, COLUMNS_SHOWN);

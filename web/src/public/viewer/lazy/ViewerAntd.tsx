@@ -21,8 +21,10 @@ export function ViewerAntd({ children }: { children: ReactNode }) {
     motion: !reducedMotion,
     colorTextSecondary: SECONDARY_TEXT,
     colorTextDescription: SECONDARY_TEXT,
+    // antd's placeholders (black at 25 %) read at 1.8:1: the filter bar's "All" must be read.
+    colorTextPlaceholder: 'rgba(0, 0, 0, 0.56)',
     // The app's blue (#2563eb) reads at 3.3:1 on the dark background; blue-500 reads at 5.6:1.
-    ...(dark ? { colorTextSecondary: DARK_SECONDARY_TEXT, colorTextDescription: DARK_SECONDARY_TEXT, colorPrimary: '#3b82f6' } : {}),
+    ...(dark ? { colorTextSecondary: DARK_SECONDARY_TEXT, colorTextDescription: DARK_SECONDARY_TEXT, colorTextPlaceholder: 'rgba(255, 255, 255, 0.56)', colorPrimary: '#3b82f6' } : {}),
     ...(tv ? { fontSize: 18 } : {}),
   };
   return <ConfigProvider theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, token }}>{children}</ConfigProvider>;

@@ -7,12 +7,14 @@ export type ChartOption = EChartsCoreOption;
 /**
  * A pushed update keeps the window a person zoomed or scrolled to: the zoom's opening window is
  * given only when the chart has none yet. An option without zoom (the line got short) removes it.
+ * Series are replaced, not merged: one the new option has (by id) moves to its new values, one it
+ * lacks (a split value a filter left out) leaves the canvas and the legend.
  */
-function keepZoom(option: ChartOption, current: ChartOption | undefined): { option: ChartOption; replaceMerge?: string[] } {
+function keepZoom(option: ChartOption, current: ChartOption | undefined): { option: ChartOption; replaceMerge: string[] } {
   const had = Array.isArray(current?.dataZoom) && current.dataZoom.length > 0;
-  if (!option.dataZoom) return had ? { option: { ...option, dataZoom: [] }, replaceMerge: ['dataZoom'] } : { option };
-  if (!had || !Array.isArray(option.dataZoom)) return { option };
-  return { option: { ...option, dataZoom: option.dataZoom.map(({ start: _s, end: _e, ...rest }: Record<string, unknown>) => rest) } };
+  if (!option.dataZoom) return had ? { option: { ...option, dataZoom: [] }, replaceMerge: ['series', 'dataZoom'] } : { option, replaceMerge: ['series'] };
+  if (!had || !Array.isArray(option.dataZoom)) return { option, replaceMerge: ['series'] };
+  return { option: { ...option, dataZoom: option.dataZoom.map(({ start: _s, end: _e, ...rest }: Record<string, unknown>) => rest) }, replaceMerge: ['series'] };
 }
 
 /**
@@ -56,7 +58,7 @@ export function EChart({ option, dark, label }: { option: ChartOption; dark: boo
     if (!instance) return;
     const { tooltip, ...drawn } = option;
     const next = keepZoom(withTooltip ? option : drawn, instance.getOption());
-    instance.setOption({ backgroundColor: 'transparent', animation: !reducedMotion, animationDurationUpdate: 400, ...next.option }, next.replaceMerge ? { replaceMerge: next.replaceMerge } : undefined);
+    instance.setOption({ backgroundColor: 'transparent', animation: !reducedMotion, animationDurationUpdate: 400, ...next.option }, { replaceMerge: next.replaceMerge });
     if (withTooltip && tooltip && pointer.current) instance.dispatchAction({ type: 'showTip', ...pointer.current });
   }, [option, dark, reducedMotion, generation, withTooltip]);
 

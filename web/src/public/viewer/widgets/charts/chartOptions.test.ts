@@ -4,7 +4,7 @@ import { chartOption, ZOOM_FROM, type DrawnData } from './chartOptions';
 
 const colors = { primary: '#1677ff', text: '#555' };
 const DAY = 86_400_000;
-type Option = { xAxis: { type: string; name?: string }; dataZoom?: { type: string; start?: number; end?: number }[]; series: { data: unknown[]; connectNulls?: boolean }[]; grid: { bottom: number } };
+type Option = { xAxis: { type: string; name?: string }; yAxis: { scale?: boolean }; dataZoom?: { type: string; start?: number; end?: number }[]; series: { data: unknown[]; connectNulls?: boolean }[]; grid: { bottom: number } };
 
 const timeLine = (points: number): DrawnData => ({
   counting: false, type: 'line', axis: 'time', config: LineConfig.parse({ dateField: 'date' }), bucket: 'day', buckets: points,
@@ -12,15 +12,21 @@ const timeLine = (points: number): DrawnData => ({
 });
 
 describe('line chart options: number axis and zoom', () => {
-  it('a long line over time can be zoomed and scrolled, opening on its latest points; a short one cannot', () => {
+  it('a long line over time can be zoomed and scrolled, opening on all of it; a short one cannot', () => {
     const long = chartOption(timeLine(200), colors, false) as unknown as Option;
     expect(long.dataZoom!.map((z) => z.type)).toEqual(['inside', 'slider']);
-    expect(long.dataZoom![1]).toMatchObject({ start: 100 - (ZOOM_FROM / 200) * 100, end: 100 });
+    expect(long.dataZoom![1]).toMatchObject({ start: 0, end: 100 });
     // The slider has its room under the axis.
     expect(long.grid.bottom).toBeGreaterThan(8);
     const short = chartOption(timeLine(ZOOM_FROM), colors, false) as unknown as Option;
     expect(short.dataZoom).toBeUndefined();
     expect(short.xAxis.type).toBe('category');
+  });
+
+  it('a line\'s values axis fits its values unless the widget asks for 0', () => {
+    expect((chartOption(timeLine(10), colors, false) as unknown as Option).yAxis.scale).toBe(true);
+    const fromZero: DrawnData = { ...timeLine(10), config: LineConfig.parse({ dateField: 'date', startAtZero: true }) } as DrawnData;
+    expect((chartOption(fromZero, colors, false) as unknown as Option).yAxis.scale).toBe(false);
   });
 
   it('a line over a number field draws a value axis named by the field, each point at its x', () => {

@@ -29,11 +29,12 @@ export function chartOption(data: DrawnData, colors: { primary: string; text: st
   const categories = data.type === 'line' ? data.starts.map((s) => intervalLabel(s, data.bucket, seriesSpansYears(data.starts))) : (data.split?.categories ?? data.rows.map((r) => r.key));
   const horizontal = data.type === 'bar' && 'horizontal' in data.config && data.config.horizontal;
   const category = { type: 'category', data: categories, boundaryGap: data.type !== 'line', axisLabel: categoryLabels(data.type === 'bar', horizontal, categories, fontSize, colors.text), inverse: horizontal };
-  const value = { type: 'value', axisLabel: { fontSize, color: colors.text }, minInterval: data.config.metric === 'count' ? 1 : undefined };
+  // A line's values axis fits its values unless the widget asks for 0; bars always stand on 0.
+  const value = { type: 'value', scale: data.type === 'line' && !data.config.startAtZero, axisLabel: { fontSize, color: colors.text }, minInterval: data.config.metric === 'count' ? 1 : undefined };
   const split = data.type === 'line' ? (data.config.splitField ? data.series : null) : (data.split?.series ?? null);
   const palette = split ? seriesColors(split.map((s) => s.key)) : null;
   const legend = split ? { top: 0, type: 'scroll', textStyle: { fontSize, color: colors.text } } : undefined;
-  const zoom = data.type === 'line' ? zoomOf(categories.length, large, true) : null;
+  const zoom = data.type === 'line' ? zoomOf(categories.length, large) : null;
   const base = { tooltip, legend, grid: { left: 8, right: 16, top: split ? 36 : 24, bottom: zoom ? zoom.room : 8, containLabel: true }, xAxis: horizontal ? value : category, yAxis: horizontal ? category : value };
   if (data.type === 'line') {
     const lines = data.series.map((s) => ({ ...lineSeries(s, data.config.area, palette, colors.primary), data: s.values }));
@@ -58,13 +59,14 @@ export const ZOOM_FROM = 60;
 
 /**
  * Zooming along a long line's horizontal axis: a slider under it, and dragging or ctrl + wheel (or
- * pinching) inside it, so the wheel still scrolls the page. Over time it opens on the latest
- * ZOOM_FROM points; over numbers on all of them. `room`: the grid's bottom margin, the slider's height.
+ * pinching) inside it, so the wheel still scrolls the page. It opens on the whole line (a person
+ * zooms in from there; opening on a part hid where the line began). `room`: the grid's bottom
+ * margin, the slider's height.
  */
-function zoomOf(points: number, large: boolean, latest: boolean) {
+function zoomOf(points: number, large: boolean) {
   if (points <= ZOOM_FROM) return null;
   const height = large ? 28 : 18;
-  const start = latest ? Math.max(0, 100 - (ZOOM_FROM / points) * 100) : 0;
+  const start = 0;
   return {
     room: height + 16,
     dataZoom: [
@@ -90,7 +92,7 @@ function lineSeries(s: { key: string; values: unknown[] }, area: boolean, palett
 function numberLineOption(data: Extract<DrawnData, { type: 'line'; axis: 'number' }>, colors: { primary: string; text: string }, fontSize: number, large: boolean): ChartOption {
   const split = Boolean(data.config.splitField);
   const palette = split ? seriesColors(data.series.map((s) => s.key)) : null;
-  const zoom = zoomOf(data.xs.length, large, false);
+  const zoom = zoomOf(data.xs.length, large);
   const tooltip = { trigger: 'axis', confine: true, valueFormatter: (v: unknown) => (typeof v === 'number' ? drawnNumber(v).toLocaleString('en-US') : '—') };
   return {
     tooltip,
@@ -100,7 +102,7 @@ function numberLineOption(data: Extract<DrawnData, { type: 'line'; axis: 'number
       type: 'value', scale: true, name: data.config.xField, nameLocation: 'middle', nameGap: fontSize * 2,
       nameTextStyle: { fontSize, color: colors.text }, axisLabel: { fontSize, color: colors.text, hideOverlap: true },
     },
-    yAxis: { type: 'value', axisLabel: { fontSize, color: colors.text }, minInterval: data.config.metric === 'count' ? 1 : undefined },
+    yAxis: { type: 'value', scale: !data.config.startAtZero, axisLabel: { fontSize, color: colors.text }, minInterval: data.config.metric === 'count' ? 1 : undefined },
     ...(zoom ? { dataZoom: zoom.dataZoom } : {}),
     series: data.series.map((s) => ({
       ...lineSeries(s, data.config.area, palette, colors.primary),

@@ -1,15 +1,44 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { KpiConfig } from '@common/schemas/widgets/widget';
 import { formatKpi, thresholdColor } from '@common/widgets/format';
-import type { Comparison } from '@common/widgets/aggregate';
-import { previousLabel } from '@common/time/timeRanges';
+import type { KpiComparison } from '@common/widgets/drawn/kpiComparison';
+import { BUCKET_LABELS, previousLabel, rangeLabel } from '@common/time/timeRanges';
 import { Sparkline } from './Sparkline';
 import { REDUCED_MOTION_QUERY } from '../../../../useReducedMotion';
 import type { Series } from '../widgetData';
 import { paletteOf } from '../../ui/palette';
-import { changeText, trendOf } from '@common/widgets/drawn/widgetText';
+import { againstText, changeText, intervalLabel, trendOf } from '@common/widgets/drawn/widgetText';
 
 const TWEEN_MS = 400;
+
+/** How much a KPI shows in its tile: everything; without the sparkline; and with one line of caption too. */
+type Fit = 'full' | 'noSpark' | 'compact';
+const FITS: Fit[] = ['full', 'noSpark', 'compact'];
+
+/**
+ * What fits the tile: measured before paint, and again whenever the tile changes size. Content
+ * that overflows first loses the sparkline, then the second lines of its texts — never the number.
+ */
+function useFit(box: React.RefObject<HTMLDivElement | null>, deps: unknown[]): Fit {
+  const [fit, setFit] = useState<Fit>('full');
+  const [size, setSize] = useState('');
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setSize(`${el.clientWidth}x${el.clientHeight}`));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [box]);
+  // A new size or new content: start from everything again.
+  useLayoutEffect(() => setFit('full'), [size, ...deps]);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el || el.clientHeight === 0 || el.scrollHeight <= el.clientHeight + 1) return;
+    const next = FITS[FITS.indexOf(fit) + 1];
+    if (next) setFit(next);
+  });
+  return fit;
+}
 /** A caption of at most two lines, cut with "…": it never spills out of a small tile. */
 const TWO_LINES = { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', lineHeight: 1.3, flex: 'none' } as const;
 
@@ -41,13 +70,23 @@ function useTween(target: number | null): number | null {
 
 type Palette = 'green' | 'gold' | 'orange' | 'red' | 'blue' | 'purple';
 
+/** The comparison in a sentence, for the tooltip: which numbers it compares, and which way is good. */
+function comparisonTitle(c: KpiComparison, config: KpiConfig, trend: 'better' | 'worse' | 'same'): string {
+  const good = `${config.better === 'lower' ? 'lower' : 'higher'} is better`;
+  const verdict = trend === 'same' ? '' : `${trend === 'better' ? 'Better' : 'Worse'}: ${good}. `;
+  if (c.against === 'period') return `${verdict}The value against ${previousLabel(config.range)}.`;
+  const unit = BUCKET_LABELS[c.bucket].toLowerCase();
+  const why = config.range.kind === 'all' ? 'all time has no period before it' : `the period before ${rangeLabel(config.range).toLowerCase()} holds no record`;
+  return `${verdict}${intervalLabel(c.latest, c.bucket, true)}, the latest ${unit} in the data, against the ${unit} before it (${why}).`;
+}
+
 /**
  * A KPI tile's number, coloured by its thresholds; `caption` says what it counts. Optionally the
  * change against the previous period (green when it is good news, red when not: `better` says
  * which way is good) and a sparkline of the metric per bucket.
  */
 export function KpiValue({ value, config, caption, large, comparison, spark, dark }: {
-  value: number | null; config: KpiConfig; caption: string; large: boolean; comparison?: Comparison | null; spark?: Series | null; dark?: boolean;
+  value: number | null; config: KpiConfig; caption: string; large: boolean; comparison?: KpiComparison | null; spark?: Series | null; dark?: boolean;
 }) {
   const token = paletteOf(Boolean(dark));
   const shown = useTween(value);
@@ -62,11 +101,20 @@ export function KpiValue({ value, config, caption, large, comparison, spark, dar
   // allows, never wider than the tile for its count of characters (a digit is about 0.6 em wide);
   // never under 24 px, the size from which its threshold colours read as large text (3:1).
   // On TV the number takes more of the tile: read from across the room, the caption is secondary.
-  const share = (large ? 56 : 44) - (comparison ? 10 : 0) - (spark && spark.rows.length > 1 ? 14 : 0);
+  const box = useRef<HTMLDivElement>(null);
+  const hasSpark = Boolean(spark && spark.rows.length > 1);
+  const fit = useFit(box, [text.length, caption, Boolean(comparison), hasSpark, large]);
+  const showSpark = hasSpark && fit === 'full';
+  const share = (large ? 56 : 44) - (comparison ? 10 : 0) - (showSpark ? 14 : 0);
   const numberSize = `clamp(24px, min(${share}cqh, ${(100 / (Math.max(text.length, 2) * 0.62)).toFixed(1)}cqw), ${large ? 240 : 120}px)`;
-  const small = { fontSize: `clamp(12px, min(11cqh, 5cqw), ${large ? 28 : 16}px)`, ...TWO_LINES };
+  const small = { fontSize: `clamp(12px, min(11cqh, 5cqw), ${large ? 28 : 16}px)`, ...TWO_LINES, ...(fit === 'compact' ? { WebkitLineClamp: 1 } : {}) };
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', justifyContent: 'center', flex: 1, height: '100%', minHeight: 0, overflow: 'hidden', containerType: 'size' }}>
+    <div
+      ref={box}
+      data-fit={fit}
+      title={hasSpark && !showSpark ? 'The sparkline is hidden: this tile is too small for it. Make the tile taller to see it.' : undefined}
+      style={{ display: 'flex', flexDirection: 'column', justifyContent: 'center', flex: 1, height: '100%', minHeight: 0, overflow: 'hidden', containerType: 'size' }}
+    >
       <div
         data-testid="kpi-value"
         data-value={value ?? ''}
@@ -79,14 +127,14 @@ export function KpiValue({ value, config, caption, large, comparison, spark, dar
         <span
           data-testid="kpi-change"
           data-trend={trend}
-          title={trend === 'same' ? undefined : `${trend === 'better' ? 'Better' : 'Worse'} than the previous period (${config.better === 'lower' ? 'lower' : 'higher'} is better)`}
-          style={{ ...small, color: trend === 'same' ? token.textSecondary : trend === 'better' ? shade('green') : shade('red') }}
+          title={comparisonTitle(comparison, config, trend)}
+          style={{ ...small, color: trend === 'same' ? token.textSecondary : trend === 'better' ? token.greenText : token.redText }}
         >
-          {changeText(comparison)} vs {previousLabel(config.range)}
+          {changeText(comparison)} vs {againstText(comparison, config.range)}
         </span>
       )}
       <span className="lv-secondary" style={small}>{caption}</span>
-      {spark && spark.rows.length > 1 && <Sparkline rows={spark.rows} color={color ? shade(color) : token.primary} height={large ? 48 : 32} dark={dark} />}
+      {showSpark && <Sparkline rows={spark!.rows} color={color ? shade(color) : token.primary} height={large ? 48 : 32} dark={dark} />}
     </div>
   );
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { PublicDashboardResponse } from './publicView';
-import { SHARE_LINK_LABEL_MAX } from '../sharing';
-import { LockedFilters } from './widgets/dashboardFilter';
-import type { WidgetFilter } from './widgets/widget';
+import type { PublicDashboardResponse } from '../publicView';
+import { SHARE_LINK_LABEL_MAX } from '../../sharing';
+import { LockedFilters } from '../widgets/dashboardFilter';
+import type { WidgetFilter } from '../widgets/widget';
 
-export { SHARE_LINK_LABEL_MAX } from '../sharing';
+export { SHARE_LINK_LABEL_MAX } from '../../sharing';
 
 /** POST /api/admin/dashboards/:id/links */
 export const CreateShareLink = z

@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import type { Logger } from './log';
+import type { Logger } from '../log';
 
 /** How long the first connection to Redis may take before startup fails. */
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -49,13 +49,14 @@ export async function connectRedis(url: string, log: Logger, role: string, opts:
   let connected = false;
   const client = newClient(url, () => connected, opts.offlineQueue ?? true);
   let warned = false;
+  // Per connection at debug only: the outage itself is one warning of the Redis breaker (health.ts).
   client.on('error', (e: Error) => {
     if (!connected || warned) return;
     warned = true;
-    log.warn(`redis (${role}): ${e.message}; reconnecting, serving on meanwhile`);
+    log.debug(`redis (${role}): ${e.message}; reconnecting, serving on meanwhile`);
   });
   client.on('ready', () => {
-    if (warned) log.info(`redis (${role}): connected again`);
+    if (warned) log.debug(`redis (${role}): connected again`);
     warned = false;
   });
   let timer: NodeJS.Timeout | undefined;
@@ -76,4 +77,22 @@ export async function connectRedis(url: string, log: Logger, role: string, opts:
   }
   connected = true;
   return client;
+}
+
+/** How long a stop waits for Redis to acknowledge QUIT before dropping the connection. */
+const QUIT_TIMEOUT_MS = 1_000;
+
+/**
+ * Closes a connection for a stop: QUIT when Redis answers (commands under way finish first), else —
+ * Redis down, or silent past QUIT_TIMEOUT_MS — the connection is dropped, so a stop during an
+ * outage never waits for Redis.
+ */
+export async function closeRedis(client: RedisClient): Promise<void> {
+  if (!client.isOpen) return;
+  if (!client.isReady) return client.destroy();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), QUIT_TIMEOUT_MS)));
+  const done = await Promise.race([client.quit().then(() => 'quit' as const, () => 'failed' as const), late]);
+  clearTimeout(timer);
+  if (done !== 'quit' && client.isOpen) client.destroy();
 }
