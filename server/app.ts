@@ -16,6 +16,7 @@ import { removeOrphanUploads } from './imports';
 import { publicViewFastPath } from './publicView';
 import { startIntegrations } from './integrations';
 import { startAlerts } from './alerts';
+import { startReports } from './reports';
 import { startActivityLog } from './activity';
 import { startSettings } from './settings';
 import { startRetentionSweep, writesSettled } from './records';
@@ -125,6 +126,9 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     const alerts = await startAlerts(ctx);
     cleanups.push({ name: 'alerts', run: () => alerts.close() });
 
+    const reports = await startReports(ctx);
+    cleanups.push({ name: 'reports', run: () => reports.close() });
+
     const seedWanted = config.SEED_DEMO ?? db.mode !== 'external';
     const seeded = seedWanted ? await seedDemo(ctx) : false;
 
@@ -147,7 +151,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     // No global body parser: each route reads its body after its guard, with its own size limit.
     // Who acts in each request, and what a route's about({ activity }) says its answer meant, announced on the event bus (the activity log writes it).
     koa.use(announceRouteActivity(ctx.events));
-    const api = buildApiRouter(ctx, [...integrations.routers, alerts.router]);
+    const api = buildApiRouter(ctx, [...integrations.routers, alerts.router, reports.router]);
     for (const mw of mountApi(api)) koa.use(mw);
 
     // Known public views (and held signed-embedding views) are answered from memory before the Koa stack (server/publicView/viewCache/fastPath).
@@ -167,6 +171,7 @@ export async function startApp(config: Config, log: Logger = createLogger(config
     });
     const port = (server.address() as { port: number }).port;
     const url = config.PUBLIC_URL ?? `http://localhost:${port}`;
+    reports.listening(url);
     const requestsGraceMs = Math.max(1_000, (config.SHUTDOWN_TIMEOUT_SECONDS - config.SHUTDOWN_GRACE_SECONDS) * 1000 - 2_000);
     const requests = { closeConnections: () => operations.closeConnections(), idle: () => operations.idle().then(() => writesSettled(ctx)), graceMs: requestsGraceMs };
     const close = (onStep?: (name: string) => void) => closeInOrder({ realtime, server, newConnections, requests, services: [...cleanups].reverse() }, log, onStep);

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /** What an activity entry is about, for the filter. */
-export const ACTIVITY_CATEGORIES = ['admin', 'ingest', 'auth', 'sync', 'alert'] as const;
+export const ACTIVITY_CATEGORIES = ['admin', 'ingest', 'auth', 'sync', 'alert', 'report'] as const;
 export type ActivityCategory = (typeof ACTIVITY_CATEGORIES)[number];
 
-export const ACTIVITY_OBJECT_TYPES = ['dataSource', 'dashboard', 'integration', 'shareLink', 'user', 'alert'] as const;
+export const ACTIVITY_OBJECT_TYPES = ['dataSource', 'dashboard', 'integration', 'shareLink', 'user', 'alert', 'report'] as const;
 export type ActivityObjectType = (typeof ACTIVITY_OBJECT_TYPES)[number];
 
 /** One entry of the activity log. Never holds a secret: credentials appear as their kind and hint only. */

@@ -1,45 +1,21 @@
 import { z } from 'zod';
 import { ALL_TIME, TimeRange } from '../time/timeRanges';
 import { Metric, WidgetFilter, MAX_WIDGET_FILTERS } from './widgets/widget';
+import { ChannelInput, KeptChannel, MAX_CHANNELS, type ChannelDto, type ChannelType } from './messaging/channel';
+
+// The channels are shared with reports (./messaging/channel.ts); their alert names stay.
+export { CHANNEL_TYPES, MAX_CHANNELS, MAX_EMAIL_RECIPIENTS, type ChannelType } from './messaging/channel';
+export const AlertChannelInput = ChannelInput;
+export type AlertChannelInput = ChannelInput;
+export type AlertChannelDto = ChannelDto;
 
 /** The comparisons a rule makes against its value: above, at least, below, at most. */
 export const ALERT_OPERATORS = ['gt', 'gte', 'lt', 'lte'] as const;
 export type AlertOperator = (typeof ALERT_OPERATORS)[number];
 export const ALERT_OPERATOR_WORDS: Record<AlertOperator, string> = { gt: 'above', gte: 'at least', lt: 'below', lte: 'at most' };
 
-export const CHANNEL_TYPES = ['webhook', 'slack', 'teams', 'email'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
-export const MAX_CHANNELS = 10;
-export const MAX_EMAIL_RECIPIENTS = 20;
-
 /** A rule's state as viewers and the console see it. */
 export type AlertState = 'ok' | 'firing';
-
-const url = z.string({ error: 'url must be text' }).trim().min(1, 'url is required').max(2000, 'url must be at most 2,000 characters');
-
-/** Where a rule's changes go. A URL or address is a secret once saved: answered masked. */
-export const AlertChannelInput = z.discriminatedUnion(
-  'type',
-  [
-    z.object({ type: z.literal('webhook'), url }).strict(),
-    z.object({ type: z.literal('slack'), url }).strict(),
-    z.object({ type: z.literal('teams'), url }).strict(),
-    z
-      .object({
-        type: z.literal('email'),
-        to: z
-          .array(z.email({ error: 'each recipient must be an email address' }).max(320))
-          .min(1, 'Give at least one recipient')
-          .max(MAX_EMAIL_RECIPIENTS, `At most ${MAX_EMAIL_RECIPIENTS} recipients`),
-      })
-      .strict(),
-  ],
-  { error: `A channel is {type: "webhook" | "slack" | "teams", url} or {type: "email", to: [...]}` },
-);
-export type AlertChannelInput = z.infer<typeof AlertChannelInput>;
-
-/** A channel kept as it is when a rule is changed: named by its id (its URL stays the saved one). */
-const KeptChannel = z.object({ id: z.string().min(1).max(40), keep: z.literal(true) }).strict();
 
 export const AlertCondition = z
   .object({
@@ -123,14 +99,6 @@ export const UpdateAlert = z
   })
   .strict();
 export type UpdateAlert = z.infer<typeof UpdateAlert>;
-
-/** A channel as the console sees it: its address masked. */
-export interface AlertChannelDto {
-  id: string;
-  type: ChannelType;
-  /** e.g. "https://hooks.slack.com/…" or "a…@example.com". */
-  target: string;
-}
 
 /** What a rule watches and when it fires: the same in the database and in the answers. */
 export interface AlertRuleFields {

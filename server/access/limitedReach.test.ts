@@ -183,6 +183,21 @@ const ROUTES: Record<string, Case> = {
   },
   'GET /api/admin/alerts/:id/history': { names: ['alert'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/alerts/${enc(i.alert)}/history`) },
   'GET /api/dashboards/:id/alerts': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/dashboards/${enc(i.dashboard)}/alerts`) },
+  // Reports: a limited editor's reports draw only its dashboards (the preview too).
+  'POST /api/admin/reports': {
+    names: ['dashboard'], ok: 201,
+    call: (p, i) => p.http('POST', '/api/admin/reports', { body: { name: 'Daily', dashboardId: i.dashboard, schedule: { everyMinutes: 60 }, formats: ['csv'], channels: [{ type: 'email', to: ['a@example.com'] }] } }),
+  },
+  'PATCH /api/admin/reports/:id': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('PATCH', `/api/admin/reports/${reportOnA}`, { body: { dashboardId: i.dashboard } }) },
+  'POST /api/admin/reports/preview': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('POST', '/api/admin/reports/preview', { body: { dashboardId: i.dashboard, width: 480 } }) },
+  // A report of B (made by a full admin) answers as an unknown report: called with the report of the dashboard named, spelled as it is.
+  'GET /api/admin/reports/:id': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/reports/${reportOf(i.dashboard)}`) },
+  'GET /api/admin/reports/:id/deliveries': { names: ['dashboard'], ok: 200, call: (p, i) => p.http('GET', `/api/admin/reports/${reportOf(i.dashboard)}/deliveries`) },
+  'POST /api/admin/reports/:id/send': { names: ['dashboard'], ok: 202, call: (p, i) => p.http('POST', `/api/admin/reports/${reportOf(i.dashboard)}/send`) },
+  'DELETE /api/admin/reports/:id': {
+    names: ['dashboard'], ok: 200, fresh: async (i) => ({ dashboard: await spareReportOf(i.dashboard) }),
+    call: (p, i) => p.http('DELETE', `/api/admin/reports/${reportOf(i.dashboard, spareReports)}`),
+  },
   // Ingest and record management take the admin token, an admin's personal API token or the source's own key (a
   // session is no credential there): a limited admin's token reaches the sources of its dashboards only.
   // Integrations make, fill and delete data sources of their own: an admin limited to chosen dashboards manages none (refused with an id of theirs too).
@@ -331,6 +346,33 @@ beforeAll(async () => {
   other.alert = othersAlerts[0];
 });
 
+/** A report of A (PATCH /api/admin/reports/:id moves it). */
+let reportOnA = '';
+/** The report each dashboard is called with (by the lower-case id): A's, and B's made by the full admin. */
+const reports = new Map<string, string>();
+/** The report of the dashboard `d` names, spelled as `d` is (upper case too); an unknown dashboard's is an unknown report. */
+/** Spare reports to delete, by dashboard (B has none: its one report is called). */
+const spareReports = new Map<string, string>();
+const reportOf = (d: string, from = reports) => {
+  const id = from.get(d.toLowerCase()) ?? reports.get(d.toLowerCase()) ?? UNKNOWN;
+  return d === d.toUpperCase() ? id.toUpperCase() : id;
+};
+const makeReport = async (dashboardId: string, name: string) => {
+  const report = await s.http('POST', '/api/admin/reports', { body: { name, dashboardId, schedule: { everyMinutes: 60 }, formats: ['csv'], channels: [{ type: 'email', to: ['a@example.com'] }] } });
+  expect(report.status, JSON.stringify(report.body)).toBe(201);
+  return report.body.id as string;
+};
+/** A spare report of `dashboardId` to delete. */
+async function spareReportOf(dashboardId: string): Promise<string> {
+  spareReports.set(dashboardId, await makeReport(dashboardId, 'Spare'));
+  return dashboardId;
+}
+beforeAll(async () => {
+  reportOnA = await makeReport(own.dashboard, 'Of A');
+  reports.set(own.dashboard, reportOnA);
+  reports.set(other.dashboard, await makeReport(other.dashboard, 'Of B'));
+});
+
 describe('a person limited to chosen dashboards reaches no other dashboard or data source', () => {
   let routes: (ApiRoute & { key: string; names: Named[] })[];
   beforeAll(() => {
@@ -377,6 +419,17 @@ describe('a person limited to chosen dashboards reaches no other dashboard or da
       if (c.ok) expect(res.status, `${r.key} on A / S1: ${JSON.stringify(res.body)}`).toBe(c.ok);
       else expect([401, 403], `${r.key} on A / S1 is refused to a limited person: ${JSON.stringify(res.body)}`).toContain(res.status);
     }
+  });
+
+  it("lists only its own dashboards' reports, and leaves B's report as it was: not renamed, moved, sent or deleted", async () => {
+    const listed = (await editor.http('GET', '/api/admin/reports')).body as { dashboardId: string }[];
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.filter((r) => r.dashboardId !== own.dashboard)).toEqual([]);
+    const ofB = await s.http('GET', `/api/admin/reports/${reportOf(other.dashboard)}`);
+    expect(ofB.body).toMatchObject({ name: 'Of B', dashboardId: other.dashboard, lastDelivery: null });
+    expect((await s.http('GET', `/api/admin/reports/${reportOf(other.dashboard)}/deliveries`)).body).toEqual([]);
+    const stored = await s.app.ctx.conn.models.Report.findById(reportOf(other.dashboard)).lean<{ sendRequestedAt: Date | null; drawFailures: number }>();
+    expect(stored).toMatchObject({ sendRequestedAt: null, drawFailures: 0 });
   });
 
   it('lists only its own dashboards, sources and alerts', async () => {

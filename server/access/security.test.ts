@@ -64,6 +64,7 @@ describe('trust boundary: every route declares its audience', () => {
       'public GET /api/health',
       'public GET /api/integrations/zendesk/callback',
       'public GET /api/openapi.json',
+      'public GET /api/reports/files/:file',
       'public GET /api/share/:token',
       'public GET /api/share/:token/alerts',
       'public GET /api/share/:token/export',
@@ -93,6 +94,7 @@ describe('trust boundary: every route declares its audience', () => {
       ['GET', '/api/auth/me', 'viewer'], ['POST', '/api/auth/tokens', 'viewer'], ['DELETE', '/api/auth/tokens', 'viewer'],
       ['GET', '/api/admin/engine', 'admin'], ['GET', '/api/admin/health', 'admin'],
       ['GET', '/api/admin/data-sources/:id/export', 'editor'],
+      ['GET', '/api/admin/reports', 'editor'], ['POST', '/api/admin/reports', 'editor'], ['POST', '/api/admin/reports/:id/send', 'editor'],
     ];
     for (const [method, path, want] of expected) expect(audience(method, path), `${method} ${path}`).toBe(want);
   });

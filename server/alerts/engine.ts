@@ -5,7 +5,7 @@ import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { type AppContext, type DashboardDoc, Slicer } from '../core';
 import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { AlertDoc, AlertModels } from './models';
-import type { Outbox } from './outbox';
+import type { AlertOutbox } from './outbox';
 import { breaks, conditionText, recovered, RuleRun } from './rule';
 import { WatchedSource, type HeldRecord, type SourceEvent } from './watchedSource';
 
@@ -57,7 +57,7 @@ export class AlertEngine {
   constructor(
     private readonly app: AppContext,
     private readonly models: AlertModels,
-    private readonly outbox: Outbox,
+    private readonly outbox: AlertOutbox,
     readonly owner: string,
   ) {
     this.saveTimer = setInterval(() => void this.saveValues(), SAVE_VALUES_MS);

@@ -7,7 +7,7 @@ import { VIEW_EVENTS_CHANNEL } from '../publicView';
 import { AlertEngine } from './engine';
 import { AlertLeases } from './lease';
 import { createAlertModels } from './models';
-import { Outbox } from './outbox';
+import { alertOutbox } from './outbox';
 import { stateVisibleThrough } from './presenters';
 import { alertsRouter } from './routes';
 import { removeRules, type AlertsRuntime } from './service';
@@ -37,7 +37,7 @@ const SOURCE_EVENTS = ['records.upserted', 'records.removed', 'datasource.change
 export async function startAlerts(app: AppContext): Promise<Alerts> {
   const models = await createAlertModels(app.conn);
   const owner = `${process.pid}-${crypto.randomUUID()}`;
-  const outbox = new Outbox(app, models, owner);
+  const outbox = alertOutbox(app, models, owner);
   const engine = new AlertEngine(app, models, outbox, owner);
   const leases = new AlertLeases(app, models, engine, app.config.ALERT_LEASE_MS);
   const runtime: AlertsRuntime = { app, models, engine, leases };

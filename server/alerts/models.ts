@@ -1,15 +1,9 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import type { AlertRuleFields, AlertState, ChannelType, DeliveryStatus } from '@common/schemas/alert';
-import { markLiveness } from '../core';
+import { markLiveness, type DeliveryAttempt, type StoredChannel } from '../core';
 
-/** A channel as stored: its URL or addresses and (webhooks) its signing secret — secrets, never answered. */
-export interface StoredChannel {
-  id: string;
-  type: ChannelType;
-  url?: string;
-  to?: string[];
-  secret?: string;
-}
+/** A channel as stored (the core channels'): its URL or addresses and (webhooks) its signing secret — secrets, never answered. */
+export type { StoredChannel } from '../core';
 
 /** An alert rule, its state, and which process evaluates it (the lease). */
 export interface AlertDoc extends AlertRuleFields {
@@ -89,16 +83,7 @@ const changeSchema = new Schema(
 );
 changeSchema.index({ alertId: 1, at: -1 });
 
-export interface DeliveryAttempt {
-  at: Date;
-  status: number | null;
-  /** Our words (channels.ts SendResult). Attempts stored before `answer` existed may hold the receiver's words here. */
-  message: string;
-  /** What the receiver answered (its first 200 characters), or null; absent on attempts stored before it existed. */
-  answer?: string | null;
-  /** How long the attempt took; absent on attempts stored before it existed. */
-  ms?: number;
-}
+export type { DeliveryAttempt } from '../core';
 
 /** One message of the outbox: written with the state change it announces, then sent (and retried) until answered. */
 export interface AlertDeliveryDoc {

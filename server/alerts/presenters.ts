@@ -1,27 +1,9 @@
-import type { AlertChangeDto, AlertChannelDto, AlertDeliveryAttemptDto, AlertDeliveryDto, AlertDto, TileAlertState } from '@common/schemas/alert';
+import type { AlertChangeDto, AlertDeliveryAttemptDto, AlertDeliveryDto, AlertDto, TileAlertState } from '@common/schemas/alert';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
-import { statusWords } from './channels';
-import type { AlertChangeDoc, AlertDeliveryDoc, AlertDoc, DeliveryAttempt, StoredChannel } from './models';
+import { presentChannel, statusWords } from '../core';
+import type { AlertChangeDoc, AlertDeliveryDoc, AlertDoc, DeliveryAttempt } from './models';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
-
-/** A channel's address as the console shows it once saved: enough to tell channels apart, never enough to use. */
-export function maskChannel(c: StoredChannel): string {
-  if (c.type === 'email') {
-    return (c.to ?? []).map((a) => {
-      const [user, domain] = a.split('@');
-      return `${user.slice(0, 1)}…@${domain ?? ''}`;
-    }).join(', ');
-  }
-  try {
-    const u = new URL(c.url ?? '');
-    return `${u.protocol}//${u.host}/…`;
-  } catch {
-    return '…';
-  }
-}
-
-export const presentChannel = (c: StoredChannel): AlertChannelDto => ({ id: c.id, type: c.type, target: maskChannel(c) });
 
 /** A rule for editors and admins: channel addresses masked, no secret, no lease. */
 export function presentAlert(d: AlertDoc): AlertDto {

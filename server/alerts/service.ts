@@ -1,16 +1,15 @@
 import mongoose from 'mongoose';
 import {
-  ruleProblems, type AlertChannelInput, type AlertHistoryDto, type CreateAlert, type CreatedAlertDto, type AlertDto, type TileAlertState, type UpdateAlert,
+  ruleProblems, type AlertHistoryDto, type CreateAlert, type CreatedAlertDto, type AlertDto, type TileAlertState, type UpdateAlert,
 } from '@common/schemas/alert';
 import { canonicalObjectId } from '@common/ids';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
-import { ApiError, type AppContext, checkOutboundUrl, type DashboardDoc, findDataSource, NotFoundError, OutboundRefused, outboundAllowedHosts, presentDashboard, ValidationError } from '../core';
+import { ApiError, type AppContext, type DashboardDoc, findDataSource, NotFoundError, presentDashboard, storeChannel, storeChannels, ValidationError } from '../core';
 import { ErrorCode } from '@common/schemas/errors';
 import { type Asker, checkSourceInBody, mayUseDashboard, rateLimitsHandle, readsReceiverAnswers, requireAlertUse, usableAlerts } from '../access';
-import { newChannelSecret } from './channels';
 import type { AlertEngine } from './engine';
 import type { AlertLeases } from './lease';
-import type { AlertDoc, AlertModels, StoredChannel } from './models';
+import type { AlertDoc, AlertModels } from './models';
 import { presentAlert, presentChange, presentDelivery, presentTileState, stateVisibleThrough } from './presenters';
 
 /** What the alerts' services share: the app, the collections, this process's engine and leases. */
@@ -19,21 +18,6 @@ export interface AlertsRuntime {
   models: AlertModels;
   engine: AlertEngine;
   leases: AlertLeases;
-}
-
-const newChannelId = () => new mongoose.Types.ObjectId().toHexString().slice(-12);
-
-/** A new channel checked (400 naming it) and stored, with a signing secret for a webhook. */
-function storeChannel(app: AppContext, c: AlertChannelInput, index: number): StoredChannel {
-  if (c.type === 'email') return { id: newChannelId(), type: 'email', to: c.to };
-  try {
-    checkOutboundUrl(c.url, outboundAllowedHosts(app));
-  } catch (e) {
-    if (!(e instanceof OutboundRefused)) throw e;
-    const path = `channels.${index}.url`;
-    throw ValidationError(`${path}: the ${c.type} channel's URL ${e.message}`, [{ path, message: `The URL ${e.message}` }]);
-  }
-  return { id: newChannelId(), type: c.type, url: c.url, ...(c.type === 'webhook' ? { secret: newChannelSecret() } : {}) };
 }
 
 /** The data source of a rule, as the policy allows it to the asker (a limited editor: only its dashboards' sources). */
@@ -132,16 +116,7 @@ export async function updateAlert(rt: AlertsRuntime, who: Asker, id: string, bod
   if (body.dateField !== undefined) set.dateField = body.dateField || null;
   if (body.mutedUntil !== undefined) set.mutedUntil = body.mutedUntil ? new Date(body.mutedUntil) : null;
   checkWhole({ ...doc, ...set } as Parameters<typeof ruleProblems>[0]);
-  if (body.channels) {
-    set.channels = body.channels.map((c, i) => {
-      if ('keep' in c) {
-        const held = doc.channels.find((h) => h.id === c.id);
-        if (!held) throw ValidationError(`channels.${i}.id: no saved channel ${c.id}`, [{ path: `channels.${i}.id`, message: 'No saved channel with this id' }]);
-        return held;
-      }
-      return storeChannel(rt.app, c, i);
-    });
-  }
+  if (body.channels) set.channels = storeChannels(rt.app, doc.channels, body.channels);
   set.dataSourceId = dataSourceId;
   set.widget = widget;
   const after = await rt.models.Alert.findOneAndUpdate({ _id: doc._id }, { $set: set, $inc: { configVersion: 1 } }, { returnDocument: 'after' }).lean<AlertDoc>();

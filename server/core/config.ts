@@ -176,6 +176,10 @@ export const EnvSchema = z.object({
   ALERT_MAX_RULES_PER_SOURCE: positiveInt(10_000).default(50),
   /** Alerts: most rules of the whole team; past it, creating one answers 409. */
   ALERT_MAX_RULES: positiveInt(100_000).default(500),
+  /** Reports: days a report's files are kept and their signed links answer (then both go). */
+  REPORT_FILES_DAYS: positiveInt(365).default(7),
+  /** Reports: how often each process looks for reports that are due, or asked to be sent now; a run starts within this of its time. */
+  REPORTS_TICK_MS: z.coerce.number({ error: 'must be a number' }).int().min(100, 'must be at least 100').max(10_000, 'must be at most 10000: runs start within this of their time').default(5_000),
   /** Lowest level logged. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be debug, info, warn, error or silent' }).default('info'),
   /** text: readable lines in a terminal; json: one JSON object per line (level, time, msg, reqId, …) for a log shipper. */

@@ -33,7 +33,7 @@ export function whenSessionEnds(handler: (reason: string) => void): void {
  * cookie: no token in the page), JSON content type only with a body, "<status>: <text>" errors, no
  * retries. Console calls return to sign-in when the server says the session has ended.
  */
-async function request<T>(audience: Audience, method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
+async function request<T>(audience: Audience, method: string, path: string, body?: unknown, init: RequestInit = {}, read?: 'blob'): Promise<T> {
   const headers = new Headers(init.headers);
   if (body !== undefined) headers.set('Content-Type', 'application/json');
   const res = await fetch(path, { ...init, method, headers, credentials: 'include', body: body === undefined ? undefined : JSON.stringify(body) });
@@ -54,6 +54,7 @@ async function request<T>(audience: Audience, method: string, path: string, body
     throw new ApiCallError(res.status, `${res.status}: ${detail}`, detail, code, error);
   }
   if (res.status === 204) return undefined as T;
+  if (read === 'blob') return (await res.blob()) as T;
   const type = res.headers.get('content-type') ?? '';
   return (type.includes('json') ? await res.json() : await res.text()) as T;
 }
@@ -61,6 +62,8 @@ async function request<T>(audience: Audience, method: string, path: string, body
 const client = (audience: Audience) => ({
   get: <T>(path: string, init?: RequestInit) => request<T>(audience, 'GET', path, undefined, init),
   post: <T>(path: string, body?: unknown, init?: RequestInit) => request<T>(audience, 'POST', path, body, init),
+  /** A POST whose answer is a file (a picture): read as a Blob. */
+  postForBlob: (path: string, body?: unknown) => request<Blob>(audience, 'POST', path, body, {}, 'blob'),
   patch: <T>(path: string, body: unknown, init?: RequestInit) => request<T>(audience, 'PATCH', path, body, init),
   put: <T>(path: string, body: unknown) => request<T>(audience, 'PUT', path, body),
   delete: <T>(path: string) => request<T>(audience, 'DELETE', path),

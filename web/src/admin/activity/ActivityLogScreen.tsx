@@ -13,14 +13,16 @@ const CATEGORIES: { value: ActivityCategory; label: string }[] = [
   { value: 'auth', label: 'Sign-in failures' },
   { value: 'sync', label: 'Syncs' },
   { value: 'alert', label: 'Alerts' },
+  { value: 'report', label: 'Reports' },
 ];
 const KINDS = [
   'dataSource.created', 'dataSource.updated', 'dataSource.deleted', 'dataSource.keyRotated', 'dashboard.created', 'dashboard.updated', 'dashboard.deleted', 'dashboard.restored', 'dashboard.imported',
   'dashboard.published', 'dashboard.unpublished', 'dashboard.embeddingChanged', 'shareLink.created', 'shareLink.revoked', 'integration.created', 'integration.configured',
   'integration.updated', 'integration.deleted', 'ingest', 'auth.failed', 'sync.started', 'sync.completed', 'sync.failed',
   'alert.created', 'alert.updated', 'alert.deleted', 'alert.firing', 'alert.resolved', 'alert.delivered', 'alert.deliveryFailed',
+  'report.created', 'report.updated', 'report.deleted', 'report.sendRequested', 'report.drawn', 'report.delivered', 'report.deliveryFailed',
 ];
-const COLOR: Record<ActivityCategory, string> = { admin: 'blue', ingest: 'green', auth: 'red', sync: 'purple', alert: 'volcano' };
+const COLOR: Record<ActivityCategory, string> = { admin: 'blue', ingest: 'green', auth: 'red', sync: 'purple', alert: 'volcano', report: 'cyan' };
 
 async function downloadCsv(filter: ActivityFilter) {
   const text = await api.get<string>(`/api/admin/activity/export${activityQuery(filter)}`);

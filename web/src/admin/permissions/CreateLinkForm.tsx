@@ -5,7 +5,7 @@ import type { CreatedShareLinkDto } from '@common/schemas/sharing/shareLink';
 import { SHARE_LINK_LABEL_MAX } from '@common/sharing';
 import { useToastSubmit } from '../ui/toast';
 import { shareLinksApi } from './api';
-import { LockedFilterInput, lockedFilters, type LockDraft } from './LockedFilterInput';
+import { LockedFilterInput, lockedFilters, type LockDraft } from '../ui/LockedFilterInput';
 
 interface Values {
   label: string;

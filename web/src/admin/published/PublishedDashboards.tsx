@@ -1,7 +1,7 @@
 import { Button, Card, Col, Flex, Row, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import {
-  AppstoreOutlined, CloudUploadOutlined, CustomerServiceOutlined, ShareAltOutlined, StopOutlined, DeleteOutlined, EditOutlined, ExportOutlined, InboxOutlined, LineChartOutlined,
+  AppstoreOutlined, CloudUploadOutlined, MailOutlined, CustomerServiceOutlined, ShareAltOutlined, StopOutlined, DeleteOutlined, EditOutlined, ExportOutlined, InboxOutlined, LineChartOutlined,
 } from '@ant-design/icons';
 import type { DashboardDto } from '@common/schemas/dashboard';
 import { StatusTag } from '../dashboards/StatusTag';
@@ -56,6 +56,7 @@ function DashboardCard({ d, onShare }: { d: DashboardDto; onShare(): void }) {
         </Button>
         <Button icon={<ShareAltOutlined />} onClick={onShare}>Share</Button>
         <Button icon={<EditOutlined />} onClick={() => navigateAdmin('dashboard-builder', 'configure', d.id)}>Edit</Button>
+        <Button icon={<MailOutlined />} onClick={() => navigateAdmin('published-dashboards', 'reports', d.id)}>Schedule a report</Button>
         <Button danger icon={<DeleteOutlined />} onClick={() => confirmDelete(d)}>Delete</Button>
       </Flex>
     </Card>

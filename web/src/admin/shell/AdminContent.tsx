@@ -15,6 +15,7 @@ const PermissionsScreen = lazy(() => import('../permissions/PermissionsScreen'))
 const UsersScreen = lazy(() => import('../account/UsersScreen'));
 const ActivityLogScreen = lazy(() => import('../activity/ActivityLogScreen'));
 const AlertsScreen = lazy(() => import('../alerts/AlertsScreen'));
+const ReportsScreen = lazy(() => import('../reports/ReportsScreen'));
 const AnalyticsScreen = lazy(() => import('../analytics/AnalyticsScreen'));
 const WidgetsScreen = lazy(() => import('../widgets/WidgetsScreen'));
 const TemplatesScreen = lazy(() => import('../widgets/templates/TemplatesScreen'));
@@ -49,6 +50,7 @@ export function AdminContent({ place, go }: { place: Place; go(mainTab: string, 
   if (mainTab === 'published-dashboards' && subTab === 'analytics') return lazyScreen(<AnalyticsScreen />);
   if (mainTab === 'published-dashboards' && subTab === 'activity') return lazyScreen(<ActivityLogScreen />);
   if (mainTab === 'published-dashboards' && subTab === 'alerts') return lazyScreen(<AlertsScreen />);
+  if (mainTab === 'published-dashboards' && subTab === 'reports') return lazyScreen(<ReportsScreen scheduleFor={place.dashboardId} onScheduled={() => place.dashboardId && go(mainTab, subTab, null)} />);
   if (mainTab === 'published-dashboards' && subTab === 'settings') return lazyScreen(<SettingsScreen />);
   if (mainTab === 'dashboard-builder' && subTab === 'widgets') return lazyScreen(<WidgetsScreen initialDashboardId={place.dashboardId} />);
   if (mainTab === 'dashboard-builder' && subTab === 'templates') return lazyScreen(<TemplatesScreen />);

@@ -49,6 +49,7 @@ export const NAV: NavGroup[] = [
       { key: 'analytics', label: 'Analytics' },
       { key: 'permissions', label: 'Permissions' },
       { key: 'alerts', label: 'Alerts' },
+      { key: 'reports', label: 'Reports' },
       { key: 'users', label: 'Users', adminOnly: true, onlyAdminsCan: 'manage users' },
       { key: 'activity', label: 'Activity Log', adminOnly: true, onlyAdminsCan: 'read the activity log' },
       { key: 'settings', label: 'Settings', adminOnly: true, onlyAdminsCan: 'change the settings' },
@@ -90,7 +91,7 @@ export const ADMIN_NAVIGATE_EVENT = 'admin:navigate';
 export interface AdminNavigateDetail {
   mainTab: string;
   subTab?: string;
-  /** Opens the Configure editor for this dashboard (with dashboard-builder / configure). */
+  /** Opens the Configure editor for this dashboard (with dashboard-builder / configure), or a report's form for it (published-dashboards / reports). */
   dashboardId?: string;
   /** The data source the screen opens with (API docs, Export Data): its id. */
   source?: string;

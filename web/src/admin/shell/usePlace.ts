@@ -6,7 +6,7 @@ import { ADMIN_NAVIGATE_EVENT, normalizePlace, type AdminNavigateDetail, type Ma
 export interface Place {
   mainTab: MainTab;
   subTab: string;
-  /** The dashboard open in the Configure editor, if any. */
+  /** The dashboard open in the Configure editor, if any (or whose report the Reports screen schedules). */
   dashboardId: string | null;
   /** The data source a screen shows (?source=<id>: API docs, Export Data), if one was chosen. */
   source: string | null;
@@ -21,7 +21,8 @@ type Go = (mainTab: string, subTab?: string, dashboardId?: string | null, source
 export function usePlace(): { place: Place; go: Go } {
   const [params, setParams] = useSearchParams();
   const { mainTab, subTab } = normalizePlace(params.get('tab'), params.get('sub'));
-  const dashboardId = mainTab === 'dashboard-builder' && (subTab === 'configure' || subTab === 'widgets') ? params.get('dashboard') : null;
+  const withDashboard = (mainTab === 'dashboard-builder' && (subTab === 'configure' || subTab === 'widgets')) || (mainTab === 'published-dashboards' && subTab === 'reports');
+  const dashboardId = withDashboard ? params.get('dashboard') : null;
   const source = params.get('source');
 
   const go = useCallback<Go>(

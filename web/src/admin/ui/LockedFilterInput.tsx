@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
 import { useDashboards } from '../stores/dashboards';
 import { useDataSources, useSourceTyping } from '../stores/dataSources';
-import { FieldSelect, pickerFields } from '../ui/FieldSelect';
+import { FieldSelect, pickerFields } from './FieldSelect';
 
 export interface LockDraft {
   field?: string;
