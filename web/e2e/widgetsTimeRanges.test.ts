@@ -137,7 +137,7 @@ describe('widgets over time ranges', () => {
     expect([await change('Kind a').getAttribute('data-trend'), await change('Kind b').getAttribute('data-trend'), await change('Kind c').getAttribute('data-trend')]).toEqual(['better', 'worse', 'same']);
     expect(await change('Fewer is better').innerText()).toBe('▼ 75% vs the previous 24 hours');
     expect(await change('Fewer is better').getAttribute('data-trend')).toBe('better');
-    expect(await change('Fewer is better').getAttribute('title')).toBe('Better than the previous period (lower is better)');
+    expect(await change('Fewer is better').getAttribute('title')).toBe('Better: lower is better. The value against the previous 24 hours.');
     const [lr, lg] = await rgb(change('Fewer is better'));
     expect(lg).toBeGreaterThan(lr);
     // The sparkline: one point per hour the last 24 hours touch (the first hour in part: its points add up to the KPI).

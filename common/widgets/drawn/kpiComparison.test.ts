@@ -26,11 +26,13 @@ describe('what a KPI compares its number with', () => {
     expect(c!.percent).toBeCloseTo((10 / 1220) * 100, 6);
   });
 
-  it('a range whose previous period holds no record falls back to the latest bucket; one that holds records compares periods', () => {
-    const last365 = { kind: 'relative', last: '12mo' };
-    // A year of records ending "now", and the year before it empty: the latest bucket again.
+  it('fixed dates whose previous period holds no record fall back to the latest bucket; a range counted from now keeps its previous period', () => {
     const recent = Array.from({ length: 6 }, (_, i) => ({ month: new Date(at(2026, 1 + i)).toISOString(), jobs: 100 + i }));
-    expect(kpi({ metric: 'sum', valueField: 'jobs', dateField: 'month', compare: true, range: last365 }, recent, now)).toMatchObject({ against: 'bucket' });
+    const fixed = { kind: 'fixed', from: new Date(at(2026, 1)).toISOString(), to: new Date(at(2026, 7)).toISOString() };
+    expect(kpi({ metric: 'sum', valueField: 'jobs', dateField: 'month', compare: true, range: fixed }, recent, now)).toMatchObject({ against: 'bucket' });
+    // Counted back from now, the year before empty: compared with it all the same (nothing there: no percentage).
+    const last365 = { kind: 'relative', last: '12mo' };
+    expect(kpi({ metric: 'sum', valueField: 'jobs', dateField: 'month', compare: true, range: last365 }, recent, now)).toMatchObject({ against: 'period', percent: null });
     // With a record in the year before: the period before the range.
     const withBefore = [...recent, { month: new Date(at(2025, 3)).toISOString(), jobs: 50 }];
     expect(kpi({ metric: 'sum', valueField: 'jobs', dateField: 'month', compare: true, range: last365 }, withBefore, now))

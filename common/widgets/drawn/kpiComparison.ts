@@ -4,9 +4,11 @@ import type { Aggregator } from '../aggregate';
 
 /**
  * What a KPI's "Compare" compares its number with: the period before its range ("▲ 12% vs the
- * previous 24 hours"); or, where the range has no period before it of its own — all time, or a
- * range whose previous period holds no record (data that ended long ago) — the latest bucket in
- * the data against the one before it ("▲ 0.2% vs Nov 2015").
+ * previous 24 hours", "— vs the previous 24 hours" when nothing was there); or, where the range
+ * has no period before it of its own — all time, or fixed dates over history whose previous period
+ * holds no record — the latest bucket in the data against the one before it ("▲ 0.2% vs Nov 2015").
+ * A range counted back from now ("last 24 hours", "this month") keeps its previous period even when
+ * empty: a new kind of record is news, not a change between two of its buckets.
  */
 export type KpiComparison = Comparison & (
   | { against: 'period' }
@@ -34,7 +36,7 @@ function comparisonBucket(newest: number, second: number, slot: TimeBucket, chos
 export function kpiComparison(aggregator: Aggregator, range: TimeRange, chosen?: TimeBucket): KpiComparison | null {
   const [newest, second] = aggregator.latestSlots();
   if (newest === undefined) return null;
-  if (range.kind !== 'all' && aggregator.previousSize() > 0) return { ...comparison(aggregator.value(), aggregator.previous()), against: 'period' };
+  if (range.kind !== 'all' && (range.kind !== 'fixed' || aggregator.previousSize() > 0)) return { ...comparison(aggregator.value(), aggregator.previous()), against: 'period' };
   if (second === undefined) return null;
   const bucket = comparisonBucket(newest, second, aggregator.slot, chosen);
   const latest = bucketStart(newest, bucket);

@@ -24,7 +24,8 @@ function comparisonWords(range: TimeRange | undefined, bucket: string | undefine
   const by = sparkline && bucket && bucket !== 'auto' ? bucket : null;
   const latest = `the latest ${by ?? 'bucket (day, month… as the records are spaced)'} in the data with the one before it`;
   if (!range || range.kind === 'all') return `All time has no period before it: compares ${latest} ("▲ 0.2% vs Nov 2015").`;
-  return `Compares with ${previousLabel(range)}; when that holds no record (data that ended long ago), ${latest}.`;
+  if (range.kind === 'fixed') return `Compares with ${previousLabel(range)}; when that holds no record (history that starts here), ${latest}.`;
+  return `Compares with ${previousLabel(range)} ("—" when nothing was there).`;
 }
 
 /** The side panel that edits one widget: its name, type and the settings of that type, with each problem under its field. */
