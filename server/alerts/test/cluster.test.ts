@@ -37,11 +37,11 @@ it('sends exactly one message per change with two processes, writes landing on e
   // One record through each process: both rules (one held by each) see both.
   await ingest(a.url, [{ id: 1 }]);
   await ingest(b.url, [{ id: 2 }]);
-  await eventually(() => rx.on('/a').length === 1 && rx.on('/b').length === 1, { timeout: 5_000 });
+  await eventually(() => rx.on('/a').length === 1 && rx.on('/b').length === 1, { timeout: 15_000 });
   await ingest(b.url, [{ id: 3 }]);
   const remove = await a.http('POST', `/api/data/sources/${ds.sourceId}/records/delete`, { body: { filters: [{ field: 'id', operator: 'gte', value: '2' }] } });
   expect(remove.status, JSON.stringify(remove.body)).toBe(200);
-  await eventually(() => rx.on('/a').length === 2 && rx.on('/b').length === 2, { timeout: 5_000 });
+  await eventually(() => rx.on('/a').length === 2 && rx.on('/b').length === 2, { timeout: 15_000 });
   // Each rule's history holds exactly its two messages, each sent once.
   for (const [id, path] of [[viaA.body.id, '/a'], [(await viaB.json()).id, '/b']]) {
     const h = (await a.http('GET', `/api/admin/alerts/${id}/history`)).body;
