@@ -95,17 +95,17 @@ describe('admin console: dashboards, configure editor and published list', () =>
     // Drag order_id two columns to the right.
     const first = editor.locator('[data-column="order_id"]');
     await dragTo(page, first, editor.locator('[data-column="status"]'));
-    await page.waitForTimeout(300);
-    expect(await headers()).toEqual(['customer', 'status', 'order_id', 'amount', 'custom_5']);
+    await expect.poll(headers).toEqual(['customer', 'status', 'order_id', 'amount', 'custom_5']);
     // Keyboard reordering: Space, ArrowLeft, Space moves amount one to the left.
     await editor.locator('[data-column="amount"]').getByTestId('drag-handle').focus();
+    // Each key waits for what the last one did (the handle pressed, then what dnd-kit announces to
+    // screen readers), so none lands early on a busy machine.
     await page.keyboard.press('Space');
-    await page.waitForTimeout(150);
+    await editor.locator('[data-column="amount"]').getByTestId('drag-handle').and(page.locator('[aria-pressed="true"]')).waitFor();
     await page.keyboard.press('ArrowLeft');
-    await page.waitForTimeout(300);
+    await page.locator('[id^="DndLiveRegion"]').filter({ hasText: 'moved over droppable area order_id' }).waitFor({ state: 'attached' });
     await page.keyboard.press('Space');
-    await page.waitForTimeout(300);
-    expect(await headers()).toEqual(['customer', 'status', 'amount', 'order_id', 'custom_5']);
+    await expect.poll(headers).toEqual(['customer', 'status', 'amount', 'order_id', 'custom_5']);
     await dragBy(page, editor.locator('[data-column="customer"]').getByTestId('resize-handle'), 600);
     expect(await editor.locator('[data-column="customer"]').getAttribute('data-width')).toBe('500');
     await editor.getByLabel('Visible status').uncheck();

@@ -57,13 +57,26 @@ describe('admin console: data sources', () => {
     expect(await card.innerText()).toContain('Active');
     expect(await card.innerText()).toContain('Custom');
     await card.getByTestId('ingest-key-full').waitFor();
-    // Tooltips open after 700 ms, not at once (a pointer passing by shows none).
-    await card.getByRole('button', { name: 'Copy Source ID' }).hover();
-    const tip = page.locator('.ant-tooltip:not(.ant-tooltip-hidden)').filter({ hasText: 'Copy Source ID' });
-    await page.waitForTimeout(400);
-    expect(await tip.count()).toBe(0);
-    await tip.waitFor({ timeout: 2_000 });
-    await card.getByRole('button', { name: 'Copy Source ID' }).click();
+    // Tooltips open after 700 ms, not at once (a pointer passing by shows none). The page notes when
+    // the pointer arrived and when the tooltip appeared, so a busy machine can only lengthen the gap.
+    const copyId = card.getByRole('button', { name: 'Copy Source ID' });
+    await copyId.evaluate((button) => {
+      const w = window as unknown as { tipTimes: { enter?: number; shown?: number } };
+      w.tipTimes = {};
+      button.addEventListener('pointerenter', () => { w.tipTimes.enter ??= performance.now(); });
+      new MutationObserver((_, observer) => {
+        const shown = [...document.querySelectorAll('.ant-tooltip:not(.ant-tooltip-hidden)')].some((t) => t.textContent?.includes('Copy Source ID'));
+        if (shown) {
+          w.tipTimes.shown = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    await copyId.hover();
+    await page.locator('.ant-tooltip:not(.ant-tooltip-hidden)').filter({ hasText: 'Copy Source ID' }).waitFor();
+    const { enter, shown } = await page.evaluate(() => (window as unknown as { tipTimes: { enter: number; shown: number } }).tipTimes);
+    expect(shown - enter).toBeGreaterThanOrEqual(650);
+    await copyId.click();
     await toast(page, 'Source ID copied to clipboard');
   });
 

@@ -132,9 +132,7 @@ describe('admin console: sign-in and shell', () => {
     const { page } = h;
     const before = (await page.getByTestId('admin-sidebar').boundingBox())!.width;
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();
-    await page.waitForTimeout(400);
-    const after = (await page.getByTestId('admin-sidebar').boundingBox())!.width;
-    expect(after).toBeLessThan(before);
+    await expect.poll(async () => (await page.getByTestId('admin-sidebar').boundingBox())!.width).toBeLessThan(before);
     await h.shot('admin-sidebar-collapsed');
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();
     // Signed out everywhere from elsewhere (a script with the same account): the next call finds the session ended.
