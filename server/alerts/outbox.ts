@@ -1,4 +1,4 @@
-import { type AppContext, type Attempted, Outbox, sendToChannel } from '../core';
+import { type AppContext, type Attempted, goneResult, Outbox, type OutboxStatus, sendToChannel, settledReason, settledVerb } from '../core';
 import { alertMessage } from './channels';
 import type { AlertDeliveryDoc, AlertDoc, AlertModels } from './models';
 
@@ -30,7 +30,7 @@ export function alertOutbox(app: AppContext, models: AlertModels, owner: string)
     async send(d) {
       const alert = await Alert.findById(d.alertId).lean<AlertDoc>();
       const channel = alert?.channels.find((c) => c.id === d.channelId);
-      if (!alert || !channel) return { ok: false, retry: false, status: null, message: 'the rule or its channel was removed', answer: null, gone: true };
+      if (!alert || !channel) return goneResult('the rule or its channel was removed');
       return sendToChannel(app, channel, String(d._id), alertMessage(d.body));
     },
     settled: (d, status, result) => logOutcome(app, d, status, result),
@@ -38,10 +38,9 @@ export function alertOutbox(app: AppContext, models: AlertModels, owner: string)
 }
 
 /** Every delivery's outcome goes to the activity log (never the channel's address). */
-function logOutcome(app: AppContext, d: AlertDeliveryDoc, status: string, result: Attempted): void {
+function logOutcome(app: AppContext, d: AlertDeliveryDoc, status: OutboxStatus, result: Attempted): void {
   const name = (JSON.parse(d.body) as { alert?: { name?: string } }).alert?.name ?? d.alertId;
   const what = d.kind === 'test' ? 'test message' : `"${d.kind}" message`;
-  const verb = status === 'delivered' ? 'delivered' : status === 'cancelled' ? 'dropped' : 'could not deliver';
   app.events.emit('activity.happened', {
     kind: status === 'delivered' ? 'alert.delivered' : 'alert.deliveryFailed',
     category: 'alert',
@@ -49,7 +48,7 @@ function logOutcome(app: AppContext, d: AlertDeliveryDoc, status: string, result
     objectId: d.alertId,
     objectName: name,
     actor: 'alerts',
-    summary: `Alert "${name}": ${verb} the ${what} to its ${d.channelType} channel${status === 'delivered' ? '' : ` (${result.message.slice(0, 120)})`}`,
+    summary: `Alert "${name}": ${settledVerb(status)} the ${what} to its ${d.channelType} channel${settledReason(status, result)}`,
     details: { deliveryId: String(d._id), channelType: d.channelType, attempts: d.attempts.length, status: result.status },
   });
 }

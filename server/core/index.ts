@@ -60,6 +60,7 @@ export { RedisUnreachableError, closeRedis, connectRedis } from './redis/redis';
 export { REDIS_COMMAND_TIMEOUT_MS, RedisDown, RedisHealth, redisHealthHandle } from './redis/health';
 export type { RedisClient } from './redis/redis';
 export { startScheduler } from './leases/schedule';
+export { KeyedQueue } from './leases/queue';
 export type { Schedule, Scheduler } from './leases/schedule';
 export { SLICED_READ_BATCH, Slicer, inSlices } from './slices';
 export { cachedSource, keyRotatedError } from './models/sourceCache';
@@ -75,7 +76,7 @@ export { ANSWER_KEPT_CHARS, maskChannel, newChannelSecret, presentChannel, sendT
 export type { ChannelMail, ChannelMessage, SendResult, StoredChannel } from './messaging/channels';
 export { sendMail } from './messaging/mail';
 export type { Mail, MailFile, MailOutcome } from './messaging/mail';
-export { Outbox, OUTBOX_DUE_INDEX, outboxFields, RETRY_DELAYS_MS } from './messaging/outbox';
+export { goneResult, Outbox, OUTBOX_DUE_INDEX, outboxFields, RETRY_DELAYS_MS, settledReason, settledVerb } from './messaging/outbox';
 export type { Attempted, DeliveryAttempt, OutboxConfig, OutboxDoc, OutboxStatus } from './messaging/outbox';
 export { signedLinksOf } from './messaging/signedLink';
 export type { SignedLinks, SignedTarget } from './messaging/signedLink';

@@ -1,5 +1,5 @@
 import type { ReportFormat, ReportWebhookBody } from '@common/schemas/report';
-import { type AppContext, type Attempted, Outbox, sendToChannel, signedLinksOf } from '../core';
+import { type AppContext, type Attempted, goneResult, Outbox, type OutboxStatus, sendToChannel, settledReason, settledVerb, signedLinksOf } from '../core';
 import { readRunFiles } from './files';
 import { asMailFile, reportMessage, type ReportMessageParts } from './messages';
 import type { ReportDeliveryDoc, ReportDoc, ReportModels, ReportRunDoc, RunFile } from './models';
@@ -57,7 +57,7 @@ export function reportOutbox(rt: ReportsRuntime): Outbox<ReportDeliveryDoc> {
       const report = await Report.findById(d.reportId).lean<ReportDoc>();
       const channel = report?.channels.find((c) => c.id === d.channelId);
       const run = report && channel ? await ReportRun.findById(d.runId).lean<ReportRunDoc>() : null;
-      if (!report || !channel || !run) return { ok: false, retry: false, status: null, message: 'the report, its channel or its run was removed', answer: null, gone: true };
+      if (!report || !channel || !run) return goneResult('the report, its channel or its run was removed');
       return sendToChannel(rt.app, channel, String(d._id), reportMessage(await messageParts(rt, report, run)), 'LiveDash-Reports/1');
     },
     settled: (d, status, result) => void logOutcome(rt.app, rt.models, d, status, result),
@@ -65,10 +65,9 @@ export function reportOutbox(rt: ReportsRuntime): Outbox<ReportDeliveryDoc> {
 }
 
 /** A delivery's outcome in the activity log (never the channel's address). */
-async function logOutcome(app: AppContext, models: ReportModels, d: ReportDeliveryDoc, status: string, result: Attempted): Promise<void> {
+async function logOutcome(app: AppContext, models: ReportModels, d: ReportDeliveryDoc, status: OutboxStatus, result: Attempted): Promise<void> {
   const report = await models.Report.findById(d.reportId).lean<ReportDoc>().catch(() => null);
   const name = report?.name ?? d.reportId;
-  const verb = status === 'delivered' ? 'delivered' : status === 'cancelled' ? 'dropped' : 'could not deliver';
   app.events.emit('activity.happened', {
     kind: status === 'delivered' ? 'report.delivered' : 'report.deliveryFailed',
     category: 'report',
@@ -76,7 +75,7 @@ async function logOutcome(app: AppContext, models: ReportModels, d: ReportDelive
     objectId: d.reportId,
     objectName: name,
     actor: 'reports',
-    summary: `Report "${name}": ${verb} to its ${d.channelType} channel${status === 'delivered' ? '' : ` (${result.message.slice(0, 120)})`}`,
+    summary: `Report "${name}": ${settledVerb(status)} to its ${d.channelType} channel${settledReason(status, result)}`,
     details: { deliveryId: String(d._id), runId: d.runId, channelType: d.channelType, attempts: d.attempts.length, status: result.status },
   });
 }

@@ -53,6 +53,17 @@ export const OUTBOX_DUE_INDEX = { status: 1, nextAttemptAt: 1 } as const;
 /** An attempt's outcome: a channel's answer, or `gone` when what the delivery belongs to was removed (it is dropped). */
 export type Attempted = SendResult & { gone?: boolean };
 
+/** The outcome when what a delivery belongs to was removed: it is dropped, not retried. */
+export const goneResult = (message: string): Attempted => ({ ok: false, retry: false, status: null, message, answer: null, gone: true });
+
+/** How an activity entry says a settled delivery went, for every outbox alike. */
+export function settledVerb(status: OutboxStatus): string {
+  return status === 'delivered' ? 'delivered' : status === 'cancelled' ? 'dropped' : 'could not deliver';
+}
+
+/** The tail of an activity summary: nothing when delivered, else why, shortened (never a channel's address). */
+export const settledReason = (status: OutboxStatus, result: Attempted) => (status === 'delivered' ? '' : ` (${result.message.slice(0, 120)})`);
+
 /** How a room uses the outbox: its collection, how one delivery is sent, and what it does with the outcome. */
 export interface OutboxConfig<D extends OutboxDoc> {
   /** For the log ("alerts", "reports"). */

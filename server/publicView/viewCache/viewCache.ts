@@ -1,27 +1,22 @@
 import mongoose from 'mongoose';
 import { canonicalObjectId } from '@common/ids';
 import type { DashboardDto } from '@common/schemas/dashboard';
-import type { DataSourceDto } from '@common/schemas/dataSource';
 import type { PublicDashboardResponse } from '@common/schemas/publicView';
 import type { WidgetFilter } from '@common/schemas/widgets/widget';
-import { compileLocked } from '@common/filterBar';
-import type { AppContext, DomainEvents, DashboardDoc, DataSourceDoc, RecordDoc } from '../../core';
-import { NotFoundError, presentDashboard, presentDataSource, presentRecord, findDataSource, inSlices, SLICED_READ_BATCH } from '../../core';
-import { presentPublicHeadFromDtos, serializePublicView } from '../../dashboards';
-
-type PublicHead = ReturnType<typeof presentPublicHeadFromDtos>;
+import type { AppContext, DashboardDoc } from '../../core';
+import { NotFoundError, presentDashboard, findDataSource } from '../../core';
+import { presentPublicHeadFromDtos } from '../../dashboards';
 import { ServedView } from './servedView';
-import { SourceView } from './sourceView';
+import type { SourceView } from './sourceView';
 import { isLive, ShareLinkCache } from './shareLinks';
 import { LockedLinks } from './lockedLinks';
 import { metricsOf } from '../../core';
+import { applyToSource, bodyPieces, lockedTest, readSource, type ViewEvent, withoutLastByte } from './viewBody';
 
-/** The domain events that change a public or share view; the cache listens to these (locally and from Redis). */
-export const VIEW_EVENTS = ['records.upserted', 'records.removed', 'datasource.changed', 'datasource.removed', 'dashboard.changed', 'dashboard.removed', 'shareLink.revoked'] as const;
+export { lockedTest, VIEW_EVENTS, type ViewEvent, type ViewEventName } from './viewBody';
+
 /** Share views held at most (one body per link); beyond it the oldest goes and is built again when asked. */
 const MAX_SHARE_VIEWS = 1_000;
-export type ViewEventName = (typeof VIEW_EVENTS)[number];
-export type ViewEvent = { [K in ViewEventName]: { name: K; payload: DomainEvents[K] } }[ViewEventName];
 
 const REMOVED = 'removed' as const;
 
@@ -43,13 +38,6 @@ export interface LockedAccess {
   part: { name: string; value: unknown };
   /** False: built for this answer only, not held (a revoked link). */
   hold: boolean;
-}
-
-interface Served {
-  dashboard: DashboardDto;
-  source: SourceView | null;
-  sourceVersion: number;
-  view: ServedView;
 }
 
 /** A locked view: its dashboard's served view (`base`) plus the credential's own part (`share`, `embed`). */
@@ -233,10 +221,7 @@ export class ViewCache {
       source = served.source;
       dashboard = served.dashboard;
     } else {
-      const doc = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
-      if (!doc) throw NotFoundError(`Dashboard ${dashboardId}`);
-      dashboard = presentDashboard(doc, null);
-      source = dashboard.dataSourceId ? await this.readSource(dashboard.dataSourceId) : null;
+      ({ dashboard, source } = await this.readDashboard(dashboardId, true));
     }
     const meta = source?.meta ?? null;
     const revision = meta && source ? source.revision : 0;
@@ -253,24 +238,18 @@ export class ViewCache {
    */
   async lockedView(dashboardId: string, filters: WidgetFilter[]): Promise<PublicDashboardResponse> {
     if (canonicalObjectId(dashboardId) !== dashboardId) throw NotFoundError(`Dashboard ${dashboardId}`);
-    if (!this.enabled) {
+    let dashboard: DashboardDto;
+    let source: SourceView | null;
+    if (this.enabled) {
+      dashboard = await this.dashboard(dashboardId, true);
+      source = dashboard.dataSourceId ? await this.source(dashboard.dataSourceId) : null;
+    } else {
       this.stats.databaseViews++;
-      const doc = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
-      if (!doc) throw NotFoundError(`Dashboard ${dashboardId}`);
-      const dashboard = presentDashboard(doc, null);
-      // Read in slices like a held source (a large one must not hold the loop).
-      const ds = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
-      const source = ds ? await this.readSource(String(ds._id)) : null;
-      const meta = source?.meta ?? null;
-      const records = source ? await source.filteredRecords(lockedTest(filters, meta)) : [];
-      return { ...presentPublicHeadFromDtos(dashboard, meta), revision: meta && source ? source.revision : 0, records, truncated: source?.truncated ?? false };
+      ({ dashboard, source } = await this.readDashboard(dashboardId, true));
     }
-    const dashboard = await this.dashboard(dashboardId, true);
-    const source = dashboard.dataSourceId ? await this.source(dashboard.dataSourceId) : null;
     const meta = source?.meta ?? null;
-    const head = presentPublicHeadFromDtos(dashboard, meta);
     const records = source ? await source.filteredRecords(lockedTest(filters, meta)) : [];
-    return { ...head, revision: meta && source ? source.revision : 0, records, truncated: source?.truncated ?? false };
+    return { ...presentPublicHeadFromDtos(dashboard, meta), revision: meta && source ? source.revision : 0, records, truncated: source?.truncated ?? false };
   }
 
   /** The share view of a token if its link is held and live and its view current, without waiting; null otherwise. */
@@ -360,30 +339,11 @@ export class ViewCache {
     return build.promise;
   }
 
-  /**
-   * A source's presented records read from the database in slices: the driver parses a batch of
-   * SLICED_READ_BATCH at a time and the loop turns between slices, whatever the source's size.
-   */
-  private async readSource(dataSourceId: string): Promise<SourceView> {
-    const limit = this.ctx.config.VIEW_MAX_RECORDS;
-    const { DataSource, Record } = this.ctx.models;
-    const ds = mongoose.isObjectIdOrHexString(dataSourceId) ? await DataSource.findById(dataSourceId).lean<DataSourceDoc>() : null;
-    const view = new SourceView(dataSourceId, ds ? presentDataSource(ds) : null, limit);
-    if (!ds) return view;
-    let n = 0;
-    const cursor = Record.find({ dataSourceId: ds._id }).sort({ _id: 1 }).limit(limit + 1).lean<RecordDoc>().cursor({ batchSize: SLICED_READ_BATCH });
-    for await (const doc of inSlices(cursor)) {
-      if (++n > limit) view.truncated = true;
-      else view.add(presentRecord(doc));
-    }
-    return view;
-  }
-
   private async build(dataSourceId: string, events: ViewEvent[]): Promise<SourceView> {
     const generation = this.generation;
     try {
       this.stats.sourceBuilds++;
-      const view = await this.readSource(dataSourceId);
+      const view = await readSource(this.ctx, dataSourceId);
       let keep = true;
       for (const e of events) keep = applyToSource(view, e) && keep;
       if (keep && generation === this.generation && this.enabled) this.sources.set(dataSourceId, view);
@@ -417,58 +377,20 @@ export class ViewCache {
 
   private async fromDatabase(dashboardId: string, drafts: boolean): Promise<ServedView> {
     this.stats.databaseViews++;
-    const doc = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
-    if (!doc || (!doc.isPublished && !drafts)) throw NotFoundError(`Dashboard ${dashboardId}`);
-    const dashboard = presentDashboard(doc, null);
-    // The source looked up as a view looks it up (its id or sourceId), then read in slices like a held one.
-    const ds = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
-    const source = ds ? await this.readSource(String(ds._id)) : null;
+    const { dashboard, source } = await this.readDashboard(dashboardId, drafts);
     const revision = source?.meta ? source.revision : 0;
     return ServedView.fromPieces(bodyPieces(presentPublicHeadFromDtos(dashboard, source?.meta ?? null), source, null, revision), revision, dashboard.dataSourceId ?? null);
   }
-}
 
-/** A body's pieces less its last byte (a view's closing brace, for a share link's part to follow). */
-function withoutLastByte(pieces: readonly Buffer[]): Buffer[] {
-  const out = pieces.slice();
-  const last = out[out.length - 1];
-  out[out.length - 1] = last.subarray(0, last.length - 1);
-  return out;
-}
-
-/** Where the records go in a public view's JSON text: a raw NUL never appears in JSON (JSON.stringify escapes it). */
-const RECORDS_MARK = '\u0000';
-
-/**
- * A public view's body as pieces: its head, the records (those passing `test`) written in slices,
- * its tail — the same bytes as `serializePublicView` of the whole, and so the same ETag on every process.
- */
-async function* bodyPieces(head: PublicHead, source: SourceView | null, test: ((data: Record<string, unknown>) => boolean) | null, revision: number): AsyncGenerator<Buffer | string> {
-  const [before, after] = serializePublicView(head, RECORDS_MARK, revision, source?.truncated ?? false).split(RECORDS_MARK);
-  yield before;
-  if (source) yield* source.jsonPieces(test);
-  else yield '[]';
-  yield after;
-}
-
-/** The test of a link's locked filters under its source's types. */
-export function lockedTest(filters: WidgetFilter[], source: Pick<DataSourceDto, 'fieldTypes' | 'dateOrder'> | null) {
-  return compileLocked(filters, source ? { fieldTypes: source.fieldTypes, dateOrder: source.dateOrder } : undefined);
-}
-
-/** Applies a record or source event to a source view; false when the view must be rebuilt. */
-function applyToSource(view: SourceView, e: ViewEvent): boolean {
-  switch (e.name) {
-    case 'records.upserted':
-      return view.upsert(e.payload.revision, e.payload.records);
-    case 'records.removed':
-      return view.remove(e.payload.revision, e.payload.recordIds, e.payload.all);
-    case 'datasource.changed':
-      view.setMeta(e.payload.dataSource);
-      return true;
-    case 'datasource.removed':
-      return false;
-    default:
-      return true;
+  /**
+   * A dashboard and its source read from the database, not held: the source looked up as a view
+   * looks it up (its id or sourceId), then read in slices like a held one (a large one must not hold the loop).
+   */
+  private async readDashboard(dashboardId: string, drafts: boolean): Promise<{ dashboard: DashboardDto; source: SourceView | null }> {
+    const doc = await this.ctx.models.Dashboard.findById(dashboardId).lean<DashboardDoc>();
+    if (!doc || (!doc.isPublished && !drafts)) throw NotFoundError(`Dashboard ${dashboardId}`);
+    const dashboard = presentDashboard(doc, null);
+    const ds = dashboard.dataSourceId ? await findDataSource(this.ctx, dashboard.dataSourceId) : null;
+    return { dashboard, source: ds ? await readSource(this.ctx, String(ds._id)) : null };
   }
 }

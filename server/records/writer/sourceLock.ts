@@ -1,4 +1,4 @@
-import { AppHandle, type AppContext } from '../../core';
+import { type AppContext, KeyedQueue } from '../../core';
 
 /**
  * One change of a data source's records at a time, per process: concurrent ingests into the same
@@ -7,7 +7,7 @@ import { AppHandle, type AppContext } from '../../core';
  * the offline engine runs concurrent transactions without write conflicts, which lost records
  * under 20 concurrent first ingests before this lock.
  */
-const queues = new AppHandle<Map<string, Promise<unknown>>>('the source locks', () => new Map());
+const changes = new KeyedQueue('the source locks');
 
 /**
  * On the offline engine one lock serves every source: a transaction there (a batched replace of
@@ -18,17 +18,6 @@ const queues = new AppHandle<Map<string, Promise<unknown>>>('the source locks', 
  */
 const lockName = (ctx: AppContext, dataSourceId: string) => (ctx.db.mode === 'embedded-jongodb' ? '*' : dataSourceId);
 
-export async function withSourceLock<T>(ctx: AppContext, dataSourceId: string, fn: () => Promise<T>): Promise<T> {
-  const name = lockName(ctx, dataSourceId);
-  const perApp = queues.of(ctx);
-  const before = perApp.get(name) ?? Promise.resolve();
-  const run = before.then(fn, fn);
-  const tail = run.catch(() => undefined);
-  perApp.set(name, tail);
-  try {
-    return await run;
-  } finally {
-    // The last in line leaves no entry behind.
-    if (perApp.get(name) === tail) perApp.delete(name);
-  }
+export function withSourceLock<T>(ctx: AppContext, dataSourceId: string, fn: () => Promise<T>): Promise<T> {
+  return changes.run(ctx, lockName(ctx, dataSourceId), fn);
 }

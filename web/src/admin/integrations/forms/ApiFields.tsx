@@ -1,10 +1,8 @@
-import { Button, Col, Divider, Flex, Form, Input, InputNumber, Row, Select, Typography } from 'antd';
+import { Button, Col, Flex, Form, Input, InputNumber, Row, Select } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { keptHelp, SecretInput } from './SecretInput';
+import { at, SecretField, Section } from './fieldParts';
 
 /** The HTTP API's config fields, named under `config` (values: apiValues.ts). */
-
-const at = (name: string) => ['config', name];
 
 const AUTH = [
   { value: 'none', label: 'None' },
@@ -23,32 +21,14 @@ const PAGING = [
   { value: 'offset', label: 'Offset and limit parameters' },
 ];
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <>
-      <Divider titlePlacement="start" plain style={{ margin: '8px 0 12px' }}><Typography.Text strong>{title}</Typography.Text></Divider>
-      {children}
-    </>
-  );
-}
-
-function Secret({ name, label }: { name: string; label: string }) {
-  const value = Form.useWatch(at(name));
-  return (
-    <Form.Item name={at(name)} label={label} help={keptHelp(value)} required>
-      <SecretInput aria-label={label} />
-    </Form.Item>
-  );
-}
-
 function AuthFields() {
   const type = Form.useWatch(at('authType'));
-  if (type === 'bearer') return <Secret name="token" label="Token" />;
+  if (type === 'bearer') return <SecretField required name="token" label="Token" />;
   if (type === 'basic') {
     return (
       <Row gutter={12}>
         <Col xs={24} md={12}><Form.Item name={at('username')} label="User name" required><Input autoComplete="off" /></Form.Item></Col>
-        <Col xs={24} md={12}><Secret name="password" label="Password" /></Col>
+        <Col xs={24} md={12}><SecretField required name="password" label="Password" /></Col>
       </Row>
     );
   }
@@ -56,7 +36,7 @@ function AuthFields() {
     return (
       <Row gutter={12}>
         <Col xs={24} md={10}><Form.Item name={at('headerName')} label="Header name" required><Input placeholder="X-Api-Key" /></Form.Item></Col>
-        <Col xs={24} md={14}><Secret name="headerValue" label="Header value" /></Col>
+        <Col xs={24} md={14}><SecretField required name="headerValue" label="Header value" /></Col>
       </Row>
     );
   }
@@ -66,7 +46,7 @@ function AuthFields() {
         <Form.Item name={at('tokenUrl')} label="Token URL" required><Input placeholder="https://auth.example.com/oauth/token" /></Form.Item>
         <Row gutter={12}>
           <Col xs={24} md={12}><Form.Item name={at('clientId')} label="Client ID" required><Input autoComplete="off" /></Form.Item></Col>
-          <Col xs={24} md={12}><Secret name="clientSecret" label="Client secret" /></Col>
+          <Col xs={24} md={12}><SecretField required name="clientSecret" label="Client secret" /></Col>
         </Row>
         <Form.Item name={at('scope')} label="Scope (optional)"><Input placeholder="read" /></Form.Item>
       </>

@@ -1,10 +1,8 @@
-import { Col, Divider, Form, Input, InputNumber, Row, Select, Typography } from 'antd';
-import { keptHelp, SecretInput } from './SecretInput';
+import { Col, Form, Input, InputNumber, Row, Select } from 'antd';
+import { at, SecretField, Section } from './fieldParts';
 import { DEFAULT_PORT, readConnection, type DatabaseEngine } from './databaseValues';
 
 /** A database's config fields (PostgreSQL, MySQL/MariaDB), named under `config` (values: databaseValues.ts). */
-
-const at = (name: string) => ['config', name];
 
 const TLS = [
   { value: '', label: 'Default: verified TLS (none for a host the server allow-lists)' },
@@ -18,15 +16,6 @@ const EXAMPLE: Record<DatabaseEngine, { scheme: string; query: string }> = {
   postgres: { scheme: 'postgres://reader:password@db.example.com:5432/shop?sslmode=verify-full', query: 'SELECT id, status, total, updated_at\nFROM orders' },
   mysql: { scheme: 'mysql://reader:password@db.example.com:3306/shop', query: 'SELECT id, status, total, updated_at\nFROM orders' },
 };
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <>
-      <Divider titlePlacement="start" plain style={{ margin: '8px 0 12px' }}><Typography.Text strong>{title}</Typography.Text></Divider>
-      {children}
-    </>
-  );
-}
 
 /** A pasted connection string fills the fields below (it is not sent as it is). */
 function PasteConnection({ engine }: { engine: DatabaseEngine }) {
@@ -50,7 +39,6 @@ function PasteConnection({ engine }: { engine: DatabaseEngine }) {
 /** The fields of one engine's form: the connection in its parts, the query, how rows are told apart and which are new. */
 export function databaseFields(engine: DatabaseEngine) {
   return function DatabaseFields({ editing }: { editing: boolean }) {
-    const password = Form.useWatch(at('password'));
     return (
       <>
         <Section title="Connection">
@@ -75,9 +63,7 @@ export function databaseFields(engine: DatabaseEngine) {
               </Form.Item>
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item name={at('password')} label="Password" help={keptHelp(password)}>
-                <SecretInput aria-label="Password" />
-              </Form.Item>
+              <SecretField name="password" label="Password" />
             </Col>
           </Row>
           <Form.Item name={at('tls')} label="Encryption (sslmode)"><Select options={TLS} aria-label="Encryption" /></Form.Item>
