@@ -206,4 +206,26 @@ describe('widgets over time ranges', () => {
     expect(pushed()).toBe(before);
     await h.shot('time-ranges-sliding');
   }, 60_000);
+  it("draws a short chart's value axis without labels on top of each other (Seattle's wind, p90 per year)", async () => {
+    // vega-datasets' Seattle weather, every 3rd day: the p90 of the wind moves between 4.9 and 5.5 m/s,
+    // so the value axis counts in small steps, in a widget three rows high.
+    const WEATHER = fs.readFileSync(path.join(dataDir, 'seattle-weather.csv'), 'utf8').trim().split('\n').slice(1)
+      .filter((_, i) => i % 3 === 0)
+      .map((line, i) => {
+        const [date, , , , wind, weather] = line.split(',');
+        return { id: i + 1, date, wind: Number(wind), weather };
+      });
+    const TAB = {
+      id: 'wind', name: 'Wind', style: null, configuration: {},
+      widgets: [{ id: 'p90', name: 'Wind p90 per year', type: 'line', configuration: { dateField: 'date', bucket: 'year', metric: 'p90', valueField: 'wind', range: { kind: 'all' } }, layout: { x: 0, y: 0, w: 6, h: 3 } }],
+    };
+    const { id } = await seed(h, [TAB], { name: 'Seattle wind', records: WEATHER });
+    await h.page.setViewportSize({ width: 1366, height: 900 });
+    await h.page.goto(`/dashboards/${id}`);
+    await poll(async () => (await axisLabels(widget('Wind p90 per year'), /^20\d\d$/)).length).toBe(4);
+    const values = await axisLabels(widget('Wind p90 per year'), /^\d(\.\d+)?$/);
+    expect(values.length).toBeGreaterThan(1);
+    expect(overlapping(values)).toBe(false);
+    await h.shot('widgets-short-line-axis');
+  });
 });

@@ -30,7 +30,8 @@ export function chartOption(data: DrawnData, colors: { primary: string; text: st
   const horizontal = data.type === 'bar' && 'horizontal' in data.config && data.config.horizontal;
   const category = { type: 'category', data: categories, boundaryGap: data.type !== 'line', axisLabel: categoryLabels(data.type === 'bar', horizontal, categories, fontSize, colors.text), inverse: horizontal };
   // A line's values axis fits its values unless the widget asks for 0; bars always stand on 0.
-  const value = { type: 'value', scale: data.type === 'line' && !data.config.startAtZero, axisLabel: { fontSize, color: colors.text }, minInterval: data.config.metric === 'count' ? 1 : undefined };
+  // A short widget's values axis drops labels that would sit on each other (the grid lines stay).
+  const value = { type: 'value', scale: data.type === 'line' && !data.config.startAtZero, axisLabel: { fontSize, color: colors.text, hideOverlap: true }, minInterval: data.config.metric === 'count' ? 1 : undefined };
   const split = data.type === 'line' ? (data.config.splitField ? data.series : null) : (data.split?.series ?? null);
   const palette = split ? seriesColors(split.map((s) => s.key)) : null;
   const legend = split ? { top: 0, type: 'scroll', textStyle: { fontSize, color: colors.text } } : undefined;
@@ -102,7 +103,7 @@ function numberLineOption(data: Extract<DrawnData, { type: 'line'; axis: 'number
       type: 'value', scale: true, name: data.config.xField, nameLocation: 'middle', nameGap: fontSize * 2,
       nameTextStyle: { fontSize, color: colors.text }, axisLabel: { fontSize, color: colors.text, hideOverlap: true },
     },
-    yAxis: { type: 'value', scale: !data.config.startAtZero, axisLabel: { fontSize, color: colors.text }, minInterval: data.config.metric === 'count' ? 1 : undefined },
+    yAxis: { type: 'value', scale: !data.config.startAtZero, axisLabel: { fontSize, color: colors.text, hideOverlap: true }, minInterval: data.config.metric === 'count' ? 1 : undefined },
     ...(zoom ? { dataZoom: zoom.dataZoom } : {}),
     series: data.series.map((s) => ({
       ...lineSeries(s, data.config.area, palette, colors.primary),
