@@ -75,7 +75,8 @@ describe('dashboard versions in the console', () => {
     await toast(theirs, 'Dashboard Updated');
     await poll(async () => (await current()).description).toBe('Revenue by region, live');
 
-    // Pushed to the first editor: the draft stays; its save is refused and the dialog names the other editor.
+    // Pushed to the first editor: the draft stays; its save (with what it is for) is refused and the dialog names the other editor.
+    await page.getByTestId('config-editor').getByLabel('What changed (optional)').fill('Name the revenue KPI as finance does');
     await page.getByTestId('config-editor').getByRole('button', { name: 'Save widgets' }).click();
     const dialog = page.locator('.version-conflict .ant-modal');
     await dialog.waitFor();
@@ -95,6 +96,8 @@ describe('dashboard versions in the console', () => {
     await page.getByTestId('config-editor').getByTestId('unsaved-tag').waitFor();
 
     // Saved again, and this time over theirs: both changes stand (the save names the widgets, not the description).
+    // What the save is for was kept through the refusal, and goes with it.
+    expect(await page.getByTestId('config-editor').getByLabel('What changed (optional)').inputValue()).toBe('Name the revenue KPI as finance does');
     await page.getByTestId('config-editor').getByRole('button', { name: 'Save widgets' }).click();
     await dialog.getByRole('button', { name: 'Save mine over theirs' }).click();
     await toast(page, 'Your changes are saved');
@@ -126,6 +129,7 @@ describe('dashboard versions in the console', () => {
     expect(await entries.first().innerText()).toContain('Current');
     // The save over theirs: what it changed, in words.
     const overTheirs = entries.filter({ hasText: `Version ${before - 1}` });
+    expect(await overTheirs.innerText()).toContain('"Name the revenue KPI as finance does"');
     await overTheirs.getByRole('button').first().click();
     await poll(() => overTheirs.getByTestId('diff-sentences').innerText()).toContain("Renamed the KPI 'Revenue' to 'Total revenue'");
     await overTheirs.getByRole('tab', { name: 'JSON' }).click();

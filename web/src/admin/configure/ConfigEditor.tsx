@@ -48,10 +48,10 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  const replaceTab = (id: string, change: (t: DashboardTab) => DashboardTab, toast?: string) =>
-    saveTabs(tabs.map((t) => (t.id === id ? change(t) : t)), toast);
-  const setConfig = (id: string, config: TabConfiguration, toast?: string) =>
-    replaceTab(id, (t) => ({ ...t, configuration: config }), toast);
+  const replaceTab = (id: string, change: (t: DashboardTab) => DashboardTab, toast?: string, message?: string) =>
+    saveTabs(tabs.map((t) => (t.id === id ? change(t) : t)), toast, { message });
+  const setConfig = (id: string, config: TabConfiguration, toast?: string, message?: string) =>
+    replaceTab(id, (t) => ({ ...t, configuration: config }), toast, message);
   const chooseStyle = (style: TabStyle) => {
     if (!active) return;
     // Choosing table resets the columns (they are picked again for the new style); bucket settings stay for a later switch back.
@@ -71,8 +71,8 @@ export function ConfigEditor({ dashboardId, onClose }: { dashboardId: string; on
     canvas = <><StyleChooser tabName={active.name} onChoose={(s) => void chooseStyle(s)} /><WidgetsChoice onChoose={() => void replaceTab(active.id, (t) => ({ ...t, widgets: [starterWidget()] }))} /></>;
   } else {
     const editor = active.style === 'table'
-      ? <TableStyleEditor key={active.id} tab={active} dataSourceId={dashboard.dataSourceId} onConfig={(c, t) => setConfig(active.id, c, t)} />
-      : <BucketStyleEditor key={active.id} tab={active} dataSource={source ?? null} onConfig={(c, t) => setConfig(active.id, c, t)} />;
+      ? <TableStyleEditor key={active.id} tab={active} dataSourceId={dashboard.dataSourceId} onConfig={(c, t, m) => setConfig(active.id, c, t, m)} />
+      : <BucketStyleEditor key={active.id} tab={active} dataSource={source ?? null} onConfig={(c, t, m) => setConfig(active.id, c, t, m)} />;
     canvas = (
       <Flex vertical gap={12}>
         <StyleSwitch tab={active} onSwitch={(s) => guardedLeave(() => void chooseStyle(s))} />

@@ -65,12 +65,12 @@ export function FiltersEditor({ dashboard, source }: { dashboard: DashboardDto; 
     const taken = new Set(draft.map((f) => f.id));
     setDraft([...draft, { id: filterIdFor(`filter-${draft.length + 1}`, taken), kind: 'category', field: '' }]);
   };
-  const save = async () => {
+  const save = async (message?: string) => {
     setTried(true);
     if (!checked.success) return;
     const filters = checked.data;
     await submit.run(async () => {
-      await saveDashboard(dashboard, { configuration: { filters } });
+      await saveDashboard(dashboard, { configuration: { filters }, ...(message ? { message } : {}) });
       setTried(false);
     }, { success: ['Filters saved', 'Viewers see the new filter bar.'], failure: (e) => (isVersionConflict(e) ? undefined : ['Filters not saved', errorText(e)]) });
   };
@@ -81,7 +81,7 @@ export function FiltersEditor({ dashboard, source }: { dashboard: DashboardDto; 
       <Badge count={draft.length} size="small" color={dirty ? 'orange' : 'blue'}>
         <Button icon={<FilterOutlined />} onClick={() => setOpen(true)} data-testid="filters-open">Filters</Button>
       </Badge>
-      <Drawer open={open} onClose={() => setOpen(false)} title="Dashboard filters" size="min(640px, 100vw)" data-testid="filters-editor" extra={<SaveBar dirty={dirty} saving={submit.busy} onSave={() => void save()} onDiscard={discard} saveLabel="Save filters" />}>
+      <Drawer open={open} onClose={() => setOpen(false)} title="Dashboard filters" size="min(640px, 100vw)" data-testid="filters-editor" extra={<SaveBar dirty={dirty} saving={submit.busy} onSave={(m) => void save(m)} onDiscard={discard} saveLabel="Save filters" />}>
         <Typography.Paragraph type="secondary">
           Viewers narrow every widget, table and bucket board of this dashboard with these (at most {MAX_DASHBOARD_FILTERS}); their choice is part of the page address, so a filtered view is a link. A widget can opt out in its settings.
         </Typography.Paragraph>

@@ -14,12 +14,12 @@ export function useSaveTabs(dashboard: DashboardDto | undefined) {
   const toast = useToast();
   // Saves may overlap (a tab added while another is renamed): said one by one, busy flags are the editors'.
   // `optimistic: false` for an editor holding a draft: the store then shows only what the server holds, so a refused save leaves the draft as it was.
-  return async (tabs: DashboardTab[], successToast?: string, { optimistic = true } = {}): Promise<boolean> => {
+  return async (tabs: DashboardTab[], successToast?: string, { optimistic = true, message }: { optimistic?: boolean; message?: string } = {}): Promise<boolean> => {
     if (!dashboard) return false;
     const store = useDashboards.getState();
     if (optimistic) store.upsert({ ...dashboard, configuration: { ...dashboard.configuration, tabs } });
     const outcome = await sendAndSay(
-      () => saveDashboard(dashboard, { configuration: { tabs } }),
+      () => saveDashboard(dashboard, { configuration: { tabs }, ...(message ? { message } : {}) }),
       {
         success: successToast ? [successToast, 'Your dashboard configuration has been saved.'] : undefined,
         failure: (e) => {

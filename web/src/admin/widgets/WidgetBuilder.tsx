@@ -63,11 +63,11 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
     setDraft([...draft, w]);
     setEditing(w.id);
   };
-  const save = async () => {
+  const save = async (message?: string) => {
     setTried(true);
     if (problems.length) return;
     const tabs = dashboard.configuration.tabs.map((t) => (t.id === tab.id ? { ...t, widgets: draft } : t));
-    await submit.run(() => saveTabs(tabs, 'Widgets saved', { optimistic: false }));
+    await submit.run(() => saveTabs(tabs, 'Widgets saved', { optimistic: false, message }));
     setTried(false);
   };
   // As on the viewer's grid (TabContent): the card's toolbar above it takes no grid row.
@@ -80,7 +80,7 @@ export function WidgetBuilder({ dashboard, tab }: { dashboard: DashboardDto; tab
           <Dropdown menu={{ items: WIDGET_TYPES.map((t) => ({ key: t, label: TYPE_LABELS[t] })), onClick: ({ key }) => add(key as WidgetType) }}>
             <Button type="primary" icon={<PlusOutlined />}>Add widget</Button>
           </Dropdown>
-          <SaveBar dirty={dirty} saving={submit.busy} onSave={() => void save()} onDiscard={discard} saveLabel="Save widgets" />
+          <SaveBar dirty={dirty} saving={submit.busy} onSave={(m) => void save(m)} onDiscard={discard} saveLabel="Save widgets" />
           <PreviewSummary preview={preview} sourceName={source?.name ?? dashboard.dataSourceName ?? 'the data source'} />
         </Flex>
         <PreviewError preview={preview} />

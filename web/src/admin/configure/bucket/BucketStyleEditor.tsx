@@ -21,7 +21,7 @@ import { useSubmit } from '../../../api/useSubmit';
 interface Props {
   tab: DashboardTab;
   dataSource: DataSourceDto | null;
-  onConfig(config: TabConfiguration, toast?: string): Promise<boolean>;
+  onConfig(config: TabConfiguration, toast?: string, message?: string): Promise<boolean>;
 }
 
 /** Bucket style editor: data structure, bucket key and width, display keys, highlight rules. */
@@ -64,7 +64,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
   const groupTitles = useMemo(() => (bucketKey ? [...groupIds(records, (r) => fieldValue(r.data, bucketKey), (r) => r.recordId).keys()] : []), [records, bucketKey]);
   const labels = dataSource?.keyMappings ?? {};
 
-  const save = async () => {
+  const save = async (message?: string) => {
     if (widthProblem || width === null) return;
     await submit.run(async () => {
       const ok = await onConfig(
@@ -78,6 +78,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
         highlightRules: rules.filter((r) => r.key),
       },
       'Configuration Saved',
+      message,
       );
       if (ok) setDirty(false);
     });
@@ -123,7 +124,7 @@ export function BucketStyleEditor({ tab, dataSource, onConfig }: Props) {
       <Col xs={24} xl={14}>
         <Card
           title="Bucket Configuration"
-          extra={<SaveBar dirty={dirty} saving={submit.busy} onSave={() => void save()} onDiscard={() => setDirty(false)} />}
+          extra={<SaveBar dirty={dirty} saving={submit.busy} onSave={(m) => void save(m)} onDiscard={() => setDirty(false)} />}
           styles={{ header: { flexWrap: 'wrap', gap: 8, paddingBlock: 8 } }}
         >
           <Form layout="vertical">

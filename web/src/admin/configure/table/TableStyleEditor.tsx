@@ -19,7 +19,7 @@ import { useSubmit } from '../../../api/useSubmit';
 interface Props {
   tab: DashboardTab;
   dataSourceId: string | null;
-  onConfig(config: TabConfiguration, toast?: string): Promise<boolean>;
+  onConfig(config: TabConfiguration, toast?: string, message?: string): Promise<boolean>;
 }
 
 /** Table style editor: preview, edit mode, reorder / resize / hide / remove, Save Changes. */
@@ -56,9 +56,9 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
   const shown = records.slice(0, PREVIEW_RECORDS);
 
   const change = (next: TableColumn[]) => setDraft(next.map((c, order) => ({ ...c, order })));
-  const save = () =>
+  const save = (message?: string) =>
     submit.run(async () => {
-      if (await onConfig({ ...config, ...shownFlags, columns: normalizeColumns(columns) }, 'Configuration Saved')) discard();
+      if (await onConfig({ ...config, ...shownFlags, columns: normalizeColumns(columns) }, 'Configuration Saved', message)) discard();
     });
 
   return (
@@ -74,7 +74,7 @@ export function TableStyleEditor({ tab, dataSourceId, onConfig }: Props) {
           ) : (
             <Button icon={<EditOutlined />} onClick={() => { setDraft(draft ?? saved); setEditing(true); }}>Edit Mode</Button>
           )}
-          <SaveBar dirty={dirty} saving={submit.busy} onSave={() => void save()} onDiscard={discard} />
+          <SaveBar dirty={dirty} saving={submit.busy} onSave={(m) => void save(m)} onDiscard={discard} />
         </Flex>
       </Flex>
       {editing && missing.length > 0 && (
