@@ -33,6 +33,10 @@ describe('every save is a version', () => {
     const d = await buildDashboard(s, { source, name: 'Revenue' });
     expect(d.version).toBe(1);
     const patch = (body: unknown, as: BuiltPerson | null = editor) => (as ? as.http('PATCH', `/api/admin/dashboards/${d.id}`, { body }) : s.http('PATCH', `/api/admin/dashboards/${d.id}`, { body }));
+    // A message over the limit is refused in words and saves nothing (no version, no rename).
+    const long = await patch({ name: 'Too long a story', message: 'x'.repeat(501) });
+    expect(long.status).toBe(400);
+    expect(long.body.error.message).toBe('message: A message is at most 500 characters');
     expect((await patch({ name: 'Revenue board', message: 'a clearer name' })).status).toBe(200);
     const tabs = [{ id: 'tab1', name: 'Overview', widgets: [kpi('k1', 'Revenue')] }];
     expect((await patch({ configuration: { tabs } }, null)).status).toBe(200);
