@@ -25,9 +25,11 @@ export default defineConfig({
   test: {
     environment: 'node',
     pool: 'forks',
-    // Three files at a time on two cores: most of a browser or process test is waiting. Four were
-    // slower still (650 s against 611 s) and stretched a kill -9 test's restart past its 60 s window.
-    maxWorkers: 3,
+    // Two files at a time on two cores. Chromium's renderers take two thirds of the suite's CPU
+    // (profiled by process), so a third file mostly adds contention: the whole suite ran 903 s with
+    // two against 948 s with three in the same hour, and a loaded machine is what made browser
+    // checks late. Four were slower still (650 s against 611 s when the suite was smaller).
+    maxWorkers: 2,
     sequence: { sequencer: ClockBoundFirst },
     testTimeout: 30_000,
     // Browser tests share 2 cores with the servers they start; in CI a test gets one more try
