@@ -3,6 +3,9 @@ import type { Page } from 'playwright-core';
 import type { BrowserHarness } from './browser';
 import { seedSource, sidebar, signIn, startAdminBrowser } from './adminHelpers';
 
+/** Animations on the page that never end (a pulsing dot, a shimmer), running now. */
+const endless = (page: Page) => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations === Infinity).length);
+
 /**
  * Opens the builder's Data Source list and answers whether the person saw it move: its opacity and
  * place, read on every painted frame from the first one it shows, change before they settle.
@@ -36,7 +39,8 @@ describe('reduced motion', () => {
 
   beforeAll(async () => {
     h = await startAdminBrowser();
-    await seedSource(h, 'Sales Orders', [{ order_id: 1, status: 'paid' }]);
+    const source = await seedSource(h, 'Sales Orders', [{ order_id: 1, status: 'paid' }]);
+    await h.server.http('POST', '/api/admin/dashboards', { body: { name: 'Orders live', dataSourceId: source.id, isPublished: true } });
     await signIn(h.page);
     await sidebar(h.page, 'dashboard-builder', 'builder');
   });
@@ -53,5 +57,23 @@ describe('reduced motion', () => {
     expect(await listSlidIn(page)).toBe(false);
     await page.emulateMedia({ reducedMotion: 'no-preference' });
     expect(await listSlidIn(page)).toBe(true);
+  });
+
+  it('keeps nothing pulsing forever for a person whose system asks for reduced motion: the landing page and the published list', async () => {
+    const page = await h.context.newPage();
+    try {
+      for (const [path, ready] of [['/', 'Three steps to live insights'], ['/dashboards', 'Orders live']]) {
+        await page.emulateMedia({ reducedMotion: 'no-preference' });
+        await page.goto(path);
+        await page.getByText(ready).first().waitFor();
+        // The "Live" dots pulse for everyone else …
+        await expect.poll(() => endless(page), { timeout: 10_000 }).toBeGreaterThan(0);
+        // … and stand still once the setting asks for it, without a reload.
+        await page.emulateMedia({ reducedMotion: 'reduce' });
+        await expect.poll(() => endless(page), { timeout: 10_000 }).toBe(0);
+      }
+    } finally {
+      await page.close();
+    }
   });
 });
